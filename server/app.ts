@@ -1,0 +1,121 @@
+/**
+ * buildApp(config) → a ready Fastify instance with every route and background
+ * worker of Parley. It never listens: main.ts does, tests use inject() or
+ * listen on port 0 themselves. app.close() stops the workers and the store.
+ */
+import crypto from 'node:crypto';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config/config.js';
+import type { AppContext } from './context.js';
+import { openStore } from './db/database.js';
+import { bootstrapAccount, type BootstrapResult } from './domain/accounts/bootstrapAccount.js';
+import { registerErrorHandler } from './errors/handler.js';
+import { Signals } from './events/outbox.js';
+import { systemClock, type Clock } from './lib/time.js';
+import { createMetrics } from './metrics.js';
+import { registerRoutes } from './routes/index.js';
+import { startWorkers } from './workers.js';
+
+export interface BuildOptions {
+  config: Config;
+  clock?: Clock;
+  /** pino options or false; defaults to the configured level. */
+  logger?: FastifyServerOptions['logger'];
+  /** Start the background workers (relay, deliverer, presence sweeper). Default true. */
+  workers?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+    bootstrap: BootstrapResult;
+  }
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+    },
+    requestIdHeader: false,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: false,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const store = await openStore(config);
+  let bootstrap: BootstrapResult;
+  try {
+    bootstrap = await bootstrapAccount(store.db, {
+      adminEmail: config.adminEmail,
+      adminPassword: config.adminPassword,
+      now: clock(),
+    });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+
+  const ctx: AppContext = {
+    config,
+    store,
+    db: store.db,
+    clock,
+    log: app.log,
+    metrics: createMetrics(),
+    signals: new Signals(),
+    defaultAccountId: bootstrap.accountId,
+  };
+  app.decorate('ctx', ctx);
+  app.decorate('bootstrap', bootstrap);
+  app.decorateRequest('agent', null);
+  app.decorateRequest('authToken', null);
+
+  registerErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    ctx.metrics.httpDuration
+      .labels(request.method, request.routeOptions.url ?? 'unmatched', String(reply.statusCode))
+      .observe(reply.elapsedTime / 1000);
+  });
+
+  await app.register(cookie);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Parley API',
+        version: '1',
+        description: 'Agent and admin API, chat channel and widget endpoints of Parley.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+
+  const stopWorkers = await startWorkers(app, ctx, options.workers ?? true);
+  app.addHook('onClose', async () => {
+    await stopWorkers();
+    await store.close();
+  });
+
+  await registerRoutes(app, ctx);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,133 @@
+/**
+ * Configuration: the only module that reads process.env.
+ * Every variable is validated at boot; all problems are reported together, each
+ * with an example of a valid value. The result is frozen.
+ */
+import path from 'node:path';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | null;
+  /** PostgreSQL schema to use (tests isolate themselves with it). */
+  readonly databaseSchema: string | null;
+  readonly redisUrl: string | null;
+  readonly adminEmail: string | null;
+  readonly adminPassword: string | null;
+  readonly outboundAllowPrivate: boolean;
+  readonly logLevel: string;
+  /** Lifetime of a login token, in seconds. */
+  readonly tokenTtlSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+function nonEmpty(env: Env, key: string): string | null {
+  const v = env[key];
+  return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+/** Builds a frozen Config from an environment object (process.env by default). */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+
+  const portRaw = nonEmpty(env, 'PORT') ?? '8080';
+  const port = Number(portRaw);
+  if (!/^\d+$/.test(portRaw) || port > 65535) {
+    problems.push(`PORT must be an integer from 0 to 65535 (got "${portRaw}"), e.g. PORT=8080`);
+  }
+
+  const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
+
+  let publicUrl = nonEmpty(env, 'PUBLIC_URL') ?? `http://localhost:${port}`;
+  if (!isHttpUrl(publicUrl)) {
+    problems.push(`PUBLIC_URL must be an http(s) URL (got "${publicUrl}"), e.g. PUBLIC_URL=https://chat.example.com`);
+  }
+  publicUrl = publicUrl.replace(/\/+$/, '');
+
+  const dataDir = path.resolve(nonEmpty(env, 'DATA_DIR') ?? './data');
+
+  const databaseUrl = nonEmpty(env, 'DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must start with postgres:// (got "${redact(databaseUrl)}"), e.g. DATABASE_URL=postgres://parley@127.0.0.1:5432/parley`);
+  }
+  const databaseSchema = nonEmpty(env, 'DATABASE_SCHEMA');
+  if (databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push(`DATABASE_SCHEMA must be a lower-case SQL identifier (got "${databaseSchema}"), e.g. DATABASE_SCHEMA=parley`);
+  }
+
+  const redisUrl = nonEmpty(env, 'REDIS_URL');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
+    problems.push(`REDIS_URL must start with redis:// or rediss:// (got "${redact(redisUrl)}"), e.g. REDIS_URL=redis://127.0.0.1:6379`);
+  }
+
+  const adminEmail = nonEmpty(env, 'ADMIN_EMAIL');
+  if (adminEmail && !isEmail(adminEmail)) {
+    problems.push(`ADMIN_EMAIL must be an e-mail address (got "${adminEmail}"), e.g. ADMIN_EMAIL=admin@example.com`);
+  }
+  const adminPassword = nonEmpty(env, 'ADMIN_PASSWORD');
+  if (adminPassword && adminPassword.length < 8) {
+    problems.push('ADMIN_PASSWORD must have at least 8 characters, e.g. ADMIN_PASSWORD=correct-horse-battery');
+  }
+
+  const allowRaw = nonEmpty(env, 'OUTBOUND_ALLOW_PRIVATE') ?? '0';
+  if (!['0', '1', 'true', 'false'].includes(allowRaw)) {
+    problems.push(`OUTBOUND_ALLOW_PRIVATE must be 1 or 0 (got "${allowRaw}"), e.g. OUTBOUND_ALLOW_PRIVATE=1`);
+  }
+
+  const logLevel = nonEmpty(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}"), e.g. LOG_LEVEL=info`);
+  }
+
+  const ttlRaw = nonEmpty(env, 'TOKEN_TTL_SECONDS') ?? String(30 * 24 * 3600);
+  const tokenTtlSeconds = Number(ttlRaw);
+  if (!/^\d+$/.test(ttlRaw) || tokenTtlSeconds < 60) {
+    problems.push(`TOKEN_TTL_SECONDS must be an integer of at least 60 (got "${ttlRaw}"), e.g. TOKEN_TTL_SECONDS=2592000`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    port,
+    host,
+    publicUrl,
+    dataDir,
+    databaseUrl,
+    databaseSchema,
+    redisUrl,
+    adminEmail,
+    adminPassword,
+    outboundAllowPrivate: allowRaw === '1' || allowRaw === 'true',
+    logLevel,
+    tokenTtlSeconds,
+  });
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isEmail(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}

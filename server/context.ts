@@ -1,0 +1,24 @@
+/**
+ * What every route and worker of one process shares: config, store, clock,
+ * logger, metrics and the background parts (relay, deliverer, realtime hub).
+ * Built by app.ts; tests build it through buildApp().
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config/config.js';
+import type { Db, Store } from './db/database.js';
+import type { Signals } from './events/outbox.js';
+import type { Clock } from './lib/time.js';
+import type { Metrics } from './metrics.js';
+
+export interface AppContext {
+  readonly config: Config;
+  readonly store: Store;
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly log: FastifyBaseLogger;
+  readonly metrics: Metrics;
+  /** In-process wake-ups: outbox written, deliveries due. */
+  readonly signals: Signals;
+  /** Account created at first start (the service is multi-tenant in its model). */
+  readonly defaultAccountId: number;
+}

@@ -1,0 +1,107 @@
+/**
+ * The store: a Kysely instance on SQLite (better-sqlite3, the embedded default)
+ * or PostgreSQL (pg, when DATABASE_URL is set), with migrations applied at open.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config/config.js';
+import { columnKinds, type DialectName } from './columns.js';
+import { migrationsFor } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Either the database or an open transaction: queries accept both. */
+export type Executor = Db | Tx;
+
+export interface Store {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<Store> {
+  const store = config.databaseUrl ? await openPostgres(config.databaseUrl, config.databaseSchema) : openSqlite(config.dataDir);
+  try {
+    await migrate(store, config.databaseSchema);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
+function openSqlite(dataDir: string): Store {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = new SqliteDatabase(path.join(dataDir, 'parley.db'));
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = NORMAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+async function openPostgres(url: string, schema: string | null): Promise<Store> {
+  if (schema) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    options: schema ? `-c search_path=${schema}` : undefined,
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client that loses its server must not crash the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+async function migrate(store: Store, schema: string | null): Promise<void> {
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrationsFor(columnKinds(store.dialect)) },
+    ...(store.dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}
+
+/** Drops a PostgreSQL schema (tests clean up after themselves with it). */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs fn in a transaction. */
+export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(fn);
+}
+
+/** A cheap round trip, for readiness checks. */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,17 @@
+/**
+ * The ordered list of migrations. Append only: a released migration never changes.
+ */
+import type { Kysely, Migration } from 'kysely';
+import type { ColumnKinds } from '../columns.js';
+import * as m001 from './001_initial.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
+
+const modules: Record<string, MigrationModule> = {
+  '001_initial': m001,
+};
+
+export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
+  return Object.fromEntries(Object.entries(modules).map(([name, m]) => [name, { up: (db) => m.up(db, k) }]));
+}

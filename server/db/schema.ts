@@ -1,0 +1,272 @@
+/**
+ * Row types of every table, as Kysely sees them. Conventions, the same on
+ * SQLite and PostgreSQL:
+ * - ids are integers; timestamps are epoch milliseconds (integer / bigint);
+ * - booleans are 0/1 integers (SQLite has no boolean type);
+ * - structured values are JSON text (columns named *_json).
+ * Every table but accounts carries account_id: every query is scoped by it.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Bool = 0 | 1;
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  next_visitor_number: number;
+  created_at: number;
+}
+
+export interface AgentsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  email: string;
+  password_hash: string;
+  role: 'admin' | 'agent';
+  phone: string | null;
+  photo_url: string | null;
+  status: 'online' | 'away' | 'offline';
+  active: Bool;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AuthTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  agent_id: number;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface LoginAttemptsTable {
+  key: string;
+  failures: number;
+  window_started_at: number;
+  locked_until: number | null;
+}
+
+export interface DepartmentsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  created_at: number;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  account_id: number;
+  type: 'chat_api' | 'widget';
+  name: string;
+  /** chat_api: CHANNEL_PUBLIC_ID; widget: widget_id. Unique across the service. */
+  public_id: string;
+  /** chat_api: the random path string of the endpoint; widget: null. */
+  secret: string | null;
+  webhook_url: string | null;
+  chunked: Bool;
+  /** Widget options (colour, allowed domains, identity secret, ...). */
+  options_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ChannelAgentsTable {
+  account_id: number;
+  channel_id: number;
+  agent_id: number;
+}
+
+export interface SettingsTable {
+  account_id: number;
+  event_webhook_url: string | null;
+  safe_url: string | null;
+  webhook_secret: string;
+  callback_json: string;
+  rules_json: string | null;
+  webhooks_paused_reason: string | null;
+  updated_at: number;
+}
+
+export interface VisitorsTable {
+  id: Generated<number>;
+  account_id: number;
+  channel_id: number;
+  /** sender.id of the chat channel, or the widget's visitor id. */
+  external_id: string;
+  /** Whether sender.id arrived as a JSON number, so it is returned unchanged. */
+  external_id_is_number: Bool;
+  number: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  photo: string | null;
+  url: string | null;
+  invite: string | null;
+  description: string | null;
+  user_token: string | null;
+  blacklisted: Bool;
+  /** sha256 of the widget visitor's secret token; null for chat-channel visitors. */
+  token_hash: string | null;
+  session_json: string;
+  chats_count: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ChatsTable {
+  id: Generated<number>;
+  account_id: number;
+  channel_id: number;
+  visitor_id: number;
+  department_id: number | null;
+  status: 'pending' | 'active' | 'finished';
+  accepted_by: number | null;
+  agent_ids_json: string;
+  custom_data_json: string;
+  contact_info_json: string | null;
+  crm_link: string | null;
+  enable_assign: Bool;
+  page_json: string | null;
+  rate: 'positive' | 'negative' | null;
+  blacklisted: Bool;
+  /** Last per-chat sequence number handed to an event of this chat. */
+  last_seq: number;
+  created_at: number;
+  accepted_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  chat_id: number;
+  author: 'visitor' | 'agent' | 'system';
+  agent_id: number | null;
+  type: string;
+  text: string | null;
+  file: string | null;
+  file_name: string | null;
+  file_size: number | null;
+  thumb: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** Other multimedia fields of the spec: emoji, duration, width, height, performer, title. */
+  extra_json: string | null;
+  /** message.id sent by the customer system. */
+  external_id: string | null;
+  /** Hidden from visitors (private notes, suppressed blacklisted messages). */
+  internal: Bool;
+  delivery_status: 'pending' | 'delivered' | 'failed' | null;
+  delivery_error: string | null;
+  created_at: number;
+}
+
+export interface InboundDedupTable {
+  account_id: number;
+  channel_id: number;
+  sender_id: string;
+  message_external_id: string;
+  message_id: number | null;
+  created_at: number;
+}
+
+/** The transactional outbox and the realtime replay log. */
+export interface EventsTable {
+  id: Generated<number>;
+  account_id: number;
+  type: string;
+  chat_id: number | null;
+  channel_id: number | null;
+  seq: number | null;
+  data_json: string;
+  created_at: number;
+  relayed: Bool;
+}
+
+export interface DeliveriesTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: 'chat_channel' | 'event_webhook';
+  event_type: string;
+  event_id: number | null;
+  chat_id: number | null;
+  message_id: number | null;
+  url: string;
+  body: string;
+  webhook_id: string;
+  chunked: Bool;
+  status: 'pending' | 'delivered' | 'failed' | 'paused';
+  attempts: number;
+  max_attempts: number;
+  next_attempt_at: number;
+  deadline_at: number | null;
+  locked_until: number | null;
+  last_status_code: number | null;
+  last_response: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+export interface OfflineMessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  channel_id: number;
+  visitor_id: number | null;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  description: string | null;
+  message: string;
+  created_at: number;
+}
+
+export interface CallsTable {
+  id: Generated<number>;
+  account_id: number;
+  channel_id: number | null;
+  chat_id: number | null;
+  visitor_id: number | null;
+  agent_id: number | null;
+  type: 'callback' | 'incoming' | 'outgoing';
+  phone: string;
+  status: 'start' | 'agent_connected' | 'client_connected' | 'end' | 'error';
+  reason: string | null;
+  record_url: string | null;
+  created_at: number;
+  updated_at: number;
+  ended_at: number | null;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  agents: AgentsTable;
+  auth_tokens: AuthTokensTable;
+  login_attempts: LoginAttemptsTable;
+  departments: DepartmentsTable;
+  channels: ChannelsTable;
+  channel_agents: ChannelAgentsTable;
+  settings: SettingsTable;
+  visitors: VisitorsTable;
+  chats: ChatsTable;
+  messages: MessagesTable;
+  inbound_dedup: InboundDedupTable;
+  events: EventsTable;
+  deliveries: DeliveriesTable;
+  offline_messages: OfflineMessagesTable;
+  calls: CallsTable;
+}
+
+export type Agent = Selectable<AgentsTable>;
+export type Channel = Selectable<ChannelsTable>;
+export type Chat = Selectable<ChatsTable>;
+export type Message = Selectable<MessagesTable>;
+export type Visitor = Selectable<VisitorsTable>;
+export type Delivery = Selectable<DeliveriesTable>;
+export type NewMessage = Insertable<MessagesTable>;
+export type ChatUpdate = Updateable<ChatsTable>;

@@ -1,0 +1,58 @@
+/**
+ * First start: when the database has no account yet, create one with its
+ * administrator (ADMIN_EMAIL / ADMIN_PASSWORD, or a generated password that is
+ * returned so main.ts prints it once) and its settings row.
+ */
+import type { Db } from '../../db/database.js';
+import { randomToken } from '../../lib/ids.js';
+import { hashPassword } from '../auth/passwords.js';
+import { createSettingsRow } from '../settings/settingsRow.js';
+
+export interface BootstrapResult {
+  created: boolean;
+  accountId: number;
+  adminEmail?: string;
+  /** Present only when the password was generated here. */
+  generatedPassword?: string;
+}
+
+export async function bootstrapAccount(
+  db: Db,
+  opts: { adminEmail: string | null; adminPassword: string | null; now: number },
+): Promise<BootstrapResult> {
+  const existing = await db.selectFrom('accounts').select('id').orderBy('id').limit(1).executeTakeFirst();
+  if (existing) return { created: false, accountId: existing.id };
+
+  const email = (opts.adminEmail ?? 'admin@localhost.localdomain').toLowerCase();
+  const generatedPassword = opts.adminPassword ? undefined : randomToken(12);
+  const passwordHash = await hashPassword(opts.adminPassword ?? generatedPassword!);
+
+  return db.transaction().execute(async (tx) => {
+    // Another instance may have bootstrapped meanwhile.
+    const again = await tx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+    if (again) return { created: false, accountId: again.id };
+    const account = await tx
+      .insertInto('accounts')
+      .values({ name: 'Parley', next_visitor_number: 1, created_at: opts.now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await tx
+      .insertInto('agents')
+      .values({
+        account_id: account.id,
+        name: 'Administrator',
+        email,
+        password_hash: passwordHash,
+        role: 'admin',
+        phone: null,
+        photo_url: null,
+        status: 'offline',
+        active: 1,
+        created_at: opts.now,
+        updated_at: opts.now,
+      })
+      .execute();
+    await createSettingsRow(tx, account.id, opts.now);
+    return { created: true, accountId: account.id, adminEmail: email, generatedPassword };
+  });
+}

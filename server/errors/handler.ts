@@ -1,0 +1,67 @@
+/**
+ * The one error handler: every failure leaves as `{error:{code,message}}` with
+ * the registry's status. Unknown errors are logged with the request id and
+ * answered 500 without internals.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './AppError.js';
+import { errorRegistry, type ErrorCode } from './registry.js';
+
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+export function errorBody(code: ErrorCode, message?: string): ErrorBody {
+  return { error: { code, message: message ?? errorRegistry[code].message } };
+}
+
+/** Maps anything thrown to a registry code and a sentence. */
+export function classify(err: unknown): { code: ErrorCode; message: string; headers?: Record<string, string> } {
+  if (err instanceof AppError) return { code: err.code, message: err.message, headers: err.headers };
+  const fe = err as Partial<FastifyError> & { validation?: unknown[]; validationContext?: string };
+  if (fe && Array.isArray(fe.validation)) {
+    return { code: 'validation_failed', message: `Invalid request: ${fe.message ?? 'the body does not match the schema'}.` };
+  }
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { code: 'invalid_json', message: `The request body is not valid JSON: ${fe.message}` };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: 'payload_too_large', message: errorRegistry.payload_too_large.message };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { code: 'unsupported_media_type', message: errorRegistry.unsupported_media_type.message };
+  }
+  if (fe instanceof SyntaxError) return { code: 'invalid_json', message: `The request body is not valid JSON: ${fe.message}` };
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status === 413) return { code: 'payload_too_large', message: errorRegistry.payload_too_large.message };
+  if (status === 415) return { code: 'unsupported_media_type', message: errorRegistry.unsupported_media_type.message };
+  if (status === 429) return { code: 'too_many_requests', message: errorRegistry.too_many_requests.message };
+  if (status === 404) return { code: 'not_found', message: errorRegistry.not_found.message };
+  if (status >= 400 && status < 500) return { code: 'validation_failed', message: fe?.message ?? errorRegistry.validation_failed.message };
+  if (status === 503) return { code: 'service_unavailable', message: errorRegistry.service_unavailable.message };
+  return { code: 'internal_error', message: errorRegistry.internal_error.message };
+}
+
+/** Database connection failures answer 503 so clients retry, never 500. */
+function isUnavailable(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code ?? '';
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003', 'SQLITE_BUSY'].includes(code)
+    || /Connection terminated|timeout exceeded when trying to connect/i.test(String((err as Error)?.message ?? ''));
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    let { code, message, headers } = classify(err);
+    if (code === 'internal_error' && isUnavailable(err)) {
+      code = 'service_unavailable';
+      message = errorRegistry.service_unavailable.message;
+    }
+    const status = errorRegistry[code].status;
+    if (status >= 500) request.log.error({ err, reqId: request.id }, 'request failed');
+    if (headers) void reply.headers(headers);
+    return reply.code(status).send(errorBody(code, message));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    return reply.code(404).send(errorBody('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
+  });
+}

@@ -1,0 +1,13 @@
+/** JSON columns: parse leniently (a corrupt value reads as the fallback), write compactly. */
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text === null || text === undefined || text === '') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export const toJson = (value: unknown): string => JSON.stringify(value);
+
+export const bool = (v: boolean): 0 | 1 => (v ? 1 : 0);

@@ -1,0 +1,3 @@
+/** The clock, injectable so tests can move time. */
+export type Clock = () => number;
+export const systemClock: Clock = () => Date.now();

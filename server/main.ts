@@ -1,0 +1,55 @@
+/**
+ * Process entry: config → app → listen → drain on SIGTERM/SIGINT.
+ * A second signal while draining is ignored; the drain has a hard limit so the
+ * process always exits within 10 s.
+ */
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config/config.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  const app = await buildApp({ config });
+  if (app.bootstrap.generatedPassword) {
+    // Printed once, at the first start only.
+    process.stdout.write(
+      `\nParley: first start. Administrator account created:\n  e-mail:   ${app.bootstrap.adminEmail}\n  password: ${app.bootstrap.generatedPassword}\nChange it after signing in.\n\n`,
+    );
+  }
+  await app.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const hardLimit = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 9000);
+    hardLimit.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Parley failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

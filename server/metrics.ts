@@ -1,0 +1,36 @@
+/** Prometheus metrics of one process, on a registry of its own (several apps may share a test process). */
+import client from 'prom-client';
+
+export interface Metrics {
+  readonly registry: client.Registry;
+  readonly httpDuration: client.Histogram<'method' | 'route' | 'status'>;
+  readonly deliveries: client.Counter<'kind' | 'outcome'>;
+  readonly sockets: client.Gauge<'kind'>;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry, prefix: 'parley_' });
+  return {
+    registry,
+    httpDuration: new client.Histogram({
+      name: 'parley_http_request_duration_seconds',
+      help: 'HTTP request duration by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    deliveries: new client.Counter({
+      name: 'parley_outbound_deliveries_total',
+      help: 'Outbound delivery attempts by kind and outcome',
+      labelNames: ['kind', 'outcome'],
+      registers: [registry],
+    }),
+    sockets: new client.Gauge({
+      name: 'parley_open_sockets',
+      help: 'Open realtime sockets by kind',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+  };
+}

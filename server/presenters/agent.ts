@@ -1,0 +1,28 @@
+/** The agent as the agent/admin API shows it (never the password hash). */
+import type { Agent } from '../db/schema.js';
+
+export interface AgentDto {
+  id: number;
+  name: string;
+  email: string;
+  role: 'admin' | 'agent';
+  status: 'online' | 'away' | 'offline';
+  phone: string | null;
+  photo_url: string | null;
+  active: boolean;
+  created_at: number;
+}
+
+export function presentAgent(a: Agent): AgentDto {
+  return {
+    id: a.id,
+    name: a.name,
+    email: a.email,
+    role: a.role,
+    status: a.status,
+    phone: a.phone,
+    photo_url: a.photo_url,
+    active: a.active === 1,
+    created_at: a.created_at,
+  };
+}

@@ -1,0 +1,27 @@
+/** GET /me, PUT /me/status: the signed-in agent and its availability. */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../../context.js';
+import { setAgentStatus } from '../../../../domain/agents/setAgentStatus.js';
+import { presentAgent } from '../../../../presenters/agent.js';
+import { actor, makeGuards } from '../../../authenticate.js';
+
+const StatusBody = Type.Object({
+  status: Type.Union([Type.Literal('online'), Type.Literal('away'), Type.Literal('offline')]),
+});
+
+export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const { requireAgent } = makeGuards(ctx);
+
+  app.get('/me', { schema: { tags: ['me'], security: [{ bearer: [] }] }, preHandler: requireAgent }, async (request) =>
+    presentAgent(actor(request)),
+  );
+
+  app.put('/me/status', { schema: { tags: ['me'], security: [{ bearer: [] }], body: StatusBody }, preHandler: requireAgent }, async (request) => {
+    const me = actor(request);
+    const agent = await setAgentStatus(ctx, { agentId: me.id, accountId: me.account_id, status: request.body.status });
+    return presentAgent(agent);
+  });
+}

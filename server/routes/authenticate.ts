@@ -1,0 +1,68 @@
+/**
+ * Who is calling: resolves `Authorization: Bearer <token>` (or the web app's
+ * HttpOnly cookie, which must come with the X-CSRF-Token header on unsafe
+ * methods) to an agent. Routes opt in with `preHandler: requireAgent` or
+ * `requireAdmin`.
+ */
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Agent } from '../db/schema.js';
+import { resolveToken } from '../domain/auth/tokens.js';
+import { AppError } from '../errors/AppError.js';
+import { safeEqual } from '../lib/ids.js';
+
+export const TOKEN_COOKIE = 'parley_token';
+export const CSRF_COOKIE = 'parley_csrf';
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    agent: Agent | null;
+    authToken: string | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header && /^Bearer\s+/i.test(header)) return header.replace(/^Bearer\s+/i, '').trim();
+  return null;
+}
+
+async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<Agent> {
+  let token = bearerToken(request);
+  if (!token) {
+    const cookieToken = request.cookies?.[TOKEN_COOKIE];
+    if (cookieToken) {
+      if (UNSAFE.has(request.method)) {
+        const header = request.headers['x-csrf-token'];
+        const cookie = request.cookies?.[CSRF_COOKIE];
+        if (typeof header !== 'string' || !cookie || !safeEqual(header, cookie)) throw new AppError('csrf_failed');
+      }
+      token = cookieToken;
+    }
+  }
+  if (!token) throw new AppError('unauthorized');
+  const agent = await resolveToken(ctx.db, token, ctx.clock());
+  if (!agent) throw new AppError('unauthorized', 'The token is unknown, expired or revoked; sign in again.');
+  request.agent = agent;
+  request.authToken = token;
+  return agent;
+}
+
+export function makeGuards(ctx: AppContext): { requireAgent: preHandlerAsyncHookHandler; requireAdmin: preHandlerAsyncHookHandler } {
+  return {
+    requireAgent: async (request: FastifyRequest, _reply: FastifyReply) => {
+      await authenticate(ctx, request);
+    },
+    requireAdmin: async (request: FastifyRequest, _reply: FastifyReply) => {
+      const agent = await authenticate(ctx, request);
+      if (agent.role !== 'admin') throw new AppError('forbidden');
+    },
+  };
+}
+
+/** The signed-in agent of a guarded route. */
+export function actor(request: FastifyRequest): Agent {
+  if (!request.agent) throw new AppError('unauthorized');
+  return request.agent;
+}

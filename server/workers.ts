@@ -1,0 +1,20 @@
+/**
+ * Background workers of one process, started with the app and stopped on close
+ * (after the HTTP server has drained). Each returns its own stop function.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './context.js';
+
+export type Worker = (app: FastifyInstance, ctx: AppContext) => Promise<() => Promise<void>>;
+
+/** The one list of workers: read it to know what runs in the background. */
+const workers: Worker[] = [];
+
+export async function startWorkers(app: FastifyInstance, ctx: AppContext, enabled: boolean): Promise<() => Promise<void>> {
+  if (!enabled) return async () => undefined;
+  const stops: Array<() => Promise<void>> = [];
+  for (const start of workers) stops.push(await start(app, ctx));
+  return async () => {
+    for (const stop of stops.reverse()) await stop();
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * The suite runs twice: once on SQLite and once on PostgreSQL (the same test
+ * files, TEST_DB chooses the store). scripts/test.mjs decides which halves run.
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    include: ['server/**/*.test.ts', 'test/**/*.test.ts'],
+    projects: [
+      { extends: true, test: { name: 'sqlite', env: { TEST_DB: 'sqlite' } } },
+      { extends: true, test: { name: 'postgres', env: { TEST_DB: 'postgres' } } },
+    ],
+  },
+});
