@@ -1,0 +1,85 @@
+/** A chat and its visitor as agents see them (API and stream), per CONTRACT §5. The user token is never shown. */
+import type { Chat, Visitor } from '../db/schema.js';
+import { parseJson } from '../lib/json.js';
+import type { MessageDto } from './message.js';
+
+export interface VisitorDto {
+  id: number;
+  number: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  photo: string | null;
+  url: string | null;
+  invite: string | null;
+  description: string | null;
+  chats_count: number;
+  blacklisted: boolean;
+  session: Record<string, unknown>;
+}
+
+export interface ChatDto {
+  id: number;
+  status: Chat['status'];
+  channel_id: number;
+  department_id: number | null;
+  visitor: VisitorDto;
+  agent_ids: number[];
+  accepted_by: number | null;
+  custom_data: unknown[];
+  contact_info: Record<string, unknown> | null;
+  crm_link: string | null;
+  enable_assign: boolean;
+  page: Record<string, unknown> | null;
+  rate: Chat['rate'];
+  blacklisted: boolean;
+  seq: number;
+  created_at: number;
+  accepted_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+  messages?: MessageDto[];
+}
+
+export function presentVisitor(v: Visitor): VisitorDto {
+  return {
+    id: v.id,
+    number: v.number,
+    name: v.name,
+    email: v.email,
+    phone: v.phone,
+    photo: v.photo,
+    url: v.url,
+    invite: v.invite,
+    description: v.description,
+    chats_count: v.chats_count,
+    blacklisted: v.blacklisted === 1,
+    session: parseJson<Record<string, unknown>>(v.session_json, {}),
+  };
+}
+
+export function presentChat(c: Chat, v: Visitor, messages?: MessageDto[]): ChatDto {
+  const dto: ChatDto = {
+    id: c.id,
+    status: c.status,
+    channel_id: c.channel_id,
+    department_id: c.department_id,
+    visitor: presentVisitor(v),
+    agent_ids: parseJson<number[]>(c.agent_ids_json, []),
+    accepted_by: c.accepted_by,
+    custom_data: parseJson<unknown[]>(c.custom_data_json, []),
+    contact_info: parseJson<Record<string, unknown> | null>(c.contact_info_json, null),
+    crm_link: c.crm_link,
+    enable_assign: c.enable_assign === 1,
+    page: parseJson<Record<string, unknown> | null>(c.page_json, null),
+    rate: c.rate,
+    blacklisted: c.blacklisted === 1,
+    seq: c.last_seq,
+    created_at: c.created_at,
+    accepted_at: c.accepted_at,
+    finished_at: c.finished_at,
+    updated_at: c.updated_at,
+  };
+  if (messages) dto.messages = messages;
+  return dto;
+}

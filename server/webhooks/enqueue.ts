@@ -1,0 +1,57 @@
+/**
+ * enqueueDelivery(): writes an outgoing request as a `deliveries` row inside
+ * the caller's transaction (the outbox for external sends). The body is
+ * serialized once here, so every retry sends the same bytes with the same
+ * webhook-id. The deliverer (deliverer.ts) picks the row up after commit.
+ */
+import crypto from 'node:crypto';
+import type { Tx } from '../db/database.js';
+import { bool } from '../lib/json.js';
+import { policyFor, type DeliveryKind } from './policies.js';
+
+export interface NewDelivery {
+  accountId: number;
+  kind: DeliveryKind;
+  /** Spec event name (chat_accepted …) or the chat-channel kind (message, typein, typeout). */
+  eventType: string;
+  url: string;
+  body: unknown;
+  chatId?: number | null;
+  messageId?: number | null;
+  eventId?: number | null;
+  chunked?: boolean;
+}
+
+export async function enqueueDelivery(tx: Tx, d: NewDelivery, now: number): Promise<{ id: number; webhookId: string }> {
+  const policy = policyFor(d.kind);
+  const webhookId = `msg_${crypto.randomBytes(16).toString('base64url')}`;
+  const row = await tx
+    .insertInto('deliveries')
+    .values({
+      account_id: d.accountId,
+      kind: d.kind,
+      event_type: d.eventType,
+      event_id: d.eventId ?? null,
+      chat_id: d.chatId ?? null,
+      message_id: d.messageId ?? null,
+      url: d.url,
+      body: JSON.stringify(d.body),
+      webhook_id: webhookId,
+      chunked: bool(d.chunked ?? false),
+      status: 'pending',
+      attempts: 0,
+      max_attempts: policy.maxAttempts,
+      next_attempt_at: now,
+      deadline_at: policy.deadlineMs === null ? null : now + policy.deadlineMs,
+      locked_until: null,
+      last_status_code: null,
+      last_response: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+      delivered_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, webhookId };
+}
