@@ -15,6 +15,7 @@ import { openStore } from './db/database.js';
 import { bootstrapAccount, type BootstrapResult } from './domain/accounts/bootstrapAccount.js';
 import { registerErrorHandler } from './errors/handler.js';
 import { Signals } from './events/outbox.js';
+import { registerJsonBodyParser } from './lib/jsonBody.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { createMetrics } from './metrics.js';
 import { registerRoutes } from './routes/index.js';
@@ -27,6 +28,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Start the background workers (relay, deliverer, presence sweeper). Default true. */
   workers?: boolean;
+  /** Tests only: registers extra routes before the app is ready (e.g. one that throws). */
+  extraRoutes?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 declare module 'fastify' {
@@ -84,6 +87,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorateRequest('authToken', null);
 
   registerErrorHandler(app);
+  registerJsonBodyParser(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
@@ -116,6 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   await registerRoutes(app, ctx);
+  if (options.extraRoutes) await options.extraRoutes(app);
   await app.ready();
   return app;
 }

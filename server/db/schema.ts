@@ -158,8 +158,10 @@ export interface MessagesTable {
   extra_json: string | null;
   /** message.id sent by the customer system. */
   external_id: string | null;
-  /** Hidden from visitors (private notes, suppressed blacklisted messages). */
+  /** Private note: shown to agents, never sent to the visitor. */
   internal: Bool;
+  /** Stored but never shown to agents (a blacklisted visitor's later messages). */
+  suppressed: Bool;
   delivery_status: 'pending' | 'delivered' | 'failed' | null;
   delivery_error: string | null;
   created_at: number;

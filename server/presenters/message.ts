@@ -21,7 +21,7 @@ export interface MessageDto {
   height?: number;
   performer?: string;
   title?: string;
-  /** Private note or a message of a blacklisted visitor: never sent to the visitor. */
+  /** Private note: never sent to the visitor. */
   internal?: boolean;
   created_at: number;
   delivery?: { status: 'pending' | 'delivered' | 'failed'; error?: string };

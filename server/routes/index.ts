@@ -5,16 +5,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { authRoutes } from './api/v1/auth/auth.js';
+import { chatRoutes } from './api/v1/chats/chats.js';
 import { meRoutes } from './api/v1/me/me.js';
 import { systemRoutes } from './system/system.js';
+import { chatChannelRoutes } from './wh/wh.js';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-const apiV1: RouteModule[] = [authRoutes, meRoutes];
+const apiV1: RouteModule[] = [authRoutes, meRoutes, chatRoutes];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     for (const mod of apiV1) await mod(scope, ctx);
   }, { prefix: '/api/v1' });
+  await chatChannelRoutes(app, ctx);
   await systemRoutes(app, ctx);
 }

@@ -170,6 +170,7 @@ export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
     .addColumn('extra_json', 'text')
     .addColumn('external_id', 'text')
     .addColumn('internal', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('suppressed', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('delivery_status', 'text')
     .addColumn('delivery_error', 'text')
     .addColumn('created_at', k.time, timeColumn)

@@ -1,0 +1,66 @@
+/**
+ * The chat channel's inbound body (spec A "Inbound message"): sender + message.
+ * Required rules refuse the whole request; optional sender fields with a bad
+ * value are dropped (a photo that is not http(s), a name that is not a string).
+ */
+import { AppError } from '../../errors/AppError.js';
+import { InvalidMessage, isHttpUrl, normalizeMessage, optionalString, type NormalizedInput } from '../messages/normalizeMessage.js';
+
+export interface InboundSender {
+  /** sender.id as a string (the key of the visitor). */
+  id: string;
+  /** Whether sender.id was a JSON number, so recipient.id returns it with its type. */
+  idIsNumber: boolean;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  photo: string | null;
+  url: string | null;
+  invite: string | null;
+}
+
+export type InboundRequest = NormalizedInput & { sender: InboundSender };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Parses the raw request text (any Content-Type) into an inbound request, or throws a 400 AppError. */
+export function parseInbound(rawBody: unknown): InboundRequest {
+  let body: unknown = rawBody;
+  if (typeof rawBody === 'string' || Buffer.isBuffer(rawBody)) {
+    const text = rawBody.toString();
+    if (text.trim() === '') throw new AppError('invalid_json', 'The request body is empty; send the message as a JSON object.');
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new AppError('invalid_json', 'The request body is not valid JSON.');
+    }
+  }
+  if (!isObject(body)) throw new AppError('invalid_message', 'The request body must be a JSON object with sender and message.');
+  const sender = parseSender(body.sender);
+  try {
+    return { ...normalizeMessage(body.message), sender };
+  } catch (err) {
+    if (err instanceof InvalidMessage) throw new AppError('invalid_message', err.message);
+    throw err;
+  }
+}
+
+function parseSender(raw: unknown): InboundSender {
+  if (!isObject(raw)) throw new AppError('missing_sender_id', 'sender is required and must be an object with an id.');
+  const id = raw.id;
+  let key: string | null = null;
+  if (typeof id === 'string' && id.trim() !== '') key = id.trim();
+  else if (typeof id === 'number' && Number.isSafeInteger(id)) key = String(id);
+  if (key === null) throw new AppError('missing_sender_id', 'sender.id is required (a non-empty string or an integer); the message was not stored.');
+  if (key.length > 255) throw new AppError('invalid_message', 'sender.id is longer than 255 characters.');
+  return {
+    id: key,
+    idIsNumber: typeof id === 'number',
+    name: optionalString(raw.name, 255),
+    phone: optionalString(raw.phone, 64),
+    email: optionalString(raw.email, 320),
+    photo: isHttpUrl(raw.photo) ? raw.photo : null,
+    url: isHttpUrl(raw.url) ? raw.url : optionalString(raw.url, 2048),
+    invite: optionalString(raw.invite, 1000),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Outbox helpers for chat events: every event of a chat carries its account,
+ * chat and channel, so the relay, the streams and the subscribers can route it.
+ */
+import type { Tx } from '../../db/database.js';
+import type { Chat, Message } from '../../db/schema.js';
+import type { EventType } from '../../events/catalogue.js';
+import { recordEvent, type RecordedEvent } from '../../events/outbox.js';
+import { presentChat, type ChatDto } from '../../presenters/chat.js';
+import { presentMessage } from '../../presenters/message.js';
+
+/** What changed in a chat.updated event; subscribers (event webhooks) react to it. */
+export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data';
+
+export async function loadChatDto(tx: Tx, chat: Chat): Promise<ChatDto> {
+  const visitor = await tx.selectFrom('visitors').selectAll().where('id', '=', chat.visitor_id).executeTakeFirstOrThrow();
+  return presentChat(chat, visitor);
+}
+
+export async function recordChatEvent(
+  tx: Tx,
+  chat: Chat,
+  type: EventType,
+  data: Record<string, unknown>,
+  now: number,
+): Promise<RecordedEvent> {
+  return recordEvent(tx, { accountId: chat.account_id, type, chatId: chat.id, channelId: chat.channel_id, data }, now);
+}
+
+/** chat.created / chat.updated with the chat as agents see it. */
+export async function recordChatState(
+  tx: Tx,
+  chat: Chat,
+  type: 'chat.created' | 'chat.updated',
+  now: number,
+  extra: { change?: ChatChange; agent_id?: number } = {},
+): Promise<RecordedEvent> {
+  const dto = await loadChatDto(tx, chat);
+  return recordChatEvent(tx, chat, type, { chat: dto, ...extra }, now);
+}
+
+export async function recordMessageCreated(tx: Tx, chat: Chat, message: Message, now: number): Promise<RecordedEvent> {
+  return recordChatEvent(tx, chat, 'message.created', { message: presentMessage(message) }, now);
+}

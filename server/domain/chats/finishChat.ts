@@ -1,0 +1,34 @@
+/**
+ * An agent closes a chat, optionally blacklisting the visitor (whose later
+ * messages are stored but never reach agents). Finishing again is harmless and
+ * may still add the blacklist.
+ */
+import type { AppContext } from '../../context.js';
+import type { Agent, Chat } from '../../db/schema.js';
+import { commit } from '../../events/outbox.js';
+import { recordChatState } from './chatEvents.js';
+import { loadChatFor } from './loadChat.js';
+
+export async function finishChat(ctx: AppContext, input: { actor: Agent; chatId: number; blacklist?: boolean }): Promise<Chat> {
+  const loaded = await loadChatFor(ctx.db, input.actor, input.chatId);
+  const now = ctx.clock();
+  return commit(ctx.db, ctx.signals, async (tx) => {
+    const chat = await tx.selectFrom('chats').selectAll().where('id', '=', loaded.id).executeTakeFirstOrThrow();
+    const blacklist = input.blacklist === true;
+    if (chat.status === 'finished' && (!blacklist || chat.blacklisted === 1)) return chat;
+    if (blacklist) await tx.updateTable('visitors').set({ blacklisted: 1, updated_at: now }).where('id', '=', chat.visitor_id).execute();
+    const updated = await tx
+      .updateTable('chats')
+      .set({
+        status: 'finished',
+        finished_at: chat.finished_at ?? now,
+        blacklisted: blacklist ? 1 : chat.blacklisted,
+        updated_at: now,
+      })
+      .where('id', '=', chat.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordChatState(tx, updated, 'chat.updated', now, { change: 'finished', agent_id: input.actor.id });
+    return updated;
+  });
+}

@@ -1,0 +1,44 @@
+/** Writes one message row of a chat from a normalized message. */
+import type { Tx } from '../../db/database.js';
+import type { Chat, Message, MessagesTable } from '../../db/schema.js';
+import type { NormalizedMessage } from './normalizeMessage.js';
+
+export interface InsertMessageInput {
+  chat: Chat;
+  author: MessagesTable['author'];
+  agentId?: number | null;
+  message: NormalizedMessage;
+  deliveryStatus?: MessagesTable['delivery_status'];
+  internal?: boolean;
+  suppressed?: boolean;
+  now: number;
+}
+
+export async function insertMessage(tx: Tx, input: InsertMessageInput): Promise<Message> {
+  const m = input.message;
+  return tx
+    .insertInto('messages')
+    .values({
+      account_id: input.chat.account_id,
+      chat_id: input.chat.id,
+      author: input.author,
+      agent_id: input.agentId ?? null,
+      type: m.type,
+      text: m.text,
+      file: m.file,
+      file_name: m.file_name,
+      file_size: m.file_size,
+      thumb: m.thumb,
+      latitude: m.latitude,
+      longitude: m.longitude,
+      extra_json: Object.keys(m.extra).length > 0 ? JSON.stringify(m.extra) : null,
+      external_id: m.external_id,
+      internal: input.internal ? 1 : 0,
+      suppressed: input.suppressed ? 1 : 0,
+      delivery_status: input.deliveryStatus ?? null,
+      delivery_error: null,
+      created_at: input.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

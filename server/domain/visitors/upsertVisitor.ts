@@ -1,0 +1,106 @@
+/**
+ * Finds or creates the visitor of a channel by its external id (sender.id or
+ * the widget's visitor id), applying the details that came with this request.
+ * The visitor row is updated (and so locked on PostgreSQL) in every case, which
+ * serializes concurrent requests of one visitor: no two open chats, no lost field.
+ */
+import { sql } from 'kysely';
+import type { Tx } from '../../db/database.js';
+import type { Visitor } from '../../db/schema.js';
+import { bool } from '../../lib/json.js';
+
+export interface VisitorDetails {
+  name?: string | null;
+  phone?: string | null;
+  email?: string | null;
+  photo?: string | null;
+  url?: string | null;
+  invite?: string | null;
+  description?: string | null;
+}
+
+export interface UpsertVisitorInput {
+  accountId: number;
+  channelId: number;
+  externalId: string;
+  externalIdIsNumber?: boolean;
+  /** Only fields with a non-null value change the record. */
+  details: VisitorDetails;
+  now: number;
+}
+
+export interface UpsertVisitorResult {
+  visitor: Visitor;
+  created: boolean;
+  /** name, email or phone changed on an existing visitor (→ chat_updated). */
+  contactChanged: boolean;
+}
+
+const CONTACT_FIELDS = ['name', 'email', 'phone'] as const;
+
+/** Next sequential visitor number of the account (1, 2, 3 …); locks the account row. */
+export async function allocateVisitorNumber(tx: Tx, accountId: number): Promise<number> {
+  const row = await tx
+    .updateTable('accounts')
+    .set({ next_visitor_number: sql<number>`next_visitor_number + 1` })
+    .where('id', '=', accountId)
+    .returning('next_visitor_number')
+    .executeTakeFirstOrThrow();
+  return row.next_visitor_number - 1;
+}
+
+function changes(details: VisitorDetails, current: Visitor | null): Partial<Visitor> {
+  const out: Partial<Visitor> = {};
+  for (const [key, value] of Object.entries(details) as [keyof VisitorDetails, string | null | undefined][]) {
+    if (value !== null && value !== undefined && (!current || current[key] !== value)) out[key] = value;
+  }
+  return out;
+}
+
+export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
+  const find = () =>
+    tx.selectFrom('visitors').selectAll().where('channel_id', '=', input.channelId).where('external_id', '=', input.externalId).executeTakeFirst();
+  let existing = await find();
+  if (!existing) {
+    const number = await allocateVisitorNumber(tx, input.accountId);
+    existing = await find(); // created meanwhile by a concurrent request (it held the account lock)
+    if (!existing) {
+      const visitor = await tx
+        .insertInto('visitors')
+        .values({
+          account_id: input.accountId,
+          channel_id: input.channelId,
+          external_id: input.externalId,
+          external_id_is_number: bool(input.externalIdIsNumber ?? false),
+          number,
+          name: null,
+          email: null,
+          phone: null,
+          photo: null,
+          url: null,
+          invite: null,
+          description: null,
+          user_token: null,
+          blacklisted: 0,
+          token_hash: null,
+          session_json: '{}',
+          chats_count: 0,
+          created_at: input.now,
+          updated_at: input.now,
+          ...changes(input.details, null),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { visitor, created: true, contactChanged: false };
+    }
+  }
+  const diff = changes(input.details, existing);
+  const visitor = await tx
+    .updateTable('visitors')
+    .set({ ...diff, updated_at: input.now })
+    .where('id', '=', existing.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const contactChanged = CONTACT_FIELDS.some((f) => f in diff);
+  return { visitor, created: false, contactChanged };
+}

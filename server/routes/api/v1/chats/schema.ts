@@ -1,0 +1,30 @@
+/** Request schemas of /api/v1/chats. */
+import { Type } from '@sinclair/typebox';
+import { PageQuery } from '../../../pagination.js';
+
+export const ChatListQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('finished')])),
+  }),
+]);
+
+/** A spec message object (text or multimedia); the domain validates the type-specific rules. */
+export const MessageBody = Type.Object(
+  {
+    type: Type.String({ description: 'text, video, audio, voice, photo, sticker, document or location' }),
+    text: Type.Optional(Type.String()),
+    file: Type.Optional(Type.String()),
+    file_name: Type.Optional(Type.String()),
+    file_size: Type.Optional(Type.Integer({ minimum: 1 })),
+    thumb: Type.Optional(Type.String()),
+    latitude: Type.Optional(Type.Number()),
+    longitude: Type.Optional(Type.Number()),
+    internal: Type.Optional(Type.Boolean({ description: 'A private note: shown to agents, never sent to the visitor.' })),
+  },
+  { additionalProperties: true },
+);
+
+export const TypingBody = Type.Object({ typing: Type.Boolean() });
+
+export const FinishBody = Type.Union([Type.Object({ blacklist: Type.Optional(Type.Boolean()) }), Type.Null()]);
