@@ -272,3 +272,6 @@ export type Visitor = Selectable<VisitorsTable>;
 export type Delivery = Selectable<DeliveriesTable>;
 export type NewMessage = Insertable<MessagesTable>;
 export type ChatUpdate = Updateable<ChatsTable>;
+export type Call = Selectable<CallsTable>;
+export type OfflineMessage = Selectable<OfflineMessagesTable>;
+export type Settings = Selectable<SettingsTable>;

@@ -1,0 +1,58 @@
+/**
+ * An admin adds an agent to its account. The e-mail is stored lower-cased and
+ * is unique across the service (it is the sign-in name): a duplicate is 409
+ * email_taken. The password is hashed; the new agent starts offline.
+ */
+import type { AppContext } from '../../context.js';
+import type { Agent } from '../../db/schema.js';
+import { AppError } from '../../errors/AppError.js';
+import { hashPassword } from '../auth/passwords.js';
+import { assertAdmin, type Actor } from './actor.js';
+import { checkPassword, cleanEmail, cleanName, cleanPhone, isUniqueViolation } from './agentInput.js';
+
+export interface CreateAgentInput {
+  actor: Actor;
+  name: string;
+  email: string;
+  password: string;
+  role: Agent['role'];
+  phone?: string | null;
+}
+
+export async function createAgent(ctx: AppContext, input: CreateAgentInput): Promise<Agent> {
+  assertAdmin(input.actor);
+  const name = cleanName(input.name);
+  const email = cleanEmail(input.email);
+  const password = checkPassword(input.password);
+  const phone = cleanPhone(input.phone);
+  await assertEmailFree(ctx, email);
+  const passwordHash = await hashPassword(password);
+  const now = ctx.clock();
+  try {
+    return await ctx.db
+      .insertInto('agents')
+      .values({
+        account_id: input.actor.account_id,
+        name,
+        email,
+        password_hash: passwordHash,
+        role: input.role,
+        phone,
+        photo_url: null,
+        status: 'offline',
+        active: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('email_taken');
+    throw err;
+  }
+}
+
+async function assertEmailFree(ctx: AppContext, email: string): Promise<void> {
+  const existing = await ctx.db.selectFrom('agents').select('id').where('email', '=', email).executeTakeFirst();
+  if (existing) throw new AppError('email_taken');
+}

@@ -1,0 +1,79 @@
+/**
+ * An admin changes an agent of its account: name, role, phone, password, or
+ * `active:false` to deactivate it. Deactivation revokes the agent's tokens and
+ * sets it offline; a new password set by someone else also revokes its tokens.
+ * The account always keeps one active administrator: demoting or deactivating
+ * the last one is 409 conflict.
+ */
+import type { Updateable } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/database.js';
+import type { Agent, AgentsTable } from '../../db/schema.js';
+import { AppError, notFound } from '../../errors/AppError.js';
+import { commit, recordEvent } from '../../events/outbox.js';
+import { presentAgent } from '../../presenters/agent.js';
+import { hashPassword } from '../auth/passwords.js';
+import { revokeAgentTokens } from '../auth/tokens.js';
+import { assertAdmin, type Actor } from './actor.js';
+import { checkPassword, cleanName, cleanPhone } from './agentInput.js';
+
+export interface AgentChanges {
+  name?: string;
+  role?: Agent['role'];
+  phone?: string | null;
+  password?: string;
+  active?: boolean;
+}
+
+export async function updateAgent(ctx: AppContext, input: { actor: Actor; id: number; changes: AgentChanges }): Promise<Agent> {
+  const { actor, id, changes } = input;
+  assertAdmin(actor);
+  const set: Updateable<AgentsTable> = {};
+  if (changes.name !== undefined) set.name = cleanName(changes.name);
+  if (changes.phone !== undefined) set.phone = cleanPhone(changes.phone);
+  if (changes.role !== undefined) set.role = changes.role;
+  if (changes.password !== undefined) set.password_hash = await hashPassword(checkPassword(changes.password));
+  if (changes.active !== undefined) set.active = changes.active ? 1 : 0;
+  const now = ctx.clock();
+
+  return commit(ctx.db, ctx.signals, async (tx) => {
+    const target = await tx.selectFrom('agents').selectAll().where('id', '=', id).where('account_id', '=', actor.account_id).executeTakeFirst();
+    if (!target) throw notFound(`Agent ${id}`);
+    const deactivating = target.active === 1 && changes.active === false;
+    const demoting = target.role === 'admin' && changes.role !== undefined && changes.role !== 'admin';
+    if (target.role === 'admin' && target.active === 1 && (deactivating || demoting)) {
+      await assertAnotherActiveAdmin(ctx, tx, target);
+    }
+    if (deactivating) set.status = 'offline';
+    const updated = await tx
+      .updateTable('agents')
+      .set({ ...set, updated_at: now })
+      .where('id', '=', id)
+      .where('account_id', '=', actor.account_id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (deactivating || (set.password_hash !== undefined && target.id !== actor.id)) {
+      await revokeAgentTokens(tx, target.id, now);
+    }
+    await recordEvent(tx, { accountId: actor.account_id, type: 'agent.updated', data: { agent: presentAgent(updated) } }, now);
+    return updated;
+  });
+}
+
+async function assertAnotherActiveAdmin(ctx: AppContext, tx: Tx, target: Agent): Promise<void> {
+  // On PostgreSQL, lock the account's admins so two admins cannot demote each other at once.
+  const others = await tx
+    .selectFrom('agents')
+    .select('id')
+    .where('account_id', '=', target.account_id)
+    .where('role', '=', 'admin')
+    .where('active', '=', 1)
+    .$if(ctx.store.dialect === 'postgres', (q) => q.forUpdate())
+    .execute();
+  if (!others.some((a) => a.id !== target.id)) {
+    throw new AppError(
+      'conflict',
+      `${target.email} is the last active administrator of this account; make another agent an administrator before demoting or deactivating it.`,
+    );
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Input rules of channels: which fields belong to which channel type, widget
+ * options (colour, allowed domains) and the agents assigned to a channel.
+ * Each refusal is a 400 saying what is wrong; nothing is stored before all pass.
+ */
+import type { Config } from '../../config/config.js';
+import type { Executor } from '../../db/database.js';
+import type { Channel } from '../../db/schema.js';
+import { invalid } from '../../errors/AppError.js';
+import { parseJson } from '../../lib/json.js';
+import { checkOutboundUrl } from '../settings/urls.js';
+
+export type ChannelType = Channel['type'];
+
+/** What an admin may send for a channel; which fields apply depends on the type. */
+export interface ChannelFields {
+  name?: string;
+  webhook_url?: string | null;
+  chunked?: boolean;
+  agent_ids?: number[] | null;
+  color?: string | null;
+  allowed_domains?: string[] | null;
+  rotate_secret?: boolean;
+}
+
+/** Widget options kept in channels.options_json (other keys written there by other features are preserved). */
+export interface WidgetOptions {
+  color?: string | null;
+  allowed_domains?: string[];
+  [key: string]: unknown;
+}
+
+const ONLY: Record<ChannelType, (keyof ChannelFields)[]> = {
+  chat_api: ['color', 'allowed_domains'],
+  widget: ['webhook_url', 'chunked', 'rotate_secret'],
+};
+
+/**
+ * Refuses fields of the other channel type that carry a value, so a mistake is
+ * not silently ignored (null and false say nothing, so generic forms may send them).
+ */
+export function refuseForeignFields(type: ChannelType, fields: ChannelFields): void {
+  const other = type === 'chat_api' ? 'widget' : 'chat_api';
+  const wrong = ONLY[type].filter((k) => fields[k] !== undefined && fields[k] !== null && fields[k] !== false);
+  if (wrong.length > 0) throw invalid(`${wrong.join(', ')} ${wrong.length > 1 ? 'apply' : 'applies'} only to ${other} channels, not to ${type} channels.`);
+}
+
+export function widgetOptions(channel: Pick<Channel, 'options_json'>): WidgetOptions {
+  const parsed = parseJson<unknown>(channel.options_json, {});
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as WidgetOptions) : {};
+}
+
+export function cleanWebhookUrl(config: Pick<Config, 'outboundAllowPrivate'>, value: string | null | undefined): string {
+  if (value === null || value === undefined) throw invalid('webhook_url is required for a chat_api channel: the http(s) URL agent replies are sent to.');
+  return checkOutboundUrl(config, 'webhook_url', value);
+}
+
+/** `#rrggbb`, stored lower-case; null clears it. */
+export function cleanColor(value: string | null): string | null {
+  if (value === null) return null;
+  const color = value.trim().toLowerCase();
+  if (!/^#[0-9a-f]{6}$/.test(color)) throw invalid(`color must be a hex colour written #rrggbb, such as #1a73e8 (got "${value.slice(0, 40)}").`);
+  return color;
+}
+
+/** Host names (`shop.example.com`, or `*.example.com` for every subdomain), lower-cased and de-duplicated; null clears the list. */
+export function cleanDomains(value: string[] | null): string[] {
+  if (value === null) return [];
+  if (value.length > 100) throw invalid('allowed_domains may list at most 100 host names.');
+  const out = new Set<string>();
+  for (const raw of value) {
+    const entry = raw.trim().toLowerCase();
+    const wildcard = entry.startsWith('*.');
+    const host = asciiHost(wildcard ? entry.slice(2) : entry);
+    if (host === null) {
+      throw invalid(`allowed_domains must list host names such as example.com or *.example.com, without scheme, port or path (got "${raw.slice(0, 100)}").`);
+    }
+    out.add(`${wildcard ? '*.' : ''}${host}`);
+  }
+  return [...out];
+}
+
+/** The host in the ASCII (punycode) form browsers report, or null when it is not a bare host name. */
+function asciiHost(host: string): string | null {
+  if (host === '' || host.length > 253 || /[\s/:?#@[\]\\*%]/.test(host)) return null;
+  try {
+    return new URL(`http://${host}/`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** De-duplicated agent ids, each an agent of the account; null or [] = every agent of the account. */
+export async function checkAgentIds(db: Executor, accountId: number, ids: number[] | null): Promise<number[]> {
+  if (ids === null || ids.length === 0) return [];
+  const unique = [...new Set(ids)];
+  const found = await db.selectFrom('agents').select('id').where('account_id', '=', accountId).where('id', 'in', unique).execute();
+  const known = new Set(found.map((r) => r.id));
+  const unknown = unique.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw invalid(`agent_ids must name agents of this account; ${unknown.slice(0, 10).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not.`);
+  }
+  return unique;
+}
+
+/** Replaces the channel's assigned agents. */
+export async function setChannelAgents(db: Executor, accountId: number, channelId: number, agentIds: number[]): Promise<void> {
+  await db.deleteFrom('channel_agents').where('channel_id', '=', channelId).where('account_id', '=', accountId).execute();
+  if (agentIds.length === 0) return;
+  await db
+    .insertInto('channel_agents')
+    .values(agentIds.map((agent_id) => ({ account_id: accountId, channel_id: channelId, agent_id })))
+    .execute();
+}

@@ -1,0 +1,72 @@
+/**
+ * An admin adds a channel (spec: Manage → Add Channels). A chat_api channel
+ * gets a public id and a path secret of 192 random bits, which together form
+ * its endpoint URL; it needs the webhook_url agent replies go to. A widget
+ * channel gets a widget id (its public id) and keeps its options in
+ * options_json. Both may be assigned agents (none = every agent).
+ */
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/database.js';
+import { bool, toJson } from '../../lib/json.js';
+import { randomPublicId, randomToken } from '../../lib/ids.js';
+import { assertAdmin, type Actor } from '../agents/actor.js';
+import { cleanName } from '../agents/agentInput.js';
+import {
+  checkAgentIds,
+  cleanColor,
+  cleanDomains,
+  cleanWebhookUrl,
+  refuseForeignFields,
+  setChannelAgents,
+  type ChannelFields,
+  type ChannelType,
+  type WidgetOptions,
+} from './channelInput.js';
+import type { ChannelWithAgents } from './listChannels.js';
+
+/** Bytes of the path secret: 24 bytes = 192 bits, 32 URL-safe characters. */
+export const SECRET_BYTES = 24;
+
+export async function createChannel(ctx: AppContext, input: { actor: Actor; type: ChannelType; fields: Omit<ChannelFields, 'rotate_secret'> }): Promise<ChannelWithAgents> {
+  const { actor, type, fields } = input;
+  assertAdmin(actor);
+  refuseForeignFields(type, fields);
+  const name = cleanName(fields.name ?? '');
+  const chatApi = type === 'chat_api';
+  const webhookUrl = chatApi ? cleanWebhookUrl(ctx.config, fields.webhook_url) : null;
+  const options: WidgetOptions = chatApi
+    ? {}
+    : { color: cleanColor(fields.color ?? null), allowed_domains: cleanDomains(fields.allowed_domains ?? null) };
+  const now = ctx.clock();
+
+  return ctx.db.transaction().execute(async (tx) => {
+    const agentIds = await checkAgentIds(tx, actor.account_id, fields.agent_ids ?? null);
+    const channel = await tx
+      .insertInto('channels')
+      .values({
+        account_id: actor.account_id,
+        type,
+        name,
+        public_id: await unusedPublicId(tx),
+        secret: chatApi ? randomToken(SECRET_BYTES) : null,
+        webhook_url: webhookUrl,
+        chunked: bool(chatApi && fields.chunked === true),
+        options_json: toJson(options),
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await setChannelAgents(tx, actor.account_id, channel.id, agentIds);
+    return { channel, agentIds };
+  });
+}
+
+/** A fresh public id (12 characters of [a-z0-9]; a clash is astronomically unlikely, but checked). */
+export async function unusedPublicId(db: Executor): Promise<string> {
+  for (;;) {
+    const id = randomPublicId();
+    const taken = await db.selectFrom('channels').select('id').where('public_id', '=', id).executeTakeFirst();
+    if (!taken) return id;
+  }
+}

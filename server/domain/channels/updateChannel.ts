@@ -1,0 +1,58 @@
+/**
+ * An admin changes a channel of its account. chat_api: name, webhook_url,
+ * chunked, agent_ids, and `rotate_secret:true` for a new path secret (the old
+ * endpoint URL stops working at once). widget: name, agent_ids, color,
+ * allowed_domains. Fields of the other type are refused; null clears
+ * color, allowed_domains and agent_ids (agent_ids null or [] = every agent).
+ */
+import type { Updateable } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { ChannelsTable } from '../../db/schema.js';
+import { bool, toJson } from '../../lib/json.js';
+import { randomToken } from '../../lib/ids.js';
+import { assertAdmin, type Actor } from '../agents/actor.js';
+import { cleanName } from '../agents/agentInput.js';
+import {
+  checkAgentIds,
+  cleanColor,
+  cleanDomains,
+  cleanWebhookUrl,
+  refuseForeignFields,
+  setChannelAgents,
+  widgetOptions,
+  type ChannelFields,
+} from './channelInput.js';
+import { SECRET_BYTES } from './createChannel.js';
+import { findChannel, type ChannelWithAgents } from './listChannels.js';
+
+export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: number; fields: ChannelFields }): Promise<ChannelWithAgents> {
+  const { actor, id, fields } = input;
+  assertAdmin(actor);
+  const now = ctx.clock();
+
+  return ctx.db.transaction().execute(async (tx) => {
+    const { channel } = await findChannel(tx, actor.account_id, id);
+    refuseForeignFields(channel.type, fields);
+    const set: Updateable<ChannelsTable> = {};
+    if (fields.name !== undefined) set.name = cleanName(fields.name);
+    if (fields.webhook_url !== undefined) set.webhook_url = cleanWebhookUrl(ctx.config, fields.webhook_url);
+    if (fields.chunked !== undefined) set.chunked = bool(fields.chunked);
+    if (fields.rotate_secret === true) set.secret = randomToken(SECRET_BYTES);
+    if (fields.color !== undefined || fields.allowed_domains !== undefined) {
+      const options = widgetOptions(channel);
+      if (fields.color !== undefined) options.color = cleanColor(fields.color);
+      if (fields.allowed_domains !== undefined) options.allowed_domains = cleanDomains(fields.allowed_domains);
+      set.options_json = toJson(options);
+    }
+    const agentIds = fields.agent_ids === undefined ? null : await checkAgentIds(tx, actor.account_id, fields.agent_ids);
+
+    await tx
+      .updateTable('channels')
+      .set({ ...set, updated_at: now })
+      .where('id', '=', id)
+      .where('account_id', '=', actor.account_id)
+      .execute();
+    if (agentIds !== null) await setChannelAgents(tx, actor.account_id, id, agentIds);
+    return findChannel(tx, actor.account_id, id);
+  });
+}

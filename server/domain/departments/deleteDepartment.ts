@@ -1,0 +1,14 @@
+/** An admin removes a department of its account; its chats keep no department. */
+import type { AppContext } from '../../context.js';
+import { notFound } from '../../errors/AppError.js';
+import { assertAdmin, type Actor } from '../agents/actor.js';
+
+export async function deleteDepartment(ctx: AppContext, input: { actor: Actor; id: number }): Promise<void> {
+  assertAdmin(input.actor);
+  const { actor, id } = input;
+  await ctx.db.transaction().execute(async (tx) => {
+    const gone = await tx.deleteFrom('departments').where('id', '=', id).where('account_id', '=', actor.account_id).executeTakeFirst();
+    if (Number(gone.numDeletedRows) === 0) throw notFound(`Department ${id}`);
+    await tx.updateTable('chats').set({ department_id: null }).where('department_id', '=', id).where('account_id', '=', actor.account_id).execute();
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * An admin changes the account settings (PUT /settings): only the keys the
+ * change names, each validated first, so a refused change stores nothing.
+ * The webhook secret is read-only here (rotateWebhookSecret issues a new one).
+ */
+import type { Updateable } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { SettingsTable } from '../../db/schema.js';
+import { toJson } from '../../lib/json.js';
+import { assertAdmin, type Actor } from '../agents/actor.js';
+import { callbackOf, settingsOf, type SettingsRow } from './getSettings.js';
+import { cleanEventWebhookUrl, cleanSafeUrl, mergeCallback, type SettingsChanges } from './settingsInput.js';
+
+export async function updateSettings(ctx: AppContext, input: { actor: Actor; changes: SettingsChanges }): Promise<SettingsRow> {
+  const { actor, changes } = input;
+  assertAdmin(actor);
+  const set: Updateable<SettingsTable> = {};
+  if (changes.event_webhook_url !== undefined) set.event_webhook_url = cleanEventWebhookUrl(ctx.config, changes.event_webhook_url);
+  if (changes.safe_url !== undefined) set.safe_url = cleanSafeUrl(changes.safe_url);
+  const now = ctx.clock();
+
+  return ctx.db.transaction().execute(async (tx) => {
+    const current = await settingsOf(tx, actor.account_id, now, ctx.store.dialect === 'postgres');
+    if (changes.callback !== undefined) set.callback_json = toJson(mergeCallback(callbackOf(current), changes.callback));
+    if (Object.keys(set).length === 0) return current;
+    return tx
+      .updateTable('settings')
+      .set({ ...set, updated_at: now })
+      .where('account_id', '=', actor.account_id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}

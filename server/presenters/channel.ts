@@ -1,0 +1,74 @@
+/**
+ * Channels as the admin API shows them (CONTRACT §5), one shape per type.
+ * A chat_api channel shows its endpoint URLs (the path secret is the
+ * customer's credential, so only admins see them); a widget channel shows
+ * its install snippet. Nothing else of the row is shown.
+ */
+import type { Channel } from '../db/schema.js';
+import { widgetOptions } from '../domain/channels/channelInput.js';
+
+export interface ChatApiChannelDto {
+  id: number;
+  type: 'chat_api';
+  name: string;
+  public_id: string;
+  endpoint_url: string;
+  status_url: string;
+  webhook_url: string | null;
+  chunked: boolean;
+  agent_ids: number[];
+}
+
+export interface WidgetChannelDto {
+  id: number;
+  type: 'widget';
+  name: string;
+  widget_id: string;
+  script_url: string;
+  install_snippet: string;
+  agent_ids: number[];
+  color: string | null;
+  allowed_domains: string[];
+}
+
+export type ChannelDto = ChatApiChannelDto | WidgetChannelDto;
+
+/** `{base_url}/<random_string>/<CHANNEL_PUBLIC_ID>`, where base_url is PUBLIC_URL + /wh. */
+export function channelEndpointUrl(publicUrl: string, c: Pick<Channel, 'secret' | 'public_id'>): string {
+  return `${publicUrl}/wh/${c.secret ?? ''}/${c.public_id}`;
+}
+
+export function presentChatApiChannel(c: Channel, agentIds: number[], publicUrl: string): ChatApiChannelDto {
+  const endpoint = channelEndpointUrl(publicUrl, c);
+  return {
+    id: c.id,
+    type: 'chat_api',
+    name: c.name,
+    public_id: c.public_id,
+    endpoint_url: endpoint,
+    status_url: `${endpoint}/status`,
+    webhook_url: c.webhook_url,
+    chunked: c.chunked === 1,
+    agent_ids: agentIds,
+  };
+}
+
+export function presentWidgetChannel(c: Channel, agentIds: number[], publicUrl: string): WidgetChannelDto {
+  const scriptUrl = `${publicUrl}/widget/${c.public_id}.js`;
+  const options = widgetOptions(c);
+  return {
+    id: c.id,
+    type: 'widget',
+    name: c.name,
+    widget_id: c.public_id,
+    script_url: scriptUrl,
+    install_snippet: `<script src="${scriptUrl}" async></script>`,
+    agent_ids: agentIds,
+    color: typeof options.color === 'string' ? options.color : null,
+    allowed_domains: Array.isArray(options.allowed_domains) ? options.allowed_domains.filter((d) => typeof d === 'string') : [],
+  };
+}
+
+export function presentChannel(c: Channel, agentIds: number[], publicUrl: string): ChannelDto {
+  return c.type === 'chat_api' ? presentChatApiChannel(c, agentIds, publicUrl) : presentWidgetChannel(c, agentIds, publicUrl);
+}

@@ -1,0 +1,11 @@
+/** A department as the admin API shows it. */
+import type { Department } from '../domain/departments/createDepartment.js';
+
+export interface DepartmentDto {
+  id: number;
+  name: string;
+}
+
+export function presentDepartment(d: Department): DepartmentDto {
+  return { id: d.id, name: d.name };
+}

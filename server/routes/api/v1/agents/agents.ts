@@ -1,0 +1,54 @@
+/**
+ * /api/v1/agents: admins add and change agents; every signed-in agent may
+ * read the agents of its own account.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../../context.js';
+import { createAgent } from '../../../../domain/agents/createAgent.js';
+import { getAgent, listAgents } from '../../../../domain/agents/listAgents.js';
+import { updateAgent } from '../../../../domain/agents/updateAgent.js';
+import { presentAgent } from '../../../../presenters/agent.js';
+import { actor, makeGuards } from '../../../authenticate.js';
+import { PageQuery, readPage } from '../../../pagination.js';
+import { IdParams, readId } from '../../../params.js';
+import { readableSchemaErrors } from '../../../validationMessage.js';
+import { CreateAgentBody, UpdateAgentBody, type UpdateAgentBodyT } from './schema.js';
+
+const tags = ['agents'];
+const security = [{ bearer: [] }];
+
+export async function agentsRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const { requireAgent, requireAdmin } = makeGuards(ctx);
+  // Who may call is checked before the input (an agent gets 403, not 400, for a bad body);
+  // validation failures answer one readable sentence (see validationMessage.ts).
+  const admin = { preValidation: requireAdmin, schemaErrorFormatter: readableSchemaErrors };
+  const signedIn = { preValidation: requireAgent, schemaErrorFormatter: readableSchemaErrors };
+
+  app.post('/agents', { schema: { tags, security, body: CreateAgentBody }, ...admin }, async (request, reply) => {
+    const { name, email, password, role, phone } = request.body;
+    const agent = await createAgent(ctx, { actor: actor(request), name, email, password, role, phone });
+    return reply.code(201).send(presentAgent(agent));
+  });
+
+  app.get('/agents', { schema: { tags, security, querystring: PageQuery }, ...signedIn }, async (request) => {
+    const agents = await listAgents(ctx, { actor: actor(request), page: readPage(request.query) });
+    return agents.map(presentAgent);
+  });
+
+  app.get('/agents/:id', { schema: { tags, security, params: IdParams }, ...signedIn }, async (request) =>
+    presentAgent(await getAgent(ctx, { actor: actor(request), id: readId(request.params, 'Agent') })),
+  );
+
+  app.patch('/agents/:id', { schema: { tags, security, params: IdParams, body: UpdateAgentBody }, ...admin }, async (request) => {
+    const id = readId(request.params, 'Agent');
+    return presentAgent(await updateAgent(ctx, { actor: actor(request), id, changes: pickChanges(request.body) }));
+  });
+}
+
+/** Only the fields the API documents; unknown ones are ignored. */
+function pickChanges(body: UpdateAgentBodyT): UpdateAgentBodyT {
+  const { name, role, phone, password, active } = body;
+  return { name, role, phone, password, active };
+}

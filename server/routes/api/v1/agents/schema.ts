@@ -1,0 +1,28 @@
+/** Request schemas of /api/v1/agents. Rules TypeBox cannot say (e-mail shape, trimming) are checked by the domain. */
+import { Type, type Static } from '@sinclair/typebox';
+
+const Role = Type.Union([Type.Literal('admin'), Type.Literal('agent')], { description: '"admin" may manage the account; "agent" answers chats.' });
+
+export const CreateAgentBody = Type.Object(
+  {
+    name: Type.String({ maxLength: 200 }),
+    email: Type.String({ maxLength: 320, description: 'Sign-in name; stored lower-cased, unique.' }),
+    password: Type.String({ maxLength: 1024, description: 'At least 8 characters.' }),
+    role: Role,
+    phone: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+export type CreateAgentBodyT = Static<typeof CreateAgentBody>;
+
+export const UpdateAgentBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    role: Type.Optional(Role),
+    phone: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()], { description: 'null or "" clears it.' })),
+    password: Type.Optional(Type.String({ maxLength: 1024, description: 'At least 8 characters; revokes the agent\'s sessions unless it is your own.' })),
+    active: Type.Optional(Type.Boolean({ description: 'false deactivates the agent: its tokens are revoked and it goes offline.' })),
+  },
+  { additionalProperties: true },
+);
+export type UpdateAgentBodyT = Static<typeof UpdateAgentBody>;

@@ -1,0 +1,49 @@
+/**
+ * Request schemas of /api/v1/channels. One object for both channel types
+ * (clearer errors than a union): the domain refuses fields of the other type
+ * and checks URLs, colours and host names with sentences of its own.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { MAX_ID } from '../../../pagination.js';
+
+const Name = Type.String({ maxLength: 200, description: 'Shown to agents.' });
+const WebhookUrl = Type.String({
+  maxLength: 2048,
+  description: 'chat_api: http(s) URL agent replies are POSTed to, as webhook_url + "/" + public_id.',
+});
+const Chunked = Type.Boolean({ description: 'chat_api: send replies with Transfer-Encoding: chunked (default false).' });
+const AgentIds = Type.Union([Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 1000 }), Type.Null()], {
+  description: 'Agents who receive the channel\'s chats; empty or null = every agent of the account.',
+});
+const Color = Type.Union([Type.String({ maxLength: 20 }), Type.Null()], { description: 'widget: #rrggbb.' });
+const AllowedDomains = Type.Union([Type.Array(Type.String({ maxLength: 260 }), { maxItems: 100 }), Type.Null()], {
+  description: 'widget: host names the widget may be embedded on (example.com, *.example.com); empty = any.',
+});
+
+export const CreateChannelBody = Type.Object(
+  {
+    type: Type.Union([Type.Literal('chat_api'), Type.Literal('widget')]),
+    name: Name,
+    webhook_url: Type.Optional(Type.Union([WebhookUrl, Type.Null()])),
+    chunked: Type.Optional(Chunked),
+    agent_ids: Type.Optional(AgentIds),
+    color: Type.Optional(Color),
+    allowed_domains: Type.Optional(AllowedDomains),
+  },
+  { additionalProperties: true },
+);
+export type CreateChannelBodyT = Static<typeof CreateChannelBody>;
+
+export const UpdateChannelBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    webhook_url: Type.Optional(Type.Union([WebhookUrl, Type.Null()])),
+    chunked: Type.Optional(Chunked),
+    agent_ids: Type.Optional(AgentIds),
+    color: Type.Optional(Color),
+    allowed_domains: Type.Optional(AllowedDomains),
+    rotate_secret: Type.Optional(Type.Boolean({ description: 'chat_api: true issues a new path secret; the old endpoint URL stops working.' })),
+  },
+  { additionalProperties: true },
+);
+export type UpdateChannelBodyT = Static<typeof UpdateChannelBody>;

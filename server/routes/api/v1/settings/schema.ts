@@ -1,0 +1,36 @@
+/**
+ * Request schema of PUT /api/v1/settings: every key optional (a partial change
+ * names only what it changes), `null` clears. `webhook_secret` is read-only:
+ * it is accepted and ignored, so a settings object read with GET can be sent
+ * back as is; POST /settings/webhook-secret/rotate issues a new one.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) => Type.Union([t, Type.Null()], options);
+
+const Range = Type.Array(Type.String({ maxLength: 5 }), { description: '["HH:MM","HH:MM"], start included, end excluded; 00:00 ≤ start < end ≤ 24:00.' });
+
+export const CallbackBody = Type.Object(
+  {
+    enabled: Type.Optional(Nullable(Type.Boolean(), { description: 'Callbacks are off until an admin enables them.' })),
+    balance_seconds: Type.Optional(Nullable(Type.Integer(), { description: 'Call time left, in whole seconds, 0 or more; 0 = none.' })),
+    timezone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'IANA time zone of hours, e.g. Europe/Berlin (default UTC).' }))),
+    hours: Type.Optional(
+      Nullable(Type.Record(Type.String(), Type.Array(Range, { maxItems: 48 })), {
+        description: 'mon…sun → list of ranges; a missing day is closed; null = always open.',
+      }),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+export const SettingsBody = Type.Object(
+  {
+    event_webhook_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL event webhooks are POSTed to.' }))),
+    safe_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL of the site\'s own domain; custom-data links elsewhere are hidden.' }))),
+    webhook_secret: Type.Optional(Type.Unknown({ description: 'Read-only: ignored here.' })),
+    callback: Type.Optional(Nullable(CallbackBody, { description: 'Partial too; null resets callbacks to their defaults.' })),
+  },
+  { additionalProperties: true },
+);
+export type SettingsBodyT = Static<typeof SettingsBody>;

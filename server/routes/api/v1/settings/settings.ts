@@ -1,0 +1,46 @@
+/**
+ * /api/v1/settings (admin): read and change the account settings (event
+ * webhook URL, Safe URL, callback hours), and rotate the webhook secret.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../../context.js';
+import { getSettings } from '../../../../domain/settings/getSettings.js';
+import { rotateWebhookSecret } from '../../../../domain/settings/rotateWebhookSecret.js';
+import type { SettingsChanges } from '../../../../domain/settings/settingsInput.js';
+import { updateSettings } from '../../../../domain/settings/updateSettings.js';
+import { presentSettings } from '../../../../presenters/settings.js';
+import { actor, makeGuards } from '../../../authenticate.js';
+import { readableSchemaErrors } from '../../../validationMessage.js';
+import { SettingsBody, type SettingsBodyT } from './schema.js';
+
+const tags = ['settings'];
+const security = [{ bearer: [] }];
+
+export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const { requireAdmin } = makeGuards(ctx);
+  // Who may call is checked before the input (an agent gets 403, not 400, for a bad body);
+  // validation failures answer one readable sentence (see validationMessage.ts).
+  const admin = { preValidation: requireAdmin, schemaErrorFormatter: readableSchemaErrors };
+
+  app.get('/settings', { schema: { tags, security }, ...admin }, async (request) =>
+    presentSettings(await getSettings(ctx, { actor: actor(request) })),
+  );
+
+  app.put('/settings', { schema: { tags, security, body: SettingsBody }, ...admin }, async (request) =>
+    presentSettings(await updateSettings(ctx, { actor: actor(request), changes: pickChanges(request.body) })),
+  );
+
+  app.post('/settings/webhook-secret/rotate', { schema: { tags, security }, ...admin }, async (request) =>
+    presentSettings(await rotateWebhookSecret(ctx, { actor: actor(request) })),
+  );
+}
+
+/** Only the keys the API documents (webhook_secret and unknown keys are ignored). */
+function pickChanges(body: SettingsBodyT): SettingsChanges {
+  const { event_webhook_url, safe_url, callback } = body;
+  if (callback === undefined || callback === null) return { event_webhook_url, safe_url, callback };
+  const { enabled, balance_seconds, timezone, hours } = callback;
+  return { event_webhook_url, safe_url, callback: { enabled, balance_seconds, timezone, hours } };
+}
