@@ -1,0 +1,176 @@
+/**
+ * The deliverer worker: sends due `deliveries` rows and records each attempt.
+ * It wakes at once when this process commits (signals 'outbox'/'deliveries'),
+ * keeps a timer for the next due row, and polls every second only as the
+ * backstop (rows written by other instances, lost wake-ups). Claimed rows are
+ * sent concurrently, at most MAX_IN_FLIGHT at a time. stop() claims nothing
+ * more and waits for the attempts in flight, so no attempt is left
+ * half-recorded; one still running after STOP_GRACE_MS (a slow event-webhook
+ * receiver) is abandoned and its row released uncounted, to keep shutdown
+ * within the 10 s budget. A row of a killed process is claimable again once
+ * its lock expires.
+ */
+import type { AppContext } from '../context.js';
+import type { Delivery } from '../db/schema.js';
+import type { Worker } from '../workers.js';
+import { onEventWebhookAnswer } from './answers.js';
+import { deadlineDecision, decide, type Decision } from './outcomes.js';
+import { policyFor } from './policies.js';
+import { claimDue, nextDueAt, recordAttempt, releaseClaim, type Claim } from './queue.js';
+import { sendOnce, type SendResult } from './send.js';
+import { signatureHeaders } from './signer.js';
+
+export const MAX_IN_FLIGHT = 32;
+export const POLL_MS = 1000;
+/** Below this much time left before a row's deadline, an attempt is pointless: the row fails at once. */
+const MIN_ATTEMPT_MS = 200;
+/** Shortest wait when rows are due but were not claimable (another instance is claiming them). */
+const MIN_WAIT_MS = 25;
+/** How long stop() lets attempts run (longer than a chat-channel attempt, 2.5 s). */
+export const STOP_GRACE_MS = 3000;
+
+export class Deliverer {
+  private stopping = false;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private readonly inflight = new Set<Promise<void>>();
+  private dueTimer: NodeJS.Timeout | null = null;
+  private poller: NodeJS.Timeout | null = null;
+  private readonly onSignal = (): void => this.wake();
+  private readonly abandon = new AbortController();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  start(): void {
+    this.ctx.signals.on('outbox', this.onSignal);
+    this.ctx.signals.on('deliveries', this.onSignal);
+    this.poller = setInterval(this.onSignal, POLL_MS);
+    this.poller.unref();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.ctx.signals.off('outbox', this.onSignal);
+    this.ctx.signals.off('deliveries', this.onSignal);
+    if (this.poller) clearInterval(this.poller);
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    await this.running;
+    const grace = setTimeout(() => this.abandon.abort(), STOP_GRACE_MS);
+    await Promise.allSettled([...this.inflight]);
+    clearTimeout(grace);
+  }
+
+  /** Runs a claim round now, or right after the one under way. */
+  wake(): void {
+    if (this.stopping) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = null;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        await this.round();
+      } catch (err) {
+        if (!this.stopping) this.ctx.log.error({ err }, 'deliverer: claiming due deliveries failed');
+      }
+    } while (this.again && !this.stopping);
+  }
+
+  private async round(): Promise<void> {
+    const room = MAX_IN_FLIGHT - this.inflight.size;
+    if (room > 0) {
+      const claims = await claimDue(this.ctx, room, this.ctx.clock());
+      for (const claim of claims) this.track(claim);
+      if (claims.length === room) this.again = true;
+    }
+    // When full, the end of an attempt wakes us; no timer needed.
+    if (this.inflight.size < MAX_IN_FLIGHT && !this.again) await this.scheduleNext();
+  }
+
+  private async scheduleNext(): Promise<void> {
+    const due = await nextDueAt(this.ctx);
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueTimer = null;
+    if (due === null || this.stopping) return;
+    const wait = Math.max(due - this.ctx.clock(), MIN_WAIT_MS);
+    // Far-off rows are found by the poller; the timer is for precise short waits (the 3 s cadence).
+    if (wait > POLL_MS) return;
+    this.dueTimer = setTimeout(this.onSignal, wait);
+    this.dueTimer.unref();
+  }
+
+  private track(claim: Claim): void {
+    const done: Promise<void> = this.attempt(claim)
+      .catch((err: unknown) => this.ctx.log.error({ err, deliveryId: claim.row.id }, 'deliverer: recording an attempt failed'))
+      .finally(() => {
+        this.inflight.delete(done);
+        this.wake();
+      });
+    this.inflight.add(done);
+  }
+
+  private async attempt(claim: Claim): Promise<void> {
+    const { ctx } = this;
+    const { row } = claim;
+    const started = ctx.clock();
+    const left = row.deadline_at === null ? Infinity : row.deadline_at - started;
+    if (left < MIN_ATTEMPT_MS) {
+      await this.finish(claim, deadlineDecision(row, started), null);
+      return;
+    }
+    let result: SendResult;
+    try {
+      result = await sendOnce({
+        url: row.url,
+        body: row.body,
+        headers: { ...signatureHeaders(claim.secret, row.webhook_id, row.body, started) },
+        chunked: row.chunked === 1,
+        timeoutMs: Math.min(policyFor(row.kind).timeoutMs, left),
+        allowPrivate: ctx.config.outboundAllowPrivate,
+        signal: this.abandon.signal,
+      });
+    } catch (err) {
+      // Only signing can throw (a missing or malformed secret): a configuration problem, not worth retrying.
+      result = { ok: false, excerpt: '', error: `could not sign the request: ${(err as Error).message}`, failure: 'blocked' };
+    }
+    if (result.failure === 'aborted') {
+      await releaseClaim(ctx, claim);
+      return;
+    }
+    const decision = decide(row, result, ctx.clock());
+    const updated = await this.finish(claim, decision, result);
+    if (updated && decision.status === 'delivered' && row.kind === 'event_webhook') {
+      await onEventWebhookAnswer(ctx, updated, result.body);
+    }
+  }
+
+  private async finish(claim: Claim, decision: Decision, result: SendResult | null): Promise<Delivery | null> {
+    const { ctx } = this;
+    const updated = await recordAttempt(ctx, claim, decision, result, ctx.clock());
+    if (!updated) {
+      ctx.log.warn({ deliveryId: claim.row.id }, 'deliverer: claim lost before recording (redelivered or taken over); result dropped');
+      return null;
+    }
+    ctx.metrics.deliveries.labels(claim.row.kind, decision.outcome).inc();
+    const level = decision.status === 'failed' ? 'info' : 'debug';
+    ctx.log[level](
+      { deliveryId: updated.id, kind: updated.kind, attempts: updated.attempts, status: updated.status, error: updated.last_error },
+      'outbound delivery attempt',
+    );
+    return updated;
+  }
+}
+
+export const startDeliverer: Worker = async (_app, ctx) => {
+  const deliverer = new Deliverer(ctx);
+  deliverer.start();
+  return () => deliverer.stop();
+};

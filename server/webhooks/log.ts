@@ -1,0 +1,107 @@
+/**
+ * The delivery log of the admin API: list an account's outgoing requests
+ * (newest first, paged by id) and redeliver one — the same webhook-id and
+ * body, attempts counted anew, a fresh deadline for chat-channel rows; a
+ * redelivered message shows `pending` again until the new cycle ends.
+ */
+import type { AppContext } from '../context.js';
+import type { Delivery } from '../db/schema.js';
+import { notFound } from '../errors/AppError.js';
+import { commit } from '../events/outbox.js';
+import { policyFor } from './policies.js';
+import { setMessageDelivery } from './queue.js';
+
+export interface DeliveryDto {
+  id: number;
+  kind: Delivery['kind'];
+  event_type: string;
+  url: string;
+  status: Delivery['status'];
+  attempts: number;
+  last_status_code: number | null;
+  last_response: string | null;
+  last_error: string | null;
+  webhook_id: string;
+  chat_id: number | null;
+  message_id: number | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+  next_attempt_at: number | null;
+}
+
+export function presentDelivery(d: Delivery): DeliveryDto {
+  return {
+    id: d.id,
+    kind: d.kind,
+    event_type: d.event_type,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts,
+    last_status_code: d.last_status_code,
+    last_response: d.last_response,
+    last_error: d.last_error,
+    webhook_id: d.webhook_id,
+    chat_id: d.chat_id,
+    message_id: d.message_id,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    delivered_at: d.delivered_at,
+    // Only a pending row has a next attempt.
+    next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
+  };
+}
+
+export interface ListDeliveries {
+  accountId: number;
+  limit: number;
+  before?: number;
+  status?: Delivery['status'];
+  kind?: Delivery['kind'];
+}
+
+export async function listDeliveries(ctx: AppContext, q: ListDeliveries): Promise<Delivery[]> {
+  let query = ctx.db.selectFrom('deliveries').selectAll().where('account_id', '=', q.accountId);
+  if (q.before !== undefined) query = query.where('id', '<', q.before);
+  if (q.status !== undefined) query = query.where('status', '=', q.status);
+  if (q.kind !== undefined) query = query.where('kind', '=', q.kind);
+  return query.orderBy('id', 'desc').limit(q.limit).execute();
+}
+
+/** Resets a delivery to pending now and wakes the deliverer; 404 outside the account. */
+export async function redeliver(ctx: AppContext, input: { accountId: number; deliveryId: number }): Promise<Delivery> {
+  const now = ctx.clock();
+  const row = await commit(ctx.db, ctx.signals, async (tx) => {
+    const current = await tx
+      .selectFrom('deliveries')
+      .select(['id', 'kind'])
+      .where('id', '=', input.deliveryId)
+      .where('account_id', '=', input.accountId)
+      .executeTakeFirst();
+    if (!current) throw notFound('Delivery');
+    const policy = policyFor(current.kind);
+    const updated = await tx
+      .updateTable('deliveries')
+      .set({
+        status: 'pending',
+        attempts: 0,
+        max_attempts: policy.maxAttempts,
+        next_attempt_at: now,
+        deadline_at: policy.deadlineMs === null ? null : now + policy.deadlineMs,
+        // An attempt in flight loses its claim: its result is dropped, the new cycle wins.
+        locked_until: null,
+        last_status_code: null,
+        last_response: null,
+        last_error: null,
+        delivered_at: null,
+        updated_at: now,
+      })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (updated.kind === 'chat_channel' && updated.message_id !== null) await setMessageDelivery(tx, updated, 'pending', null, now);
+    return updated;
+  });
+  ctx.signals.deliveriesDue();
+  return row;
+}

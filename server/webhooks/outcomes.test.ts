@@ -1,0 +1,70 @@
+/** Judging answers and scheduling attempts, per delivery kind. */
+import { describe, expect, it } from 'vitest';
+import type { Delivery } from '../db/schema.js';
+import { deadlineDecision, decide, judge, nextAttemptTime, refusalOf } from './outcomes.js';
+import type { SendResult } from './send.js';
+
+const T0 = 1_700_000_000_000;
+const row = (over: Partial<Delivery> = {}): Delivery => ({
+  id: 1, account_id: 1, kind: 'chat_channel', event_type: 'message', event_id: null, chat_id: 1, message_id: 1, url: 'http://x/y', body: '{}',
+  webhook_id: 'msg_1', chunked: 0, status: 'pending', attempts: 0, max_attempts: 3, next_attempt_at: T0, deadline_at: T0 + 8500,
+  locked_until: null, last_status_code: null, last_response: null, last_error: null, created_at: T0, updated_at: T0, delivered_at: null, ...over,
+});
+const ok = (body: unknown): SendResult => ({ ok: true, statusCode: 200, body, excerpt: JSON.stringify(body) });
+const fail = (failure: SendResult['failure'], error: string, statusCode?: number): SendResult => ({ ok: false, statusCode, excerpt: '', error, failure });
+
+describe('judging answers', () => {
+  it('chat channel: 2xx delivered unless the body is an error object', () => {
+    expect(judge(row(), ok({ result: 'ok' }))).toEqual({ outcome: 'delivered' });
+    expect(judge(row(), ok(undefined))).toEqual({ outcome: 'delivered' });
+    expect(judge(row(), ok({ error: { code: 12, message: 'User blocked' } }))).toEqual({ outcome: 'refused', error: 'User blocked' });
+    expect(judge(row(), ok({ error: null, result: 'ok' }))).toEqual({ outcome: 'delivered' });
+    expect(refusalOf({ error: { code: 7 } })).toContain('code 7');
+  });
+
+  it('event webhook: 2xx delivered whatever the body; others retried; a blocked target is final', () => {
+    const ev = row({ kind: 'event_webhook' });
+    expect(judge(ev, ok({ error: { code: 1, message: 'x' } }))).toEqual({ outcome: 'delivered' });
+    expect(judge(ev, fail('status', 'HTTP 500', 500)).outcome).toBe('retry');
+    expect(judge(ev, fail('blocked', 'Refused: …')).outcome).toBe('refused');
+  });
+});
+
+describe('scheduling', () => {
+  it('chat channel attempts are anchored to the first send: 0, 3, 6 s, even when an attempt ends late', () => {
+    expect(nextAttemptTime(row(), 1, T0 + 2600)).toBe(T0 + 3000);
+    expect(nextAttemptTime(row(), 2, T0 + 5600)).toBe(T0 + 6000);
+    // A redelivered row is anchored to its fresh deadline.
+    expect(nextAttemptTime(row({ deadline_at: T0 + 60_000 + 8500 }), 1, T0 + 60_100)).toBe(T0 + 63_000);
+  });
+
+  it('a chat channel row fails after the third attempt with the agent-facing sentence', () => {
+    const d = decide(row({ attempts: 2 }), fail('timeout', 'timeout: no complete answer within 2.5 s'), T0 + 8500);
+    expect(d).toMatchObject({ status: 'failed', outcome: 'failed', attempts: 3 });
+    expect(d.messageError).toBe('Not delivered: the customer endpoint did not answer (timeout after 3 attempts).');
+    expect(decide(row(), fail('status', 'HTTP 500', 500), T0 + 20)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: T0 + 3000 });
+    expect(decide(row({ attempts: 2 }), fail('network', 'connection refused (connect ECONNREFUSED)'), T0 + 6000).messageError).toContain('could not be reached (connection refused');
+  });
+
+  it('a refusal is final with the error message', () => {
+    expect(decide(row(), ok({ error: { code: 12, message: 'User blocked' } }), T0 + 50)).toMatchObject({
+      status: 'failed', outcome: 'refused', attempts: 1, messageError: 'User blocked', lastError: 'refused: User blocked',
+    });
+  });
+
+  it('event webhooks back off with jitter: first retry within a minute, the whole schedule longer than a day', () => {
+    const ev = row({ kind: 'event_webhook', max_attempts: 8, deadline_at: null });
+    expect(nextAttemptTime(ev, 1, T0, () => 0)).toBe(T0 + 4500);
+    expect(nextAttemptTime(ev, 1, T0, () => 1)).toBe(T0 + 5500);
+    let total = 0;
+    for (let n = 1; n < 8; n++) total += nextAttemptTime(ev, n, 0, () => 0);
+    expect(total).toBeGreaterThan(24 * 3600 * 1000);
+    expect(decide({ ...ev, attempts: 7 }, fail('status', 'HTTP 503', 503), T0).status).toBe('failed');
+  });
+
+  it('a row past its deadline fails at once', () => {
+    const d = deadlineDecision(row({ attempts: 1, last_error: 'HTTP 500' }), T0 + 9000);
+    expect(d).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(d.messageError).toContain('did not answer in time');
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * How an attempt's answer is judged, per kind, and what the row becomes.
+ * - chat_channel (CONTRACT §2): 2xx is delivered unless the body is an error
+ *   object `{"error":{"code","message"}}`, a refusal (final, not retried);
+ *   anything else is retried on the spec's schedule, anchored to the first send.
+ * - event_webhook: 2xx is delivered; anything else is retried with backoff and jitter.
+ * A target refused by the SSRF guard is final for both: retrying cannot help.
+ */
+import type { Delivery } from '../db/schema.js';
+import { policyFor } from './policies.js';
+import type { SendResult } from './send.js';
+
+export type Verdict = { outcome: 'delivered' } | { outcome: 'refused'; error: string } | { outcome: 'retry'; error: string };
+
+export interface Decision {
+  status: 'pending' | 'delivered' | 'failed';
+  /** Metric label: delivered, refused, retry (will try again) or failed (gave up). */
+  outcome: 'delivered' | 'refused' | 'retry' | 'failed';
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  /** What the agent sees on a failed chat-channel message. */
+  messageError: string | null;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The refusal sentence of a chat-channel answer `{"error":{code,message}}`, or null when it is not one. */
+export function refusalOf(body: unknown): string | null {
+  if (!isObject(body)) return null;
+  const e = body.error;
+  if (typeof e === 'string' && e.trim() !== '') return e;
+  if (!isObject(e)) return null;
+  if (typeof e.message === 'string' && e.message.trim() !== '') return e.message;
+  if (e.code !== undefined && e.code !== null) return `The customer system refused the message (code ${String(e.code)}).`;
+  return null;
+}
+
+export function judge(row: Pick<Delivery, 'kind'>, result: SendResult): Verdict {
+  if (result.failure === 'blocked') return { outcome: 'refused', error: result.error ?? 'The target address is refused.' };
+  if (!result.ok) return { outcome: 'retry', error: result.error ?? 'failed' };
+  if (row.kind === 'chat_channel') {
+    const refusal = refusalOf(result.body);
+    if (refusal !== null) return { outcome: 'refused', error: refusal };
+  }
+  return { outcome: 'delivered' };
+}
+
+/** When attempt `attempts + 1` is due, `attempts` having been made. */
+export function nextAttemptTime(row: Delivery, attempts: number, now: number, random: () => number = Math.random): number {
+  const policy = policyFor(row.kind);
+  const delay = (n: number): number => policy.delaysMs[Math.min(n, policy.delaysMs.length - 1)] ?? 0;
+  if (policy.fromCreation) {
+    const anchor = row.deadline_at !== null && policy.deadlineMs !== null ? row.deadline_at - policy.deadlineMs : row.created_at;
+    let due = anchor;
+    for (let n = 0; n < attempts; n++) due += delay(n);
+    return Math.max(due, now);
+  }
+  const base = delay(attempts - 1);
+  const jittered = base * (1 + policy.jitter * (2 * random() - 1));
+  return now + Math.round(jittered);
+}
+
+/** The agent-facing sentence of a chat-channel message that was never delivered. */
+export function exhaustedSentence(result: SendResult | null, attempts: number): string {
+  const times = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  if (!result) return 'Not delivered: the customer endpoint did not answer in time (the delivery deadline passed).';
+  switch (result.failure) {
+    case 'timeout':
+      return `Not delivered: the customer endpoint did not answer (timeout after ${times}).`;
+    case 'status':
+      return `Not delivered: the customer endpoint answered ${result.error ?? `HTTP ${result.statusCode}`} (after ${times}).`;
+    case 'network':
+      return `Not delivered: the customer endpoint could not be reached (${(result.error ?? 'network error').split(' (')[0]}, after ${times}).`;
+    default:
+      return `Not delivered: ${result.error ?? 'the customer endpoint failed'} (after ${times}).`;
+  }
+}
+
+/** What the row becomes after an attempt that got `result` at `now`. */
+export function decide(row: Delivery, result: SendResult, now: number, random?: () => number): Decision {
+  const attempts = row.attempts + 1;
+  const verdict = judge(row, result);
+  if (verdict.outcome === 'delivered') {
+    return { status: 'delivered', outcome: 'delivered', attempts, nextAttemptAt: now, lastError: null, messageError: null };
+  }
+  if (verdict.outcome === 'refused') {
+    const lastError = result.failure === 'blocked' ? verdict.error : `refused: ${verdict.error}`;
+    const messageError = result.failure === 'blocked' ? `Not delivered: ${verdict.error}` : verdict.error;
+    return { status: 'failed', outcome: 'refused', attempts, nextAttemptAt: now, lastError, messageError };
+  }
+  const next = nextAttemptTime(row, attempts, now, random);
+  const exhausted = attempts >= row.max_attempts || (row.deadline_at !== null && next >= row.deadline_at);
+  if (exhausted) {
+    return { status: 'failed', outcome: 'failed', attempts, nextAttemptAt: now, lastError: verdict.error, messageError: exhaustedSentence(result, attempts) };
+  }
+  return { status: 'pending', outcome: 'retry', attempts, nextAttemptAt: next, lastError: verdict.error, messageError: null };
+}
+
+/** A row found pending past its deadline (the process was down, or an attempt started too late): failed at once. */
+export function deadlineDecision(row: Delivery, now: number): Decision {
+  const lastError = row.last_error ? `${row.last_error}; delivery deadline passed` : 'delivery deadline passed before an attempt could be made';
+  const messageError =
+    row.attempts > 0
+      ? `Not delivered: the customer endpoint did not answer in time (${row.attempts} attempt${row.attempts === 1 ? '' : 's'}, last: ${row.last_error ?? 'no answer'}).`
+      : exhaustedSentence(null, 0);
+  return { status: 'failed', outcome: 'failed', attempts: row.attempts, nextAttemptAt: now, lastError, messageError };
+}

@@ -1,0 +1,149 @@
+/**
+ * The deliveries table as a work queue: claim due rows (a short transaction
+ * that sets locked_until; FOR UPDATE SKIP LOCKED on PostgreSQL so instances
+ * share the work and never take the same attempt), record an attempt (only
+ * while our claim still holds), and find when the next row is due. A final
+ * chat-channel delivery updates its message and records `message.updated` in
+ * the same transaction.
+ */
+import { sql } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { Tx } from '../db/database.js';
+import type { Delivery } from '../db/schema.js';
+import { commit, recordEvent } from '../events/outbox.js';
+import { presentMessage } from '../presenters/message.js';
+import type { Decision } from './outcomes.js';
+import { policyFor } from './policies.js';
+import type { SendResult } from './send.js';
+
+/** Extra lock time past the attempt's timeout, for recording it. */
+export const LOCK_MARGIN_MS = 1000;
+
+export interface Claim {
+  row: Delivery;
+  /** The locked_until we set: our claim token when recording. */
+  lock: number;
+  secret: string;
+}
+
+export async function claimDue(ctx: AppContext, limit: number, now: number): Promise<Claim[]> {
+  const lockFor = (kind: Delivery['kind']): number => now + policyFor(kind).timeoutMs + LOCK_MARGIN_MS;
+  // One statement, so one short transaction: pick due, unlocked rows (skipping those another
+  // instance is claiming right now) and lock them for the length of an attempt.
+  const claimed = await ctx.db
+    .updateTable('deliveries')
+    .set({
+      locked_until: sql<number>`case when kind = ${'chat_channel'} then cast(${lockFor('chat_channel')} as bigint) else cast(${lockFor('event_webhook')} as bigint) end`,
+    })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('deliveries')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
+        .orderBy('next_attempt_at')
+        .limit(limit)
+        .$if(ctx.store.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked()),
+    )
+    .returningAll()
+    .execute();
+  if (claimed.length === 0) return [];
+  const accountIds = [...new Set(claimed.map((r) => r.account_id))];
+  const secrets = await ctx.db.selectFrom('settings').select(['account_id', 'webhook_secret']).where('account_id', 'in', accountIds).execute();
+  const byAccount = new Map(secrets.map((s) => [s.account_id, s.webhook_secret]));
+  return claimed
+    .sort((x, y) => x.next_attempt_at - y.next_attempt_at)
+    .map((row) => ({ row, lock: Number(row.locked_until), secret: byAccount.get(row.account_id) ?? '' }));
+}
+
+/** Epoch ms when the next pending row becomes claimable, or null when none is pending. */
+export async function nextDueAt(ctx: AppContext): Promise<number | null> {
+  const row = await ctx.db
+    .selectFrom('deliveries')
+    .select(
+      sql<number | string | null>`min(case when locked_until is not null and locked_until > next_attempt_at then locked_until + 1 else next_attempt_at end)`.as(
+        'due',
+      ),
+    )
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return row?.due === null || row?.due === undefined ? null : Number(row.due);
+}
+
+/**
+ * Writes the attempt's result, if our claim still holds (a redelivery or a
+ * takeover after an expired lock wins otherwise). Returns the updated row, or
+ * null when the claim was lost.
+ */
+export async function recordAttempt(ctx: AppContext, claim: Claim, d: Decision, result: SendResult | null, now: number): Promise<Delivery | null> {
+  const { row, lock } = claim;
+  const write = async (tx: Tx): Promise<Delivery | null> => {
+    const updated = await tx
+      .updateTable('deliveries')
+      .set({
+        attempts: d.attempts,
+        status: d.status,
+        next_attempt_at: d.nextAttemptAt,
+        locked_until: null,
+        last_status_code: result ? (result.statusCode ?? null) : row.last_status_code,
+        last_response: result ? result.excerpt : row.last_response,
+        last_error: d.lastError,
+        delivered_at: d.status === 'delivered' ? now : null,
+        updated_at: now,
+      })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where('locked_until', '=', lock)
+      .returningAll()
+      .executeTakeFirst();
+    if (updated && d.status !== 'pending' && row.kind === 'chat_channel' && row.message_id !== null) {
+      await setMessageDelivery(tx, updated, d.status, d.status === 'failed' ? d.messageError : null, now);
+    }
+    return updated ?? null;
+  };
+  const touchesMessage = d.status !== 'pending' && row.kind === 'chat_channel' && row.message_id !== null;
+  return touchesMessage ? commit(ctx.db, ctx.signals, write) : ctx.db.transaction().execute(write);
+}
+
+/** Gives a claimed row back untouched (an attempt abandoned at shutdown): claimable again at once, not counted. */
+export async function releaseClaim(ctx: AppContext, claim: Claim): Promise<void> {
+  await ctx.db
+    .updateTable('deliveries')
+    .set({ locked_until: null })
+    .where('id', '=', claim.row.id)
+    .where('status', '=', 'pending')
+    .where('locked_until', '=', claim.lock)
+    .execute();
+}
+
+/** Sets a message's delivery status and records `message.updated` so agents see it live. */
+export async function setMessageDelivery(
+  tx: Tx,
+  delivery: Pick<Delivery, 'account_id' | 'message_id'>,
+  status: 'pending' | 'delivered' | 'failed',
+  error: string | null,
+  now: number,
+): Promise<void> {
+  if (delivery.message_id === null) return;
+  const message = await tx
+    .updateTable('messages')
+    .set({ delivery_status: status, delivery_error: error })
+    .where('id', '=', delivery.message_id)
+    .where('account_id', '=', delivery.account_id)
+    .returningAll()
+    .executeTakeFirst();
+  if (!message) return;
+  const chat = await tx.selectFrom('chats').select('channel_id').where('id', '=', message.chat_id).executeTakeFirst();
+  await recordEvent(
+    tx,
+    {
+      accountId: delivery.account_id,
+      type: 'message.updated',
+      chatId: message.chat_id,
+      channelId: chat?.channel_id ?? null,
+      data: { message: presentMessage(message) },
+    },
+    now,
+  );
+}
