@@ -14,10 +14,12 @@ import type { AppContext } from './context.js';
 import { openStore } from './db/database.js';
 import { bootstrapAccount, type BootstrapResult } from './domain/accounts/bootstrapAccount.js';
 import { registerErrorHandler } from './errors/handler.js';
+import { registerEventWebhookAnswers } from './eventWebhooks/acceptedAnswer.js';
 import { Signals } from './events/outbox.js';
 import { registerJsonBodyParser } from './lib/jsonBody.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { createMetrics } from './metrics.js';
+import { openRealtime, type Realtime } from './realtime/index.js';
 import { registerRoutes } from './routes/index.js';
 import { startWorkers } from './workers.js';
 
@@ -28,8 +30,12 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Start the background workers (relay, deliverer, presence sweeper). Default true. */
   workers?: boolean;
-  /** Tests only: registers extra routes before the app is ready (e.g. one that throws). */
-  extraRoutes?: (app: FastifyInstance) => void | Promise<void>;
+  /**
+   * Tests only: runs just before the app's routes are registered, so an onRoute
+   * hook added here sees every route, and extra routes (one that throws, say)
+   * get the real hooks and error handler.
+   */
+  beforeRoutes?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 declare module 'fastify' {
@@ -60,12 +66,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   const store = await openStore(config);
   let bootstrap: BootstrapResult;
+  let realtime: Realtime;
   try {
     bootstrap = await bootstrapAccount(store.db, {
       adminEmail: config.adminEmail,
       adminPassword: config.adminPassword,
       now: clock(),
     });
+    realtime = await openRealtime(config, store, app.log);
   } catch (err) {
     await store.close();
     throw err;
@@ -79,6 +87,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     log: app.log,
     metrics: createMetrics(),
     signals: new Signals(),
+    hub: realtime.hub,
+    presence: realtime.presence,
     defaultAccountId: bootstrap.accountId,
   };
   app.decorate('ctx', ctx);
@@ -87,6 +97,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorateRequest('authToken', null);
 
   registerErrorHandler(app);
+  registerEventWebhookAnswers();
   registerJsonBodyParser(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -116,11 +127,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const stopWorkers = await startWorkers(app, ctx, options.workers ?? true);
   app.addHook('onClose', async () => {
     await stopWorkers();
+    // After the workers: the relay publishes until it stops.
+    await realtime.close();
     await store.close();
   });
 
+  if (options.beforeRoutes) await options.beforeRoutes(app);
   await registerRoutes(app, ctx);
-  if (options.extraRoutes) await options.extraRoutes(app);
   await app.ready();
   return app;
 }

@@ -1,0 +1,73 @@
+/**
+ * The chat_accepted receiver's answer fills the agent's panel (spec C): when
+ * `result` is OK (any case), custom_data, contact_info (shown and saved as if
+ * the visitor introduced himself), enable_assign, crm_link and page are stored
+ * on the chat, and agents get chat.updated. Fields with a wrong shape are
+ * ignored one by one; the accept itself never waited for this.
+ */
+import type { AppContext } from '../context.js';
+import type { Delivery, VisitorsTable } from '../db/schema.js';
+import { recordChatState } from '../domain/chats/chatEvents.js';
+import { isHttpUrl, optionalString } from '../domain/messages/normalizeMessage.js';
+import { commit } from '../events/outbox.js';
+import { registerAnswerHandler } from '../webhooks/answers.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function customData(v: unknown): Record<string, string>[] | null {
+  if (!Array.isArray(v)) return null;
+  return v.filter(isObject).slice(0, 20).map((item) => {
+    const out: Record<string, string> = {};
+    for (const key of ['title', 'content', 'key'] as const) {
+      const s = optionalString(item[key], 1000);
+      if (s) out[key] = s;
+    }
+    if (isHttpUrl(item.link)) out.link = item.link;
+    return out;
+  });
+}
+
+function contactInfo(v: unknown): Record<string, string> | null {
+  if (!isObject(v)) return null;
+  const out: Record<string, string> = {};
+  for (const key of ['name', 'phone', 'email'] as const) {
+    const s = optionalString(v[key], 255);
+    if (s) out[key] = s;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+export async function applyAcceptedAnswer(ctx: AppContext, delivery: Delivery, body: unknown): Promise<void> {
+  if (!isObject(body) || String(body.result ?? '').toLowerCase() !== 'ok' || delivery.chat_id === null) return;
+  const chatId = delivery.chat_id;
+  const custom = customData(body.custom_data);
+  const contact = contactInfo(body.contact_info);
+  const page = isObject(body.page) && isHttpUrl(body.page.url) ? { url: body.page.url, ...(optionalString(body.page.title) ? { title: optionalString(body.page.title) } : {}) } : null;
+  const now = ctx.clock();
+  await commit(ctx.db, ctx.signals, async (tx) => {
+    const chat = await tx.selectFrom('chats').selectAll().where('id', '=', chatId).where('account_id', '=', delivery.account_id).executeTakeFirst();
+    if (!chat) return;
+    const updated = await tx
+      .updateTable('chats')
+      .set({
+        ...(custom ? { custom_data_json: JSON.stringify(custom) } : {}),
+        ...(contact ? { contact_info_json: JSON.stringify(contact) } : {}),
+        ...(typeof body.enable_assign === 'boolean' ? { enable_assign: body.enable_assign ? 1 : 0 } : {}),
+        ...(isHttpUrl(body.crm_link) ? { crm_link: body.crm_link } : {}),
+        ...(page ? { page_json: JSON.stringify(page) } : {}),
+        updated_at: now,
+      })
+      .where('id', '=', chat.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (contact) {
+      const details: Partial<Pick<VisitorsTable, 'name' | 'phone' | 'email'>> = { ...contact };
+      await tx.updateTable('visitors').set({ ...details, updated_at: now }).where('id', '=', chat.visitor_id).execute();
+    }
+    await recordChatState(tx, updated, 'chat.updated', now, { change: 'answer_applied' });
+  });
+}
+
+export function registerEventWebhookAnswers(): void {
+  registerAnswerHandler('chat_accepted', applyAcceptedAnswer);
+}

@@ -1,0 +1,83 @@
+/**
+ * Event webhook bodies (spec C "Events", CONTRACT §4), one builder per
+ * event_name. Every body has event_name, widget_id, user_token (null when
+ * unset), visitor and session (always objects), page and department when
+ * known; chat events add chat_id and agent.
+ */
+import type { Agent, Call, Channel, Chat, Message, Visitor } from '../../db/schema.js';
+import { webhookAgent, webhookPage, webhookSession, webhookVisitor, type WebhookAgent } from './objects.js';
+
+export type WebhookEventName = 'chat_accepted' | 'chat_assigned' | 'chat_updated' | 'chat_finished' | 'offline_message' | 'call_event';
+
+export interface ChatScope {
+  chat: Chat;
+  visitor: Visitor;
+  channel: Channel;
+  department: { id: number; name: string } | null;
+}
+
+type Body = Record<string, unknown>;
+
+function base(eventName: WebhookEventName, channel: Channel, visitor: Visitor | null, pageJson: string | null, department: ChatScope['department']): Body {
+  const body: Body = {
+    event_name: eventName,
+    widget_id: channel.public_id,
+    user_token: visitor?.user_token ?? null,
+    visitor: visitor ? webhookVisitor(visitor) : { number: '', description: '', chats_count: 0 },
+    session: visitor ? webhookSession(visitor) : { geoip: {}, utm: '', utm_json: {}, ip_addr: '', user_agent: '' },
+  };
+  const page = visitor ? webhookPage(pageJson, visitor) : undefined;
+  if (page) body.page = page;
+  if (department) body.department = department;
+  return body;
+}
+
+function chatBase(eventName: WebhookEventName, s: ChatScope): Body {
+  return { ...base(eventName, s.channel, s.visitor, s.chat.page_json, s.department), chat_id: s.chat.id };
+}
+
+const agentOrNull = (a: Agent | null): WebhookAgent | null => (a ? webhookAgent(a) : null);
+
+export function chatAcceptedBody(s: ChatScope, agent: Agent): Body {
+  return { ...chatBase('chat_accepted', s), agent: webhookAgent(agent) };
+}
+
+export function chatAssignedBody(s: ChatScope, agent: Agent, assignTo: string): Body {
+  return { ...chatBase('chat_assigned', s), agent: webhookAgent(agent), assign_to: assignTo };
+}
+
+export function chatUpdatedBody(s: ChatScope, agent: Agent | null): Body {
+  return { ...chatBase('chat_updated', s), agent: agentOrNull(agent) };
+}
+
+/** message.timestamp is the time of receipt in Unix seconds. */
+export function chatFinishedBody(s: ChatScope, agents: Agent[], messages: Message[]): Body {
+  return {
+    ...chatBase('chat_finished', s),
+    agents: agents.map(webhookAgent),
+    chat: {
+      messages: messages
+        .filter((m) => m.author !== 'system' && m.internal === 0)
+        .map((m) => {
+          const item: Body = { timestamp: Math.floor(m.created_at / 1000), type: m.author, message: m.text ?? m.file ?? '' };
+          if (m.author === 'agent' && m.agent_id !== null) item.agent_id = m.agent_id;
+          if (m.suppressed === 1) item.blacklisted = true;
+          return item;
+        }),
+      rate: s.chat.rate,
+      blacklisted: s.chat.blacklisted === 1,
+    },
+  };
+}
+
+export function offlineMessageBody(channel: Channel, visitor: Visitor | null, offline: { id: number; message: string }): Body {
+  return { ...base('offline_message', channel, visitor, null, null), offline_message_id: String(offline.id), message: offline.message };
+}
+
+export function callEventBody(channel: Channel, scope: ChatScope | null, visitor: Visitor | null, agent: Agent | null, call: Call): Body {
+  const head = scope ? chatBase('call_event', scope) : { ...base('call_event', channel, visitor, null, null), chat_id: call.chat_id };
+  const detail: Body = { type: call.type, phone: call.phone, status: call.status };
+  if (call.status === 'error' && call.reason) detail.reason = call.reason;
+  if (call.status === 'end' && call.record_url) detail.record_url = call.record_url;
+  return { ...head, agent: agentOrNull(agent), call: detail };
+}
