@@ -7,7 +7,7 @@
  *                 change=finished        → chat_finished
  *   offline_message.created              → offline_message
  *   call.updated                         → call_event
- * No URL configured → nothing is sent.
+ * No URL configured → nothing is sent. A paused endpoint (pause.ts) → held.
  */
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
@@ -90,7 +90,7 @@ export const eventWebhooks: Subscriber = {
   name: 'event-webhooks',
   handles: ['chat.updated', 'offline_message.created', 'call.updated'],
   async handle(tx: Tx, event: RelayedEvent, ctx: AppContext): Promise<void> {
-    const settings = await tx.selectFrom('settings').select('event_webhook_url').where('account_id', '=', event.account_id).executeTakeFirst();
+    const settings = await tx.selectFrom('settings').select(['event_webhook_url', 'webhooks_paused_reason']).where('account_id', '=', event.account_id).executeTakeFirst();
     if (!settings?.event_webhook_url) return;
     const body = await bodyFor(tx, event);
     if (!body) return;
@@ -104,6 +104,7 @@ export const eventWebhooks: Subscriber = {
         body,
         chatId: event.chat_id,
         eventId: event.id,
+        paused: settings.webhooks_paused_reason !== null,
       },
       ctx.clock(),
     );

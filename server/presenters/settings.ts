@@ -11,6 +11,8 @@ export interface SettingsDto {
   safe_url: string | null;
   webhook_secret: string;
   callback: CallbackSettings;
+  /** Set when event webhooks are paused after failing for more than a day (read-only). */
+  webhooks_paused_reason: string | null;
 }
 
 export function presentSettings(row: SettingsRow): SettingsDto {
@@ -20,5 +22,6 @@ export function presentSettings(row: SettingsRow): SettingsDto {
     safe_url: row.safe_url,
     webhook_secret: row.webhook_secret,
     callback: { enabled, balance_seconds, timezone, hours },
+    webhooks_paused_reason: row.webhooks_paused_reason,
   };
 }

@@ -20,6 +20,8 @@ export interface NewDelivery {
   messageId?: number | null;
   eventId?: number | null;
   chunked?: boolean;
+  /** Held, not sent, until the account's event webhooks are resumed. */
+  paused?: boolean;
 }
 
 export async function enqueueDelivery(tx: Tx, d: NewDelivery, now: number): Promise<{ id: number; webhookId: string }> {
@@ -38,7 +40,7 @@ export async function enqueueDelivery(tx: Tx, d: NewDelivery, now: number): Prom
       body: JSON.stringify(d.body),
       webhook_id: webhookId,
       chunked: bool(d.chunked ?? false),
-      status: 'pending',
+      status: d.paused ? 'paused' : 'pending',
       attempts: 0,
       max_attempts: policy.maxAttempts,
       next_attempt_at: now,

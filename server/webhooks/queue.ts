@@ -6,6 +6,7 @@
  * chat-channel delivery updates its message and records `message.updated` in
  * the same transaction.
  */
+import { pauseEventWebhooks, pauseReason } from '../eventWebhooks/pause.js';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
@@ -99,6 +100,9 @@ export async function recordAttempt(ctx: AppContext, claim: Claim, d: Decision, 
       .executeTakeFirst();
     if (updated && d.status !== 'pending' && row.kind === 'chat_channel' && row.message_id !== null) {
       await setMessageDelivery(tx, updated, d.status, d.status === 'failed' ? d.messageError : null, now);
+    }
+    if (updated && d.status === 'failed' && row.kind === 'event_webhook' && d.attempts >= row.max_attempts) {
+      await pauseEventWebhooks(tx, row.account_id, pauseReason(row.url, d.lastError, now), now);
     }
     return updated ?? null;
   };

@@ -6,6 +6,7 @@
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { SettingsTable } from '../../db/schema.js';
+import { resumeEventWebhooks } from '../../eventWebhooks/pause.js';
 import { toJson } from '../../lib/json.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { callbackOf, settingsOf, type SettingsRow } from './getSettings.js';
@@ -19,10 +20,15 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
   if (changes.safe_url !== undefined) set.safe_url = cleanSafeUrl(changes.safe_url);
   const now = ctx.clock();
 
-  return ctx.db.transaction().execute(async (tx) => {
+  const row = await ctx.db.transaction().execute(async (tx) => {
     const current = await settingsOf(tx, actor.account_id, now, ctx.store.dialect === 'postgres');
     if (changes.callback !== undefined) set.callback_json = toJson(mergeCallback(callbackOf(current), changes.callback));
     if (Object.keys(set).length === 0) return current;
+    // A new receiver URL ends a pause: the held deliveries go to the new URL.
+    if (set.event_webhook_url && set.event_webhook_url !== current.event_webhook_url && current.webhooks_paused_reason) {
+      await resumeEventWebhooks(tx, actor.account_id, now);
+      await tx.updateTable('deliveries').set({ url: set.event_webhook_url }).where('account_id', '=', actor.account_id).where('kind', '=', 'event_webhook').where('status', '=', 'pending').where('attempts', '=', 0).execute();
+    }
     return tx
       .updateTable('settings')
       .set({ ...set, updated_at: now })
@@ -30,4 +36,6 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
       .returningAll()
       .executeTakeFirstOrThrow();
   });
+  ctx.signals.deliveriesDue();
+  return row;
 }

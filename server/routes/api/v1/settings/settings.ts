@@ -1,11 +1,13 @@
 /**
  * /api/v1/settings (admin): read and change the account settings (event
- * webhook URL, Safe URL, callback hours), and rotate the webhook secret.
+ * webhook URL, Safe URL, callback hours), rotate the webhook secret, and
+ * resume event webhooks paused after failing for more than a day.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
 import { getSettings } from '../../../../domain/settings/getSettings.js';
+import { resumeWebhooks } from '../../../../domain/settings/resumeWebhooks.js';
 import { rotateWebhookSecret } from '../../../../domain/settings/rotateWebhookSecret.js';
 import type { SettingsChanges } from '../../../../domain/settings/settingsInput.js';
 import { updateSettings } from '../../../../domain/settings/updateSettings.js';
@@ -34,6 +36,10 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
   app.post('/settings/webhook-secret/rotate', { schema: { tags, security }, ...admin }, async (request) =>
     presentSettings(await rotateWebhookSecret(ctx, { actor: actor(request) })),
+  );
+
+  app.post('/settings/webhooks/resume', { schema: { tags, security }, ...admin }, async (request) =>
+    presentSettings(await resumeWebhooks(ctx, { actor: actor(request) })),
   );
 }
 
