@@ -1,0 +1,152 @@
+/**
+ * The widget protocol: what the chat frame (web/widget/frame) and the server
+ * (server/routes/widget) exchange, and what the loader (the script on the
+ * customer's page) and the frame exchange through postMessage. Both sides
+ * import these types; change them here first.
+ *
+ * HTTP (all under $PUBLIC_URL/widget, JSON bodies, visitor calls carry
+ * `Authorization: Bearer <visitor_token>`; errors are {error:{code,message}}):
+ *   GET  /widget/<widget_id>.js                     the loader (tiny, cacheable)
+ *   GET  /widget/frame/<widget_id>                  the chat frame's HTML (its JS/CSS under /widget/assets/)
+ *   POST /widget/api/<widget_id>/session            SessionRequest → SessionResponse (creates or resumes the visitor)
+ *   POST /widget/api/<widget_id>/messages           VisitorMessageRequest → 201 WidgetMessage
+ *   POST /widget/api/<widget_id>/typing             {typing:boolean} → 204
+ *   POST /widget/api/<widget_id>/contact            ContactInfo → 200 {result:'ok'} (contacts form, setContactInfo)
+ *   POST /widget/api/<widget_id>/custom-data        {fields: CustomDataField[]} → {result:'ok'} | 400
+ *   POST /widget/api/<widget_id>/user-token         {token, signature?} → {result:'ok', token}
+ *   POST /widget/api/<widget_id>/page               PageInfo → 204 (sendPageTitle, navigation)
+ *   POST /widget/api/<widget_id>/attributes         {attributes: Record<string,string|number|boolean>} → 204
+ *   POST /widget/api/<widget_id>/offline            OfflineMessageRequest → {result:'ok'} | 400 {error}
+ *   POST /widget/api/<widget_id>/rate               {rate:'positive'|'negative'} → 204
+ *   POST /widget/api/<widget_id>/uploads            raw file body (Content-Type = file type, X-File-Name header) → UploadResponse
+ *   GET  /widget/api/<widget_id>/callback           → CallbackAvailability
+ *   POST /widget/api/<widget_id>/callback           {phone} → {result:'ok', call_id} | {result:'fail', reason}
+ *   GET  /widget/uploads/<name>                     an uploaded file
+ * WebSocket:
+ *   GET  /widget/ws/<widget_id>?token=<visitor_token>&cursor=<last cursor>  → VisitorFrame stream
+ */
+
+export interface PageInfo {
+  url: string;
+  title?: string;
+  referrer?: string;
+}
+
+export interface SessionRequest {
+  /** The token this browser got before (localStorage of the frame), if any. */
+  visitor_token?: string;
+  page: PageInfo;
+  /** utm_* parameters of the page URL, without the utm_ prefix. */
+  utm?: Partial<Record<'source' | 'medium' | 'campaign' | 'content' | 'term', string>>;
+}
+
+export interface WidgetAgent {
+  id: number;
+  name: string;
+  photo: string | null;
+}
+
+export interface WidgetMessage {
+  id: number;
+  chat_id: number;
+  author: 'visitor' | 'agent' | 'system';
+  agent?: WidgetAgent;
+  type: string;
+  text?: string;
+  file?: string;
+  file_name?: string;
+  file_size?: number;
+  thumb?: string;
+  latitude?: number;
+  longitude?: number;
+  created_at: number;
+}
+
+export interface WidgetChat {
+  id: number;
+  status: 'pending' | 'active' | 'finished';
+  /** The agent who accepted (pressed Reply), once accepted. */
+  agent: WidgetAgent | null;
+  rate: 'positive' | 'negative' | null;
+  messages: WidgetMessage[];
+}
+
+export interface ContactInfo {
+  client_name: string | null;
+  email: string | null;
+  phone: string | null;
+  description: string | null;
+}
+
+export interface WidgetSettings {
+  color: string | null;
+  /** Active-invitation rules (svc_api.setRules replaces them for the page). */
+  rules: unknown;
+  callback_enabled: boolean;
+}
+
+export interface SessionResponse {
+  visitor_token: string;
+  visitor: { number: number } & ContactInfo;
+  online: boolean;
+  /** The visitor's open chat, or the last one if finished (for rating), or null. */
+  chat: WidgetChat | null;
+  /** Resume the socket from here. */
+  cursor: number;
+  settings: WidgetSettings;
+}
+
+export interface VisitorMessageRequest {
+  type: string;
+  text?: string;
+  file?: string;
+  file_name?: string;
+  file_size?: number;
+  /** Text of the proactive invitation the visitor answers, shown to agents as context. */
+  invite?: string;
+  department_id?: number;
+}
+
+export interface CustomDataField {
+  title?: string;
+  content?: string;
+  link?: string;
+  key?: string;
+}
+
+export interface OfflineMessageRequest {
+  name?: string;
+  email?: string;
+  phone?: string;
+  description?: string;
+  message: string;
+}
+
+export interface UploadResponse {
+  file: string;
+  file_name: string;
+  file_size: number;
+  type: 'photo' | 'video' | 'audio' | 'document';
+}
+
+export type CallbackAvailability = { result: 'ok' } | { result: 'fail'; reason: 'Callback disabled' | 'Callback unavaiable' };
+
+/** Frames of the visitor socket; `cursor` is the outbox id (resume with it). */
+export type VisitorFrame =
+  | { type: 'ready'; data: { cursor: number; online: boolean } }
+  | { type: 'message.created'; cursor: number; data: { message: WidgetMessage } }
+  | { type: 'chat.updated'; cursor: number; data: { chat: Omit<WidgetChat, 'messages'> } }
+  | { type: 'typing'; cursor: number; data: { chat_id: number; typing: boolean; agent?: WidgetAgent } }
+  | { type: 'status'; cursor: number; data: { online: boolean } }
+  | { type: 'call.updated'; cursor: number; data: { call: { id: number; status: string; reason?: string } } };
+
+/** postMessage envelope between the loader (page) and the frame; origin checked on both sides. */
+export const MESSAGE_NAMESPACE = 'parley-widget';
+
+export interface Envelope<E extends string = string, P = unknown> {
+  ns: typeof MESSAGE_NAMESPACE;
+  event: E;
+  payload: P;
+  /** For calls that answer (getVisitorNumber, isCallbackEnabled, ...). */
+  id?: number;
+}
