@@ -9,6 +9,8 @@ import type { Db, Store } from './db/database.js';
 import type { Signals } from './events/outbox.js';
 import type { Clock } from './lib/time.js';
 import type { Metrics } from './metrics.js';
+import type { RealtimeHub } from './realtime/hub.js';
+import type { Presence } from './realtime/presence.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -19,6 +21,10 @@ export interface AppContext {
   readonly metrics: Metrics;
   /** In-process wake-ups: outbox written, deliveries due. */
   readonly signals: Signals;
+  /** Relayed events to sockets, in-process or across instances (Redis). */
+  readonly hub: RealtimeHub;
+  /** Who holds stream sockets, for the offline-after-grace rule. */
+  readonly presence: Presence;
   /** Account created at first start (the service is multi-tenant in its model). */
   readonly defaultAccountId: number;
 }

@@ -4,11 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
+import { relayWorker } from './events/relay.js';
+import { presenceWorker } from './realtime/presence.js';
+import { startDeliverer } from './webhooks/deliverer.js';
 
 export type Worker = (app: FastifyInstance, ctx: AppContext) => Promise<() => Promise<void>>;
 
-/** The one list of workers: read it to know what runs in the background. */
-const workers: Worker[] = [];
+/** The one list of workers: read it to know what runs in the background. Stopped in reverse order. */
+const workers: Worker[] = [relayWorker, startDeliverer, presenceWorker];
 
 export async function startWorkers(app: FastifyInstance, ctx: AppContext, enabled: boolean): Promise<() => Promise<void>> {
   if (!enabled) return async () => undefined;

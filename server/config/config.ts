@@ -20,6 +20,8 @@ export interface Config {
   readonly logLevel: string;
   /** Lifetime of a login token, in seconds. */
   readonly tokenTtlSeconds: number;
+  /** How long an online agent stays online after its last stream socket closed, in seconds. */
+  readonly presenceGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -30,6 +32,8 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** Ten years: a longer token lifetime is surely a typo. */
+const MAX_TOKEN_TTL = 10 * 365 * 24 * 3600;
 
 type Env = Record<string, string | undefined>;
 
@@ -49,12 +53,16 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
-
-  let publicUrl = nonEmpty(env, 'PUBLIC_URL') ?? `http://localhost:${port}`;
-  if (!isHttpUrl(publicUrl)) {
-    problems.push(`PUBLIC_URL must be an http(s) URL (got "${publicUrl}"), e.g. PUBLIC_URL=https://chat.example.com`);
+  if (!/^[\w.:%-]+$/.test(host)) {
+    problems.push(`HOST must be an IP address or a host name (got "${host}"), e.g. HOST=0.0.0.0`);
   }
-  publicUrl = publicUrl.replace(/\/+$/, '');
+
+  // The default follows PORT; only a PUBLIC_URL that was given is checked (a bad PORT is reported once).
+  const givenPublicUrl = nonEmpty(env, 'PUBLIC_URL');
+  if (givenPublicUrl !== null && !isBaseUrl(givenPublicUrl)) {
+    problems.push(`PUBLIC_URL must be an http(s) URL without query or fragment (got "${givenPublicUrl}"), e.g. PUBLIC_URL=https://chat.example.com`);
+  }
+  const publicUrl = (givenPublicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '');
 
   const dataDir = path.resolve(nonEmpty(env, 'DATA_DIR') ?? './data');
 
@@ -76,7 +84,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminEmail && !isEmail(adminEmail)) {
     problems.push(`ADMIN_EMAIL must be an e-mail address (got "${adminEmail}"), e.g. ADMIN_EMAIL=admin@example.com`);
   }
-  const adminPassword = nonEmpty(env, 'ADMIN_PASSWORD');
+  // Not trimmed: spaces are part of a password.
+  const adminPassword = nonEmpty(env, 'ADMIN_PASSWORD') === null ? null : (env.ADMIN_PASSWORD as string);
   if (adminPassword && adminPassword.length < 8) {
     problems.push('ADMIN_PASSWORD must have at least 8 characters, e.g. ADMIN_PASSWORD=correct-horse-battery');
   }
@@ -93,8 +102,14 @@ export function loadConfig(env: Env = process.env): Config {
 
   const ttlRaw = nonEmpty(env, 'TOKEN_TTL_SECONDS') ?? String(30 * 24 * 3600);
   const tokenTtlSeconds = Number(ttlRaw);
-  if (!/^\d+$/.test(ttlRaw) || tokenTtlSeconds < 60) {
-    problems.push(`TOKEN_TTL_SECONDS must be an integer of at least 60 (got "${ttlRaw}"), e.g. TOKEN_TTL_SECONDS=2592000`);
+  if (!/^\d+$/.test(ttlRaw) || tokenTtlSeconds < 60 || tokenTtlSeconds > MAX_TOKEN_TTL) {
+    problems.push(`TOKEN_TTL_SECONDS must be an integer from 60 to ${MAX_TOKEN_TTL} (got "${ttlRaw}"), e.g. TOKEN_TTL_SECONDS=2592000`);
+  }
+
+  const graceRaw = nonEmpty(env, 'PRESENCE_GRACE_SECONDS') ?? '60';
+  const presenceGraceSeconds = Number(graceRaw);
+  if (!/^\d+$/.test(graceRaw) || presenceGraceSeconds < 1 || presenceGraceSeconds > 86400) {
+    problems.push(`PRESENCE_GRACE_SECONDS must be an integer from 1 to 86400 (got "${graceRaw}"), e.g. PRESENCE_GRACE_SECONDS=60`);
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -112,13 +127,14 @@ export function loadConfig(env: Env = process.env): Config {
     outboundAllowPrivate: allowRaw === '1' || allowRaw === 'true',
     logLevel,
     tokenTtlSeconds,
+    presenceGraceSeconds,
   });
 }
 
-function isHttpUrl(value: string): boolean {
+function isBaseUrl(value: string): boolean {
   try {
     const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.search === '' && u.hash === '' && !value.includes('?') && !value.includes('#');
   } catch {
     return false;
   }

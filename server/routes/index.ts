@@ -4,15 +4,22 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { agentsRoutes } from './api/v1/agents/agents.js';
+import { channelsRoutes } from './api/v1/channels/channels.js';
+import { departmentsRoutes } from './api/v1/departments/departments.js';
+import { settingsRoutes } from './api/v1/settings/settings.js';
 import { authRoutes } from './api/v1/auth/auth.js';
 import { chatRoutes } from './api/v1/chats/chats.js';
+import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
 import { meRoutes } from './api/v1/me/me.js';
+import { streamRoutes } from './api/v1/stream/stream.js';
+import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
 import { chatChannelRoutes } from './wh/wh.js';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-const apiV1: RouteModule[] = [authRoutes, meRoutes, chatRoutes];
+const apiV1: RouteModule[] = [authRoutes, meRoutes, chatRoutes, deliveriesRoutes, agentsRoutes, departmentsRoutes, channelsRoutes, settingsRoutes, streamRoutes];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
@@ -20,4 +27,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   }, { prefix: '/api/v1' });
   await chatChannelRoutes(app, ctx);
   await systemRoutes(app, ctx);
+  await agentAppRoutes(app, ctx);
 }

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, testDialect, type TestApp } from '../../test/helpers/testApp.js';
+import type { StreamEvent } from '../realtime/hub.js';
+import { commit, recordEvent } from './outbox.js';
+import { createRelay } from './relay.js';
+import type { Subscriber } from './subscribers.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('outbox relay', () => {
+  let t: TestApp;
+  let published: StreamEvent[];
+  let stop: () => void;
+
+  beforeAll(async () => {
+    t = await createTestApp({ workers: false });
+  });
+  beforeEach(async () => {
+    stop?.();
+    published = [];
+    stop = t.app.ctx.hub.subscribe(t.app.ctx.defaultAccountId, (e) => published.push(e));
+    // Start each test with an empty outbox.
+    await createRelay(t.app.ctx).drain();
+    published = [];
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const record = (n: number) =>
+    commit(t.app.ctx.db, t.app.ctx.signals, (tx) => recordEvent(tx, { accountId: t.app.ctx.defaultAccountId, type: 'agent.updated', data: { n } }, Date.now()));
+  const unrelayed = async () => (await t.app.ctx.db.selectFrom('events').select('id').where('relayed', '=', 0).execute()).length;
+  const departments = async () => (await t.app.ctx.db.selectFrom('departments').select('name').execute()).map((d) => d.name);
+
+  it('marks rows relayed, runs subscribers in the same transaction, publishes in id order', async () => {
+    const seen: number[] = [];
+    const sub: Subscriber = {
+      name: 'test',
+      handles: ['agent.updated'],
+      async handle(tx, event) {
+        seen.push(event.id);
+        await tx.insertInto('departments').values({ account_id: event.account_id, name: `from-${event.id}`, created_at: 0 }).execute();
+      },
+    };
+    const ids = [(await record(1)).id, (await record(2)).id, (await record(3)).id];
+    expect(await createRelay(t.app.ctx, { subscribers: [sub], batchSize: 2 }).drain()).toBe(3);
+    expect(seen).toEqual(ids);
+    expect(await unrelayed()).toBe(0);
+    expect(await departments()).toEqual(expect.arrayContaining(ids.map((id) => `from-${id}`)));
+    expect(published.map((e) => e.id)).toEqual(ids);
+    expect(published[0]).toMatchObject({ type: 'agent.updated', data: { n: 1 }, chat_id: null, channel_id: null, seq: null });
+  });
+
+  it('rolls the whole batch back when a subscriber fails, and relays it once the subscriber recovers', async () => {
+    let fail = true;
+    const sub: Subscriber = {
+      name: 'flaky',
+      handles: ['agent.updated'],
+      async handle(tx, event) {
+        await tx.insertInto('departments').values({ account_id: event.account_id, name: `flaky-${event.id}`, created_at: 0 }).execute();
+        if (fail) throw new Error('boom');
+      },
+    };
+    const { id } = await record(1);
+    const relay = createRelay(t.app.ctx, { subscribers: [sub] });
+    await expect(relay.drain()).rejects.toThrow(/flaky failed on event/);
+    expect(await unrelayed()).toBe(1);
+    expect(await departments()).not.toContain(`flaky-${id}`);
+    expect(published).toEqual([]);
+    fail = false;
+    expect(await relay.drain()).toBe(1);
+    expect(await departments()).toContain(`flaky-${id}`);
+    expect(published.map((e) => e.id)).toEqual([id]);
+  });
+
+  it('relays past a subscriber that keeps failing, without its writes', async () => {
+    const broken: Subscriber = {
+      name: 'broken',
+      handles: ['agent.updated'],
+      async handle(tx, event) {
+        await tx.insertInto('departments').values({ account_id: event.account_id, name: `broken-${event.id}`, created_at: 0 }).execute();
+        throw new Error('always');
+      },
+    };
+    const { id } = await record(1);
+    const relay = createRelay(t.app.ctx, { subscribers: [broken] });
+    for (let i = 1; i < 8; i++) await expect(relay.drain()).rejects.toThrow(/attempt/);
+    expect(await relay.drain()).toBe(1);
+    expect(await departments()).not.toContain(`broken-${id}`);
+    expect(published.map((e) => e.id)).toEqual([id]);
+  });
+
+  it('wakes at once on commit and stops after finishing its batch', async () => {
+    const relay = createRelay(t.app.ctx, { pollMs: 60_000 });
+    relay.start();
+    const { id } = await record(1);
+    const deadline = Date.now() + 2000;
+    while (published.length === 0 && Date.now() < deadline) await sleep(10);
+    expect(published.map((e) => e.id)).toEqual([id]);
+    await relay.stop();
+    await record(2);
+    await sleep(100);
+    expect(published).toHaveLength(1);
+  });
+
+  it('shares the work between relays without relaying a row twice or out of order', async () => {
+    const ids: number[] = [];
+    for (let n = 0; n < 40; n++) ids.push((await record(n)).id);
+    const relays = [createRelay(t.app.ctx, { batchSize: 3 }), createRelay(t.app.ctx, { batchSize: 3 })];
+    const counts = await Promise.all(relays.map((r) => r.drain()));
+    expect(counts[0] + counts[1]).toBe(40);
+    expect(published.map((e) => e.id)).toEqual(ids);
+  });
+
+  describe.skipIf(testDialect() !== 'postgres')('PostgreSQL ids committing out of order', () => {
+    /** Opens a transaction that records an event and stays open until released. */
+    async function holdEvent(n: number, outcome: 'commit' | 'rollback') {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let recorded!: (id: number) => void;
+      const idPromise = new Promise<number>((r) => (recorded = r));
+      const done = t.app.ctx.db
+        .transaction()
+        .execute(async (tx) => {
+          const e = await recordEvent(tx, { accountId: t.app.ctx.defaultAccountId, type: 'agent.updated', data: { n } }, Date.now());
+          recorded(e.id);
+          await gate;
+          if (outcome === 'rollback') throw new Error('rolled back on purpose');
+        })
+        .catch(() => undefined);
+      return { id: await idPromise, release, done };
+    }
+
+    it('waits for an earlier id still in flight instead of overtaking it', async () => {
+      const held = await holdEvent(1, 'commit');
+      const later = await record(2);
+      expect(later.id).toBeGreaterThan(held.id);
+      const drained = createRelay(t.app.ctx).drain();
+      await sleep(300);
+      expect(published).toEqual([]);
+      held.release();
+      await held.done;
+      await drained;
+      expect(published.map((e) => e.id)).toEqual([held.id, later.id]);
+    });
+
+    it('steps over the id of a transaction that rolled back', async () => {
+      const held = await holdEvent(1, 'rollback');
+      const later = await record(2);
+      const drained = createRelay(t.app.ctx).drain();
+      await sleep(200);
+      held.release();
+      await held.done;
+      await drained;
+      expect(published.map((e) => e.id)).toEqual([later.id]);
+      // The probe left nothing behind.
+      expect(await t.app.ctx.db.selectFrom('events').select('id').where('id', '=', held.id).executeTakeFirst()).toBeUndefined();
+    });
+  });
+});

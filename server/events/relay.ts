@@ -1,0 +1,202 @@
+/**
+ * The relay: takes committed outbox rows (`relayed = 0`) in id order, in
+ * batches; runs the subscribers of each inside the transaction that marks the
+ * rows relayed; commits; then publishes the batch to the realtime hub.
+ *
+ * It wakes at once on the process's 'outbox' signal (after every commit()) and
+ * polls every second only as the backstop (rows of other instances, a crash).
+ *
+ * Order. Sockets resume from a cursor (an event id), so the relayed rows must
+ * always be a prefix of the table and be published in id order, across
+ * instances too. On PostgreSQL, one batch runs at a time per database schema:
+ * claim → subscribers → commit → publish all happen under a session advisory
+ * lock, so batch n+1 is never published before batch n. Instances still share
+ * the work (whoever gets the lock takes the next batch) and FOR UPDATE SKIP
+ * LOCKED keeps a row from being claimed twice. Gaps: see relayClaim.ts.
+ *
+ * Failures. A failing subscriber rolls the batch back; it is retried with
+ * backoff. After MAX_ATTEMPTS failures on one event, that subscriber's part is
+ * rolled back to its savepoint, logged, and the event is relayed without it
+ * (one broken subscriber must not stop realtime for everyone). A publish
+ * failure is logged by the hub: sockets catch up from the table.
+ */
+import { sql } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { Db, Tx } from '../db/database.js';
+import type { Worker } from '../workers.js';
+import { claimSqlite, PostgresClaimer, type Claim } from './relayClaim.js';
+import { subscribers as registered, toRelayedEvent, type RelayedEvent, type Subscriber } from './subscribers.js';
+
+export interface RelayOptions {
+  /** Defaults to the registry; tests pass their own. */
+  subscribers?: readonly Subscriber[];
+  batchSize?: number;
+  pollMs?: number;
+}
+
+export interface BatchResult {
+  relayed: number;
+  more: boolean;
+}
+
+const MAX_ATTEMPTS = 8;
+const MAX_BACKOFF_MS = 30_000;
+/** pg_advisory_lock(class, hashtext(schema)): one relay batch at a time per schema. */
+const LOCK_CLASS = 0x50_52_4c; // "PRL"
+
+export class OutboxRelay {
+  private readonly subscribers: readonly Subscriber[];
+  private readonly batchSize: number;
+  private readonly pollMs: number;
+  private readonly claimer: PostgresClaimer;
+  /** Event id → subscriber → failed attempts, until the event's batch commits. */
+  private readonly failures = new Map<number, Map<string, number>>();
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private errors = 0;
+  private poller: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private readonly onSignal = (): void => this.wake();
+
+  constructor(
+    private readonly ctx: AppContext,
+    options: RelayOptions = {},
+  ) {
+    this.subscribers = options.subscribers ?? registered;
+    this.batchSize = options.batchSize ?? 100;
+    this.pollMs = options.pollMs ?? 1000;
+    this.claimer = new PostgresClaimer((id) => ctx.log.warn({ eventId: id }, 'an event id stayed in flight too long; relaying past it'));
+  }
+
+  start(): void {
+    this.ctx.signals.on('outbox', this.onSignal);
+    this.poller = setInterval(this.onSignal, this.pollMs);
+    this.poller.unref();
+    this.wake();
+  }
+
+  /** Finishes the batch in progress and stops. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.ctx.signals.off('outbox', this.onSignal);
+    if (this.poller) clearInterval(this.poller);
+    if (this.retry) clearTimeout(this.retry);
+    await this.running;
+  }
+
+  /** Relays until nothing is left (tests, and callers that need "relayed by now"). */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const result = await this.batch();
+      total += result.relayed;
+      if (result.relayed === 0 && !result.more) return total;
+    }
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    this.again = true;
+    if (!this.running) this.running = this.loop().finally(() => (this.running = null));
+  }
+
+  private async loop(): Promise<void> {
+    while (this.again && !this.stopped) {
+      this.again = false;
+      try {
+        const result = await this.batch();
+        this.errors = 0;
+        if (result.more || result.relayed > 0) this.again = true;
+      } catch (err) {
+        this.errors += 1;
+        const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** (this.errors - 1));
+        this.ctx.log.error({ err, retryInMs: delay }, 'relay batch failed');
+        if (this.retry) clearTimeout(this.retry);
+        this.retry = setTimeout(() => this.wake(), delay);
+        this.retry.unref();
+        return;
+      }
+    }
+  }
+
+  /** One batch: claim, run subscribers, commit, publish. */
+  async batch(): Promise<BatchResult> {
+    if (this.ctx.store.dialect !== 'postgres') return this.run(this.ctx.db, (tx) => claimSqlite(tx, this.batchSize));
+    return this.ctx.db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(${LOCK_CLASS}, hashtext(current_schema()))`.execute(conn);
+      try {
+        return await this.run(conn, (tx) => this.claimer.claim(tx, this.batchSize));
+      } finally {
+        await sql`select pg_advisory_unlock(${LOCK_CLASS}, hashtext(current_schema()))`.execute(conn);
+      }
+    });
+  }
+
+  private async run(db: Db, claim: (tx: Tx) => Promise<Claim>): Promise<BatchResult> {
+    const events: RelayedEvent[] = [];
+    let handled = false;
+    const result = await db.transaction().execute(async (tx) => {
+      const { rows, more } = await claim(tx);
+      for (const row of rows) {
+        const event = toRelayedEvent(row);
+        if (!event) continue;
+        if (await this.runSubscribers(tx, event)) handled = true;
+        events.push(event);
+      }
+      return { relayed: rows.length, more };
+    });
+    for (const e of events) this.failures.delete(e.id);
+    // Subscribers enqueue deliveries: the deliverer need not wait for its poll.
+    if (handled) this.ctx.signals.deliveriesDue();
+    // Sent together, in order: the hub keeps the order of calls.
+    await Promise.all(events.map((e) => this.ctx.hub.publish(e)));
+    return result;
+  }
+
+  /** Whether a subscriber handled the event. */
+  private async runSubscribers(tx: Tx, event: RelayedEvent): Promise<boolean> {
+    let handled = false;
+    for (const subscriber of this.subscribers) {
+      if (!subscriber.handles.includes(event.type)) continue;
+      handled = true;
+      await sql`savepoint relay_subscriber`.execute(tx);
+      try {
+        await subscriber.handle(tx, event, this.ctx);
+        await sql`release savepoint relay_subscriber`.execute(tx);
+      } catch (err) {
+        await sql`rollback to savepoint relay_subscriber`.execute(tx);
+        const counts = this.failures.get(event.id) ?? new Map<string, number>();
+        const attempts = (counts.get(subscriber.name) ?? 0) + 1;
+        counts.set(subscriber.name, attempts);
+        this.failures.set(event.id, counts);
+        if (attempts < MAX_ATTEMPTS) throw new SubscriberFailed(subscriber.name, event.id, attempts, err);
+        // Kept past MAX_ATTEMPTS, so a retry of the batch (another subscriber failing) skips it again.
+        if (attempts === MAX_ATTEMPTS) this.ctx.log.error({ err, subscriber: subscriber.name, eventId: event.id, type: event.type }, 'subscriber keeps failing; event relayed without it');
+      }
+    }
+    return handled;
+  }
+}
+
+export class SubscriberFailed extends Error {
+  constructor(
+    readonly subscriber: string,
+    readonly eventId: number,
+    readonly attempt: number,
+    readonly error: unknown,
+  ) {
+    super(`subscriber ${subscriber} failed on event ${eventId} (attempt ${attempt}): ${error instanceof Error ? error.message : String(error)}`);
+    this.name = 'SubscriberFailed';
+  }
+}
+
+export function createRelay(ctx: AppContext, options?: RelayOptions): OutboxRelay {
+  return new OutboxRelay(ctx, options);
+}
+
+export const relayWorker: Worker = async (_app, ctx) => {
+  const relay = createRelay(ctx);
+  relay.start();
+  return () => relay.stop();
+};

@@ -1,0 +1,154 @@
+/**
+ * EventFeed: what one socket receives of an account's events, in id order,
+ * none lost or doubled across reconnects and instances. Any socket reuses it
+ * (the agent stream; the widget's visitor socket with its own filter and
+ * frames): subscribe to the hub, replay from the events table after the
+ * client's cursor, then go live.
+ *
+ * Why the cursor (an event id) is safe. The relay keeps the relayed rows a
+ * prefix of the table and publishes in id order, on every instance alike (see
+ * events/relay.ts and relayClaim.ts: on PostgreSQL it never relays past an id
+ * still in flight, so a late-committing id 10 can not be overtaken by 11). The
+ * feed reads only relayed rows, so "everything up to my cursor" is final: a
+ * reconnecting client cannot skip an event that commits late.
+ *
+ * The seam. All work runs in one queue: the hub subscription is made first
+ * (and awaited: with Redis, SUBSCRIBE is a round trip), then the replay task is
+ * queued, so live events wait behind it; every event, replayed or live, is
+ * dropped if its id is not above the last id handled. The hub may lose events
+ * (a Redis outage, a crash between commit and publish), so the feed also
+ * catches up from the table on the hub's reset and whenever the owner asks
+ * (the agent stream does it at every ping).
+ */
+import type { AppContext } from '../context.js';
+import type { Executor } from '../db/database.js';
+import { toRelayedEvent } from '../events/subscribers.js';
+import type { StreamEvent, Unsubscribe } from './hub.js';
+
+export interface FeedOptions {
+  ctx: AppContext;
+  accountId: number;
+  /** Resume after this event id; null starts at the current head (the client loads state through the API). */
+  cursor: number | null;
+  /** Whether this socket may see the event (it belongs to the account already). */
+  visible(event: StreamEvent): boolean | Promise<boolean>;
+  send(event: StreamEvent): void;
+  /** Called once, in order, after the replay: the client is live from `cursor` on. */
+  ready?(cursor: number): void;
+  /** The feed cannot go on (too far behind, store error): close the socket; the client resumes with its cursor. */
+  fail(reason: string, err?: unknown): void;
+}
+
+const PAGE = 500;
+/** Events queued for one socket before it is considered too slow. */
+const MAX_PENDING = 5000;
+const SUBSCRIBE_WAIT_MS = 5000;
+
+export class EventFeed {
+  private last = 0;
+  private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private started = false;
+  private closed = false;
+  private unsubscribe: Unsubscribe | null = null;
+
+  constructor(private readonly options: FeedOptions) {}
+
+  /** The id of the last event handled (sent or filtered out): the client's cursor. */
+  get cursor(): number {
+    return this.last;
+  }
+
+  /** Subscribes, replays what the client missed, calls ready(); resolves to the cursor then. */
+  start(): Promise<number> {
+    const { ctx, accountId } = this.options;
+    const sub = ctx.hub.subscribe(accountId, (e) => void this.enqueue(() => this.deliver(e)), () => this.catchUp());
+    this.unsubscribe = sub;
+    return this.enqueue(async () => {
+      await Promise.race([sub.ready, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
+      const head = await this.head();
+      const cursor = this.options.cursor;
+      // A cursor from the future (another database, say) is treated as the head.
+      this.last = cursor === null ? head : Math.min(cursor, head);
+      await this.replay();
+      this.started = true;
+      this.options.ready?.(this.last);
+    }).then(
+      () => this.last,
+      () => this.last, // already reported through fail()
+    );
+  }
+
+  /** Reads what the hub may have missed from the table (cheap when nothing was). */
+  catchUp(): void {
+    if (this.started && !this.closed) void this.enqueue(() => this.replay());
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private async deliver(event: StreamEvent): Promise<void> {
+    if (this.closed || event.id <= this.last) return;
+    this.last = event.id;
+    if (await this.options.visible(event)) {
+      if (!this.closed) this.options.send(event);
+    }
+  }
+
+  private async replay(): Promise<void> {
+    const { ctx, accountId } = this.options;
+    for (;;) {
+      const rows = await ctx.db
+        .selectFrom('events')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('relayed', '=', 1)
+        .where('id', '>', this.last)
+        .orderBy('id')
+        .limit(PAGE)
+        .execute();
+      for (const row of rows) {
+        if (this.closed) return;
+        const event = toRelayedEvent(row);
+        if (event) await this.deliver(event);
+        else this.last = Math.max(this.last, row.id);
+      }
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  private head(): Promise<number> {
+    return relayedHead(this.options.ctx.db, this.options.accountId);
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    this.pending += 1;
+    if (this.pending > MAX_PENDING) {
+      this.fail('too far behind; reconnect with your cursor');
+      return Promise.resolve();
+    }
+    const run = this.tail.then(() => (this.closed ? undefined : task())).finally(() => (this.pending -= 1));
+    this.tail = run.catch((err: unknown) => this.fail('internal error; reconnect with your cursor', err));
+    return run;
+  }
+
+  private fail(reason: string, err?: unknown): void {
+    if (this.closed) return;
+    this.close();
+    this.options.fail(reason, err);
+  }
+}
+
+/** The id of the account's last relayed event: a cursor that skips nothing committed before it was read. */
+export async function relayedHead(db: Executor, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('account_id', '=', accountId)
+    .where('relayed', '=', 1)
+    .executeTakeFirst();
+  return row?.id ?? 0;
+}

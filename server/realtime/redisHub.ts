@@ -1,0 +1,97 @@
+/**
+ * The realtime hub shared by instances through Redis pub/sub: one channel per
+ * account (`<prefix>events:<account_id>`), a publisher connection and a
+ * subscriber connection. This process subscribes to an account's channel while
+ * one of its sockets listens to it. Every event goes through Redis, local
+ * subscribers included, so all instances see one order (the relay's).
+ *
+ * Failure model: a publish that fails is logged and dropped (the relay goes
+ * on); when the subscriber connection comes back after a drop, subscribers get
+ * onReset and catch up from the events table. Sockets never lose an event,
+ * they may only get it late.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import { Fanout, subscription, type RealtimeHub, type StreamEvent, type Unsubscribe } from './hub.js';
+import { closeRedis, connectRedis, waitReady } from './redis.js';
+
+export class RedisHub implements RealtimeHub {
+  private readonly fanout: Fanout;
+  /** Account channels this process is subscribed to, with the SUBSCRIBE round trip. */
+  private readonly channels = new Map<number, Promise<void>>();
+  private closed = false;
+
+  private constructor(
+    private readonly pub: Redis,
+    private readonly sub: Redis,
+    private readonly prefix: string,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.fanout = new Fanout((err) => log.error({ err }, 'realtime subscriber failed'));
+    sub.on('message', (channel: string, message: string) => this.onMessage(channel, message));
+    // (Re)connected: ioredis resubscribes by itself, but what was published
+    // meanwhile is gone. Subscribers catch up (none yet at the first connect).
+    sub.on('ready', () => this.fanout.reset());
+  }
+
+  static async open(url: string, prefix: string, log: FastifyBaseLogger, readyTimeoutMs = 5000): Promise<RedisHub> {
+    const hub = new RedisHub(connectRedis(url, 'commands', log), connectRedis(url, 'subscriber', log), prefix, log);
+    const [pubReady, subReady] = await Promise.all([waitReady(hub.pub, readyTimeoutMs), waitReady(hub.sub, readyTimeoutMs)]);
+    if (!pubReady || !subReady) log.warn('redis is not reachable yet; realtime events will flow once it is');
+    return hub;
+  }
+
+  channelOf(accountId: number): string {
+    return `${this.prefix}events:${accountId}`;
+  }
+
+  async publish(event: StreamEvent): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.pub.publish(this.channelOf(event.account_id), JSON.stringify(event));
+    } catch (err) {
+      this.log.warn({ err: errorMessage(err), eventId: event.id }, 'realtime publish failed; sockets will catch up from the store');
+    }
+  }
+
+  subscribe(accountId: number, fn: (e: StreamEvent) => void, onReset?: () => void): Unsubscribe {
+    const remove = this.fanout.add(accountId, fn, onReset);
+    let ready = this.channels.get(accountId);
+    if (!ready) {
+      ready = this.sub.subscribe(this.channelOf(accountId)).then(
+        () => undefined,
+        (err: unknown) => this.log.warn({ err: errorMessage(err), accountId }, 'redis subscribe failed'),
+      );
+      this.channels.set(accountId, ready);
+    }
+    return subscription(() => {
+      remove();
+      if (this.fanout.count(accountId) > 0 || this.closed) return;
+      this.channels.delete(accountId);
+      this.sub.unsubscribe(this.channelOf(accountId)).catch(() => undefined);
+    }, ready);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([closeRedis(this.pub), closeRedis(this.sub)]);
+  }
+
+  private onMessage(channel: string, message: string): void {
+    if (!channel.startsWith(`${this.prefix}events:`)) return;
+    let event: StreamEvent;
+    try {
+      event = JSON.parse(message) as StreamEvent;
+    } catch {
+      this.log.warn({ channel }, 'ignoring a malformed realtime message');
+      return;
+    }
+    if (typeof event.id !== 'number' || typeof event.account_id !== 'number') return;
+    if (channel !== this.channelOf(event.account_id)) return;
+    this.fanout.emit(event);
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

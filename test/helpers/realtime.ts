@@ -1,0 +1,182 @@
+/**
+ * Test helpers for realtime: a WebSocket client that records frames, and rows
+ * made straight with Kysely (agents with tokens, channels, visitors, chats) so
+ * stream tests do not depend on the chat domain, plus commit() of an event.
+ */
+import crypto from 'node:crypto';
+import WebSocket from 'ws';
+import type { App } from '../../server/app.js';
+import type { EventType } from '../../server/events/catalogue.js';
+import { commit, recordEvent, type RecordedEvent } from '../../server/events/outbox.js';
+import { issueToken } from '../../server/domain/auth/tokens.js';
+
+export interface Frame {
+  type: string;
+  data: Record<string, unknown>;
+  cursor?: number;
+  chat_id?: number;
+  seq?: number;
+}
+
+export class StreamClient {
+  readonly frames: Frame[] = [];
+  closeInfo: { code: number; reason: string } | null = null;
+  private waiters: Array<() => void> = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (raw) => {
+      this.frames.push(JSON.parse(raw.toString()) as Frame);
+      this.notify();
+    });
+    ws.on('close', (code, reason) => {
+      this.closeInfo = { code, reason: reason.toString() };
+      this.notify();
+    });
+  }
+
+  /** Opens a socket; resolves on open (the server may still close it, see waitClosed). */
+  static open(url: string, headers: Record<string, string> = {}): Promise<StreamClient> {
+    const ws = new WebSocket(url, { headers });
+    const client = new StreamClient(ws);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(client));
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`unexpected response ${res.statusCode}`)));
+    });
+  }
+
+  /** Opens, then waits for the ready frame. */
+  static async ready(url: string, headers: Record<string, string> = {}): Promise<StreamClient> {
+    const client = await StreamClient.open(url, headers);
+    await client.until((c) => c.frames.some((f) => f.type === 'ready'));
+    return client;
+  }
+
+  /** Frames of events (not ready/pong). */
+  events(): Frame[] {
+    return this.frames.filter((f) => f.type !== 'ready' && f.type !== 'pong');
+  }
+
+  lastCursor(): number {
+    const withCursor = this.frames.map((f) => (f.type === 'ready' ? (f.data.cursor as number) : f.cursor)).filter((c): c is number => typeof c === 'number');
+    return withCursor.length ? Math.max(...withCursor) : 0;
+  }
+
+  async until(cond: (c: StreamClient) => boolean, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!cond(this)) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out; frames: ${JSON.stringify(this.frames)} close: ${JSON.stringify(this.closeInfo)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async waitClosed(timeoutMs = 5000): Promise<{ code: number; reason: string }> {
+    await this.until((c) => c.closeInfo !== null, timeoutMs);
+    return this.closeInfo!;
+  }
+
+  async close(): Promise<void> {
+    if (this.closeInfo) return;
+    this.ws.close();
+    await this.waitClosed();
+  }
+
+  private notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+export async function listen(app: App): Promise<string> {
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return address.replace(/^http/, 'ws');
+}
+
+export const streamUrl = (base: string, token: string, cursor?: number): string =>
+  `${base}/api/v1/stream?token=${encodeURIComponent(token)}${cursor === undefined ? '' : `&cursor=${cursor}`}`;
+
+export async function seedAgent(app: App, opts: { accountId?: number; email?: string; status?: 'online' | 'away' | 'offline' } = {}): Promise<{ id: number; accountId: number; token: string }> {
+  const db = app.ctx.db;
+  const now = Date.now();
+  const accountId = opts.accountId ?? app.ctx.defaultAccountId;
+  const row = await db
+    .insertInto('agents')
+    .values({
+      account_id: accountId,
+      name: 'Agent',
+      email: opts.email ?? `agent-${crypto.randomBytes(4).toString('hex')}@example.com`,
+      password_hash: 'x',
+      role: 'agent',
+      phone: null,
+      photo_url: null,
+      status: opts.status ?? 'offline',
+      active: 1,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(['id', 'account_id'])
+    .executeTakeFirstOrThrow();
+  const token = await issueToken(db, row, now, 3600);
+  return { id: row.id, accountId, token };
+}
+
+export async function seedAccount(app: App): Promise<number> {
+  const row = await app.ctx.db.insertInto('accounts').values({ name: 'Other', next_visitor_number: 1, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A widget channel, assigned to agentIds (none: every agent of the account), with one visitor and one chat. */
+export async function seedChat(app: App, opts: { accountId?: number; agentIds?: number[] } = {}): Promise<{ channelId: number; chatId: number; accountId: number }> {
+  const db = app.ctx.db;
+  const now = Date.now();
+  const accountId = opts.accountId ?? app.ctx.defaultAccountId;
+  const channel = await db
+    .insertInto('channels')
+    .values({ account_id: accountId, type: 'widget', name: 'Site', public_id: crypto.randomBytes(8).toString('hex'), secret: null, webhook_url: null, chunked: 0, options_json: '{}', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const agentId of opts.agentIds ?? []) await db.insertInto('channel_agents').values({ account_id: accountId, channel_id: channel.id, agent_id: agentId }).execute();
+  const visitor = await db
+    .insertInto('visitors')
+    .values({
+      account_id: accountId, channel_id: channel.id, external_id: crypto.randomBytes(4).toString('hex'), external_id_is_number: 0, number: 1,
+      name: null, email: null, phone: null, photo: null, url: null, invite: null, description: null, user_token: null, blacklisted: 0,
+      token_hash: null, session_json: '{}', chats_count: 1, created_at: now, updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const chat = await db
+    .insertInto('chats')
+    .values({
+      account_id: accountId, channel_id: channel.id, visitor_id: visitor.id, department_id: null, status: 'pending', accepted_by: null,
+      agent_ids_json: '[]', custom_data_json: '[]', contact_info_json: null, crm_link: null, enable_assign: 0, page_json: null, rate: null,
+      blacklisted: 0, last_seq: 0, created_at: now, accepted_at: null, finished_at: null, updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { channelId: channel.id, chatId: chat.id, accountId };
+}
+
+/** Commits one event of the chat through the outbox (which wakes the relay). */
+export function emit(app: App, chat: { accountId: number; channelId: number; chatId: number }, type: EventType = 'message.created', data: Record<string, unknown> = {}): Promise<RecordedEvent> {
+  return commit(app.ctx.db, app.ctx.signals, (tx) => recordEvent(tx, { accountId: chat.accountId, type, chatId: chat.chatId, channelId: chat.channelId, data }, Date.now()));
+}
+
+/** Waits until the relay has relayed every committed event. */
+export async function allRelayed(app: App, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await app.ctx.db.selectFrom('events').select('id').where('relayed', '=', 0).limit(1).executeTakeFirst();
+    if (!row) return;
+    if (Date.now() > deadline) throw new Error('events were not relayed in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
