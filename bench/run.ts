@@ -14,7 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   'chat-channel': () => runChatChannelBench(dbs),
 };
 
-execSync('npm run build', { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'inherit' });
+execSync('npm run build:server', { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'inherit' });
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
   await run();

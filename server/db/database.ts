@@ -43,8 +43,33 @@ function openSqlite(dataDir: string): Store {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs more than
+ * running most of ours. Statements are reusable (one connection, synchronous
+ * execution), so they are cached by SQL text, the oldest dropped past a bound.
+ */
+function withStatementCache(file: SqliteDatabase.Database, max = 500): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (source: string): SqliteDatabase.Statement => {
+    let stmt = cache.get(source);
+    if (!stmt) {
+      stmt = file.prepare(source);
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      cache.set(source, stmt);
+    }
+    return stmt;
+  };
+  return new Proxy(file, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 async function openPostgres(url: string, schema: string | null): Promise<Store> {

@@ -61,9 +61,22 @@ export async function recordEvent(tx: Tx, event: NewEvent, now: number): Promise
   return { id: inserted.id, seq };
 }
 
-/** Runs fn in a transaction, then wakes the relay (and the deliverer) of this process. */
+/** Transactions that enqueued deliveries: their commit also wakes the deliverer. */
+const withDeliveries = new WeakSet<Tx>();
+
+export function noteDeliveryEnqueued(tx: Tx): void {
+  withDeliveries.add(tx);
+}
+
+/** Runs fn in a transaction, then wakes the relay (and the deliverer, when fn enqueued deliveries) of this process. */
 export async function commit<T>(db: Db, signals: Signals, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const result = await db.transaction().execute(fn);
+  let deliveries = false;
+  const result = await db.transaction().execute(async (tx) => {
+    const value = await fn(tx);
+    deliveries = withDeliveries.has(tx);
+    return value;
+  });
   signals.outboxWritten();
+  if (deliveries) signals.deliveriesDue();
   return result;
 }

@@ -1,6 +1,6 @@
 /**
  * The deliverer worker: sends due `deliveries` rows and records each attempt.
- * It wakes at once when this process commits (signals 'outbox'/'deliveries'),
+ * It wakes at once when this process commits deliveries (signal 'deliveries'),
  * keeps a timer for the next due row, and polls every second only as the
  * backstop (rows written by other instances, lost wake-ups). Claimed rows are
  * sent concurrently, at most MAX_IN_FLIGHT at a time. stop() claims nothing
@@ -42,7 +42,6 @@ export class Deliverer {
   constructor(private readonly ctx: AppContext) {}
 
   start(): void {
-    this.ctx.signals.on('outbox', this.onSignal);
     this.ctx.signals.on('deliveries', this.onSignal);
     this.poller = setInterval(this.onSignal, POLL_MS);
     this.poller.unref();
@@ -51,7 +50,6 @@ export class Deliverer {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    this.ctx.signals.off('outbox', this.onSignal);
     this.ctx.signals.off('deliveries', this.onSignal);
     if (this.poller) clearInterval(this.poller);
     if (this.dueTimer) clearTimeout(this.dueTimer);

@@ -6,6 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { Tx } from '../db/database.js';
+import { noteDeliveryEnqueued } from '../events/outbox.js';
 import { bool } from '../lib/json.js';
 import { policyFor, type DeliveryKind } from './policies.js';
 
@@ -55,5 +56,6 @@ export async function enqueueDelivery(tx: Tx, d: NewDelivery, now: number): Prom
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  noteDeliveryEnqueued(tx);
   return { id: row.id, webhookId };
 }
