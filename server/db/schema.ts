@@ -243,6 +243,12 @@ export interface CallsTable {
   created_at: number;
   updated_at: number;
   ended_at: number | null;
+  /** First agent_connected / client_connected (migration 002). */
+  connected_at: number | null;
+  /** Seconds from connected_at to the end; set when the call finishes (migration 002). */
+  duration_seconds: number | null;
+  /** The CallProvider that placed the call, e.g. "agent_dialled" (migration 002). */
+  provider: string | null;
 }
 
 export interface Database {

@@ -11,6 +11,7 @@
  */
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
+import type { Call } from '../db/schema.js';
 import { assertNever } from '../events/catalogue.js';
 import type { RelayedEvent, Subscriber } from '../events/subscribers.js';
 import {
@@ -58,9 +59,17 @@ async function offlineMessage(tx: Tx, event: RelayedEvent): Promise<Body | null>
 }
 
 async function callUpdated(tx: Tx, event: RelayedEvent): Promise<Body | null> {
-  const id = Number((event.data.call as { id?: number } | undefined)?.id);
-  const call = await tx.selectFrom('calls').selectAll().where('id', '=', id).where('account_id', '=', event.account_id).executeTakeFirst();
-  if (!call || call.channel_id === null) return null;
+  const snap = (event.data.call ?? {}) as Partial<Pick<Call, 'id' | 'status' | 'agent_id' | 'reason' | 'record_url'>>;
+  const row = await tx.selectFrom('calls').selectAll().where('id', '=', Number(snap.id)).where('account_id', '=', event.account_id).executeTakeFirst();
+  if (!row || row.channel_id === null) return null;
+  // The call as it was when the event was recorded: a later status must not overwrite this one.
+  const call: Call = {
+    ...row,
+    status: snap.status ?? row.status,
+    agent_id: snap.agent_id !== undefined ? snap.agent_id : row.agent_id,
+    reason: snap.reason ?? null,
+    record_url: snap.record_url ?? null,
+  };
   const channel = await tx.selectFrom('channels').selectAll().where('id', '=', call.channel_id).executeTakeFirstOrThrow();
   const scope = call.chat_id === null ? null : await loadChatScope(tx, call.chat_id);
   const visitor = scope?.visitor ?? (call.visitor_id === null ? null : ((await tx.selectFrom('visitors').selectAll().where('id', '=', call.visitor_id).executeTakeFirst()) ?? null));

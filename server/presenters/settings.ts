@@ -16,12 +16,12 @@ export interface SettingsDto {
 }
 
 export function presentSettings(row: SettingsRow): SettingsDto {
-  const { enabled, balance_seconds, timezone, hours } = callbackOf(row);
+  const { enabled, balance_seconds, timezone, hours, provider } = callbackOf(row);
   return {
     event_webhook_url: row.event_webhook_url,
     safe_url: row.safe_url,
     webhook_secret: row.webhook_secret,
-    callback: { enabled, balance_seconds, timezone, hours },
+    callback: { enabled, balance_seconds, timezone, hours, provider },
     webhooks_paused_reason: row.webhooks_paused_reason,
   };
 }

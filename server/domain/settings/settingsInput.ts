@@ -6,7 +6,7 @@
 import type { Config } from '../../config/config.js';
 import { invalid } from '../../errors/AppError.js';
 import { WEEKDAYS, isTimeZone, minutesOf } from './callbackHours.js';
-import { DEFAULT_CALLBACK, type CallbackSettings, type Weekday } from './settingsRow.js';
+import { CALL_PROVIDER_NAMES, DEFAULT_CALLBACK, type CallbackSettings, type CallProviderName, type Weekday } from './settingsRow.js';
 import { checkHttpUrl, checkOutboundUrl } from './urls.js';
 
 export type Hours = NonNullable<CallbackSettings['hours']>;
@@ -16,6 +16,7 @@ export interface CallbackChanges {
   balance_seconds?: number | null;
   timezone?: string | null;
   hours?: Record<string, string[][]> | null;
+  provider?: string | null;
 }
 
 export interface SettingsChanges {
@@ -46,7 +47,15 @@ export function mergeCallback(current: CallbackSettings, changes: CallbackChange
   if (changes.balance_seconds !== undefined) next.balance_seconds = cleanBalance(changes.balance_seconds);
   if (changes.timezone !== undefined) next.timezone = cleanTimeZone(changes.timezone);
   if (changes.hours !== undefined) next.hours = cleanHours(changes.hours);
+  if (changes.provider !== undefined) next.provider = cleanProvider(changes.provider);
   return next;
+}
+
+function cleanProvider(value: string | null): CallProviderName {
+  if (value === null) return DEFAULT_CALLBACK.provider;
+  const name = CALL_PROVIDER_NAMES.find((p) => p === value);
+  if (!name) throw invalid(`callback.provider must be one of ${CALL_PROVIDER_NAMES.map((p) => `"${p}"`).join(', ')} (got "${value.slice(0, 40)}").`);
+  return name;
 }
 
 function cleanBalance(value: number | null): number {

@@ -9,11 +9,17 @@ export interface CallbackSettings {
   timezone: string;
   /** mon..sun → list of ["HH:MM","HH:MM"]; null = always open. */
   hours: Partial<Record<Weekday, [string, string][]>> | null;
+  /** Who places callback calls (domain/calls/providers). */
+  provider: CallProviderName;
 }
+
+/** Names of the built-in call providers; "agent_dialled": the agent rings the visitor and reports statuses. */
+export const CALL_PROVIDER_NAMES = ['agent_dialled'] as const;
+export type CallProviderName = (typeof CALL_PROVIDER_NAMES)[number];
 
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
-export const DEFAULT_CALLBACK: CallbackSettings = { enabled: false, balance_seconds: 0, timezone: 'UTC', hours: null };
+export const DEFAULT_CALLBACK: CallbackSettings = { enabled: false, balance_seconds: 0, timezone: 'UTC', hours: null, provider: 'agent_dialled' };
 
 /** Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export function newWebhookSecret(): string {

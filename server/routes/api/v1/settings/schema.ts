@@ -20,6 +20,7 @@ export const CallbackBody = Type.Object(
         description: 'mon…sun → list of ranges; a missing day is closed; null = always open.',
       }),
     ),
+    provider: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Who places callback calls: "agent_dialled" (the default and only one: the agent rings the visitor and reports statuses).' }))),
   },
   { additionalProperties: true },
 );

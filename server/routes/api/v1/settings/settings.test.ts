@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent, createOtherAccount, rowsOf } from '../../../../../test/helpers/accounts.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 
-const DEFAULT_CALLBACK = { enabled: false, balance_seconds: 0, timezone: 'UTC', hours: null };
+const DEFAULT_CALLBACK = { enabled: false, balance_seconds: 0, timezone: 'UTC', hours: null, provider: 'agent_dialled' };
 
 describe('/api/v1/settings', () => {
   let t: TestApp;
@@ -45,7 +45,7 @@ describe('/api/v1/settings', () => {
     });
     const hours = { mon: [['09:00', '12:00'], ['13:00', '17:30']], sat: [['10:00', '24:00']] };
     const c = (await put({ callback: { timezone: 'europe/berlin', hours } })).json();
-    expect(c.callback).toEqual({ enabled: true, balance_seconds: 600, timezone: 'Europe/Berlin', hours });
+    expect(c.callback).toEqual({ ...DEFAULT_CALLBACK, enabled: true, balance_seconds: 600, timezone: 'Europe/Berlin', hours });
     expect(await get().then((r) => r.json())).toEqual(c);
   });
 
@@ -58,6 +58,13 @@ describe('/api/v1/settings', () => {
     const b = (await put({ safe_url: '', callback: null })).json();
     expect(b.safe_url).toBeNull();
     expect(b.callback).toEqual(DEFAULT_CALLBACK);
+  });
+
+  it('accepts the one call provider, agent_dialled, and null resets it to the default', async () => {
+    const a = await put({ callback: { provider: 'agent_dialled' } });
+    expect(a.statusCode).toBe(200);
+    expect(a.json().callback.provider).toBe('agent_dialled');
+    expect((await put({ callback: { provider: null } })).json().callback.provider).toBe('agent_dialled');
   });
 
   it('treats webhook_secret as read-only: a PUT that carries one (a GET sent back) is accepted and leaves it', async () => {
@@ -94,6 +101,8 @@ describe('/api/v1/settings', () => {
     [{ callback: { hours: { mon: [['09:00']] } } }, /HH:MM/],
     [{ callback: { hours: { mon: '09:00-17:00' } } }, /must be array/],
     [{ callback: { hours: [] } }, /hours/],
+    [{ callback: { provider: 'twilio' } }, /callback.provider must be one of "agent_dialled"/],
+    [{ callback: { provider: 5 } }, /provider must be string or null/],
   ])('refuses %j with a clear 400 and stores nothing', async (payload, message) => {
     const before = await rowsOf(t, 'settings');
     const res = await put(payload);

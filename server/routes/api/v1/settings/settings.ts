@@ -47,6 +47,6 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 function pickChanges(body: SettingsBodyT): SettingsChanges {
   const { event_webhook_url, safe_url, callback } = body;
   if (callback === undefined || callback === null) return { event_webhook_url, safe_url, callback };
-  const { enabled, balance_seconds, timezone, hours } = callback;
-  return { event_webhook_url, safe_url, callback: { enabled, balance_seconds, timezone, hours } };
+  const { enabled, balance_seconds, timezone, hours, provider } = callback;
+  return { event_webhook_url, safe_url, callback: { enabled, balance_seconds, timezone, hours, provider } };
 }
