@@ -1,0 +1,264 @@
+/**
+ * The admin screens in a real browser against the real app: agents,
+ * departments, a chat-API channel created in the UI showing its endpoint URL,
+ * a widget with its snippet, settings (URLs, secret rotation, callbacks), the
+ * delivery log with redelivery; plus the archive search, a widget chat's
+ * browser session in the visitor panel, offline messages and callback
+ * requests arriving live (and those screens degrading while their endpoints
+ * are missing), and what a non-admin agent sees.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addAgent } from '../../test/helpers/accounts.js';
+import { postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatApiChannel } from '../../test/helpers/chatChannel.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
+import { createWidget, sendText, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
+import type { SessionResponse } from '../../protocol/widget.js';
+import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
+import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
+
+describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
+  let run: RunningApp;
+  let browser: Browser;
+  const browserLog: string[] = [];
+  let page: Page;
+  let customer: Awaited<ReturnType<typeof startCustomerEndpoint>>;
+  let created: ChatApiChannel;
+  let widget: TestWidget;
+  let visitor: SessionResponse;
+  const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Record<string, unknown>) =>
+    run.t.app.inject({ method, url, headers: bearer(run.t.adminToken), ...(payload ? { payload } : {}) });
+
+  beforeAll(async () => {
+    await ensureAgentAppBuilt();
+    customer = await startCustomerEndpoint();
+    run = await startApp();
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    collectBrowserLog(page, browserLog);
+    await signIn(page, run.base, ADMIN_EMAIL, ADMIN_PASSWORD);
+  });
+
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail' || !page) return;
+    await screenshot(page, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
+    console.error(`browser log before "${task.name}" failed:\n${browserLog.slice(-40).join('\n')}`);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await run?.t.close();
+    await customer?.close();
+  });
+
+  it('adds an agent, changes its role and deactivates it', async () => {
+    await page.getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    const form = page.getByRole('form', { name: 'Add an agent' });
+    await form.getByLabel('Name').fill('Dana Agent');
+    await form.getByLabel('E-mail').fill('dana@example.com');
+    await form.getByLabel('Password').fill('dana-password-1');
+    await form.getByRole('button', { name: 'Add agent' }).click();
+    const row = page.getByRole('row', { name: /Dana Agent/ });
+    await row.waitFor();
+    await row.getByRole('combobox', { name: 'Role of Dana Agent' }).selectOption('admin');
+    await row.getByRole('button', { name: 'Deactivate' }).click();
+    await row.getByRole('button', { name: 'Reactivate' }).waitFor();
+    const dana = (await api('GET', '/api/v1/agents')).json().find((a: { email: string }) => a.email === 'dana@example.com');
+    expect(dana).toMatchObject({ name: 'Dana Agent', role: 'admin', active: false });
+  });
+
+  it('adds a department', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Departments' }).click();
+    await page.getByLabel('New department').fill('Sales');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Name of department Sales' }).waitFor();
+    expect((await api('GET', '/api/v1/departments')).json()).toEqual([{ id: expect.any(Number), name: 'Sales' }]);
+  });
+
+  it('connects a chat API channel in the UI and shows its endpoint URL', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Channels' }).click();
+    await page.getByRole('button', { name: 'Connect chat API' }).click();
+    const form = page.getByRole('form', { name: 'Connect chat API' });
+    await form.getByLabel('Channel name').fill('Mobile app');
+    await form.getByLabel('Webhook server URL').fill(`${customer.url}/hook`);
+    await form.getByLabel('Send with chunked transfer encoding').check();
+    await form.getByRole('checkbox', { name: /Administrator/ }).check();
+    await form.getByRole('button', { name: 'Connect chat API' }).click();
+    const card = page.locator('.channel', { hasText: 'Mobile app' });
+    const endpoint = card.getByRole('textbox', { name: 'Endpoint URL' });
+    await endpoint.waitFor();
+    const url = await endpoint.inputValue();
+    expect(url).toMatch(/^http:\/\/parley\.test\/wh\/[^/]+\/[^/]+$/);
+    expect(await card.getByRole('button', { name: 'Copy Endpoint URL' }).count()).toBe(1);
+    const [channel] = (await api('GET', '/api/v1/channels')).json();
+    const me = (await api('GET', '/api/v1/me')).json();
+    expect(channel).toMatchObject({ type: 'chat_api', name: 'Mobile app', endpoint_url: url, webhook_url: `${customer.url}/hook`, chunked: true, agent_ids: [me.id] });
+    created = { ...channel, path: new URL(url).pathname };
+    // The endpoint works: a customer message posted to it is accepted.
+    expect((await postInbound(run.t, created, textMessage('m-1', 'From the mobile app', { name: 'Erin Mobile' }))).statusCode).toBe(200);
+  });
+
+  it('adds a website widget and shows its install snippet', async () => {
+    await page.getByRole('button', { name: 'Add website widget' }).click();
+    const form = page.getByRole('form', { name: 'Add a website widget' });
+    await form.getByLabel('Channel name').fill('Shop widget');
+    await form.getByLabel(/Allowed domains/).fill('shop.example.com\n*.example.org');
+    await form.getByRole('button', { name: 'Add widget' }).click();
+    const snippet = page.locator('.channel', { hasText: 'Shop widget' }).getByRole('textbox', { name: 'Install snippet' });
+    await snippet.waitFor();
+    expect(await snippet.inputValue()).toMatch(/^<script src="http:\/\/parley\.test\/widget\/[^"]+\.js" async><\/script>$/);
+    await screenshot(page, 'agent-admin-channels');
+  });
+
+  it('changes the settings, rotates the webhook secret and sets callback hours', async () => {
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Settings' }).click();
+    const secret = page.getByRole('textbox', { name: 'Webhook secret' });
+    await secret.waitFor();
+    const before = await secret.inputValue();
+    expect(before).toMatch(/^whsec_/);
+    await page.getByLabel('Event webhook URL').fill(`${customer.url}/events`);
+    await page.getByLabel('Safe URL').fill('https://shop.example.com');
+    await page.getByRole('form', { name: 'Integration settings for developers' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Integration settings saved.').waitFor();
+
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText('A new webhook secret is in use.').waitFor();
+    expect(await secret.inputValue()).not.toBe(before);
+
+    const callbacks = page.getByRole('form', { name: 'Callbacks' });
+    await callbacks.getByLabel('Visitors may ask to be called back').check();
+    await callbacks.getByLabel('Call time left (seconds)').fill('600');
+    await callbacks.getByLabel(/Time zone/).fill('Europe/Berlin');
+    await callbacks.getByLabel('Always open').uncheck();
+    await callbacks.getByLabel('Monday').fill('09:00-13:00, 14:00-18:00');
+    await callbacks.getByRole('button', { name: 'Save callback settings' }).click();
+    await page.getByText('Callback settings saved.').waitFor();
+    const settings = (await api('GET', '/api/v1/settings')).json();
+    expect(settings).toMatchObject({
+      event_webhook_url: `${customer.url}/events`,
+      safe_url: 'https://shop.example.com',
+      webhook_secret: await secret.inputValue(),
+      callback: { enabled: true, balance_seconds: 600, timezone: 'Europe/Berlin', hours: { mon: [['09:00', '13:00'], ['14:00', '18:00']] } },
+    });
+    await screenshot(page, 'agent-admin-settings');
+  });
+
+  it('lists deliveries and sends one again', async () => {
+    const [chat] = (await api('GET', '/api/v1/chats?status=pending')).json();
+    expect((await api('POST', `/api/v1/chats/${chat.id}/messages`, { type: 'text', text: 'Hello from the admin' })).statusCode).toBe(201);
+    await waitFor(() => customer.requests.some((r) => r.body.includes('Hello from the admin')));
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Delivery log' }).click();
+    const row = page.getByRole('row', { name: /message/ }).first();
+    await row.waitFor();
+    await expect.poll(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return row.textContent();
+    }).toContain('delivered');
+    const sent = customer.requests.length;
+    await row.getByRole('button', { name: /Send delivery \d+ again/ }).click();
+    await waitFor(() => customer.requests.length > sent);
+    await screenshot(page, 'agent-admin-deliveries');
+  });
+
+  it('searches the archive by visitor name and by message text', async () => {
+    const [chat] = (await api('GET', '/api/v1/chats?status=active')).json();
+    expect((await api('POST', `/api/v1/chats/${chat.id}/finish`, {})).statusCode).toBe(200);
+    await page.getByRole('link', { name: 'Archive' }).click();
+    await page.locator('.chat-item', { hasText: 'Erin Mobile' }).waitFor();
+    const search = page.getByRole('searchbox', { name: 'Search finished chats' });
+    await search.fill('mobile app');
+    await page.locator('.chat-item', { hasText: 'Erin Mobile' }).waitFor();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'match' }).textContent()).toMatch(/^1 of 1 loaded chats match\.$/);
+    await search.fill('erin');
+    await expect.poll(() => page.locator('.chat-item').count()).toBe(1);
+    await search.fill('no such words');
+    await expect.poll(() => page.locator('.chat-item').count()).toBe(0);
+  });
+
+  it('shows a widget chat with the visitor\'s browser session', async () => {
+    widget = await createWidget(run.t, { name: 'Help widget' });
+    visitor = await startSession(run.t, widget.widget_id, { page: { url: 'https://shop.example.com/pricing', title: 'Pricing' }, utm: { source: 'google', campaign: 'brand' } });
+    await sendText(run.t, widget.widget_id, visitor.visitor_token, 'Question from the website');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
+    const item = page.locator('.chat-item', { hasText: 'Question from the website' });
+    await item.waitFor();
+    await item.locator('.chat-link').click();
+    const panel = page.getByRole('complementary');
+    await panel.getByText('Chrome 126 on Linux (desktop)').waitFor();
+    const text = (await panel.textContent()) ?? '';
+    for (const expected of ['utm_source', 'google', 'brand', 'Pricing']) expect(text, expected).toContain(expected);
+    expect(text).not.toContain(visitor.visitor_token);
+  });
+
+  it('shows offline messages as they arrive', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Offline messages' }).click();
+    await page.getByRole('heading', { name: 'Offline messages' }).waitFor();
+    const sent = await visitorCall(run.t, widget.widget_id, visitor.visitor_token, 'offline', {
+      name: 'Gina Offline',
+      email: 'gina@example.com',
+      message: 'Please call me <script>window.__xss=1</script>',
+    });
+    expect(sent.json()).toEqual({ result: 'ok' });
+    const card = page.locator('.card', { hasText: 'Gina Offline' });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('Please call me <script>window.__xss=1</script>');
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  });
+
+  it('shows callback requests as they arrive, with status actions', async () => {
+    expect((await api('PUT', '/api/v1/settings', { callback: { enabled: true, balance_seconds: 600, hours: null } })).statusCode).toBe(200);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calls' }).click();
+    await page.getByRole('heading', { name: 'Callback requests' }).waitFor();
+    const asked = await visitorCall(run.t, widget.widget_id, visitor.visitor_token, 'callback', { phone: '+15550100199' });
+    expect(asked.json()).toMatchObject({ result: 'ok' });
+    const card = page.locator('.card', { hasText: '+15550100199' });
+    await card.getByText('Requested').waitFor();
+    await card.getByRole('button', { name: 'Agent connected' }).click();
+    await card.locator('.pill', { hasText: 'Agent connected' }).waitFor();
+    await card.getByRole('button', { name: 'End call' }).click();
+    await card.locator('.pill', { hasText: 'Ended' }).waitFor();
+    expect(await card.getByRole('button', { name: 'End call' }).count()).toBe(0);
+    const [call] = (await api('GET', '/api/v1/calls')).json();
+    expect(call).toMatchObject({ phone: '+15550100199', status: 'end' });
+    await screenshot(page, 'agent-calls');
+  });
+
+  it('says so while the offline-message and call endpoints are missing', async () => {
+    const missing = { status: 404, contentType: 'application/json', body: JSON.stringify({ error: { code: 'route_not_found', message: 'No route.' } }) };
+    await page.route('**/api/v1/offline-messages*', (route) => route.fulfill(missing));
+    await page.route('**/api/v1/calls*', (route) => route.fulfill(missing));
+    try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Offline messages' }).click();
+      await page.getByText('Offline messages are not available on this server yet.').waitFor();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calls' }).click();
+      await page.getByText('Calls are not available on this server yet.').waitFor();
+    } finally {
+      await page.unrouteAll();
+    }
+  });
+
+  it('shows no admin screens to an agent', async () => {
+    await addAgent(run.t, { email: 'frank@example.com', password: 'frank-password-1', name: 'Frank' });
+    const context = await browser.newContext();
+    const agentPage = await context.newPage();
+    try {
+      await signIn(agentPage, run.base, 'frank@example.com', 'frank-password-1');
+      expect(await agentPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count()).toBe(0);
+      await agentPage.goto(`${run.base}/admin/agents`);
+      await agentPage.getByText('Only administrators can open the admin screens.').waitFor();
+      // Sign out brings the form back, and the session is gone.
+      await agentPage.getByRole('button', { name: 'Sign out' }).click();
+      await agentPage.locator('input[name="email"]').waitFor();
+      await agentPage.reload();
+      await agentPage.locator('input[name="email"]').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('ran without a Content-Security-Policy violation or a page error', () => {
+    expect(browserLog.filter((line) => /Content Security Policy|pageerror/i.test(line))).toEqual([]);
+  });
+});

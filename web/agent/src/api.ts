@@ -1,0 +1,188 @@
+/**
+ * The app's only door to the server: typed calls of the agent/admin API
+ * (CONTRACT §5). Auth is the HttpOnly cookie set by POST /auth/login; unsafe
+ * methods echo the `parley_csrf` cookie in X-CSRF-Token. The token itself is
+ * never kept in JavaScript. Errors become ApiError with the server's code and
+ * sentence; a 401 also tells the app to show the sign-in form.
+ */
+import type {
+  Agent,
+  AgentStatus,
+  Call,
+  Channel,
+  Chat,
+  ChatStatus,
+  DeliveryRecord,
+  Department,
+  Message,
+  OfflineMessage,
+  Role,
+  Settings,
+} from './types';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Query = Record<string, string | number | undefined>;
+
+let onUnauthorized: () => void = () => {};
+
+/** Called when the server says the session is gone (401). */
+export function setUnauthorizedHandler(fn: () => void): void {
+  onUnauthorized = fn;
+}
+
+export function csrfToken(): string | null {
+  const match = document.cookie.split('; ').find((c) => c.startsWith('parley_csrf='));
+  return match ? decodeURIComponent(match.slice('parley_csrf='.length)) : null;
+}
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') {
+    const csrf = csrfToken();
+    if (csrf) headers['x-csrf-token'] = csrf;
+  }
+  let res: Response;
+  try {
+    res = await fetch(withQuery(`/api/v1${path}`, query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'The server cannot be reached; check the connection and try again.');
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!res.ok) {
+    const err = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    const code = typeof err?.code === 'string' ? err.code : `http_${res.status}`;
+    const message = typeof err?.message === 'string' ? err.message : `The server answered ${res.status}.`;
+    if (res.status === 401 && path !== '/auth/login') onUnauthorized();
+    throw new ApiError(res.status, code, message);
+  }
+  return parsed as T;
+}
+
+export interface Page {
+  limit?: number;
+  before?: number;
+}
+
+export interface NewAgent {
+  name: string;
+  email: string;
+  password: string;
+  role: Role;
+  phone?: string | null;
+}
+
+export interface AgentChanges {
+  name?: string;
+  role?: Role;
+  phone?: string | null;
+  password?: string;
+  active?: boolean;
+}
+
+export interface ChannelFields {
+  name?: string;
+  webhook_url?: string | null;
+  chunked?: boolean;
+  agent_ids?: number[] | null;
+  color?: string | null;
+  allowed_domains?: string[] | null;
+  rotate_secret?: boolean;
+}
+
+export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback'>> & { callback?: Partial<Settings['callback']> | null };
+
+export interface OutgoingMessage {
+  type: string;
+  text?: string;
+  file?: string;
+  file_name?: string;
+  file_size?: number;
+  latitude?: number;
+  longitude?: number;
+  internal?: boolean;
+}
+
+export const api = {
+  login: (email: string, password: string) => request<{ token: string; agent: Agent }>('POST', '/auth/login', { email, password }),
+  logout: () => request<void>('POST', '/auth/logout'),
+  me: () => request<Agent>('GET', '/me'),
+  setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
+
+  chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),
+  chat: (id: number) => request<Chat>('GET', `/chats/${id}`),
+  accept: (id: number) => request<Chat>('POST', `/chats/${id}/accept`),
+  send: (id: number, message: OutgoingMessage) => request<Message>('POST', `/chats/${id}/messages`, message),
+  typing: (id: number, typing: boolean) => request<void>('POST', `/chats/${id}/typing`, { typing }),
+  assign: (id: number) => request<Chat>('POST', `/chats/${id}/assign`),
+  finish: (id: number, blacklist: boolean) => request<Chat>('POST', `/chats/${id}/finish`, { blacklist }),
+
+  offlineMessages: (page: Page = {}) => request<OfflineMessage[]>('GET', '/offline-messages', undefined, { ...page }),
+  calls: (page: Page = {}) => request<Call[]>('GET', '/calls', undefined, { ...page }),
+  callStatus: (id: number, body: { status: string; reason?: string; record_url?: string }) => request<Call>('POST', `/calls/${id}/status`, body),
+
+  agents: (page: Page = {}) => request<Agent[]>('GET', '/agents', undefined, { limit: 1000, ...page }),
+  createAgent: (body: NewAgent) => request<Agent>('POST', '/agents', body),
+  updateAgent: (id: number, changes: AgentChanges) => request<Agent>('PATCH', `/agents/${id}`, changes),
+
+  departments: () => request<Department[]>('GET', '/departments', undefined, { limit: 1000 }),
+  createDepartment: (name: string) => request<Department>('POST', '/departments', { name }),
+  renameDepartment: (id: number, name: string) => request<Department>('PATCH', `/departments/${id}`, { name }),
+  deleteDepartment: (id: number) => request<void>('DELETE', `/departments/${id}`),
+
+  channels: () => request<Channel[]>('GET', '/channels', undefined, { limit: 1000 }),
+  createChannel: (body: ChannelFields & { type: Channel['type']; name: string }) => request<Channel>('POST', '/channels', body),
+  updateChannel: (id: number, fields: ChannelFields) => request<Channel>('PATCH', `/channels/${id}`, fields),
+  deleteChannel: (id: number) => request<void>('DELETE', `/channels/${id}`),
+
+  settings: () => request<Settings>('GET', '/settings'),
+  updateSettings: (changes: SettingsChanges) => request<Settings>('PUT', '/settings', changes),
+  rotateWebhookSecret: () => request<Settings>('POST', '/settings/webhook-secret/rotate'),
+  resumeWebhooks: () => request<Settings>('POST', '/settings/webhooks/resume'),
+
+  deliveries: (filter: Page & { status?: string; kind?: string } = {}) => request<DeliveryRecord[]>('GET', '/deliveries', undefined, { limit: 50, ...filter }),
+  redeliver: (id: number) => request<DeliveryRecord>('POST', `/deliveries/${id}/redeliver`),
+};
+
+/** A sentence for any error thrown by the calls above. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  if (err instanceof Error) return err.message;
+  return 'Something went wrong.';
+}
+
+/** True when an endpoint is not deployed on this server (yet). */
+export function isMissingRoute(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404 && err.code === 'route_not_found';
+}

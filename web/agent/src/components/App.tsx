@@ -1,0 +1,66 @@
+/**
+ * The session gate: asks GET /me (the HttpOnly cookie decides), then shows
+ * the sign-in form or the live app. Any 401 of the API, or the stream's
+ * "sign in again" close, brings the form back.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { unlockAudio } from '../alerts';
+import { api, ApiError, setUnauthorizedHandler } from '../api';
+import { LiveProvider } from '../LiveProvider';
+import type { Agent } from '../types';
+import { LoginForm } from './LoginForm';
+import { Shell } from './Shell';
+
+type Session = { state: 'checking' } | { state: 'signedOut'; notice?: string } | { state: 'signedIn'; me: Agent };
+
+export function App() {
+  const [session, setSession] = useState<Session>({ state: 'checking' });
+
+  const sessionLost = useCallback(() => {
+    setSession((s) => (s.state === 'signedIn' ? { state: 'signedOut', notice: 'Your session ended; sign in again.' } : s));
+  }, []);
+
+  useEffect(() => {
+    setUnauthorizedHandler(sessionLost);
+    api.me().then(
+      (me) => setSession({ state: 'signedIn', me }),
+      (err: unknown) => setSession({ state: 'signedOut', notice: err instanceof ApiError && err.status !== 401 ? err.message : undefined }),
+    );
+  }, [sessionLost]);
+
+  // Audio may only start after a gesture: the first click or key press unlocks the chime.
+  useEffect(() => {
+    const unlock = () => unlockAudio();
+    window.addEventListener('pointerdown', unlock, { once: true });
+    window.addEventListener('keydown', unlock, { once: true });
+    return () => {
+      window.removeEventListener('pointerdown', unlock);
+      window.removeEventListener('keydown', unlock);
+    };
+  }, []);
+
+  const setMe = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
+
+  const signOut = useCallback(async () => {
+    try {
+      await api.logout();
+    } catch {
+      // the session is gone either way
+    }
+    setSession({ state: 'signedOut' });
+  }, []);
+
+  if (session.state === 'checking') {
+    return (
+      <main className="center-page" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  }
+  if (session.state === 'signedOut') return <LoginForm notice={session.notice} onSignedIn={setMe} />;
+  return (
+    <LiveProvider key={session.me.id} me={session.me} setMe={setMe} signOut={signOut} sessionLost={sessionLost}>
+      <Shell />
+    </LiveProvider>
+  );
+}

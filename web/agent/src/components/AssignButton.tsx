@@ -1,0 +1,34 @@
+/** Bind the visitor to the CRM card (POST /chats/:id/assign), offered when the chat_accepted answer enabled it. */
+import { useState } from 'react';
+import { api, errorText } from '../api';
+import { useApp } from '../context';
+import type { Chat } from '../types';
+
+export function AssignButton({ chat }: { chat: Chat }) {
+  const { dispatch } = useApp();
+  const [state, setState] = useState<{ busy: boolean; done: boolean; error: string | null }>({ busy: false, done: false, error: null });
+  const assign = async () => {
+    setState({ busy: true, done: false, error: null });
+    try {
+      dispatch({ type: 'chat', chat: await api.assign(chat.id) });
+      setState({ busy: false, done: true, error: null });
+    } catch (err) {
+      setState({ busy: false, done: false, error: errorText(err) });
+    }
+  };
+  return (
+    <div className="assign">
+      <button type="button" disabled={state.busy} onClick={() => void assign()}>
+        Bind to CRM card
+      </button>
+      <span role="status" className="small">
+        {state.done ? 'Bound to the CRM card.' : ''}
+      </span>
+      {state.error && (
+        <p className="error small" role="alert">
+          {state.error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+/** Callback requests (GET /api/v1/calls), newest first, live, with their status actions. */
+import { useEffect } from 'react';
+import { api } from '../api';
+import { useApp } from '../context';
+import { dateTime, isRecord, safeHref } from '../format';
+import { Link } from '../router';
+import type { Call } from '../types';
+import { CallActions } from './CallActions';
+import { useList } from './useList';
+
+const LABEL: Record<string, string> = {
+  start: 'Requested',
+  agent_connected: 'Agent connected',
+  client_connected: 'Client connected',
+  end: 'Ended',
+  error: 'Failed',
+};
+
+export function Calls() {
+  const { onFrame, clearBadge } = useApp();
+  const list = useList<Call>(() => api.calls());
+  const { upsert } = list;
+
+  useEffect(() => clearBadge('calls'), [clearBadge]);
+  useEffect(
+    () =>
+      onFrame((frame) => {
+        if (frame.type !== 'call.updated' || !isRecord(frame.data.call)) return;
+        const call = frame.data.call;
+        if (typeof call.id === 'number') upsert(call as unknown as Call);
+        clearBadge('calls');
+      }),
+    [onFrame, upsert, clearBadge],
+  );
+
+  return (
+    <section className="page" aria-labelledby="calls-title">
+      <h1 id="calls-title">Callback requests</h1>
+      {list.missing ? (
+        <p className="page-note">Calls are not available on this server yet.</p>
+      ) : list.error ? (
+        <p className="error" role="alert">
+          {list.error}
+        </p>
+      ) : list.loading ? (
+        <p className="muted" aria-busy="true">
+          Loading…
+        </p>
+      ) : list.items.length === 0 ? (
+        <p className="muted">No callback request yet.</p>
+      ) : (
+        <ul className="cards" aria-live="polite">
+          {list.items.map((call) => {
+            const record = safeHref(call.record_url);
+            return (
+              <li key={call.id} className="card" data-call-id={call.id}>
+                <p className="card-title">
+                  <a href={`tel:${call.phone}`}>{call.phone}</a> <span className={`pill pill-call-${call.status}`}>{LABEL[call.status] ?? call.status}</span>
+                </p>
+                <p className="muted small">
+                  {dateTime(call.created_at)}
+                  {typeof call.duration_seconds === 'number' && call.duration_seconds > 0 && <> · {call.duration_seconds} s</>}
+                  {typeof call.chat_id === 'number' && (
+                    <>
+                      {' · '}
+                      <Link href={`/chats/${call.chat_id}`}>Open the chat</Link>
+                    </>
+                  )}
+                </p>
+                {call.reason && <p className="error small">{call.reason}</p>}
+                {record && (
+                  <p>
+                    <audio controls preload="none" src={record} aria-label={`Recording of the call with ${call.phone}`} />{' '}
+                    <a href={record} target="_blank" rel="noopener noreferrer">
+                      Recording
+                    </a>
+                  </p>
+                )}
+                {call.status !== 'end' && call.status !== 'error' && <CallActions call={call} onChanged={upsert} />}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * One conversation: loads the chat with its messages, then stays live through
+ * the inbox state (frames add messages, delivery statuses and typing). The
+ * visitor panel sits beside it (below it at phone width).
+ */
+import { useEffect, useState } from 'react';
+import { api, errorText } from '../api';
+import { useApp } from '../context';
+import { Composer } from './Composer';
+import { ConversationHeader } from './ConversationHeader';
+import { MessageList } from './MessageList';
+import { VisitorPanel } from './VisitorPanel';
+
+export function Conversation({ chatId }: { chatId: number }) {
+  const { inbox, dispatch, setOpenChat } = useApp();
+  const [error, setError] = useState<string | null>(null);
+  const chat = inbox.chats[chatId];
+  const messages = inbox.messages[chatId];
+
+  useEffect(() => {
+    setOpenChat(chatId);
+    let cancelled = false;
+    api.chat(chatId).then(
+      (c) => !cancelled && dispatch({ type: 'chat', chat: c }),
+      (err: unknown) => !cancelled && setError(errorText(err)),
+    );
+    return () => {
+      cancelled = true;
+      setOpenChat(null);
+    };
+  }, [chatId, dispatch, setOpenChat]);
+
+  if (error && !chat) {
+    return (
+      <p className="error pad" role="alert">
+        {error}
+      </p>
+    );
+  }
+  if (!chat || !messages) {
+    return (
+      <p className="muted pad" aria-busy="true">
+        Loading the conversation…
+      </p>
+    );
+  }
+
+  const typing = inbox.typing[chatId] !== undefined;
+  return (
+    <article className="conversation" aria-labelledby="conversation-title">
+      <ConversationHeader chat={chat} />
+      <div className="conversation-body">
+        <div className="thread">
+          <MessageList messages={messages} chat={chat} />
+          <p className="typing-note" aria-live="polite">
+            {typing ? 'The visitor is typing…' : ''}
+          </p>
+          {chat.status === 'active' && <Composer chat={chat} />}
+          {chat.status === 'pending' && <p className="muted pad">Press Reply to take this chat and answer.</p>}
+          {chat.status === 'finished' && <p className="muted pad">This chat is finished.</p>}
+        </div>
+        <VisitorPanel chat={chat} />
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,40 @@
+/** The conversation's title bar: back link (phone width), visitor, state, Reply or Finish. */
+import { useState } from 'react';
+import { useApp } from '../context';
+import { chatTitle } from '../format';
+import { Link } from '../router';
+import type { Chat } from '../types';
+import { FinishForm } from './FinishForm';
+import { ReplyButton } from './ReplyButton';
+
+const STATE = { pending: 'Waiting for an agent', active: 'Active', finished: 'Finished' } as const;
+
+export function ConversationHeader({ chat }: { chat: Chat }) {
+  const { agents } = useApp();
+  const [finishing, setFinishing] = useState(false);
+  const owner = chat.accepted_by !== null ? agents[chat.accepted_by]?.name : undefined;
+  return (
+    <header className="conversation-header">
+      <Link href="/" className="back">
+        <span aria-hidden="true">←</span> Inbox
+      </Link>
+      <div className="who">
+        <h2 id="conversation-title">{chatTitle(chat)}</h2>
+        <p className="muted small">
+          <span className={`pill pill-${chat.status}`}>{STATE[chat.status]}</span>
+          {owner && <> · with {owner}</>}
+          {chat.blacklisted && <> · blacklisted</>}
+        </p>
+      </div>
+      <div className="actions">
+        {chat.status === 'pending' && <ReplyButton chat={chat} />}
+        {chat.status === 'active' && !finishing && (
+          <button type="button" onClick={() => setFinishing(true)}>
+            Finish chat
+          </button>
+        )}
+      </div>
+      {finishing && chat.status === 'active' && <FinishForm chat={chat} onDone={() => setFinishing(false)} />}
+    </header>
+  );
+}

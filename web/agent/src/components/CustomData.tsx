@@ -1,0 +1,43 @@
+/**
+ * Custom data fields (setCustomData, chat_accepted answer), in their order:
+ * title above the field, key in bold before a colon, content as text, link
+ * opened in a new tab. With Safe URL set, links to other domains are hidden.
+ */
+import { useApp } from '../context';
+import { allowedBySafeUrl, isRecord, safeHref, str } from '../format';
+
+export function CustomData({ fields }: { fields: unknown[] }) {
+  const { safeUrl } = useApp();
+  const items = fields.filter(isRecord);
+  if (items.length === 0) return null;
+  return (
+    <section aria-label="Custom data" className="custom-data">
+      <h4>Details</h4>
+      <ul>
+        {items.map((f, i) => {
+          const title = str(f.title);
+          const key = str(f.key);
+          const content = str(f.content);
+          const href = safeHref(f.link);
+          const link = href && allowedBySafeUrl(href, safeUrl) ? href : null;
+          const body = content ?? (link ? link : null);
+          return (
+            <li key={i}>
+              {title && <p className="cd-title">{title}</p>}
+              <p className="break">
+                {key && <strong>{key}: </strong>}
+                {link ? (
+                  <a href={link} target="_blank" rel="noopener noreferrer">
+                    {body}
+                  </a>
+                ) : (
+                  body
+                )}
+              </p>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+/** The delivery of an agent message to the customer's endpoint: sending, delivered, or failed with the reason. */
+import type { Delivery } from '../types';
+
+export function DeliveryStatus({ delivery }: { delivery: Delivery }) {
+  if (delivery.status === 'failed') {
+    return (
+      <p className="delivery delivery-failed" data-delivery="failed">
+        <span aria-hidden="true">⚠ </span>
+        Not delivered{delivery.error ? `: ${delivery.error}` : ''}
+      </p>
+    );
+  }
+  if (delivery.status === 'delivered') {
+    return (
+      <p className="delivery delivery-delivered" data-delivery="delivered">
+        <span aria-hidden="true">✓ </span>Delivered
+      </p>
+    );
+  }
+  return (
+    <p className="delivery delivery-pending" data-delivery="pending">
+      Sending…
+    </p>
+  );
+}

@@ -1,0 +1,59 @@
+/** The app header: navigation with live counts, the agent's status, alert permission, connection state, sign-out. */
+import { attentionCount, chatsWithStatus } from '../inbox';
+import { useApp } from '../context';
+import { Link, type Route } from '../router';
+import { AlertsButton } from './AlertsButton';
+import { StatusSwitch } from './StatusSwitch';
+
+const STREAM_LABEL = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
+
+export function Header({ route }: { route: Route }) {
+  const { me, inbox, stream, badges, signOut } = useApp();
+  const pending = chatsWithStatus(inbox, 'pending').length;
+  const attention = attentionCount(inbox);
+  const current = (match: boolean) => (match ? 'page' : undefined);
+  return (
+    <header className="header">
+      <div className="brand">Parley</div>
+      <nav aria-label="Main" className="nav">
+        <Link href="/" aria-current={current(route.name === 'inbox' || route.name === 'chat')}>
+          Inbox
+          {attention > 0 && (
+            <span className="badge" aria-label={`${pending} waiting, ${attention - pending} unread`}>
+              {attention}
+            </span>
+          )}
+        </Link>
+        <Link href="/archive" aria-current={current(route.name === 'archive')}>
+          Archive
+        </Link>
+        <Link href="/offline" aria-current={current(route.name === 'offline')}>
+          Offline messages
+          {badges.offline > 0 && <span className="badge">{badges.offline}</span>}
+        </Link>
+        <Link href="/calls" aria-current={current(route.name === 'calls')}>
+          Calls
+          {badges.calls > 0 && <span className="badge">{badges.calls}</span>}
+        </Link>
+        {me.role === 'admin' && (
+          <Link href="/admin/agents" aria-current={current(route.name === 'admin')}>
+            Admin
+          </Link>
+        )}
+      </nav>
+      <div className="header-tools">
+        <span className={`conn conn-${stream}`} role="status" title="Live updates">
+          {STREAM_LABEL[stream]}
+        </span>
+        <StatusSwitch />
+        <AlertsButton />
+        <span className="me" title={me.email}>
+          {me.name}
+        </span>
+        <button type="button" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </div>
+    </header>
+  );
+}

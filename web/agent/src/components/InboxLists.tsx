@@ -1,0 +1,42 @@
+/** The three live lists of the inbox: waiting (pending) chats, my chats, every active chat. */
+import { useApp } from '../context';
+import { chatsWithStatus } from '../inbox';
+import { Link } from '../router';
+import { ChatList } from './ChatList';
+
+export type InboxTab = 'pending' | 'mine' | 'active';
+
+export function InboxLists({ tab, openId }: { tab: InboxTab; openId: number | null }) {
+  const { inbox, me, loaded } = useApp();
+  const pending = chatsWithStatus(inbox, 'pending');
+  const active = chatsWithStatus(inbox, 'active');
+  const mine = active.filter((c) => c.accepted_by === me.id || c.agent_ids.includes(me.id));
+  const lists = { pending, mine, active };
+  const tabs: Array<[InboxTab, string]> = [
+    ['pending', 'Waiting'],
+    ['mine', 'My chats'],
+    ['active', 'All active'],
+  ];
+  const empty = { pending: 'No chat is waiting.', mine: 'You have no open chat.', active: 'No chat is active.' }[tab];
+  return (
+    <>
+      <h1 id="inbox-title" className="sr-only">
+        Inbox
+      </h1>
+      <nav className="tabs" aria-label="Chat lists">
+        {tabs.map(([key, label]) => (
+          <Link key={key} href={`/inbox/${key}`} aria-current={tab === key ? 'page' : undefined} className="tab">
+            {label} <span className="count">{lists[key].length}</span>
+          </Link>
+        ))}
+      </nav>
+      {!loaded ? (
+        <p className="muted pad" aria-busy="true">
+          Loading chats…
+        </p>
+      ) : (
+        <ChatList chats={lists[tab]} openId={openId} empty={empty} label={tabs.find(([k]) => k === tab)?.[1] ?? ''} />
+      )}
+    </>
+  );
+}

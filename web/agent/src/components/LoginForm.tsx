@@ -1,0 +1,49 @@
+/** The sign-in form: e-mail and password → POST /api/v1/auth/login (which sets the session cookies). */
+import { useState, type FormEvent } from 'react';
+import { api, errorText } from '../api';
+import type { Agent } from '../types';
+
+export function LoginForm({ notice, onSignedIn }: { notice?: string; onSignedIn(agent: Agent): void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { agent } = await api.login(email.trim(), password);
+      onSignedIn(agent);
+    } catch (err) {
+      setError(errorText(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="center-page">
+      <form className="card login" onSubmit={submit} aria-labelledby="login-title">
+        <h1 id="login-title">Sign in to Parley</h1>
+        {notice && <p className="notice">{notice}</p>}
+        <label>
+          E-mail
+          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label>
+          Password
+          <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </main>
+  );
+}

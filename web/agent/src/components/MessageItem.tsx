@@ -1,0 +1,28 @@
+/** One message: who wrote it and when, its content, and for agent replies the delivery status. Private notes look different. */
+import { useApp } from '../context';
+import { time, visitorName } from '../format';
+import type { Chat, Message } from '../types';
+import { DeliveryStatus } from './DeliveryStatus';
+import { MessageBody } from './MessageBody';
+
+export function MessageItem({ message, chat }: { message: Message; chat: Chat }) {
+  const { agents } = useApp();
+  const author =
+    message.author === 'visitor'
+      ? visitorName(chat.visitor)
+      : message.author === 'agent'
+        ? (agents[message.agent_id ?? -1]?.name ?? 'Agent')
+        : 'System';
+  const kind = message.internal ? 'note' : message.author;
+  return (
+    <li className={`message ${kind}`} data-message-id={message.id}>
+      <div className="meta">
+        <span className="author">{author}</span>
+        {message.internal && <span className="pill pill-note">Private note · not sent</span>}
+        <time dateTime={new Date(message.created_at).toISOString()}>{time(message.created_at)}</time>
+      </div>
+      <MessageBody message={message} />
+      {message.author === 'agent' && !message.internal && message.delivery && <DeliveryStatus delivery={message.delivery} />}
+    </li>
+  );
+}

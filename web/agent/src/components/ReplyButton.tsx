@@ -1,0 +1,40 @@
+/** Reply = accept a waiting chat (POST /chats/:id/accept); a 409 means another agent was faster. */
+import { useState } from 'react';
+import { api, ApiError, errorText } from '../api';
+import { useApp } from '../context';
+import { chatTitle } from '../format';
+import { navigate } from '../router';
+import type { Chat } from '../types';
+
+export const TAKEN = 'This chat was already taken by another agent.';
+
+export function ReplyButton({ chat, className }: { chat: Chat; className?: string }) {
+  const { dispatch, toast } = useApp();
+  const [busy, setBusy] = useState(false);
+  const reply = async () => {
+    setBusy(true);
+    try {
+      const accepted = await api.accept(chat.id);
+      dispatch({ type: 'chat', chat: accepted });
+      navigate(`/chats/${chat.id}`);
+    } catch (err) {
+      const text = err instanceof ApiError && err.code === 'chat_already_accepted' ? TAKEN : errorText(err);
+      toast(text);
+      // Another agent took it: fetch the current state so the lists move it.
+      api.chat(chat.id).then((c) => dispatch({ type: 'chat', chat: c }), () => {});
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button
+      type="button"
+      className={`primary ${className ?? ''}`}
+      disabled={busy}
+      onClick={() => void reply()}
+      aria-label={`Reply to ${chatTitle(chat)}`}
+    >
+      Reply
+    </button>
+  );
+}

@@ -1,0 +1,35 @@
+/** The signed-in frame: a header (navigation, status, alerts, sign-out) and the screen the path names. */
+import { useApp } from '../context';
+import { parseRoute, usePath } from '../router';
+import { AdminPage } from './admin/AdminPage';
+import { Archive } from './Archive';
+import { Calls } from './Calls';
+import { Header } from './Header';
+import { OfflineMessages } from './OfflineMessages';
+import { Workspace } from './Workspace';
+
+export function Shell() {
+  const { me } = useApp();
+  const route = parseRoute(usePath());
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Header route={route} />
+      <main id="main" className="main" tabIndex={-1}>
+        {(route.name === 'inbox' || route.name === 'chat') && <Workspace route={route} />}
+        {route.name === 'archive' && <Archive />}
+        {route.name === 'offline' && <OfflineMessages />}
+        {route.name === 'calls' && <Calls />}
+        {route.name === 'admin' &&
+          (me.role === 'admin' ? (
+            <AdminPage section={route.section} />
+          ) : (
+            <p className="page-note">Only administrators can open the admin screens.</p>
+          ))}
+        {route.name === 'notFound' && <p className="page-note">Nothing here. Use the navigation above.</p>}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The visitor panel (spec: the agent application's information panel): who
+ * the visitor is, what the chat_accepted answer added (contact info, the
+ * bind-to-CRM button, custom data, the CRM link, page) and the browser
+ * session. Only the fields listed here are shown: the user token never is.
+ */
+import { str, isRecord, safeHref } from '../format';
+import type { Chat } from '../types';
+import { AssignButton } from './AssignButton';
+import { CustomData } from './CustomData';
+import { Field } from './Field';
+import { VisitorSession } from './VisitorSession';
+
+export function VisitorPanel({ chat }: { chat: Chat }) {
+  const v = chat.visitor;
+  const contact = isRecord(chat.contact_info) ? chat.contact_info : {};
+  const page = isRecord(chat.page) ? chat.page : isRecord(v.session.page) ? v.session.page : null;
+  const pageUrl = safeHref(page?.url) ?? safeHref(v.url);
+  const crm = safeHref(chat.crm_link);
+  const photo = v.photo && v.photo.startsWith('https:') ? v.photo : null;
+  return (
+    <aside className="visitor-panel" aria-labelledby={`visitor-${chat.id}`}>
+      <details open>
+        <summary>
+          <h3 id={`visitor-${chat.id}`}>Visitor</h3>
+        </summary>
+        {photo && <img className="avatar" src={photo} alt="" width={64} height={64} />}
+        <dl className="fields">
+          <Field label="Name" value={v.name ?? 'Anonymous'} />
+          <Field label="E-mail" value={v.email} />
+          <Field label="Phone" value={v.phone} />
+          <Field label="Visitor number" value={String(v.number)} />
+          <Field label="Chats" value={String(v.chats_count)} />
+          <Field label="About" value={v.description} />
+          {v.blacklisted && <Field label="Blacklisted" value="yes" />}
+        </dl>
+        {Object.keys(contact).length > 0 && (
+          <section aria-label="Contact info">
+            <h4>Contact info</h4>
+            <dl className="fields">
+              <Field label="Name" value={str(contact.name)} />
+              <Field label="E-mail" value={str(contact.email)} />
+              <Field label="Phone" value={str(contact.phone)} />
+            </dl>
+          </section>
+        )}
+        {chat.enable_assign && <AssignButton chat={chat} />}
+        <CustomData fields={chat.custom_data} />
+        {crm && (
+          <a className="button crm" href={crm} target="_blank" rel="noopener noreferrer">
+            Open in CRM
+          </a>
+        )}
+        {pageUrl && (
+          <section aria-label="Page">
+            <h4>Page</h4>
+            <p className="break">
+              <a href={pageUrl} target="_blank" rel="noopener noreferrer">
+                {str(page?.title) ?? pageUrl}
+              </a>
+            </p>
+          </section>
+        )}
+        <VisitorSession session={v.session} />
+      </details>
+    </aside>
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * The inbox screen: the chat lists on the left, the open conversation on the
+ * right. At phone width only one of them shows (the conversation when one is
+ * open, with a link back).
+ */
+import { useRef } from 'react';
+import type { Route } from '../router';
+import { Conversation } from './Conversation';
+import { InboxLists, type InboxTab } from './InboxLists';
+
+export function Workspace({ route }: { route: Extract<Route, { name: 'inbox' | 'chat' }> }) {
+  const lastTab = useRef<InboxTab>('pending');
+  if (route.name === 'inbox') lastTab.current = route.tab;
+  const chatId = route.name === 'chat' ? route.id : null;
+  return (
+    <div className={`workspace${chatId !== null ? ' has-chat' : ''}`}>
+      <section className="lists" aria-labelledby="inbox-title">
+        <InboxLists tab={lastTab.current} openId={chatId} />
+      </section>
+      <section className="conversation-pane" aria-label="Conversation">
+        {chatId !== null ? (
+          <Conversation key={chatId} chatId={chatId} />
+        ) : (
+          <p className="placeholder">Choose a chat to read it. New chats appear under “Waiting” as they arrive.</p>
+        )}
+      </section>
+    </div>
+  );
+}

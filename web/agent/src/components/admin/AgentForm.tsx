@@ -1,0 +1,63 @@
+/** Admin: add an agent (POST /api/v1/agents). */
+import { useState, type FormEvent } from 'react';
+import { api, errorText } from '../../api';
+import type { Agent, Role } from '../../types';
+import { ErrorText } from './ErrorText';
+
+const EMPTY = { name: '', email: '', password: '', role: 'agent' as Role, phone: '' };
+
+export function AgentForm({ onCreated }: { onCreated(agent: Agent): void }) {
+  const [form, setForm] = useState(EMPTY);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      onCreated(await api.createAgent({ ...form, phone: form.phone.trim() || null }));
+      setForm(EMPTY);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card form-grid" onSubmit={submit} aria-labelledby="new-agent">
+      <h2 id="new-agent">Add an agent</h2>
+      <label>
+        Name
+        <input name="name" required maxLength={200} value={form.name} onChange={set('name')} />
+      </label>
+      <label>
+        E-mail
+        <input type="email" name="email" required value={form.email} onChange={set('email')} />
+      </label>
+      <label>
+        Password
+        <input type="password" name="password" required minLength={8} autoComplete="new-password" value={form.password} onChange={set('password')} />
+      </label>
+      <label>
+        Phone (optional)
+        <input type="tel" name="phone" value={form.phone} onChange={set('phone')} />
+      </label>
+      <label>
+        Role
+        <select name="role" value={form.role} onChange={set('role')}>
+          <option value="agent">Agent</option>
+          <option value="admin">Admin</option>
+        </select>
+      </label>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Add agent
+        </button>
+      </div>
+      <ErrorText error={error} />
+    </form>
+  );
+}

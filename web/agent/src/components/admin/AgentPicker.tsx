@@ -1,0 +1,25 @@
+/** Which agents receive a channel's chats; none ticked means every agent of the account. */
+import { useApp } from '../../context';
+
+export function AgentPicker({ value, onChange }: { value: number[]; onChange(ids: number[]): void }) {
+  const { agents } = useApp();
+  const list = Object.values(agents).filter((a) => a.active);
+  return (
+    <fieldset className="agent-picker">
+      <legend>Agents who receive its chats</legend>
+      <p className="muted small">None ticked: every agent of the account.</p>
+      {list.map((a) => (
+        <label key={a.id} className="check">
+          <input
+            type="checkbox"
+            name="agent_ids"
+            value={a.id}
+            checked={value.includes(a.id)}
+            onChange={(e) => onChange(e.target.checked ? [...value, a.id] : value.filter((id) => id !== a.id))}
+          />
+          {a.name} <span className="muted small">({a.email})</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * Add or change a channel. Chat API (spec: Connect chat API): name, webhook
+ * server URL, chunked encoding, agents. Widget: name, colour, allowed domains,
+ * agents.
+ */
+import { useState, type FormEvent } from 'react';
+import { api, errorText, type ChannelFields } from '../../api';
+import type { Channel } from '../../types';
+import { AgentPicker } from './AgentPicker';
+import { ErrorText } from './ErrorText';
+
+interface Props {
+  type: Channel['type'];
+  initial?: Channel;
+  onSaved(channel: Channel): void;
+  onCancel?(): void;
+}
+
+export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
+  const [name, setName] = useState(initial?.name ?? '');
+  const [webhookUrl, setWebhookUrl] = useState(initial?.type === 'chat_api' ? (initial.webhook_url ?? '') : '');
+  const [chunked, setChunked] = useState(initial?.type === 'chat_api' ? initial.chunked : false);
+  const [color, setColor] = useState(initial?.type === 'widget' ? (initial.color ?? '#2f6fed') : '#2f6fed');
+  const [domains, setDomains] = useState(initial?.type === 'widget' ? initial.allowed_domains.join('\n') : '');
+  const [agentIds, setAgentIds] = useState<number[]>(initial?.agent_ids ?? []);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const prefix = `${type}-${initial?.id ?? 'new'}`;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    const fields: ChannelFields =
+      type === 'chat_api'
+        ? { name, webhook_url: webhookUrl.trim() || null, chunked, agent_ids: agentIds }
+        : { name, color, allowed_domains: domains.split(/[\s,]+/).filter(Boolean), agent_ids: agentIds };
+    try {
+      onSaved(initial ? await api.updateChannel(initial.id, fields) : await api.createChannel({ ...fields, type, name }));
+      if (!initial) {
+        setName('');
+        setWebhookUrl('');
+        setDomains('');
+        setAgentIds([]);
+      }
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card form-grid" onSubmit={submit} aria-label={initial ? `Change ${initial.name}` : type === 'chat_api' ? 'Connect chat API' : 'Add a website widget'}>
+      <label htmlFor={`${prefix}-name`}>Channel name</label>
+      <input id={`${prefix}-name`} name="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+      {type === 'chat_api' ? (
+        <>
+          <label htmlFor={`${prefix}-webhook`}>Webhook server URL</label>
+          <input
+            id={`${prefix}-webhook`}
+            name="webhook_url"
+            type="url"
+            placeholder="https://your-system.example.com/parley"
+            value={webhookUrl}
+            onChange={(e) => setWebhookUrl(e.target.value)}
+          />
+          <p className="muted small">Agent replies are POSTed to this URL + “/” + the channel id.</p>
+          <label className="check">
+            <input type="checkbox" name="chunked" checked={chunked} onChange={(e) => setChunked(e.target.checked)} />
+            Send with chunked transfer encoding
+          </label>
+        </>
+      ) : (
+        <>
+          <label htmlFor={`${prefix}-color`}>Colour</label>
+          <input id={`${prefix}-color`} name="color" type="color" value={color} onChange={(e) => setColor(e.target.value)} />
+          <label htmlFor={`${prefix}-domains`}>Allowed domains (one per line; empty: any)</label>
+          <textarea id={`${prefix}-domains`} name="allowed_domains" rows={3} placeholder={'example.com\n*.example.com'} value={domains} onChange={(e) => setDomains(e.target.value)} />
+        </>
+      )}
+      <AgentPicker value={agentIds} onChange={setAgentIds} />
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {initial ? 'Save' : type === 'chat_api' ? 'Connect chat API' : 'Add widget'}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+      <ErrorText error={error} />
+    </form>
+  );
+}

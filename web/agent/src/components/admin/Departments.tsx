@@ -1,0 +1,76 @@
+/** Admin: departments — add, rename, remove. */
+import { useState, type FormEvent } from 'react';
+import { api, errorText } from '../../api';
+import type { Department } from '../../types';
+import { useList } from '../useList';
+import { ErrorText } from './ErrorText';
+
+function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onChanged(d: Department): void; onRemoved(): void }) {
+  const [name, setName] = useState(dept.name);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (fn: () => Promise<void>) => {
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <li className="row">
+      <label className="grow">
+        <span className="sr-only">Name of department {dept.name}</span>
+        <input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <button type="button" disabled={name.trim() === dept.name} onClick={() => void run(async () => onChanged(await api.renameDepartment(dept.id, name)))}>
+        Rename
+      </button>
+      <button type="button" className="danger" onClick={() => void run(async () => { await api.deleteDepartment(dept.id); onRemoved(); })}>
+        Remove
+      </button>
+      <ErrorText error={error} />
+    </li>
+  );
+}
+
+export function Departments() {
+  const list = useList<Department>(() => api.departments());
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      list.upsert(await api.createDepartment(name));
+      setName('');
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  return (
+    <section className="page" aria-labelledby="departments-title">
+      <h1 id="departments-title">Departments</h1>
+      <form className="card row" onSubmit={add}>
+        <label className="grow">
+          New department
+          <input name="department" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <button type="submit" className="primary">
+          Add
+        </button>
+      </form>
+      <ErrorText error={error ?? list.error} />
+      {list.items.length === 0 && !list.loading ? (
+        <p className="muted">No department yet.</p>
+      ) : (
+        <ul className="plain">
+          {list.items.map((d) => (
+            <DepartmentRow key={d.id} dept={d} onChanged={list.upsert} onRemoved={() => list.setItems((all) => all.filter((x) => x.id !== d.id))} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * Admin: Integration settings for developers (spec): event webhook URL, Safe
+ * URL, the webhook signing secret (read-only, with rotation) and callbacks.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, errorText } from '../../api';
+import { useApp } from '../../context';
+import type { Settings } from '../../types';
+import { CallbackForm } from './CallbackForm';
+import { ConfirmButton } from './ConfirmButton';
+import { CopyField } from './CopyField';
+import { ErrorText } from './ErrorText';
+
+export function SettingsPage() {
+  const { setSafeUrl } = useApp();
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [eventUrl, setEventUrl] = useState('');
+  const [safeUrl, setSafe] = useState('');
+  const [saved, setSaved] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const show = (s: Settings) => {
+    setSettings(s);
+    setEventUrl(s.event_webhook_url ?? '');
+    setSafe(s.safe_url ?? '');
+    setSafeUrl(s.safe_url);
+  };
+
+  useEffect(() => {
+    api.settings().then(show, (err: unknown) => setError(errorText(err)));
+  }, []);
+
+  const run = async (fn: () => Promise<Settings>, done: string) => {
+    setError(null);
+    setSaved('');
+    try {
+      show(await fn());
+      setSaved(done);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  const saveUrls = (e: FormEvent) => {
+    e.preventDefault();
+    void run(() => api.updateSettings({ event_webhook_url: eventUrl.trim() || null, safe_url: safeUrl.trim() || null }), 'Integration settings saved.');
+  };
+
+  if (!settings) {
+    return (
+      <section className="page" aria-labelledby="settings-title">
+        <h1 id="settings-title">Settings</h1>
+        {error ? <ErrorText error={error} /> : <p className="muted">Loading…</p>}
+      </section>
+    );
+  }
+
+  return (
+    <section className="page" aria-labelledby="settings-title">
+      <h1 id="settings-title">Settings</h1>
+      <p role="status" className="saved">
+        {saved}
+      </p>
+      <ErrorText error={error} />
+      {settings.webhooks_paused_reason && (
+        <div className="card paused" role="alert">
+          <p>Event webhooks are paused: {settings.webhooks_paused_reason}</p>
+          <button type="button" className="primary" onClick={() => void run(() => api.resumeWebhooks(), 'Event webhooks resumed; held events are being sent.')}>
+            Resume event webhooks
+          </button>
+        </div>
+      )}
+      <form className="card form-grid" onSubmit={saveUrls} aria-labelledby="integration-title">
+        <h2 id="integration-title">Integration settings for developers</h2>
+        <label htmlFor="event-webhook-url">Event webhook URL</label>
+        <input id="event-webhook-url" name="event_webhook_url" type="url" placeholder="https://crm.example.com/parley-events" value={eventUrl} onChange={(e) => setEventUrl(e.target.value)} />
+        <p className="muted small">Chat and call events are POSTed here as JSON, signed with the secret below. Empty: no events.</p>
+        <label htmlFor="safe-url">Safe URL</label>
+        <input id="safe-url" name="safe_url" type="url" placeholder="https://www.example.com" value={safeUrl} onChange={(e) => setSafe(e.target.value)} />
+        <p className="muted small">With a Safe URL, custom-data links to other domains are hidden from agents.</p>
+        <div className="form-actions">
+          <button type="submit" className="primary">
+            Save
+          </button>
+        </div>
+      </form>
+      <section className="card" aria-labelledby="secret-title">
+        <h2 id="secret-title">Webhook signing secret</h2>
+        <p className="muted small">Receivers verify the Standard Webhooks signature (webhook-signature header) with it.</p>
+        <CopyField label="Webhook secret" value={settings.webhook_secret} />
+        <ConfirmButton
+          label="Rotate secret"
+          question="Receivers must switch to the new secret. Rotate now?"
+          onConfirm={() => run(() => api.rotateWebhookSecret(), 'A new webhook secret is in use.')}
+        />
+      </section>
+      <CallbackForm callback={settings.callback} onSave={(cb) => run(() => api.updateSettings({ callback: cb }), 'Callback settings saved.')} />
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+/**
+ * The inbox state and its reducer (pure, no I/O): chats by id, the messages of
+ * the conversations opened, a preview line per chat, who is typing, unread
+ * counts. API answers and stream frames both land here; applying one twice,
+ * or an older copy after a newer one, changes nothing (messages are merged by
+ * id, chats by their sequence number).
+ */
+import type { Chat, Message } from './types';
+
+export interface InboxState {
+  chats: Record<number, Chat>;
+  messages: Record<number, Message[]>;
+  preview: Record<number, string>;
+  /** chat id → time (ms) the visitor's typing indicator expires. */
+  typing: Record<number, number>;
+  unread: Record<number, number>;
+}
+
+export type InboxAction =
+  | { type: 'reset' }
+  | { type: 'chats'; chats: Chat[] }
+  | { type: 'chat'; chat: Chat }
+  | { type: 'message'; message: Message; unread: boolean }
+  | { type: 'typing'; chatId: number; until: number | null }
+  | { type: 'read'; chatId: number };
+
+export const emptyInbox: InboxState = { chats: {}, messages: {}, preview: {}, typing: {}, unread: {} };
+
+const FINAL = new Set(['delivered', 'failed']);
+
+/** Which copy of the same message wins: a final delivery status is never undone by an older pending copy. */
+function newer(existing: Message, incoming: Message): Message {
+  const before = existing.delivery?.status;
+  const after = incoming.delivery?.status;
+  if (before && FINAL.has(before) && after === 'pending') return existing;
+  return incoming;
+}
+
+export function mergeMessages(current: Message[] | undefined, incoming: Message[]): Message[] {
+  const byId = new Map<number, Message>();
+  for (const m of current ?? []) byId.set(m.id, m);
+  for (const m of incoming) {
+    const had = byId.get(m.id);
+    byId.set(m.id, had ? newer(had, m) : m);
+  }
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+export function previewOf(m: Message): string | null {
+  if (m.internal) return null;
+  if (m.text) return m.text;
+  if (m.type === 'location') return '📍 Location';
+  if (m.file_name) return `📎 ${m.file_name}`;
+  return `[${m.type}]`;
+}
+
+function withoutKey<T>(record: Record<number, T>, key: number): Record<number, T> {
+  if (!(key in record)) return record;
+  const copy = { ...record };
+  delete copy[key];
+  return copy;
+}
+
+function upsertChat(state: InboxState, chat: Chat): InboxState {
+  const { messages, ...summary } = chat;
+  const existing = state.chats[chat.id];
+  const keep = existing && existing.seq > summary.seq;
+  let next: InboxState = keep ? state : { ...state, chats: { ...state.chats, [chat.id]: summary } };
+  if (messages) {
+    const merged = mergeMessages(state.messages[chat.id], messages);
+    next = { ...next, messages: { ...next.messages, [chat.id]: merged } };
+    const last = [...merged].reverse().map(previewOf).find((p) => p !== null);
+    if (last) next = { ...next, preview: { ...next.preview, [chat.id]: last } };
+  }
+  return next;
+}
+
+export function inboxReducer(state: InboxState, action: InboxAction): InboxState {
+  switch (action.type) {
+    case 'reset':
+      return emptyInbox;
+    case 'chats':
+      return action.chats.reduce(upsertChat, state);
+    case 'chat':
+      return upsertChat(state, action.chat);
+    case 'message': {
+      const m = action.message;
+      const had = state.messages[m.chat_id];
+      let next: InboxState = state;
+      // Messages of a conversation not opened yet are fetched with it; only the preview is kept.
+      if (had) next = { ...next, messages: { ...next.messages, [m.chat_id]: mergeMessages(had, [m]) } };
+      const known = had?.some((x) => x.id === m.id) ?? false;
+      const line = previewOf(m);
+      if (line && !known) next = { ...next, preview: { ...next.preview, [m.chat_id]: line } };
+      if (m.author === 'visitor' && !known) {
+        next = { ...next, typing: withoutKey(next.typing, m.chat_id) };
+        if (action.unread) next = { ...next, unread: { ...next.unread, [m.chat_id]: (next.unread[m.chat_id] ?? 0) + 1 } };
+      }
+      return next;
+    }
+    case 'typing':
+      return {
+        ...state,
+        typing: action.until === null ? withoutKey(state.typing, action.chatId) : { ...state.typing, [action.chatId]: action.until },
+      };
+    case 'read':
+      return { ...state, unread: withoutKey(state.unread, action.chatId) };
+  }
+}
+
+export function chatsWithStatus(state: InboxState, status: Chat['status']): Chat[] {
+  return Object.values(state.chats)
+    .filter((c) => c.status === status)
+    .sort((a, b) => b.id - a.id);
+}
+
+export function totalUnread(state: InboxState): number {
+  return Object.values(state.unread).reduce((a, b) => a + b, 0);
+}
+
+/** What waits for an agent: waiting chats, plus unread visitor messages of the other chats (a waiting chat counts once). */
+export function attentionCount(state: InboxState): number {
+  const pending = chatsWithStatus(state, 'pending');
+  const unread = Object.entries(state.unread)
+    .filter(([id]) => state.chats[Number(id)]?.status !== 'pending')
+    .reduce((sum, [, n]) => sum + n, 0);
+  return pending.length + unread;
+}

@@ -1,0 +1,28 @@
+/** The app's paths and what each one shows (pure: no DOM, no React). */
+
+export type Route =
+  | { name: 'inbox'; tab: 'pending' | 'mine' | 'active' }
+  | { name: 'chat'; id: number }
+  | { name: 'archive' }
+  | { name: 'offline' }
+  | { name: 'calls' }
+  | { name: 'admin'; section: 'agents' | 'departments' | 'channels' | 'settings' | 'deliveries' }
+  | { name: 'notFound' };
+
+const ADMIN_SECTIONS = ['agents', 'departments', 'channels', 'settings', 'deliveries'] as const;
+
+export function parseRoute(path: string): Route {
+  const parts = path.split('/').filter(Boolean);
+  if (parts.length === 0) return { name: 'inbox', tab: 'pending' };
+  const [head, second] = parts;
+  if (head === 'inbox' && (second === 'mine' || second === 'active' || second === 'pending')) return { name: 'inbox', tab: second };
+  if (head === 'chats' && second && /^\d+$/.test(second)) return { name: 'chat', id: Number(second) };
+  if (head === 'archive') return { name: 'archive' };
+  if (head === 'offline') return { name: 'offline' };
+  if (head === 'calls') return { name: 'calls' };
+  if (head === 'admin') {
+    const section = ADMIN_SECTIONS.find((s) => s === (second ?? 'agents'));
+    if (section) return { name: 'admin', section };
+  }
+  return { name: 'notFound' };
+}

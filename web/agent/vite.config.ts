@@ -1,0 +1,27 @@
+/**
+ * Build of the agent and admin app: web/agent → dist/web/agent (served at `/`
+ * by server/routes/app/agentApp.ts). JSX is compiled by Vite's oxc transform
+ * (React's automatic runtime), so no plugin is needed.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export default defineConfig({
+  root: here,
+  base: '/',
+  publicDir: false,
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  build: {
+    outDir: path.resolve(here, '../../dist/web/agent'),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    target: 'es2022',
+    sourcemap: false,
+    // Everything is hashed and served as immutable from /assets/.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+  },
+});
