@@ -18,7 +18,9 @@
  *   POST /widget/api/<widget_id>/attributes         {attributes: Record<string,string|number|boolean>} → 204
  *   POST /widget/api/<widget_id>/offline            OfflineMessageRequest → {result:'ok'} | 400 {error}
  *   POST /widget/api/<widget_id>/rate               {rate:'positive'|'negative'} → 204
- *   POST /widget/api/<widget_id>/uploads            raw file body (Content-Type = file type, X-File-Name header) → UploadResponse
+ *   POST /widget/api/<widget_id>/uploads            raw file body (Content-Type = file type, X-File-Name header: the name
+ *                                                   URI-encoded, as headers are Latin-1) → UploadResponse; at most
+ *                                                   WIDGET_UPLOAD_MAX_BYTES (the frame refuses bigger files before sending)
  *   GET  /widget/api/<widget_id>/callback           → CallbackAvailability
  *   POST /widget/api/<widget_id>/callback           {phone} → {result:'ok', call_id} | {result:'fail', reason}
  *   GET  /widget/uploads/<name>                     an uploaded file
@@ -122,6 +124,9 @@ export interface OfflineMessageRequest {
   message: string;
 }
 
+/** The largest file a visitor may send through the widget (the frame says so before uploading; the server enforces it). */
+export const WIDGET_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+
 export interface UploadResponse {
   file: string;
   file_name: string;
@@ -135,6 +140,8 @@ export type CallbackAvailability = { result: 'ok' } | { result: 'fail'; reason: 
 export type VisitorFrame =
   | { type: 'ready'; data: { cursor: number; online: boolean } }
   | { type: 'message.created'; cursor: number; data: { message: WidgetMessage } }
+  /** A message changed after it was sent (same id): replace it. */
+  | { type: 'message.updated'; cursor: number; data: { message: WidgetMessage } }
   | { type: 'chat.updated'; cursor: number; data: { chat: Omit<WidgetChat, 'messages'> } }
   | { type: 'typing'; cursor: number; data: { chat_id: number; typing: boolean; agent?: WidgetAgent } }
   | { type: 'status'; cursor: number; data: { online: boolean } }

@@ -10,7 +10,7 @@ import { presentChat, type ChatDto } from '../../presenters/chat.js';
 import { presentMessage } from '../../presenters/message.js';
 
 /** What changed in a chat.updated event; subscribers (event webhooks) react to it. */
-export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data';
+export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated';
 
 export async function loadChatDto(tx: Tx, chat: Chat): Promise<ChatDto> {
   const visitor = await tx.selectFrom('visitors').selectAll().where('id', '=', chat.visitor_id).executeTakeFirstOrThrow();

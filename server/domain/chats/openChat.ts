@@ -21,7 +21,7 @@ export async function findOpenChat(tx: Tx, visitorId: number): Promise<Chat | un
 
 export async function openChat(
   tx: Tx,
-  input: { visitor: Visitor; departmentId?: number | null; page?: Record<string, unknown> | null; now: number },
+  input: { visitor: Visitor; departmentId?: number | null; page?: Record<string, unknown> | null; customData?: unknown[] | null; now: number },
 ): Promise<{ chat: Chat; created: boolean }> {
   const open = await findOpenChat(tx, input.visitor.id);
   if (open) return { chat: open, created: false };
@@ -36,7 +36,7 @@ export async function openChat(
       status: 'pending',
       accepted_by: null,
       agent_ids_json: '[]',
-      custom_data_json: '[]',
+      custom_data_json: input.customData ? JSON.stringify(input.customData) : '[]',
       contact_info_json: null,
       crm_link: null,
       enable_assign: 0,

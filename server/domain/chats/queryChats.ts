@@ -1,4 +1,9 @@
-/** Chat lists and details for agents (newest first, paged by id). Suppressed messages never appear. */
+/**
+ * Chat lists and details for agents (newest first, paged by id). Suppressed
+ * messages never appear. `q` searches the archive: visitor name or e-mail, or
+ * the text of a message, case-insensitively.
+ */
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Agent, Chat } from '../../db/schema.js';
 import { presentChat, type ChatDto } from '../../presenters/chat.js';
@@ -9,6 +14,12 @@ export interface ChatListQuery {
   status?: Chat['status'];
   limit: number;
   before?: number;
+  q?: string;
+}
+
+/** A LIKE pattern matching `text` anywhere, with the wildcards of the text escaped. */
+function containing(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export async function listChats(db: Db, agent: Agent, q: ChatListQuery): Promise<ChatDto[]> {
@@ -21,6 +32,17 @@ export async function listChats(db: Db, agent: Agent, q: ChatListQuery): Promise
   if (channels) query = query.where('channel_id', 'in', channels);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.before !== undefined) query = query.where('id', '<', q.before);
+  const search = q.q?.trim();
+  if (search) {
+    const pattern = containing(search);
+    const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    query = query.where((eb) =>
+      eb.or([
+        eb.exists(eb.selectFrom('visitors').select('visitors.id').whereRef('visitors.id', '=', 'chats.visitor_id').where((v) => v.or([like('visitors.name'), like('visitors.email')]))),
+        eb.exists(eb.selectFrom('messages').select('messages.id').whereRef('messages.chat_id', '=', 'chats.id').where('messages.suppressed', '=', 0).where(like('messages.text'))),
+      ]),
+    );
+  }
   const chats = await query.orderBy('id', 'desc').limit(q.limit).execute();
   if (chats.length === 0) return [];
   const visitors = await db.selectFrom('visitors').selectAll().where('id', 'in', [...new Set(chats.map((c) => c.visitor_id))]).execute();

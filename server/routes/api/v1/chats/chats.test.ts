@@ -142,6 +142,17 @@ describe('agent chat API with a chat-channel customer endpoint', () => {
     expect(stored).toContainEqual({ text: 'spam again', suppressed: 1 });
   });
 
+  it('searches the archive by visitor name, e-mail or message text (?q=)', async () => {
+    await postInbound(t, channel, textMessage('q-1', 'My parcel 50%_off never came', { name: 'Quentin Search', email: 'QUENTIN@example.org' }));
+    const ids = async (q: string) => (await api('GET', `/chats?q=${encodeURIComponent(q)}`)).json().map((c: { visitor: { name: string } }) => c.visitor.name);
+    expect(await ids('quentin')).toEqual(['Quentin Search']);
+    expect(await ids('quentin@EXAMPLE')).toEqual(['Quentin Search']);
+    expect(await ids('PARCEL')).toEqual(['Quentin Search']);
+    expect(await ids('50%_off')).toEqual(['Quentin Search']);
+    expect(await ids('%')).not.toContain('Lister');
+    expect(await ids('no such words anywhere')).toEqual([]);
+  });
+
   it('assign needs a CRM link', async () => {
     const chat = await newChat('asg-1', 'Assignee');
     const res = await api('POST', `/chats/${chat.id}/assign`, agentToken);

@@ -26,7 +26,7 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
 
   app.get('/chats', { schema: { ...opts, querystring: ChatListQuery }, preHandler: requireAgent }, async (request) => {
     const page = readPage(request.query);
-    return listChats(ctx.db, actor(request), { status: request.query.status, limit: page.limit, before: page.before ?? undefined });
+    return listChats(ctx.db, actor(request), { status: request.query.status, q: request.query.q, limit: page.limit, before: page.before ?? undefined });
   });
 
   app.get('/chats/:id', { schema: { ...opts, params: IdParams }, preHandler: requireAgent }, async (request) =>

@@ -6,6 +6,7 @@ export const ChatListQuery = Type.Composite([
   PageQuery,
   Type.Object({
     status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('finished')])),
+    q: Type.Optional(Type.String({ maxLength: 200, description: 'Search: visitor name or e-mail, or message text (case-insensitive).' })),
   }),
 ]);
 

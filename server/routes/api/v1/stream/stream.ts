@@ -19,17 +19,21 @@ import type { Agent } from '../../../../db/schema.js';
 import { resolveToken } from '../../../../domain/auth/tokens.js';
 import { EventFeed } from '../../../../realtime/feed.js';
 import type { StreamEvent } from '../../../../realtime/hub.js';
+import {
+  CLOSE_BAD_REQUEST,
+  CLOSE_FORBIDDEN,
+  CLOSE_INTERNAL,
+  CLOSE_TRY_AGAIN,
+  CLOSE_UNAUTHORIZED,
+  closeWith,
+  keepAlive,
+  parseCursor,
+  sendJson,
+} from '../../../../realtime/socket.js';
 import { bearerToken, TOKEN_COOKIE } from '../../../authenticate.js';
 import { ChannelVisibility } from './visibility.js';
 
-export const PING_INTERVAL_MS = 25_000;
-export const CLOSE_UNAUTHORIZED = 4401;
-export const CLOSE_FORBIDDEN = 4403;
-export const CLOSE_BAD_REQUEST = 4400;
-const CLOSE_TRY_AGAIN = 1013;
-const CLOSE_INTERNAL = 1011;
-/** Bytes waiting in the socket's buffer before the client is considered too slow. */
-const MAX_BUFFERED = 4 * 1024 * 1024;
+export { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_UNAUTHORIZED, PING_INTERVAL_MS } from '../../../../realtime/socket.js';
 
 export interface StreamFrame {
   type: string;
@@ -74,8 +78,7 @@ class AgentStream {
   private readonly feed: EventFeed;
   private readonly visibility: ChannelVisibility;
   private readonly ref: { accountId: number; agentId: number };
-  private alive = true;
-  private ticker: NodeJS.Timeout | null = null;
+  private stopKeepAlive: (() => void) | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -105,9 +108,7 @@ class AgentStream {
     this.ctx.metrics.sockets.labels('agent').inc();
     this.ctx.presence.opened(this.ref);
     this.socket.on('close', () => this.closed());
-    this.socket.on('pong', () => (this.alive = true));
-    this.socket.on('message', (raw) => this.onMessage(raw.toString()));
-    this.ticker = setInterval(() => void this.tick(), PING_INTERVAL_MS);
+    this.stopKeepAlive = keepAlive(this.socket, () => void this.tick());
     void this.feed.start();
   }
 
@@ -124,26 +125,11 @@ class AgentStream {
   }
 
   private send(frame: StreamFrame): void {
-    if (this.socket.readyState !== this.socket.OPEN) return;
-    if (this.socket.bufferedAmount > MAX_BUFFERED) {
-      closeWith(this.socket, CLOSE_TRY_AGAIN, 'too slow; reconnect with your cursor');
-      return;
-    }
-    this.socket.send(JSON.stringify(frame));
+    sendJson(this.socket, frame);
   }
 
-  /** Browsers cannot send protocol pings: {"type":"ping"} is answered with {"type":"pong"}. */
-  private onMessage(text: string): void {
-    if (text.length < 100 && /"type"\s*:\s*"ping"/.test(text)) this.send({ type: 'pong', data: {} });
-  }
-
+  /** At every ping (keepAlive): catch up from the store and recheck the token. */
   private async tick(): Promise<void> {
-    if (!this.alive) {
-      this.socket.terminate();
-      return;
-    }
-    this.alive = false;
-    this.socket.ping();
     this.feed.catchUp();
     try {
       if (!(await resolveToken(this.ctx.db, this.token, this.ctx.clock()))) {
@@ -155,7 +141,7 @@ class AgentStream {
   }
 
   private closed(): void {
-    if (this.ticker) clearInterval(this.ticker);
+    this.stopKeepAlive?.();
     this.feed.close();
     this.ctx.metrics.sockets.labels('agent').dec();
     this.ctx.presence.closed(this.ref);
@@ -170,20 +156,9 @@ function streamCredentials(request: FastifyRequest, query: Record<string, unknow
   return cookie ? { token: cookie, viaCookie: true } : null;
 }
 
-/** undefined: invalid; null: none given. */
-function parseCursor(value: unknown): number | null | undefined {
-  if (value === undefined || value === '') return null;
-  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) return undefined;
-  return Number(value);
-}
-
 function sameOrigin(request: FastifyRequest, publicUrl: string): boolean {
   const origin = request.headers.origin;
   if (!origin) return true; // not a browser: no cross-site risk
   if (origin === new URL(publicUrl).origin) return true;
   return origin === `${request.protocol}://${request.headers.host ?? ''}`;
-}
-
-function closeWith(socket: WebSocket, code: number, reason: string): void {
-  if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason.slice(0, 120));
 }

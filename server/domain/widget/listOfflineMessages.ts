@@ -1,0 +1,13 @@
+/** Offline messages for agents, newest first: those of the channels the agent works (every channel for administrators), never another account's. */
+import type { Db } from '../../db/database.js';
+import type { Agent, OfflineMessage } from '../../db/schema.js';
+import { readableChannelIds } from '../chats/loadChat.js';
+
+export async function listOfflineMessages(db: Db, agent: Agent, page: { limit: number; before: number | null }): Promise<OfflineMessage[]> {
+  const channels = await readableChannelIds(db, agent);
+  if (channels && channels.length === 0) return [];
+  let query = db.selectFrom('offline_messages').selectAll().where('account_id', '=', agent.account_id);
+  if (channels) query = query.where('channel_id', 'in', channels);
+  if (page.before !== null) query = query.where('id', '<', page.before);
+  return query.orderBy('id', 'desc').limit(page.limit).execute();
+}

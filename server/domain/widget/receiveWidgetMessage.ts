@@ -1,0 +1,74 @@
+/**
+ * A visitor writes in the widget (POST /widget/api/<widget_id>/messages).
+ * One transaction, like the chat channel's receiveInbound: the visitor row is
+ * locked, the open chat found or a pending one opened (with the proactive
+ * invitation as the visitor's invite text, the department, the page and the
+ * custom data set so far), the message stored and message.created recorded.
+ * A blacklisted visitor's messages are stored suppressed on the last chat and
+ * reach nobody; the visitor is not told.
+ */
+import type { AppContext } from '../../context.js';
+import type { Channel, Message, Visitor } from '../../db/schema.js';
+import { invalid } from '../../errors/AppError.js';
+import { commit } from '../../events/outbox.js';
+import { recordMessageCreated } from '../chats/chatEvents.js';
+import { findOpenChat, openChat } from '../chats/openChat.js';
+import { insertMessage } from '../messages/insertMessage.js';
+import { InvalidMessage, normalizeMessage, optionalString, type NormalizedMessage } from '../messages/normalizeMessage.js';
+import { readSession } from './session.js';
+import { lockVisitor } from './visitorAccess.js';
+
+export interface WidgetMessageInput {
+  channel: Channel;
+  visitor: Visitor;
+  body: Record<string, unknown>;
+}
+
+/** The spec's message rules; files must be this service's own uploads (no links to elsewhere in a visitor's name). */
+export function normalizeWidgetMessage(body: Record<string, unknown>, publicUrl: string): NormalizedMessage {
+  const { type, text, file, file_name, file_size, latitude, longitude } = body;
+  let normalized;
+  try {
+    normalized = normalizeMessage({ type, text, file, file_name, file_size, latitude, longitude });
+  } catch (err) {
+    if (err instanceof InvalidMessage) throw invalid(err.message);
+    throw err;
+  }
+  if (normalized.kind === 'typing') throw invalid('Send typing with POST /widget/api/<widget_id>/typing, not as a message.');
+  const message = normalized.message;
+  if (message.file !== null && !message.file.startsWith(`${publicUrl}/widget/uploads/`)) {
+    throw invalid('message.file must be a URL returned by POST /widget/api/<widget_id>/uploads.');
+  }
+  return message;
+}
+
+async function departmentOf(ctx: AppContext, accountId: number, raw: unknown): Promise<number | null> {
+  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 1) return null;
+  const row = await ctx.db.selectFrom('departments').select('id').where('id', '=', raw).where('account_id', '=', accountId).executeTakeFirst();
+  return row?.id ?? null; // an unknown department is dropped, the message kept
+}
+
+export async function receiveWidgetMessage(ctx: AppContext, input: WidgetMessageInput): Promise<Message> {
+  const { channel, body } = input;
+  const message = normalizeWidgetMessage(body, ctx.config.publicUrl);
+  const invite = optionalString(body.invite, 1000);
+  const departmentId = await departmentOf(ctx, channel.account_id, body.department_id);
+  const now = ctx.clock();
+
+  return commit(ctx.db, ctx.signals, async (tx) => {
+    let visitor = await lockVisitor(tx, input.visitor.id, now);
+    if (visitor.blacklisted) {
+      const last = await tx.selectFrom('chats').selectAll().where('visitor_id', '=', visitor.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
+      if (last) return insertMessage(tx, { chat: last, author: 'visitor', message, suppressed: true, now });
+    }
+    if (invite && !(await findOpenChat(tx, visitor.id))) {
+      // Before the chat opens, so chat.created already shows it to agents.
+      visitor = await tx.updateTable('visitors').set({ invite }).where('id', '=', visitor.id).returningAll().executeTakeFirstOrThrow();
+    }
+    const session = readSession(visitor);
+    const { chat } = await openChat(tx, { visitor, departmentId, page: session.page ? { ...session.page } : null, customData: session.custom_data ?? null, now });
+    const stored = await insertMessage(tx, { chat, author: 'visitor', message, now });
+    await recordMessageCreated(tx, chat, stored, now);
+    return stored;
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * The widget visitor's browser session, kept in visitors.session_json: the
+ * webhook fields (StoredSession: ip, user_agent, geoip, utm, page, visits)
+ * plus what the widget adds (browser/OS/device, referrer, client attributes,
+ * custom data waiting for a chat). Input cleaning of pages and UTM lives here.
+ */
+import type { Tx } from '../../db/database.js';
+import type { Visitor } from '../../db/schema.js';
+import { parseJson, toJson } from '../../lib/json.js';
+import type { ParsedUserAgent } from '../../lib/userAgent.js';
+import type { StoredSession, WebhookPage } from '../../presenters/webhook/objects.js';
+import { isHttpUrl, optionalString } from '../messages/normalizeMessage.js';
+
+export type ClientAttributes = Record<string, string | number | boolean>;
+
+export interface WidgetCustomField {
+  title?: string;
+  content?: string;
+  link?: string;
+  key?: string;
+}
+
+export interface WidgetSession extends StoredSession, ParsedUserAgent {
+  referrer?: string;
+  attributes?: ClientAttributes;
+  /** The last setCustomData, copied to the next chat that opens. */
+  custom_data?: WidgetCustomField[];
+  last_seen_at?: number;
+}
+
+export const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as const;
+
+export function readSession(v: Pick<Visitor, 'session_json'>): WidgetSession {
+  const parsed = parseJson<unknown>(v.session_json, {});
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as WidgetSession) : {};
+}
+
+export async function writeSession(tx: Tx, visitorId: number, session: WidgetSession, now: number): Promise<Visitor> {
+  return tx
+    .updateTable('visitors')
+    .set({ session_json: toJson(session), updated_at: now })
+    .where('id', '=', visitorId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An http(s) page with an optional title, or null (other schemes are never stored: agents open these links). */
+export function cleanPage(raw: unknown): (WebhookPage & { referrer?: string }) | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const page = raw as Record<string, unknown>;
+  if (!isHttpUrl(page.url)) return null;
+  const out: WebhookPage & { referrer?: string } = { url: page.url };
+  const title = optionalString(page.title, 255);
+  if (title) out.title = title;
+  if (isHttpUrl(page.referrer)) out.referrer = page.referrer;
+  return out;
+}
+
+/** utm_* values (without the prefix), strings only, cut to 255 characters; null when none. */
+export function cleanUtm(raw: unknown): Record<string, string> | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const out: Record<string, string> = {};
+  for (const key of UTM_KEYS) {
+    const value = optionalString((raw as Record<string, unknown>)[key], 255);
+    if (value) out[key] = value;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}

@@ -1,0 +1,53 @@
+/**
+ * The visitor introduces himself (contacts form, svc_api.setContactInfo):
+ * name, e-mail, phone and description go to the visitor record, as if typed
+ * in the chat window. When something changed and a chat is open, chat.updated
+ * (change visitor_updated) is recorded: agents see it live and the event
+ * webhooks send chat_updated. Empty values leave a field as it is.
+ */
+import type { AppContext } from '../../context.js';
+import type { Visitor, VisitorsTable } from '../../db/schema.js';
+import { invalid } from '../../errors/AppError.js';
+import { commit } from '../../events/outbox.js';
+import { recordChatState } from '../chats/chatEvents.js';
+import { findOpenChat } from '../chats/openChat.js';
+import { optionalString } from '../messages/normalizeMessage.js';
+import { lockVisitor } from './visitorAccess.js';
+
+type ContactFields = Partial<Pick<VisitorsTable, 'name' | 'email' | 'phone' | 'description'>>;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Cleans an e-mail address; 400 when one is given that is not an address. */
+export function cleanEmail(raw: unknown): string | null {
+  const email = optionalString(raw, 254);
+  if (email !== null && !EMAIL.test(email)) throw invalid(`email must be an e-mail address such as name@example.com (got "${email.slice(0, 60)}").`);
+  return email;
+}
+
+export function cleanContact(body: Record<string, unknown>): ContactFields {
+  const out: ContactFields = {};
+  const name = optionalString(body.client_name ?? body.name, 255);
+  const email = cleanEmail(body.email);
+  const phone = optionalString(body.phone, 64);
+  const description = optionalString(body.description, 1000);
+  if (name) out.name = name;
+  if (email) out.email = email;
+  if (phone) out.phone = phone;
+  if (description) out.description = description;
+  return out;
+}
+
+export async function setContactInfo(ctx: AppContext, input: { visitor: Visitor; body: Record<string, unknown> }): Promise<Visitor> {
+  const fields = cleanContact(input.body);
+  const now = ctx.clock();
+  return commit(ctx.db, ctx.signals, async (tx) => {
+    const current = await lockVisitor(tx, input.visitor.id, now);
+    const changed = (Object.keys(fields) as (keyof ContactFields)[]).filter((k) => fields[k] !== current[k]);
+    if (changed.length === 0) return current;
+    const visitor = await tx.updateTable('visitors').set(fields).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
+    const chat = await findOpenChat(tx, visitor.id);
+    if (chat) await recordChatState(tx, chat, 'chat.updated', now, { change: 'visitor_updated' });
+    return visitor;
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * Offline messages end to end: the widget's offline form stores the message
+ * and records offline_message.created (agents' streams, the offline_message
+ * webhook); GET /api/v1/offline-messages lists them newest first, paged,
+ * only the caller's account and channels.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addAgent, createOtherAccount } from '../../../../../test/helpers/accounts.js';
+import { allRelayed, listen, StreamClient, streamUrl } from '../../../../../test/helpers/realtime.js';
+import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
+import { createWidget, startSession, visitorCall, type TestWidget } from '../../../../../test/helpers/widget.js';
+
+describe('offline messages', () => {
+  let t: TestApp;
+  let base: string;
+  let widget: TestWidget;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    base = await listen(t.app);
+    widget = await createWidget(t);
+  });
+  afterAll(() => t.close());
+
+  const list = (token: string, query = '') => t.app.inject({ method: 'GET', url: `/api/v1/offline-messages${query}`, headers: bearer(token) });
+
+  it('validates the form: message required, e-mail format', async () => {
+    const s = await startSession(t, widget.widget_id);
+    const empty = await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { name: 'Bo', message: '  ' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.message).toMatch(/message is required/);
+    const email = await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { message: 'hi', email: 'bo@' });
+    expect(email.statusCode).toBe(400);
+    expect(email.json().error.message).toMatch(/e-mail/);
+    expect((await list(t.adminToken)).json()).toEqual([]);
+  });
+
+  it('stores the message, records offline_message.created for agents and the webhook, and lists it', async () => {
+    await t.app.inject({ method: 'PUT', url: '/api/v1/settings', headers: bearer(t.adminToken), payload: { event_webhook_url: 'http://127.0.0.1:9/events' } });
+    const agentSocket = await StreamClient.ready(streamUrl(base, t.adminToken));
+    const s = await startSession(t, widget.widget_id);
+    const body = { name: 'Bo', email: 'bo@example.com', phone: '+15550100', description: 'Order 7', message: 'Call me back' };
+    const res = await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', body);
+    expect(res.json()).toEqual({ result: 'ok' });
+
+    const listed = (await list(t.adminToken)).json();
+    expect(listed).toEqual([{ id: expect.any(Number), channel_id: widget.id, visitor_id: expect.any(Number), ...body, created_at: expect.any(Number) }]);
+    await agentSocket.until((c) => c.events().some((f) => f.type === 'offline_message.created'));
+    expect(agentSocket.events().find((f) => f.type === 'offline_message.created')?.data).toEqual({ offline_message: listed[0] });
+    await agentSocket.close();
+
+    const event = await t.app.ctx.db.selectFrom('events').selectAll().where('type', '=', 'offline_message.created').executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ channel_id: widget.id, chat_id: null });
+    await allRelayed(t.app);
+    const delivery = await t.app.ctx.db.selectFrom('deliveries').selectAll().where('event_type', '=', 'offline_message').executeTakeFirstOrThrow();
+    expect(JSON.parse(delivery.body)).toMatchObject({ event_name: 'offline_message', widget_id: widget.widget_id, offline_message_id: String(listed[0].id), message: 'Call me back' });
+    await t.app.inject({ method: 'PUT', url: '/api/v1/settings', headers: bearer(t.adminToken), payload: { event_webhook_url: null } });
+  });
+
+  it('pages newest first with limit and before', async () => {
+    const s = await startSession(t, widget.widget_id);
+    for (const message of ['a', 'b', 'c']) await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { message });
+    const page1 = (await list(t.adminToken, '?limit=2')).json();
+    expect(page1.map((m: { message: string }) => m.message)).toEqual(['c', 'b']);
+    const page2 = (await list(t.adminToken, `?limit=2&before=${page1[1].id}`)).json();
+    expect(page2.map((m: { message: string }) => m.message)).toEqual(['a', 'Call me back']);
+    expect((await list(t.adminToken, '?limit=0')).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/offline-messages' })).statusCode).toBe(401);
+  });
+
+  it("shows an agent its channels' messages only, and nothing of another account", async () => {
+    const agent = await addAgent(t, { email: 'offline-agent@example.com' });
+    const adminId = (await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(t.adminToken) })).json().id as number;
+    const theirs = await createWidget(t, { name: 'Not yours', agent_ids: [adminId] });
+    const s = await startSession(t, theirs.widget_id);
+    await visitorCall(t, theirs.widget_id, s.visitor_token, 'offline', { message: 'for the admin only' });
+    const mine = (await list(agent.token)).json().map((m: { message: string }) => m.message);
+    expect(mine).not.toContain('for the admin only');
+    expect(mine).toContain('Call me back'); // a channel with no agents belongs to every agent
+    const other = await createOtherAccount(t);
+    expect((await list(other.token)).json()).toEqual([]);
+  });
+});

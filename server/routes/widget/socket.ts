@@ -1,0 +1,101 @@
+/**
+ * GET /widget/ws/<widget_id>?token=<visitor_token>&cursor=<last cursor>: the
+ * chat frame's socket. Frames are VisitorFrame (protocol/widget.ts), chosen
+ * by visitorFrames.ts; the replay after `cursor`, the seam to live events and
+ * catching up are the agent stream's EventFeed (realtime/feed.ts), so nothing
+ * is lost or doubled across reconnects. After the replay, {"type":"ready",
+ * "data":{cursor, online}}. An unknown widget is 404 and a refused Origin 403
+ * before the upgrade; a bad token upgrades and closes with 4401.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { AppContext } from '../../context.js';
+import type { Channel, Visitor } from '../../db/schema.js';
+import { findVisitorByToken, findWidgetChannel } from '../../domain/widget/visitorAccess.js';
+import { EventFeed } from '../../realtime/feed.js';
+import { CLOSE_BAD_REQUEST, CLOSE_INTERNAL, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED, closeWith, keepAlive, parseCursor, sendJson } from '../../realtime/socket.js';
+import type { VisitorFrame } from '../../../protocol/widget.js';
+import { VisitorFrames } from './visitorFrames.js';
+import { widgetOf, type WidgetParams } from './visitorCall.js';
+
+export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get<{ Params: WidgetParams }>(
+    '/ws/:widgetId',
+    {
+      websocket: true,
+      schema: { tags: ['widget'], summary: "The visitor's socket (VisitorFrame stream)" },
+      preValidation: async (request) => {
+        await widgetOf(ctx, request);
+      },
+    },
+    (socket, request) => {
+      openVisitorSocket(ctx, socket, request).catch((err: unknown) => {
+        request.log.error({ err }, 'visitor socket failed to open');
+        closeWith(socket, CLOSE_INTERNAL, 'internal error; reconnect with your cursor');
+      });
+    },
+  );
+}
+
+async function openVisitorSocket(ctx: AppContext, socket: WebSocket, request: FastifyRequest<{ Params: WidgetParams }>): Promise<void> {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const cursor = parseCursor(query.cursor);
+  if (cursor === undefined) return closeWith(socket, CLOSE_BAD_REQUEST, 'bad request: cursor must be a non-negative integer');
+  const channel = await findWidgetChannel(ctx.db, request.params.widgetId);
+  const visitor = await findVisitorByToken(ctx.db, channel, typeof query.token === 'string' ? query.token : null);
+  if (!visitor) return closeWith(socket, CLOSE_UNAUTHORIZED, 'unauthorized: unknown visitor token; start a widget session again');
+  const frames = new VisitorFrames(ctx.db, channel, visitor);
+  await frames.init();
+  if (socket.readyState !== socket.OPEN) return;
+  new VisitorSocket(ctx, socket, channel, visitor, frames, cursor, request).open();
+}
+
+class VisitorSocket {
+  private readonly feed: EventFeed;
+  private stopKeepAlive: (() => void) | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly socket: WebSocket,
+    channel: Channel,
+    visitor: Visitor,
+    private readonly frames: VisitorFrames,
+    cursor: number | null,
+    request: FastifyRequest,
+  ) {
+    this.feed = new EventFeed({
+      ctx,
+      accountId: channel.account_id,
+      cursor,
+      // Frames are made (agent names, availability: queries) and sent here, in the feed's order; the feed's own send is unused.
+      visible: async (e) => {
+        const frame = await this.frames.frameFor(e);
+        if (frame) this.send(frame);
+        return false;
+      },
+      send: () => undefined,
+      ready: (at) => this.send({ type: 'ready', data: { cursor: at, online: this.frames.online } }),
+      fail: (reason, err) => {
+        if (err) request.log.error({ err, visitor: visitor.id }, 'visitor socket feed failed');
+        closeWith(socket, err ? CLOSE_INTERNAL : CLOSE_TRY_AGAIN, reason);
+      },
+    });
+  }
+
+  open(): void {
+    this.ctx.metrics.sockets.labels('visitor').inc();
+    this.socket.on('close', () => this.closed());
+    this.stopKeepAlive = keepAlive(this.socket, () => this.feed.catchUp());
+    void this.feed.start();
+  }
+
+  private send(frame: VisitorFrame): void {
+    sendJson(this.socket, frame);
+  }
+
+  private closed(): void {
+    this.stopKeepAlive?.();
+    this.feed.close();
+    this.ctx.metrics.sockets.labels('visitor').dec();
+  }
+}
