@@ -1,7 +1,9 @@
 /**
  * Process entry: config → app → listen → drain on SIGTERM/SIGINT.
- * A second signal while draining is ignored; the drain has a hard limit so the
- * process always exits within 10 s.
+ * Draining: stop accepting, let in-flight requests finish (their connections
+ * are closed as soon as they turn idle), stop the workers, close the store,
+ * exit 0. A second signal while draining is ignored; a hard limit makes the
+ * process exit within 10 s whatever happens.
  */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
@@ -37,6 +39,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 9000);
     hardLimit.unref();
+    // A keep-alive connection whose request finishes during the drain would
+    // otherwise hold the server open until its keep-alive timeout (5 s).
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    sweep.unref();
     app.close().then(
       () => process.exit(0),
       (err: unknown) => {

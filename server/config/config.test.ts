@@ -1,0 +1,189 @@
+/**
+ * Configuration: defaults, the validation of every variable (each problem
+ * names an example value), all problems reported together, a frozen result,
+ * and config.ts as the only reader of process.env.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults for an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8080',
+      dataDir: path.resolve('./data'),
+      databaseUrl: null,
+      databaseSchema: null,
+      redisUrl: null,
+      adminEmail: null,
+      adminPassword: null,
+      outboundAllowPrivate: false,
+      logLevel: 'info',
+      tokenTtlSeconds: 30 * 24 * 3600,
+      presenceGraceSeconds: 60,
+    });
+  });
+
+  it('treats empty and blank values as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '  ', DATABASE_URL: '', ADMIN_PASSWORD: ' ', LOG_LEVEL: '' })).toEqual(loadConfig({}));
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9090',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://chat.example.com/parley/',
+      DATA_DIR: '/var/lib/parley',
+      DATABASE_URL: 'postgres://parley:secret@db:5432/parley',
+      DATABASE_SCHEMA: 'parley_1',
+      REDIS_URL: 'redis://cache:6379',
+      ADMIN_EMAIL: 'boss@example.com',
+      ADMIN_PASSWORD: ' spaced password ',
+      OUTBOUND_ALLOW_PRIVATE: '1',
+      LOG_LEVEL: 'debug',
+      TOKEN_TTL_SECONDS: '3600',
+      PRESENCE_GRACE_SECONDS: '15',
+    });
+    expect(config).toEqual({
+      port: 9090,
+      host: '0.0.0.0',
+      publicUrl: 'https://chat.example.com/parley',
+      dataDir: '/var/lib/parley',
+      databaseUrl: 'postgres://parley:secret@db:5432/parley',
+      databaseSchema: 'parley_1',
+      redisUrl: 'redis://cache:6379',
+      adminEmail: 'boss@example.com',
+      adminPassword: ' spaced password ',
+      outboundAllowPrivate: true,
+      logLevel: 'debug',
+      tokenTtlSeconds: 3600,
+      presenceGraceSeconds: 15,
+    });
+  });
+
+  it('derives the default PUBLIC_URL from PORT and strips trailing slashes', () => {
+    expect(loadConfig({ PORT: '3000' }).publicUrl).toBe('http://localhost:3000');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080//' }).publicUrl).toBe('http://10.0.0.5:8080');
+  });
+
+  it.each([
+    ['OUTBOUND_ALLOW_PRIVATE', '1', true],
+    ['OUTBOUND_ALLOW_PRIVATE', 'true', true],
+    ['OUTBOUND_ALLOW_PRIVATE', '0', false],
+    ['OUTBOUND_ALLOW_PRIVATE', 'false', false],
+  ])('%s=%s → %s', (key, value, expected) => {
+    expect(loadConfig({ [key]: value }).outboundAllowPrivate).toBe(expected);
+  });
+
+  it('accepts postgresql:// and rediss:// and port 0 (any free port)', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://x@h/db' }).databaseUrl).toBe('postgresql://x@h/db');
+    expect(loadConfig({ REDIS_URL: 'rediss://h:6380' }).redisUrl).toBe('rediss://h:6380');
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  // Every variable that is validated, with a value it refuses.
+  const invalid: Array<[string, string]> = [
+    ['PORT', 'eighty'],
+    ['PORT', '65536'],
+    ['PORT', '-1'],
+    ['HOST', 'not a host'],
+    ['PUBLIC_URL', 'chat.example.com'],
+    ['PUBLIC_URL', 'ftp://chat.example.com'],
+    ['PUBLIC_URL', 'https://chat.example.com/?x=1'],
+    ['DATABASE_URL', 'mysql://root@localhost/parley'],
+    ['DATABASE_SCHEMA', 'Bad-Schema'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['ADMIN_EMAIL', 'not-an-email'],
+    ['ADMIN_PASSWORD', 'short'],
+    ['OUTBOUND_ALLOW_PRIVATE', 'yes'],
+    ['LOG_LEVEL', 'verbose'],
+    ['TOKEN_TTL_SECONDS', '59'],
+    ['TOKEN_TTL_SECONDS', '1h'],
+    ['TOKEN_TTL_SECONDS', '99999999999'],
+    ['PRESENCE_GRACE_SECONDS', '0'],
+    ['PRESENCE_GRACE_SECONDS', '86401'],
+    ['PRESENCE_GRACE_SECONDS', 'soon'],
+  ];
+
+  it.each(invalid)('refuses %s=%s with one problem naming the variable and an example', (key, value) => {
+    const problems = problemsOf({ [key]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${key} must `));
+    expect(problems[0]).toContain(`e.g. ${key}=`);
+  });
+
+  it('lists every problem at once, in one readable message', () => {
+    const env = Object.fromEntries(invalid.map(([k, v]) => [k, v]));
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { problems, message } = error as ConfigError;
+    const keys = new Set(invalid.map(([k]) => k));
+    expect(problems).toHaveLength(keys.size);
+    for (const key of keys) {
+      expect(problems.some((p) => p.startsWith(`${key} must `))).toBe(true);
+      expect(message).toContain(`  - ${key} must `);
+    }
+    expect(message.startsWith('Invalid configuration:\n')).toBe(true);
+  });
+
+  it('never echoes secrets in its problems', () => {
+    const [dbProblem] = problemsOf({ DATABASE_URL: 'mysql://root:hunter22@localhost/parley' });
+    expect(dbProblem).not.toContain('hunter22');
+    expect(dbProblem).toContain('root:***@');
+    const [redisProblem] = problemsOf({ REDIS_URL: 'http://user:topsecret@cache:6379' });
+    expect(redisProblem).not.toContain('topsecret');
+    const [passwordProblem] = problemsOf({ ADMIN_PASSWORD: 'hunter2' });
+    expect(passwordProblem).not.toContain('hunter2');
+  });
+
+  it('returns a frozen object', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('reads process.env by default', () => {
+    expect(loadConfig().port).toBe(loadConfig({ ...process.env }).port);
+  });
+});
+
+describe('config is the only reader of process.env', () => {
+  const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+  function sources(dir: string): string[] {
+    return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return sources(full);
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
+    });
+  }
+
+  it('no other server module touches process.env', () => {
+    const offenders = sources(serverDir)
+      .filter((file) => path.basename(file) !== 'config.ts')
+      .filter((file) => /process\.env\b/.test(fs.readFileSync(file, 'utf8')))
+      .map((file) => path.relative(serverDir, file));
+    expect(offenders, 'read the variable in server/config/config.ts and pass it through Config').toEqual([]);
+  });
+});
