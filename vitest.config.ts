@@ -9,7 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    include: ['server/**/*.test.ts', 'test/**/*.test.ts', 'e2e/**/*.test.ts'],
+    include: ['server/**/*.test.ts', 'test/**/*.test.ts', 'e2e/**/*.test.ts', 'web/**/*.test.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', env: { TEST_DB: 'sqlite' } } },
       { extends: true, test: { name: 'postgres', env: { TEST_DB: 'postgres' } } },

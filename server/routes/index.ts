@@ -9,17 +9,21 @@ import { channelsRoutes } from './api/v1/channels/channels.js';
 import { departmentsRoutes } from './api/v1/departments/departments.js';
 import { settingsRoutes } from './api/v1/settings/settings.js';
 import { authRoutes } from './api/v1/auth/auth.js';
+import { callsRoutes } from './api/v1/calls/calls.js';
 import { chatRoutes } from './api/v1/chats/chats.js';
 import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
 import { meRoutes } from './api/v1/me/me.js';
+import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
 import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
+import { widgetAssetRoutes } from './widget/assets.js';
+import { widgetRoutes } from './widget/widget.js';
 import { chatChannelRoutes } from './wh/wh.js';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-const apiV1: RouteModule[] = [authRoutes, meRoutes, chatRoutes, deliveriesRoutes, agentsRoutes, departmentsRoutes, channelsRoutes, settingsRoutes, streamRoutes];
+const apiV1: RouteModule[] = [authRoutes, meRoutes, chatRoutes, deliveriesRoutes, agentsRoutes, departmentsRoutes, channelsRoutes, settingsRoutes, streamRoutes, callsRoutes, offlineMessagesRoutes];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
@@ -27,5 +31,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   }, { prefix: '/api/v1' });
   await chatChannelRoutes(app, ctx);
   await systemRoutes(app, ctx);
+  await widgetAssetRoutes(app, ctx);
+  await widgetRoutes(app, ctx);
   await agentAppRoutes(app, ctx);
 }

@@ -1,0 +1,163 @@
+/**
+ * The widget's static routes: the loader with the widget id and PUBLIC_URL
+ * injected (safely), cached 5 minutes with an ETag, a JS-comment 404 for an
+ * unknown widget; the frame page with its CSP (frame-ancestors from the
+ * channel's allowed domains); immutable assets without traversal. Runs on a
+ * fixture build, plus the registration in the real app on the real build.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
+import { ensureWidgetBuilt } from '../../../web/widget/build.js';
+import { defaultWidgetDistDir, injectLoader, registerWidgetAssets } from './assets.js';
+
+const LOADER = 'window.__out = { base: `__PARLEY_BASE__/widget/frame/` + "__PARLEY_WIDGET_ID__", quoted: \'__PARLEY_BASE__\' };';
+const HTML = '<!doctype html><html><head><script type="module" crossorigin src="../assets/frame-abc123.js"></script></head><body><div id="app"></div></body></html>';
+
+describe('widget assets (fixture build)', () => {
+  let t: TestApp;
+  let app: FastifyInstance;
+  let dir: string;
+  let widgetId: string;
+  let lockedId: string;
+
+  const createWidget = async (payload: Record<string, unknown>): Promise<string> => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/channels', headers: bearer(t.adminToken), payload: { type: 'widget', name: 'Site', ...payload } });
+    expect(res.statusCode).toBe(201);
+    return res.json().widget_id as string;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PUBLIC_URL: 'https://chat.example.com/parley' } });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-widget-fixture-'));
+    fs.mkdirSync(path.join(dir, 'frame'));
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(path.join(dir, 'loader.js'), LOADER);
+    fs.writeFileSync(path.join(dir, 'frame/index.html'), HTML);
+    fs.writeFileSync(path.join(dir, 'assets/frame-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dir, 'secret.txt'), 'not an asset');
+    app = Fastify({ logger: false });
+    await registerWidgetAssets(app, t.app.ctx, { dir });
+    await app.ready();
+    widgetId = await createWidget({});
+    lockedId = await createWidget({ allowed_domains: ['shop.example.com', '*.example.org'] });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the loader with the widget id and PUBLIC_URL injected, cacheable for 5 minutes with an ETag', async () => {
+    const res = await app.inject({ method: 'GET', url: `/widget/${widgetId}.js` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers.etag).toMatch(/^"[\w-]+"$/);
+    const sandbox: { window: { __out?: { base: string; quoted: string } } } = { window: {} };
+    vm.runInNewContext(res.body, sandbox);
+    expect(sandbox.window.__out).toEqual({ base: `https://chat.example.com/parley/widget/frame/${widgetId}`, quoted: 'https://chat.example.com/parley' });
+
+    const again = await app.inject({ method: 'GET', url: `/widget/${widgetId}.js`, headers: { 'if-none-match': res.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('answers an unknown widget with a 404 JavaScript comment', async () => {
+    for (const url of ['/widget/nope123.js', '/widget/nope123', `/widget/${widgetId}.css`]) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
+      expect(res.body).toMatch(/^\/\* Parley: .* \*\/\n$/);
+    }
+  });
+
+  it('never lets an injected value end the string it is put in', () => {
+    const out = injectLoader(LOADER, "https://x.test/a'b\"c`${d}\\e</script>", 'id');
+    const sandbox: { window: { __out?: { base: string; quoted: string } } } = { window: {} };
+    vm.runInNewContext(out, sandbox);
+    expect(sandbox.window.__out?.quoted).toBe("https://x.test/a'b\"c`${d}\\e</script>");
+    expect(out).not.toContain('</script>');
+  });
+
+  it('serves the frame page with a CSP whose frame-ancestors follow the allowed domains', async () => {
+    const open = await app.inject({ method: 'GET', url: `/widget/frame/${widgetId}` });
+    expect(open.statusCode).toBe(200);
+    expect(open.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(open.body).toBe(HTML);
+    const csp = String(open.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain('connect-src \'self\' wss://chat.example.com');
+    expect(csp).toContain('frame-ancestors *');
+    expect(csp).not.toContain('unsafe');
+    expect(open.headers['x-frame-options']).toBeUndefined();
+    expect(open.headers['cache-control']).toBe('no-cache');
+
+    const locked = await app.inject({ method: 'GET', url: `/widget/frame/${lockedId}` });
+    const lockedCsp = String(locked.headers['content-security-policy']);
+    expect(lockedCsp).toContain('https://shop.example.com');
+    expect(lockedCsp).toContain('https://*.example.org');
+    expect(lockedCsp).not.toContain('frame-ancestors *');
+    expect(locked.headers.etag).not.toBe(open.headers.etag);
+
+    const unknown = await app.inject({ method: 'GET', url: '/widget/frame/nope123' });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('serves hashed assets immutable, and nothing outside the assets directory', async () => {
+    const res = await app.inject({ method: 'GET', url: '/widget/assets/frame-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.body).toBe('console.log(1)');
+    for (const url of ['/widget/assets/missing.js', '/widget/assets/..%2Fsecret.txt', '/widget/assets/%2e%2e%2fsecret.txt', '/widget/assets/.hidden']) {
+      expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    }
+  });
+
+  it('says how to build when the build is missing', async () => {
+    const empty = Fastify({ logger: false });
+    await registerWidgetAssets(empty, t.app.ctx, { dir: path.join(dir, 'missing') });
+    const res = await empty.inject({ method: 'GET', url: `/widget/${widgetId}.js` });
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toContain('npm run build');
+    await empty.close();
+  });
+
+  it('finds the build beside the server, from the sources and from dist/server', () => {
+    expect(defaultWidgetDistDir()).toBe(path.resolve(import.meta.dirname, '../../../dist/web/widget'));
+  });
+});
+
+describe('widget assets (real app, real build)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    await ensureWidgetBuilt();
+    t = await createTestApp({ env: { PUBLIC_URL: 'http://127.0.0.1:9999' } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is registered: the loader, the frame page and its assets are served', async () => {
+    const channel = await t.app.inject({ method: 'POST', url: '/api/v1/channels', headers: bearer(t.adminToken), payload: { type: 'widget', name: 'Site' } });
+    const { widget_id: widgetId, script_url: scriptUrl } = channel.json() as { widget_id: string; script_url: string };
+    const loader = await t.app.inject({ method: 'GET', url: new URL(scriptUrl).pathname });
+    expect(loader.statusCode).toBe(200);
+    expect(loader.body).toContain(`http://127.0.0.1:9999`);
+    expect(loader.body).toContain(widgetId);
+    expect(loader.body).not.toContain('__PARLEY_');
+    const page = await t.app.inject({ method: 'GET', url: `/widget/frame/${widgetId}` });
+    expect(page.statusCode).toBe(200);
+    const assets = [...page.body.matchAll(/(?:src|href)="\.\.\/assets\/([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    for (const a of assets) expect((await t.app.inject({ method: 'GET', url: `/widget/assets/${a}` })).statusCode, a).toBe(200);
+  });
+});

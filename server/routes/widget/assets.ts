@@ -1,0 +1,167 @@
+/**
+ * The widget's static side (CONTRACT §3), built by `npm run build:web` into
+ * dist/web/widget:
+ *   GET /widget/<widget_id>.js       the loader, with the widget id and PUBLIC_URL injected;
+ *                                    short cache + ETag; unknown widget → 404 JS comment
+ *   GET /widget/frame/<widget_id>    the chat frame's page; CSP frame-ancestors from the
+ *                                    channel's allowed domains
+ *   GET /widget/assets/<file>        the frame's hashed JS/CSS, immutable
+ * The build directory is found relative to this module, so the same code
+ * serves from dist/server/… and from the TypeScript sources under test.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { Channel } from '../../db/schema.js';
+import { frameAncestors } from '../../domain/widget/allowedDomains.js';
+import { findWidgetChannel } from '../../domain/widget/visitorAccess.js';
+import { AppError } from '../../errors/AppError.js';
+
+/** Placeholders in the built loader (web/widget/loader/loader.ts). */
+export const BASE_TOKEN = '__PARLEY_BASE__';
+export const ID_TOKEN = '__PARLEY_WIDGET_ID__';
+
+const JS = 'application/javascript; charset=utf-8';
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': JS,
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+/** dist/web/widget beside dist/server (built server) or under the repository's dist (sources). */
+export function defaultWidgetDistDir(): string {
+  const serverDir = path.resolve(import.meta.dirname, '../..');
+  const parent = path.dirname(serverDir);
+  const dist = path.basename(parent) === 'dist' ? parent : path.join(parent, 'dist');
+  return path.join(dist, 'web', 'widget');
+}
+
+/**
+ * Characters safe in any JS string or template literal; everything else
+ * becomes a \uXXXX escape, so an injected value can never end the literal.
+ */
+export function jsStringChars(value: string): string {
+  return value.replace(/[^\w.:/~%-]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export function injectLoader(source: string, publicUrl: string, widgetId: string): string {
+  return source.split(BASE_TOKEN).join(jsStringChars(publicUrl)).split(ID_TOKEN).join(jsStringChars(widgetId));
+}
+
+interface Built {
+  body: Buffer;
+  etag: string;
+  mtimeMs: number;
+}
+
+const etagOf = (body: Buffer | string): string => `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+/** Reads built files, caching each until its mtime changes (a rebuild). */
+class BuildReader {
+  private readonly cache = new Map<string, Built>();
+
+  constructor(readonly dir: string) {}
+
+  async read(rel: string): Promise<Built | null> {
+    const file = path.join(this.dir, rel);
+    let stat: fs.Stats;
+    try {
+      stat = await fs.promises.stat(file);
+    } catch {
+      return null;
+    }
+    if (!stat.isFile()) return null;
+    const hit = this.cache.get(file);
+    if (hit && hit.mtimeMs === stat.mtimeMs) return hit;
+    const body = await fs.promises.readFile(file);
+    const built = { body, etag: etagOf(body), mtimeMs: stat.mtimeMs };
+    this.cache.set(file, built);
+    return built;
+  }
+}
+
+async function widgetChannel(ctx: AppContext, widgetId: string): Promise<Channel | null> {
+  if (!/^[\w-]{1,64}$/.test(widgetId)) return null;
+  try {
+    return await findWidgetChannel(ctx.db, widgetId);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** 304 when the client has this version. */
+function fresh(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  reply.header('etag', etag);
+  const given = request.headers['if-none-match'];
+  return typeof given === 'string' && given.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`);
+}
+
+const notBuilt = 'The widget is not built: run `npm run build` (or `npm run build:web`).';
+
+/** The chat frame's Content-Security-Policy: only our own scripts and styles; pictures from anywhere (agent photos, files). */
+export function frameCsp(channel: Channel, publicUrl: string): string {
+  const ws = new URL(publicUrl);
+  ws.protocol = ws.protocol === 'https:' ? 'wss:' : 'ws:';
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' https: http: data: blob:",
+    `connect-src 'self' ${ws.origin}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    frameAncestors(channel),
+  ].join('; ');
+}
+
+export async function registerWidgetAssets(app: FastifyInstance, ctx: AppContext, opts: { dir: string }): Promise<void> {
+  const build = new BuildReader(opts.dir);
+  const hidden = { schema: { hide: true } };
+
+  app.get<{ Params: { script: string } }>('/widget/:script', hidden, async (request, reply) => {
+    const widgetId = /^(.+)\.js$/.exec(request.params.script)?.[1] ?? '';
+    const channel = await widgetChannel(ctx, widgetId);
+    reply.type(JS);
+    if (!channel) {
+      return reply.code(404).header('cache-control', 'no-cache').send(`/* Parley: there is no widget "${jsStringChars(widgetId).slice(0, 64)}". Copy the install snippet from the channel's settings. */\n`);
+    }
+    const loader = await build.read('loader.js');
+    if (!loader) return reply.code(503).header('cache-control', 'no-store').send(`/* Parley: ${notBuilt} */\n`);
+    const body = injectLoader(loader.body.toString('utf8'), ctx.config.publicUrl, channel.public_id);
+    reply.header('cache-control', 'public, max-age=300');
+    if (fresh(request, reply, etagOf(body))) return reply.code(304).send();
+    return reply.send(body);
+  });
+
+  app.get<{ Params: { widgetId: string } }>('/widget/frame/:widgetId', hidden, async (request, reply) => {
+    const channel = await widgetChannel(ctx, request.params.widgetId);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    if (!channel) return reply.code(404).send('<!doctype html><title>Not found</title><p>There is no such chat widget.</p>\n');
+    const html = await build.read('frame/index.html');
+    if (!html) return reply.code(503).type('text/plain; charset=utf-8').send(`${notBuilt}\n`);
+    reply.header('content-security-policy', frameCsp(channel, ctx.config.publicUrl)).header('referrer-policy', 'strict-origin-when-cross-origin');
+    // The policy depends on the channel, so it is part of the version.
+    if (fresh(request, reply, etagOf(html.etag + frameAncestors(channel)))) return reply.code(304).send();
+    return reply.send(html.body);
+  });
+
+  app.get<{ Params: { file: string } }>('/widget/assets/:file', hidden, async (request, reply) => {
+    const name = request.params.file;
+    // Flat, hashed file names only: no traversal, no dot files.
+    const asset = /^[\w-][\w.-]*$/.test(name) ? await build.read(path.join('assets', name)) : null;
+    if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('No such widget asset.\n');
+    reply.type(CONTENT_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream').header('cache-control', 'public, max-age=31536000, immutable');
+    if (fresh(request, reply, asset.etag)) return reply.code(304).send();
+    return reply.send(asset.body);
+  });
+}
+
+export async function widgetAssetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await registerWidgetAssets(app, ctx, { dir: defaultWidgetDistDir() });
+}

@@ -1,0 +1,52 @@
+/**
+ * HTTP calls of the chat frame to /widget/api/<widget_id>/… (protocol/widget.ts),
+ * with the visitor's token. URLs are relative to the frame's own address, so
+ * the frame works behind any path prefix PUBLIC_URL has.
+ */
+import type { UploadResponse } from '../../../protocol/widget';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Api {
+  token: string | null;
+  call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
+  upload(file: File): Promise<UploadResponse>;
+}
+
+export function createApi(widgetId: string): Api {
+  const base = new URL(`../api/${encodeURIComponent(widgetId)}/`, location.href);
+
+  async function request<T>(method: string, path: string, body: BodyInit | undefined, headers: Record<string, string>): Promise<T> {
+    if (api.token) headers.authorization = `Bearer ${api.token}`;
+    const res = await fetch(new URL(path, base), { method, body, headers, credentials: 'omit' });
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    if (!res.ok) {
+      const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+      throw new ApiError(res.status, String(error?.code ?? res.status), typeof error?.message === 'string' ? error.message : `The request failed (${res.status}).`);
+    }
+    return parsed as T;
+  }
+
+  const api: Api = {
+    token: null,
+    call: (method, path, body) =>
+      request(method, path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? {} : { 'content-type': 'application/json' }),
+    upload: (file) =>
+      request('POST', 'uploads', file, { 'content-type': file.type || 'application/octet-stream', 'x-file-name': encodeURIComponent(file.name) }),
+  };
+  return api;
+}

@@ -1,0 +1,47 @@
+/**
+ * The frame's side of the postMessage bridge with the loader. The loader puts
+ * the page's origin in the frame URL's #fragment; the frame accepts envelopes
+ * only from its parent window with that origin, and posts only to it.
+ */
+import { MESSAGE_NAMESPACE, type Envelope } from '../../../protocol/widget';
+import type { FrameEvents, LoaderCommand } from '../shared/messages';
+
+export interface Bridge {
+  /** Whether a loader embeds this frame (else it runs alone: the page is the frame). */
+  readonly embedded: boolean;
+  post<K extends keyof FrameEvents>(event: K, payload: FrameEvents[K], id?: number): void;
+}
+
+/**
+ * The page's origin, from the #fragment. A site that embeds the frame claiming
+ * another origin gets nothing: postMessage delivers only to that origin, and
+ * envelopes from any other origin are ignored.
+ */
+function parentOrigin(): string | null {
+  try {
+    const origin = decodeURIComponent(location.hash.slice(1));
+    return /^https?:\/\/[^/?#]+$/.test(origin) ? origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createBridge(onCommand: (c: LoaderCommand) => void): Bridge {
+  const origin = parentOrigin();
+  const embedded = window.parent !== window && origin !== null;
+  addEventListener('message', (e: MessageEvent) => {
+    if (!embedded || e.source !== window.parent || e.origin !== origin) return;
+    const d = e.data as Envelope | null;
+    if (!d || d.ns !== MESSAGE_NAMESPACE || typeof d.event !== 'string') return;
+    onCommand({ event: d.event, payload: d.payload, id: typeof d.id === 'number' ? d.id : undefined } as LoaderCommand);
+  });
+  return {
+    embedded,
+    post(event, payload, id) {
+      if (!embedded || origin === null) return;
+      const env: Envelope = { ns: MESSAGE_NAMESPACE, event, payload };
+      if (id !== undefined) env.id = id;
+      window.parent.postMessage(env, origin);
+    },
+  };
+}

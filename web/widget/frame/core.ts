@@ -1,0 +1,333 @@
+/**
+ * The chat frame's controller, its core: starts (or resumes) the visitor
+ * session, keeps the socket, turns server frames into state, mirrors what
+ * svc_api answers synchronously to the loader, fires the page's svc_on*
+ * callbacks at the spec's moments, opens and closes the window, shows
+ * invitations. The visitor's own actions are in widget.ts.
+ */
+import type { CallbackAvailability, ContactInfo, PageInfo, SessionResponse, VisitorFrame, WidgetMessage } from '../../../protocol/widget';
+import type { CallbackName, InitPayload, Mirror, Utm, WidgetState } from '../shared/messages';
+import { ApiError, createApi, type Api } from './api';
+import type { Bridge } from './bridge';
+import { RuleRunner, type InvitationRule } from './rules';
+import { beep } from './sound';
+import { VisitorSocket } from './socket';
+import { chatOpen, emptyContact, initialState, mergeContact, mergeMessages, Store, type Invitation, type UiState } from './state';
+import { load, save } from './storage';
+
+const VISIT_GAP_MS = 30 * 60 * 1000;
+export const TEXT_MAX = 1000;
+
+export class WidgetCore extends Store {
+  readonly api: Api;
+  private readonly socket: VisitorSocket;
+  private readonly rules: RuleRunner;
+  private page: PageInfo = { url: '' };
+  private utm: Utm = {};
+  private started = Date.now();
+  private visits = 1;
+  private cursor = 0;
+  private sessionStarted = false;
+  protected ready!: Promise<void>;
+  private markReady!: () => void;
+  /** Chats whose svc_onAccept already fired. */
+  private readonly accepted = new Set<number>();
+  private shownState: WidgetState = 'label';
+  private mirrored = '';
+  private agentTypingTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The visitor acted in the frame (launcher, minimize): move the keyboard focus with the change. */
+  focusRequested = false;
+
+  constructor(
+    readonly widgetId: string,
+    readonly bridge: Bridge,
+  ) {
+    super();
+    this.api = createApi(widgetId);
+    this.resetReady();
+    this.socket = new VisitorSocket({
+      url: () => {
+        const u = new URL(`../ws/${encodeURIComponent(widgetId)}`, location.href);
+        u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+        u.search = `?token=${encodeURIComponent(this.api.token ?? '')}&cursor=${this.cursor}`;
+        return u.href;
+      },
+      frame: (f) => this.onFrame(f),
+      connected: (up) => this.set({ connected: up }),
+      refused: () => void this.restart(),
+    });
+    this.rules = new RuleRunner(
+      () => ({ url: this.page.url, started: this.started, visits: this.visits }),
+      (rule) => this.ruleMatched(rule),
+    );
+    this.subscribe(() => this.afterChange());
+  }
+
+  private get tokenKey(): string {
+    return `parley.${this.widgetId}.token`;
+  }
+
+  private resetReady(): void {
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
+  }
+
+  /** Resolves once the visitor session exists. */
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+
+  // ---- start ------------------------------------------------------------
+
+  /** The loader's init (or the frame's own page when it runs alone): starts the session once. */
+  init(init: InitPayload): void {
+    if (this.sessionStarted) return;
+    this.sessionStarted = true;
+    const given = (init ?? {}) as Partial<InitPayload>;
+    this.page = given.page && typeof given.page.url === 'string' ? given.page : { url: '' };
+    this.utm = given.utm && typeof given.utm === 'object' ? given.utm : {};
+    this.started = typeof given.started === 'number' ? given.started : Date.now();
+    this.visits = countVisit(this.widgetId);
+    if (load(`parley.${this.widgetId}.open`, 'session') === '1') this.set({ open: true });
+    void this.startSession();
+  }
+
+  private async startSession(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        this.api.token = load(this.tokenKey);
+        const res = await this.api.call<SessionResponse>('POST', 'session', {
+          ...(this.api.token ? { visitor_token: this.api.token } : {}),
+          page: this.page,
+          utm: this.utm,
+        });
+        return this.applySession(res);
+      } catch (e) {
+        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) {
+          this.set({ phase: 'gone' });
+          this.bridge.post('gone', null);
+          return;
+        }
+        await sleep(Math.min(15_000, 1000 * 2 ** attempt));
+      }
+    }
+  }
+
+  private applySession(res: SessionResponse): void {
+    this.api.token = res.visitor_token;
+    save(this.tokenKey, res.visitor_token);
+    this.cursor = res.cursor;
+    const chat = res.chat;
+    if (chat && chat.status === 'active') this.accepted.add(chat.id);
+    const { number, ...contact } = res.visitor;
+    this.set({
+      phase: 'ready',
+      online: res.online,
+      number,
+      // What the page set before the session existed is not yet on the server: it wins.
+      contact: mergeContact({ ...emptyContact(), ...contact }, this.state.contact),
+      chat: chat ? { id: chat.id, status: chat.status, agent: chat.agent, rate: chat.rate } : null,
+      messages: chat ? mergeMessages([], chat.messages) : [],
+      color: res.settings.color ?? this.state.color,
+      callback: res.settings.callback_enabled ? null : { result: 'fail', reason: 'Callback disabled' },
+    });
+    this.socket.start();
+    this.markReady();
+    this.bridge.post('ready', this.mirror());
+    // The window was open on the previous page of this tab: it opens again.
+    if (this.state.open) this.fire('svc_onOpen');
+    if (res.settings.rules) this.rules.set(res.settings.rules);
+  }
+
+  /** A fresh visitor (clearHistory) or a token the server no longer knows. */
+  async restart(forget = false): Promise<void> {
+    this.socket.stop();
+    if (forget) save(this.tokenKey, null);
+    this.api.token = null;
+    this.accepted.clear();
+    const { open, view, color } = this.state;
+    this.resetReady();
+    this.state = { ...initialState(), open, view, color };
+    this.set({});
+    await this.startSession();
+  }
+
+  // ---- server frames ----------------------------------------------------
+
+  private onFrame(f: VisitorFrame): void {
+    if (f.type === 'ready') {
+      this.cursor = Math.max(this.cursor, f.data.cursor);
+      this.set({ online: f.data.online });
+      // Settings may have changed while away: startCall answers from this.
+      return void this.callbackAvailability();
+    }
+    this.cursor = Math.max(this.cursor, f.cursor);
+    switch (f.type) {
+      case 'message.created':
+        return this.received(f.data.message);
+      case 'chat.updated': {
+        const chat = f.data.chat;
+        if (this.state.chat && chat.id < this.state.chat.id) return; // an older chat
+        const finished = chat.status === 'finished';
+        // A finished chat ends the invitation too: a next chat is the visitor's own.
+        this.set({ chat, agentTyping: finished ? null : this.state.agentTyping, invitation: finished ? null : this.state.invitation });
+        if (chat.status === 'active' && !this.accepted.has(chat.id)) {
+          this.accepted.add(chat.id);
+          this.fire('svc_onAccept', chat.agent ? { name: chat.agent.name, photo: chat.agent.photo } : undefined);
+        }
+        return;
+      }
+      case 'typing':
+        if (f.data.typing) {
+          clearTimeout(this.agentTypingTimer);
+          this.agentTypingTimer = setTimeout(() => this.set({ agentTyping: null }), 15_000);
+        }
+        return this.set({ agentTyping: f.data.typing ? (f.data.agent ?? this.state.chat?.agent ?? { id: 0, name: 'Agent', photo: null }) : null });
+      case 'status':
+        this.set({ online: f.data.online });
+        return void this.callbackAvailability();
+      case 'call.updated': {
+        const call = f.data.call;
+        if (call.status === 'end' || call.status === 'error') {
+          this.set({ call: { ...call } });
+          this.fire('svc_onCallEnd', call.status === 'end' ? { result: 'ok' } : { result: 'fail', reason: call.reason ?? 'Call failed' });
+        } else this.set({ call: { ...call } });
+        return;
+      }
+    }
+  }
+
+  protected received(m: WidgetMessage): void {
+    const known = this.state.messages.some((x) => x.id === m.id);
+    if (known) return;
+    const patch: Partial<UiState> = { messages: mergeMessages(this.state.messages, [m]) };
+    if (m.author === 'visitor') {
+      // Our own message, back through the socket before its POST answered: it replaces its placeholder.
+      const same = this.state.pending.find((p) => p.status === 'sending' && (p.text ?? p.file_name) === (m.text ?? m.file_name));
+      if (same) patch.pending = this.state.pending.filter((p) => p !== same);
+    }
+    if (!this.state.chat || m.chat_id > this.state.chat.id) patch.chat = { id: m.chat_id, status: 'pending', agent: null, rate: null };
+    if (m.author === 'agent') {
+      patch.agentTyping = null;
+      if (!this.state.open) patch.unread = this.state.unread + 1;
+      beep();
+      this.set(patch);
+      this.fire('svc_onMessageReceived', m);
+    } else this.set(patch);
+  }
+
+  // ---- mirror, state, callbacks ----------------------------------------
+
+  mirror(): Mirror {
+    const s = this.state;
+    return {
+      mode: s.online ? 'online' : 'offline',
+      contact: { ...s.contact },
+      unread: s.unread,
+      callback: s.callback,
+      calling: s.call !== null && s.call.status !== 'end' && s.call.status !== 'error',
+    };
+  }
+
+  fire(name: CallbackName, ...args: unknown[]): void {
+    this.bridge.post('callback', { name, args });
+  }
+
+  widgetState(): WidgetState {
+    const s = this.state;
+    if (!s.open) return chatOpen(s.chat) ? 'chat/min' : 'label';
+    if (s.view === 'call') return chatOpen(s.chat) ? 'chat/call' : 'call';
+    return 'chat';
+  }
+
+  private afterChange(): void {
+    if (this.state.phase !== 'ready') return;
+    const mirror = JSON.stringify(this.mirror());
+    if (mirror !== this.mirrored) {
+      this.mirrored = mirror;
+      this.bridge.post('state', this.mirror());
+    }
+    const now = this.widgetState();
+    if (now !== this.shownState) {
+      this.shownState = now;
+      this.fire('svc_onChangeState', now);
+    }
+  }
+
+  /** setContactInfo: getContactInfo() answers with it at once; saving it waits for the session (widget.saveContact). */
+  noteContact(given: Partial<ContactInfo>): void {
+    this.set({ contact: mergeContact(this.state.contact, given) });
+  }
+
+  // ---- window -------------------------------------------------------------
+
+  openWindow(view: 'chat' | 'call' = 'chat'): void {
+    const was = this.state.open;
+    // The visitor has the chat in front of him: no invitation on this page view.
+    this.rules.finish();
+    this.set({ open: true, view, unread: 0, notice: null });
+    save(`parley.${this.widgetId}.open`, '1', 'session');
+    if (!was) this.fire('svc_onOpen');
+    if (view === 'call') void this.callbackAvailability();
+  }
+
+  closeWindow(): void {
+    if (!this.state.open) return;
+    this.set({ open: false, contactsOpen: false });
+    save(`parley.${this.widgetId}.open`, null, 'session');
+    this.fire('svc_onClose');
+  }
+
+  setColor(color: string): void {
+    if (/^#[0-9a-f]{3,8}$/i.test(color) || /^(rgb|hsl)a?\([\d\s.,%]+\)$/i.test(color)) this.set({ color });
+  }
+
+  // ---- invitations --------------------------------------------------------
+
+  showInvitation(inv: Invitation): void {
+    this.rules.finish();
+    this.set({ invitation: { text: inv.text.slice(0, TEXT_MAX), ...(inv.department_id !== undefined ? { department_id: inv.department_id } : {}) } });
+    this.openWindow('chat');
+  }
+
+  setRules(input: unknown): void {
+    this.rules.set(input);
+  }
+
+  setPage(page: PageInfo): void {
+    this.page = page;
+    this.rules.check();
+  }
+
+  private ruleMatched(rule: InvitationRule): boolean {
+    // Not while the visitor is chatting, or nobody could answer.
+    if (this.state.phase !== 'ready' || this.state.open || chatOpen(this.state.chat) || !this.state.online) return false;
+    this.showInvitation(rule.action);
+    return true;
+  }
+
+  // ---- callback calls -------------------------------------------------------
+
+  async callbackAvailability(): Promise<CallbackAvailability> {
+    let result: CallbackAvailability;
+    try {
+      result = await this.api.call<CallbackAvailability>('GET', 'callback');
+    } catch {
+      result = { result: 'fail', reason: 'Callback unavaiable' };
+    }
+    this.set({ callback: result });
+    return result;
+  }
+
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Visits of this browser (a page view 30 minutes or more after the last one starts a new visit), this one included. */
+function countVisit(widgetId: string): number {
+  const key = `parley.${widgetId}.visits`;
+  const [count, last] = (load(key) ?? '0:0').split(':').map(Number);
+  const now = Date.now();
+  const visits = (count || 0) + (now - (last || 0) >= VISIT_GAP_MS ? 1 : 0);
+  save(key, `${visits}:${now}`);
+  return Math.max(1, visits);
+}

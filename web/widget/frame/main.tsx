@@ -1,0 +1,28 @@
+/**
+ * The chat frame's entry (served at /widget/frame/<widget_id>#<page origin>):
+ * wires the bridge, the controller and the views, then says hello to the
+ * loader, which answers with the page's details. Opened alone (no loader),
+ * it starts by itself and fills the window.
+ */
+import { render } from 'preact';
+import type { LoaderCommand } from '../shared/messages';
+import { createBridge } from './bridge';
+import { commandRunner } from './commands';
+import { App } from './ui/App';
+import { Widget } from './widget';
+import './style.css';
+
+const widgetId = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
+let run: (c: LoaderCommand) => void = () => undefined;
+const bridge = createBridge((c) => run(c));
+const widget = new Widget(widgetId, bridge);
+run = commandRunner(widget);
+
+const root = document.getElementById('app');
+if (root) render(<App w={widget} />, root);
+
+if (bridge.embedded) bridge.post('hello', null);
+else {
+  widget.init({ page: { url: document.referrer || location.href, title: document.title }, utm: {}, started: Date.now() });
+  void widget.whenReady().then(() => widget.openWindow());
+}

@@ -1,0 +1,36 @@
+/** The frame's root: the launcher or the chat window, and the size it asks the loader for. */
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { Widget } from '../widget';
+import { ChatWindow } from './ChatWindow';
+import { Launcher } from './Launcher';
+import { useWidget } from './useWidget';
+
+/** The open window's box, its 16 px margins included (the loader shrinks it to small viewports). */
+export const OPEN_SIZE = { width: 380, height: 640 };
+const MARGIN = 16;
+
+export function App({ w }: { w: Widget }) {
+  const s = useWidget(w);
+  const launcher = useRef<HTMLButtonElement>(null);
+  const posted = useRef('');
+  useLayoutEffect(() => {
+    const b = launcher.current;
+    const size =
+      s.phase !== 'ready'
+        ? { open: false, width: 0, height: 0 }
+        : s.open
+          ? { open: true, ...OPEN_SIZE }
+          : { open: false, width: (b?.offsetWidth ?? 0) + 2 * MARGIN, height: (b?.offsetHeight ?? 0) + 2 * MARGIN };
+    const key = JSON.stringify(size);
+    if (key !== posted.current) {
+      posted.current = key;
+      w.bridge.post('size', size);
+    }
+  });
+  if (s.phase !== 'ready') return null;
+  return (
+    <div class={s.full || !w.bridge.embedded ? 'root full' : 'root'} style={s.color ? { '--c': s.color } : undefined}>
+      {s.open ? <ChatWindow w={w} s={s} /> : <Launcher w={w} s={s} btn={launcher} />}
+    </div>
+  );
+}

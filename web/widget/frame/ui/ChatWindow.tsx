@@ -1,0 +1,96 @@
+/** The open widget: header (agent name and photo, status, actions) and what the window shows now. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { chatOpen, type UiState } from '../state';
+import type { Widget } from '../widget';
+import { Composer } from './Composer';
+import { CallbackForm, ContactCard, ContactsForm, OfflineForm, Rating } from './Forms';
+import { MinimizeIcon, PersonIcon, PhoneIcon } from './icons';
+import { Messages } from './Messages';
+import { safeUrl } from './useWidget';
+
+function minimize(w: Widget): void {
+  w.focusRequested = true;
+  w.closeWindow();
+}
+
+function Header({ w, s }: { w: Widget; s: UiState }) {
+  const agent = s.chat?.status === 'active' ? s.chat.agent : null;
+  const photo = safeUrl(agent?.photo);
+  const status = s.agentTyping ? 'typing…' : s.online ? 'Online' : 'Offline';
+  return (
+    <header>
+      {photo ? (
+        <img class="avatar" src={photo} alt="" />
+      ) : (
+        <span class="avatar" aria-hidden="true">
+          {(agent?.name ?? 'S').slice(0, 1).toUpperCase()}
+        </span>
+      )}
+      <div class="title">
+        <h1>{agent?.name ?? 'Support'}</h1>
+        <p>{status}</p>
+      </div>
+      <button type="button" class="icon" aria-label="Your contact details" onClick={() => w.set({ contactsOpen: true, view: 'chat' })}>
+        <PersonIcon />
+      </button>
+      {!(s.callback?.result === 'fail' && s.callback.reason === 'Callback disabled') && (
+        <button type="button" class="icon" aria-label="Call me back" onClick={() => w.openWindow('call')}>
+          <PhoneIcon />
+        </button>
+      )}
+      <button type="button" class="icon" aria-label="Minimize the chat" onClick={() => minimize(w)}>
+        <MinimizeIcon />
+      </button>
+    </header>
+  );
+}
+
+function Body({ w, s }: { w: Widget; s: UiState }) {
+  const [cardDismissed, dismissCard] = useState(false);
+  if (s.view === 'call') return <CallbackForm w={w} s={s} />;
+  if (s.contactsOpen) return <ContactsForm w={w} s={s} />;
+  const finished = s.chat?.status === 'finished';
+  if (!s.online && !chatOpen(s.chat) && !(finished && !s.chat?.rate)) return <OfflineForm w={w} s={s} />;
+  const anonymous = !s.contact.client_name && !s.contact.email && !s.contact.phone;
+  const wrote = chatOpen(s.chat) && s.messages.some((m) => m.author === 'visitor' && m.chat_id === s.chat?.id);
+  return (
+    <>
+      <Messages w={w} s={s} />
+      {anonymous && wrote && !cardDismissed && <ContactCard w={w} onDismiss={() => dismissCard(true)} />}
+      {finished && <Rating w={w} s={s} />}
+      <p class="typing" aria-live="polite">
+        {s.agentTyping ? `${s.agentTyping.name} is typing…` : ''}
+      </p>
+      <Composer w={w} s={s} />
+    </>
+  );
+}
+
+export function ChatWindow({ w, s }: { w: Widget; s: UiState }) {
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // Only when the visitor opened it here: a page's svc_api.open() never steals the focus.
+    if (!w.focusRequested) return;
+    w.focusRequested = false;
+    section.current?.querySelector<HTMLElement>('textarea, input:not([type=file])')?.focus();
+  }, [w]);
+  return (
+    <section
+      class="window"
+      role="dialog"
+      aria-label="Chat"
+      ref={section}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') minimize(w);
+      }}
+    >
+      <Header w={w} s={s} />
+      {!s.connected && s.phase === 'ready' && (
+        <p class="offline-bar" role="status">
+          Reconnecting…
+        </p>
+      )}
+      <Body w={w} s={s} />
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+/** Where the visitor writes: text (Enter sends), a file with its preview, typing notifications. */
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { UiState } from '../state';
+import type { Widget } from '../widget';
+import { ClipIcon, SendIcon } from './icons';
+import { fileSize } from './useWidget';
+
+export function Composer({ w, s }: { w: Widget; s: UiState }) {
+  const [text, setText] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const preview = useMemo(() => (file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null), [file]);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+
+  const submit = (e: Event): void => {
+    e.preventDefault();
+    if (file) void w.sendFile(file);
+    if (text.trim()) void w.sendText(text);
+    setFile(null);
+    setText('');
+  };
+
+  return (
+    <form class="composer" onSubmit={submit}>
+      {file && (
+        <div class="preview">
+          {preview ? <img src={preview} alt={`Preview of ${file.name}`} /> : <span class="file">{file.name}</span>}
+          <span>{fileSize(file.size)}</span>
+          <button type="button" class="link" onClick={() => setFile(null)}>
+            Remove
+          </button>
+        </div>
+      )}
+      {s.notice && (
+        <p class="notice" role="alert">
+          {s.notice}
+        </p>
+      )}
+      <div class="row">
+        <label class="icon" title="Attach a file">
+          <input
+            type="file"
+            class="sr"
+            aria-label="Attach a file"
+            onChange={(e) => {
+              const input = e.currentTarget;
+              const f = input.files?.[0];
+              input.value = '';
+              if (f && !w.fileTooBig(f)) setFile(f);
+            }}
+          />
+          <ClipIcon />
+        </label>
+        <textarea
+          aria-label="Message"
+          placeholder="Type your message…"
+          rows={1}
+          maxLength={1000}
+          value={text}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            w.typing();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) submit(e);
+          }}
+        />
+        <button type="submit" class="icon send" aria-label="Send">
+          <SendIcon />
+        </button>
+      </div>
+    </form>
+  );
+}

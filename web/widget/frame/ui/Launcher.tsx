@@ -1,0 +1,30 @@
+/** The closed widget: a labelled button with the unread count. */
+import type { Ref } from 'preact';
+import { useEffect } from 'preact/hooks';
+import type { UiState } from '../state';
+import type { Widget } from '../widget';
+import { ChatIcon } from './icons';
+
+export function Launcher({ w, s, btn }: { w: Widget; s: UiState; btn: Ref<HTMLButtonElement> }) {
+  const label = s.online ? 'Chat with us' : 'Leave us a message';
+  useEffect(() => {
+    // Back from the window the visitor minimized: the focus returns here.
+    if (!w.focusRequested) return;
+    w.focusRequested = false;
+    if (btn && typeof btn === 'object') btn.current?.focus();
+  }, [w, btn]);
+  return (
+    <button ref={btn} type="button" class="launcher" onClick={() => {
+        w.focusRequested = true;
+        w.openWindow();
+      }} aria-label={s.unread ? `${label}, ${s.unread} unread` : label}>
+      <ChatIcon />
+      <span>{label}</span>
+      {s.unread > 0 && (
+        <span class="badge" aria-hidden="true">
+          {s.unread}
+        </span>
+      )}
+    </button>
+  );
+}

@@ -1,0 +1,75 @@
+/** The conversation: the invitation, the messages (text only, never HTML), sends in flight and failed ones. */
+import { useLayoutEffect, useRef } from 'preact/hooks';
+import type { WidgetMessage } from '../../../../protocol/widget';
+import type { UiState } from '../state';
+import type { Widget } from '../widget';
+import { fileSize, safeUrl } from './useWidget';
+
+const time = (ms: number): string => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+function Body({ m }: { m: WidgetMessage }) {
+  const file = safeUrl(m.file);
+  if ((m.type === 'photo' || m.type === 'sticker') && file) {
+    return (
+      <a href={file} target="_blank" rel="noopener noreferrer">
+        <img class="photo" src={safeUrl(m.thumb) ?? file} alt={m.file_name ?? 'Image'} />
+      </a>
+    );
+  }
+  if (m.type === 'location' && typeof m.latitude === 'number' && typeof m.longitude === 'number') {
+    return (
+      <a href={`https://www.openstreetmap.org/?mlat=${m.latitude}&mlon=${m.longitude}`} target="_blank" rel="noopener noreferrer">
+        Location {m.latitude.toFixed(5)}, {m.longitude.toFixed(5)}
+      </a>
+    );
+  }
+  return (
+    <>
+      {file && (
+        <a class="file" href={file} target="_blank" rel="noopener noreferrer">
+          {m.file_name ?? 'File'} {fileSize(m.file_size)}
+        </a>
+      )}
+      {m.text && <p>{m.text}</p>}
+    </>
+  );
+}
+
+export function Messages({ w, s }: { w: Widget; s: UiState }) {
+  const log = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = log.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [s.messages.length, s.pending.length, s.invitation, s.chat?.status]);
+  return (
+    <div class="log" role="log" aria-live="polite" aria-label="Conversation" ref={log}>
+      {s.invitation && (
+        <div class="msg agent invite">
+          <p>{s.invitation.text}</p>
+        </div>
+      )}
+      {s.messages.map((m) => (
+        <div key={m.id} class={`msg ${m.author}`} data-id={m.id}>
+          {m.author === 'agent' && m.agent && <span class="who">{m.agent.name}</span>}
+          <Body m={m} />
+          <time>{time(m.created_at)}</time>
+        </div>
+      ))}
+      {s.pending.map((p) => (
+        <div key={`p${p.key}`} class={`msg visitor ${p.status}`}>
+          <p>{p.text ?? p.file_name}</p>
+          {p.status === 'sending' ? (
+            <time>Sending…</time>
+          ) : (
+            <span role="alert" class="error">
+              Not sent: {p.error}{' '}
+              <button type="button" class="link" onClick={() => w.dismissPending(p.key)}>
+                Dismiss
+              </button>
+            </span>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}

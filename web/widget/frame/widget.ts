@@ -1,0 +1,138 @@
+/**
+ * The chat frame's controller as the views and the loader's commands use it:
+ * the core (core.ts) plus what the visitor does — write (text, files with the
+ * size limit, typing notifications), introduce himself, leave an offline
+ * message, rate the chat, ask for a callback call.
+ */
+import { WIDGET_UPLOAD_MAX_BYTES, type ContactInfo, type VisitorMessageRequest, type WidgetMessage } from '../../../protocol/widget';
+import { TEXT_MAX, WidgetCore } from './core';
+import { chatOpen, mergeContact } from './state';
+
+export class Widget extends WidgetCore {
+  private typingSent = false;
+  private typingTimer: ReturnType<typeof setTimeout> | undefined;
+  private pendingKey = 0;
+
+  // ---- sending ----------------------------------------------------------
+
+  async sendText(raw: string): Promise<void> {
+    const text = raw.trim().slice(0, TEXT_MAX);
+    if (!text) return;
+    this.stopTyping();
+    await this.send({ type: 'text', text }, { text });
+  }
+
+  /** Whether the file is over the upload limit (then the visitor is told so). */
+  fileTooBig(file: File): boolean {
+    const big = file.size > WIDGET_UPLOAD_MAX_BYTES;
+    this.set({ notice: big ? `This file is too big: files up to ${Math.round(WIDGET_UPLOAD_MAX_BYTES / 1024 / 1024)} MB can be sent.` : null });
+    return big;
+  }
+
+  async sendFile(file: File): Promise<void> {
+    if (!this.fileTooBig(file)) await this.send(null, { file_name: file.name }, file);
+  }
+
+  private async send(body: VisitorMessageRequest | null, shown: { text?: string; file_name?: string }, file?: File): Promise<void> {
+    const key = ++this.pendingKey;
+    this.set({ pending: [...this.state.pending, { key, ...shown, status: 'sending' }], notice: null });
+    const chat = this.state.chat;
+    const first = !chatOpen(chat) || !this.state.messages.some((m) => m.chat_id === chat?.id && m.author === 'visitor');
+    try {
+      await this.ready;
+      if (file) {
+        const up = await this.api.upload(file);
+        body = { type: up.type, file: up.file, file_name: up.file_name, file_size: up.file_size };
+      }
+      const inv = this.state.invitation;
+      if (inv && !chatOpen(this.state.chat) && body) {
+        body = { ...body, invite: inv.text, ...(inv.department_id !== undefined ? { department_id: inv.department_id } : {}) };
+      }
+      const message = await this.api.call<WidgetMessage>('POST', 'messages', body);
+      this.set({ pending: this.state.pending.filter((p) => p.key !== key) });
+      this.received(message);
+      if (first) {
+        this.fire('svc_onMessageSent', message.text ?? message.file_name ?? '');
+        this.fire('svc_onClientStartChat');
+      }
+    } catch (e) {
+      const error = e instanceof Error ? e.message : 'Not sent.';
+      this.set({ pending: this.state.pending.map((p) => (p.key === key ? { ...p, status: 'failed', error } : p)) });
+    }
+  }
+
+  dismissPending(key: number): void {
+    this.set({ pending: this.state.pending.filter((p) => p.key !== key) });
+  }
+
+  /** The visitor is typing: tells the agent (at most once per burst), and that it stopped after 3 s of quiet. */
+  typing(): void {
+    if (!chatOpen(this.state.chat)) return;
+    if (!this.typingSent) {
+      this.typingSent = true;
+      void this.api.call('POST', 'typing', { typing: true }).catch(() => undefined);
+    }
+    clearTimeout(this.typingTimer);
+    this.typingTimer = setTimeout(() => this.stopTyping(), 3000);
+  }
+
+  private stopTyping(): void {
+    clearTimeout(this.typingTimer);
+    if (!this.typingSent) return;
+    this.typingSent = false;
+    void this.api.call('POST', 'typing', { typing: false }).catch(() => undefined);
+  }
+
+  // ---- forms ---------------------------------------------------------------
+
+  /** setContactInfo, or the contacts form (then `introduced`: svc_onIntroduction). */
+  async saveContact(given: Partial<ContactInfo>, introduced: boolean): Promise<void> {
+    const contact = mergeContact(this.state.contact, given);
+    this.set({ contact, contactsOpen: false });
+    await this.ready;
+    await this.api.call('POST', 'contact', contact);
+    if (introduced) this.fire('svc_onIntroduction', { ...contact });
+  }
+
+  async sendOffline(o: { name?: string; email?: string; phone?: string; description?: string; message: string }): Promise<string | null> {
+    await this.ready;
+    const body: Record<string, string> = {};
+    for (const k of ['name', 'email', 'phone', 'description', 'message'] as const) {
+      const v = o[k];
+      if (typeof v === 'string' && v.trim()) body[k] = v.trim();
+    }
+    try {
+      await this.api.call('POST', 'offline', body);
+      this.set({ offlineSent: true });
+      return null;
+    } catch (e) {
+      return e instanceof Error ? e.message : 'Not sent.';
+    }
+  }
+
+  async rate(rate: 'positive' | 'negative'): Promise<void> {
+    const chat = this.state.chat;
+    if (!chat) return;
+    this.set({ chat: { ...chat, rate } });
+    await this.api.call('POST', 'rate', { rate }).catch(() => this.set({ chat, notice: 'Your rating was not saved; please try again.' }));
+  }
+
+  async startCall(phone: string): Promise<void> {
+    await this.ready;
+    this.set({ call: { status: 'requested' } });
+    let reason: string;
+    try {
+      const r = await this.api.call<{ result: 'ok'; call_id: number } | { result: 'fail'; reason: string }>('POST', 'callback', { phone });
+      if (r.result === 'ok') {
+        this.set({ call: { id: r.call_id, status: 'start' } });
+        this.fire('svc_onCallStart');
+        return;
+      }
+      reason = r.reason;
+    } catch (e) {
+      reason = e instanceof Error ? e.message : 'Callback unavaiable';
+    }
+    this.set({ call: { status: 'error', reason } });
+    this.fire('svc_onCallEnd', { result: 'fail', reason });
+  }
+}

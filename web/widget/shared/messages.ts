@@ -1,0 +1,90 @@
+/**
+ * What the loader (on the customer's page) and the chat frame say to each other
+ * through postMessage, inside protocol/widget.ts's namespaced Envelope. The
+ * loader only accepts envelopes from the frame's window and origin; the frame
+ * only from its parent window with the origin the loader gave it (the frame
+ * URL's #fragment).
+ *
+ * Order of a page view: frame → `hello`; loader → `init`, then every svc_api
+ * call queued so far, in order; frame → `ready` once its visitor session exists
+ * (the loader calls svc_onLoadCallback then), and `state` whenever the mirrored
+ * state changes.
+ */
+import type { CallbackAvailability, ContactInfo, PageInfo } from '../../../protocol/widget';
+
+export type UtmKey = 'source' | 'medium' | 'campaign' | 'content' | 'term';
+export type Utm = Partial<Record<UtmKey, string>>;
+
+export interface InitPayload {
+  page: PageInfo;
+  utm: Utm;
+  /** When the page view started (epoch ms), for the seconds_on_page rule condition. */
+  started: number;
+}
+
+/** Commands of the loader (one per svc_api call that needs the frame). */
+export interface LoaderCommands {
+  init: InitPayload;
+  page: PageInfo;
+  /** The loader shows the open chat full screen (a phone-width page): no margins, no corners. */
+  layout: { full: boolean };
+  open: { start?: string };
+  close: null;
+  contact: Partial<Record<'name' | 'email' | 'phone' | 'description', string>>;
+  customData: unknown[];
+  rules: unknown;
+  /** signature: HMAC of the token by the customer's server, for channels with an identity secret. */
+  userToken: { token: string; signature?: string };
+  invite: { text: string; department_id?: number };
+  call: { phone: string };
+  offline: { name?: string; email?: string; phone?: string; description?: string; message: string };
+  attributes: Record<string, unknown>;
+  color: string;
+  clearHistory: null;
+  /** Answered with reply [err, number]. */
+  number: null;
+  /** Answered with reply [CallbackAvailability]. */
+  callbackEnabled: null;
+}
+
+export type LoaderCommand = { [K in keyof LoaderCommands]: { event: K; payload: LoaderCommands[K]; id?: number } }[keyof LoaderCommands];
+
+/** The frame's state the loader keeps a copy of, so svc_api can answer synchronously. */
+export interface Mirror {
+  mode: 'online' | 'offline';
+  contact: ContactInfo;
+  unread: number;
+  /** null until the frame asked the server. */
+  callback: CallbackAvailability | null;
+  /** A callback call is under way. */
+  calling: boolean;
+}
+
+export interface FrameEvents {
+  hello: null;
+  ready: Mirror;
+  state: Mirror;
+  /** The size the frame wants: the launcher's box when closed, the chat window's when open. */
+  size: { open: boolean; width: number; height: number };
+  /** Call the page's svc_on* callback `name` with `args`. */
+  callback: { name: CallbackName; args: unknown[] };
+  /** Answer to the command with the same envelope id: the arguments of the page's callback. */
+  reply: unknown[];
+  /** The widget does not exist (any more): the loader removes the frame. */
+  gone: null;
+}
+
+export type CallbackName =
+  | 'svc_onOpen'
+  | 'svc_onClose'
+  | 'svc_onMessageSent'
+  | 'svc_onAccept'
+  | 'svc_onIntroduction'
+  | 'svc_onCallStart'
+  | 'svc_onCallEnd'
+  | 'svc_onChangeState'
+  | 'svc_onMessageReceived'
+  | 'svc_onClientStartChat';
+
+/** svc_onChangeState's argument (spec: States). */
+export type WidgetState = 'chat' | 'call' | 'chat/call' | 'label' | 'chat/min';
