@@ -32,7 +32,8 @@ function upToDate(): boolean {
 
 /** Runs the widget's Vite build (into outDir when given). Throws when it fails. */
 export function buildWidget(outDir?: string): void {
-  const env = { ...process.env, ...(outDir ? { WIDGET_OUT_DIR: outDir } : {}) };
+  // Vitest sets NODE_ENV=test; the shipped build (npm run build) runs without it, so build as production here too.
+  const env = { ...process.env, NODE_ENV: 'production', ...(outDir ? { WIDGET_OUT_DIR: outDir } : {}) };
   const result = spawnSync('npx', ['vite', 'build', '--config', WIDGET_CONFIG, '--logLevel', 'warn'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`widget build failed:\n${result.stdout}\n${result.stderr}`);
 }
