@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { createTestApp, freshStore, type TestApp } from '../../test/helpers/testApp.js';
 import type { AppContext } from '../context.js';
 import { registerAnswerHandler } from './answers.js';
-import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from './testkit.js';
+import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from '../../test/helpers/webhooks.js';
 
 const row = (ctx: AppContext, id: number) => ctx.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const waitStatus = (ctx: AppContext, id: number, status: string, ms = 5000) =>

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, freshStore, testDialect, type TestApp } from '../../test/helpers/testApp.js';
 import type { AppContext } from '../context.js';
 import { enqueueDelivery } from './enqueue.js';
-import { closedPort, enqueue, seedChat, startEndpoint, waitUntil, type Answer } from './testkit.js';
+import { closedPort, enqueue, seedChat, startEndpoint, waitUntil, type Answer } from '../../test/helpers/webhooks.js';
 
 const row = (ctx: AppContext, id: number) => ctx.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const message = (ctx: AppContext, id: number) => ctx.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -4,7 +4,7 @@ import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers
 import { hashPassword } from '../../../../domain/auth/passwords.js';
 import { createSettingsRow } from '../../../../domain/settings/settingsRow.js';
 import { enqueueDelivery } from '../../../../webhooks/enqueue.js';
-import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from '../../../../webhooks/testkit.js';
+import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from '../../../../../test/helpers/webhooks.js';
 
 describe('GET /deliveries, POST /deliveries/:id/redeliver', () => {
   let t: TestApp;

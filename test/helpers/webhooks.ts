@@ -6,10 +6,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppContext } from '../context.js';
-import { commit } from '../events/outbox.js';
-import { enqueueDelivery } from './enqueue.js';
-import type { DeliveryKind } from './policies.js';
+import type { AppContext } from '../../server/context.js';
+import { commit } from '../../server/events/outbox.js';
+import { enqueueDelivery } from '../../server/webhooks/enqueue.js';
+import type { DeliveryKind } from '../../server/webhooks/policies.js';
 
 export interface Received {
   method: string;
