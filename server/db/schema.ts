@@ -56,6 +56,17 @@ export interface DepartmentsTable {
   created_at: number;
 }
 
+/** A ready-made reply agents insert with `/shortcut`; the shortcut is unique per account. */
+export interface CannedResponsesTable {
+  id: Generated<number>;
+  account_id: number;
+  shortcut: string;
+  title: string;
+  text: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ChannelsTable {
   id: Generated<number>;
   account_id: number;
@@ -268,6 +279,7 @@ export interface Database {
   deliveries: DeliveriesTable;
   offline_messages: OfflineMessagesTable;
   calls: CallsTable;
+  canned_responses: CannedResponsesTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

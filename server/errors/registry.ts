@@ -21,6 +21,7 @@ export const errorRegistry = {
   chat_finished: { status: 409, number: 1042, message: 'This chat is finished.' },
   conflict: { status: 409, number: 1043, message: 'The request conflicts with the current state.' },
   call_finished: { status: 409, number: 1044, message: 'This call has already ended; its status can no longer change.' },
+  shortcut_taken: { status: 409, number: 1045, message: 'Another canned response of this account already has this shortcut.' },
   payload_too_large: { status: 413, number: 1050, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, number: 1051, message: 'This content type is not accepted here.' },
   too_many_requests: { status: 429, number: 1060, message: 'Too many requests; wait a moment and try again.' },

@@ -2,7 +2,8 @@
  * Channels as the admin API shows them (CONTRACT §5), one shape per type.
  * A chat_api channel shows its endpoint URLs (the path secret is the
  * customer's credential, so only admins see them); a widget channel shows
- * its install snippet. Nothing else of the row is shown.
+ * its install snippet and its identity secret (the key customers sign user
+ * tokens with; the channels API is admin-only). Nothing else of the row is shown.
  */
 import type { Channel } from '../db/schema.js';
 import { widgetOptions } from '../domain/channels/channelInput.js';
@@ -29,6 +30,8 @@ export interface WidgetChannelDto {
   agent_ids: number[];
   color: string | null;
   allowed_domains: string[];
+  /** Hex key of the HMAC-SHA256 signature setUserToken must carry; null = identity verification off. */
+  identity_secret: string | null;
 }
 
 export type ChannelDto = ChatApiChannelDto | WidgetChannelDto;
@@ -66,6 +69,7 @@ export function presentWidgetChannel(c: Channel, agentIds: number[], publicUrl: 
     agent_ids: agentIds,
     color: typeof options.color === 'string' ? options.color : null,
     allowed_domains: Array.isArray(options.allowed_domains) ? options.allowed_domains.filter((d) => typeof d === 'string') : [],
+    identity_secret: typeof options.identity_secret === 'string' && options.identity_secret !== '' ? options.identity_secret : null,
   };
 }
 

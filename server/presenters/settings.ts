@@ -1,16 +1,21 @@
 /**
  * Account settings as the admin API shows them (CONTRACT §5). The webhook
- * secret is shown to admins (receivers need it to verify signatures); widget
- * rules and internal delivery state are not part of this shape.
+ * secret is shown to admins (receivers need it to verify signatures), and so
+ * are the widget invitation rules (stored already checked: widgetRules.ts);
+ * internal delivery state is not part of this shape.
  */
 import { callbackOf, type SettingsRow } from '../domain/settings/getSettings.js';
 import type { CallbackSettings } from '../domain/settings/settingsRow.js';
+import type { WidgetRules } from '../domain/settings/widgetRules.js';
+import { parseJson } from '../lib/json.js';
 
 export interface SettingsDto {
   event_webhook_url: string | null;
   safe_url: string | null;
   webhook_secret: string;
   callback: CallbackSettings;
+  /** Widget invitation rules (docs/WIDGET.md), or null when the account has none. */
+  rules: WidgetRules | null;
   /** Set when event webhooks are paused after failing for more than a day (read-only). */
   webhooks_paused_reason: string | null;
 }
@@ -22,6 +27,7 @@ export function presentSettings(row: SettingsRow): SettingsDto {
     safe_url: row.safe_url,
     webhook_secret: row.webhook_secret,
     callback: { enabled, balance_seconds, timezone, hours, provider },
+    rules: parseJson<WidgetRules | null>(row.rules_json, null),
     webhooks_paused_reason: row.webhooks_paused_reason,
   };
 }

@@ -10,6 +10,7 @@ import { departmentsRoutes } from './api/v1/departments/departments.js';
 import { settingsRoutes } from './api/v1/settings/settings.js';
 import { authRoutes } from './api/v1/auth/auth.js';
 import { callsRoutes } from './api/v1/calls/calls.js';
+import { cannedResponsesRoutes } from './api/v1/canned-responses/cannedResponses.js';
 import { chatRoutes } from './api/v1/chats/chats.js';
 import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
 import { meRoutes } from './api/v1/me/me.js';
@@ -23,7 +24,7 @@ import { chatChannelRoutes } from './wh/wh.js';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-const apiV1: RouteModule[] = [authRoutes, meRoutes, chatRoutes, deliveriesRoutes, agentsRoutes, departmentsRoutes, channelsRoutes, settingsRoutes, streamRoutes, callsRoutes, offlineMessagesRoutes];
+const apiV1: RouteModule[] = [authRoutes, meRoutes, chatRoutes, deliveriesRoutes, agentsRoutes, departmentsRoutes, channelsRoutes, settingsRoutes, streamRoutes, callsRoutes, offlineMessagesRoutes, cannedResponsesRoutes];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {

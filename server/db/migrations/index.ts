@@ -5,6 +5,7 @@ import type { Kysely, Migration } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
 import * as m001 from './001_initial.js';
 import * as m002 from './002_calls.js';
+import * as m003 from './003_canned_responses.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -12,6 +13,7 @@ type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
 const modules: Record<string, MigrationModule> = {
   '001_initial': m001,
   '002_calls': m002,
+  '003_canned_responses': m003,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -1,8 +1,9 @@
 /**
  * Input rules of channels: which fields belong to which channel type, widget
- * options (colour, allowed domains) and the agents assigned to a channel.
+ * options (colour, allowed domains, identity secret) and the agents assigned to a channel.
  * Each refusal is a 400 saying what is wrong; nothing is stored before all pass.
  */
+import crypto from 'node:crypto';
 import type { Config } from '../../config/config.js';
 import type { Executor } from '../../db/database.js';
 import type { Channel } from '../../db/schema.js';
@@ -21,17 +22,23 @@ export interface ChannelFields {
   color?: string | null;
   allowed_domains?: string[] | null;
   rotate_secret?: boolean;
+  /** widget: true keeps (or issues) an identity secret for setUserToken signatures; false removes it. */
+  identity_verification?: boolean;
+  /** widget: true issues a new identity secret (verification must be on). */
+  rotate_identity_secret?: boolean;
 }
 
 /** Widget options kept in channels.options_json (other keys written there by other features are preserved). */
 export interface WidgetOptions {
   color?: string | null;
   allowed_domains?: string[];
+  /** Key of the HMAC-SHA256 signature setUserToken must carry (domain/widget/setUserToken.ts); absent = not checked. */
+  identity_secret?: string;
   [key: string]: unknown;
 }
 
 const ONLY: Record<ChannelType, (keyof ChannelFields)[]> = {
-  chat_api: ['color', 'allowed_domains'],
+  chat_api: ['color', 'allowed_domains', 'identity_verification', 'rotate_identity_secret'],
   widget: ['webhook_url', 'chunked', 'rotate_secret'],
 };
 
@@ -48,6 +55,32 @@ export function refuseForeignFields(type: ChannelType, fields: ChannelFields): v
 export function widgetOptions(channel: Pick<Channel, 'options_json'>): WidgetOptions {
   const parsed = parseJson<unknown>(channel.options_json, {});
   return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as WidgetOptions) : {};
+}
+
+/** Bytes of a widget identity secret: 32 random bytes, written as 64 hex characters. */
+export const IDENTITY_SECRET_BYTES = 32;
+
+export function newIdentitySecret(): string {
+  return crypto.randomBytes(IDENTITY_SECRET_BYTES).toString('hex');
+}
+
+/**
+ * Applies identity_verification / rotate_identity_secret to widget options:
+ * turning it on keeps a secret already there (a form sending `true` again
+ * does not break signed pages); rotating needs it on.
+ */
+export function applyIdentitySecret(options: WidgetOptions, fields: Pick<ChannelFields, 'identity_verification' | 'rotate_identity_secret'>): void {
+  const { identity_verification: on, rotate_identity_secret: rotate } = fields;
+  if (on === false) {
+    if (rotate === true) throw invalid('rotate_identity_secret needs identity verification on, but identity_verification is false.');
+    delete options.identity_secret;
+    return;
+  }
+  const has = typeof options.identity_secret === 'string' && options.identity_secret !== '';
+  if (rotate === true && !has && on !== true) {
+    throw invalid('rotate_identity_secret needs identity verification on; send identity_verification: true to turn it on.');
+  }
+  if (rotate === true || (on === true && !has)) options.identity_secret = newIdentitySecret();
 }
 
 export function cleanWebhookUrl(config: Pick<Config, 'outboundAllowPrivate'>, value: string | null | undefined): string {

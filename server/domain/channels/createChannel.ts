@@ -3,7 +3,8 @@
  * gets a public id and a path secret of 192 random bits, which together form
  * its endpoint URL; it needs the webhook_url agent replies go to. A widget
  * channel gets a widget id (its public id) and keeps its options in
- * options_json. Both may be assigned agents (none = every agent).
+ * options_json (with an identity secret when identity_verification is on).
+ * Both may be assigned agents (none = every agent).
  */
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
@@ -12,6 +13,7 @@ import { randomPublicId, randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanName } from '../agents/agentInput.js';
 import {
+  applyIdentitySecret,
   checkAgentIds,
   cleanColor,
   cleanDomains,
@@ -27,7 +29,10 @@ import type { ChannelWithAgents } from './listChannels.js';
 /** Bytes of the path secret: 24 bytes = 192 bits, 32 URL-safe characters. */
 export const SECRET_BYTES = 24;
 
-export async function createChannel(ctx: AppContext, input: { actor: Actor; type: ChannelType; fields: Omit<ChannelFields, 'rotate_secret'> }): Promise<ChannelWithAgents> {
+export async function createChannel(
+  ctx: AppContext,
+  input: { actor: Actor; type: ChannelType; fields: Omit<ChannelFields, 'rotate_secret' | 'rotate_identity_secret'> },
+): Promise<ChannelWithAgents> {
   const { actor, type, fields } = input;
   assertAdmin(actor);
   refuseForeignFields(type, fields);
@@ -37,6 +42,7 @@ export async function createChannel(ctx: AppContext, input: { actor: Actor; type
   const options: WidgetOptions = chatApi
     ? {}
     : { color: cleanColor(fields.color ?? null), allowed_domains: cleanDomains(fields.allowed_domains ?? null) };
+  if (!chatApi) applyIdentitySecret(options, { identity_verification: fields.identity_verification });
   const now = ctx.clock();
 
   return ctx.db.transaction().execute(async (tx) => {

@@ -2,7 +2,9 @@
  * An admin changes a channel of its account. chat_api: name, webhook_url,
  * chunked, agent_ids, and `rotate_secret:true` for a new path secret (the old
  * endpoint URL stops working at once). widget: name, agent_ids, color,
- * allowed_domains. Fields of the other type are refused; null clears
+ * allowed_domains, identity_verification (true issues a secret if there is
+ * none, false removes it) and `rotate_identity_secret:true` for a new one.
+ * Fields of the other type are refused; null clears
  * color, allowed_domains and agent_ids (agent_ids null or [] = every agent).
  */
 import type { Updateable } from 'kysely';
@@ -13,6 +15,7 @@ import { randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanName } from '../agents/agentInput.js';
 import {
+  applyIdentitySecret,
   checkAgentIds,
   cleanColor,
   cleanDomains,
@@ -38,10 +41,12 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
     if (fields.webhook_url !== undefined) set.webhook_url = cleanWebhookUrl(ctx.config, fields.webhook_url);
     if (fields.chunked !== undefined) set.chunked = bool(fields.chunked);
     if (fields.rotate_secret === true) set.secret = randomToken(SECRET_BYTES);
-    if (fields.color !== undefined || fields.allowed_domains !== undefined) {
+    const identity = fields.identity_verification !== undefined || fields.rotate_identity_secret !== undefined;
+    if (fields.color !== undefined || fields.allowed_domains !== undefined || identity) {
       const options = widgetOptions(channel);
       if (fields.color !== undefined) options.color = cleanColor(fields.color);
       if (fields.allowed_domains !== undefined) options.allowed_domains = cleanDomains(fields.allowed_domains);
+      if (identity) applyIdentitySecret(options, fields);
       set.options_json = toJson(options);
     }
     const agentIds = fields.agent_ids === undefined ? null : await checkAgentIds(tx, actor.account_id, fields.agent_ids);

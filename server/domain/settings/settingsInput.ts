@@ -23,6 +23,8 @@ export interface SettingsChanges {
   event_webhook_url?: string | null;
   safe_url?: string | null;
   callback?: CallbackChanges | null;
+  /** Widget invitation rules (docs/WIDGET.md), checked by widgetRules.ts; null clears them. */
+  rules?: unknown;
 }
 
 const MAX_RANGES_PER_DAY = 48;

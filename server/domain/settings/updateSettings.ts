@@ -2,6 +2,7 @@
  * An admin changes the account settings (PUT /settings): only the keys the
  * change names, each validated first, so a refused change stores nothing.
  * The webhook secret is read-only here (rotateWebhookSecret issues a new one).
+ * Widget rules are checked against docs/WIDGET.md (widgetRules.ts).
  */
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
@@ -11,6 +12,7 @@ import { toJson } from '../../lib/json.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { callbackOf, settingsOf, type SettingsRow } from './getSettings.js';
 import { cleanEventWebhookUrl, cleanSafeUrl, mergeCallback, type SettingsChanges } from './settingsInput.js';
+import { cleanWidgetRules } from './widgetRules.js';
 
 export async function updateSettings(ctx: AppContext, input: { actor: Actor; changes: SettingsChanges }): Promise<SettingsRow> {
   const { actor, changes } = input;
@@ -18,6 +20,10 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
   const set: Updateable<SettingsTable> = {};
   if (changes.event_webhook_url !== undefined) set.event_webhook_url = cleanEventWebhookUrl(ctx.config, changes.event_webhook_url);
   if (changes.safe_url !== undefined) set.safe_url = cleanSafeUrl(changes.safe_url);
+  if (changes.rules !== undefined) {
+    const rules = await cleanWidgetRules(ctx.db, actor.account_id, changes.rules);
+    set.rules_json = rules === null ? null : toJson(rules);
+  }
   const now = ctx.clock();
 
   const row = await ctx.db.transaction().execute(async (tx) => {

@@ -63,6 +63,7 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
       applyFrame(frame, {
         dispatch,
         known: known.current,
+        meId: () => meRef.current.id,
         openChatId: () => openChat.current,
         announce,
         agentChanged: (agent) => {

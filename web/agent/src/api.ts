@@ -9,6 +9,7 @@ import type {
   Agent,
   AgentStatus,
   Call,
+  CannedResponse,
   Channel,
   Chat,
   ChatStatus,
@@ -119,7 +120,11 @@ export interface ChannelFields {
   color?: string | null;
   allowed_domains?: string[] | null;
   rotate_secret?: boolean;
+  identity_verification?: boolean;
+  rotate_identity_secret?: boolean;
 }
+
+export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;
 
 export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback'>> & { callback?: Partial<Settings['callback']> | null };
 
@@ -147,6 +152,7 @@ export const api = {
   typing: (id: number, typing: boolean) => request<void>('POST', `/chats/${id}/typing`, { typing }),
   assign: (id: number) => request<Chat>('POST', `/chats/${id}/assign`),
   finish: (id: number, blacklist: boolean) => request<Chat>('POST', `/chats/${id}/finish`, { blacklist }),
+  transfer: (id: number, agentId: number) => request<Chat>('POST', `/chats/${id}/transfer`, { agent_id: agentId }),
 
   offlineMessages: (page: Page = {}) => request<OfflineMessage[]>('GET', '/offline-messages', undefined, { ...page }),
   calls: (page: Page = {}) => request<Call[]>('GET', '/calls', undefined, { ...page }),
@@ -160,6 +166,11 @@ export const api = {
   createDepartment: (name: string) => request<Department>('POST', '/departments', { name }),
   renameDepartment: (id: number, name: string) => request<Department>('PATCH', `/departments/${id}`, { name }),
   deleteDepartment: (id: number) => request<void>('DELETE', `/departments/${id}`),
+
+  cannedResponses: () => request<CannedResponse[]>('GET', '/canned-responses', undefined, { limit: 1000 }),
+  createCannedResponse: (body: CannedResponseFields) => request<CannedResponse>('POST', '/canned-responses', body),
+  updateCannedResponse: (id: number, changes: Partial<CannedResponseFields>) => request<CannedResponse>('PATCH', `/canned-responses/${id}`, changes),
+  deleteCannedResponse: (id: number) => request<void>('DELETE', `/canned-responses/${id}`),
 
   channels: () => request<Channel[]>('GET', '/channels', undefined, { limit: 1000 }),
   createChannel: (body: ChannelFields & { type: Channel['type']; name: string }) => request<Channel>('POST', '/channels', body),

@@ -17,6 +17,7 @@ export interface FrameEffects {
   dispatch: Dispatch<InboxAction>;
   /** Chats this client has a copy of (a message of another one makes it fetch the chat). */
   known: Record<number, true>;
+  meId(): number;
   openChatId(): number | null;
   announce(text: string): void;
   agentChanged(agent: Agent): void;
@@ -37,6 +38,12 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
         fx.announce(`New chat from ${who}`);
         chime();
         notify('New chat', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}`));
+      }
+      if (data.change === 'transferred' && chat.accepted_by === fx.meId() && data.agent_id !== fx.meId()) {
+        const who = chatTitle(chat);
+        fx.announce(`Chat with ${who} transferred to you`);
+        chime();
+        notify('Chat transferred to you', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}`));
       }
       return;
     }

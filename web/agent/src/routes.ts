@@ -6,10 +6,11 @@ export type Route =
   | { name: 'archive' }
   | { name: 'offline' }
   | { name: 'calls' }
-  | { name: 'admin'; section: 'agents' | 'departments' | 'channels' | 'settings' | 'deliveries' }
+  | { name: 'admin'; section: AdminSection }
   | { name: 'notFound' };
 
-const ADMIN_SECTIONS = ['agents', 'departments', 'channels', 'settings', 'deliveries'] as const;
+const ADMIN_SECTIONS = ['agents', 'departments', 'canned-responses', 'channels', 'settings', 'deliveries'] as const;
+export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 
 export function parseRoute(path: string): Route {
   const parts = path.split('/').filter(Boolean);

@@ -120,6 +120,8 @@ export interface WidgetChannel {
   agent_ids: number[];
   color: string | null;
   allowed_domains: string[];
+  /** Hex key of the HMAC-SHA256 signature setUserToken must carry; null = identity verification off. */
+  identity_secret: string | null;
 }
 
 export type Channel = ChatApiChannel | WidgetChannel;
@@ -135,13 +137,36 @@ export interface CallbackSettings {
   provider?: string;
 }
 
+/** One widget invitation rule, in the format of docs/WIDGET.md ("Invitation rules"). */
+export interface WidgetRule {
+  id: string | number;
+  conditions: { seconds_on_page?: number; url_contains?: string; url_matches?: string; min_visits?: number };
+  action: { type: 'invitation'; text: string; department_id?: number };
+}
+
+export interface WidgetRules {
+  rules: WidgetRule[];
+}
+
 export interface Settings {
   event_webhook_url: string | null;
   safe_url: string | null;
   webhook_secret: string;
   callback: CallbackSettings;
+  /** The account's widget invitation rules; null = none. */
+  rules?: WidgetRules | null;
   /** Set when event webhooks were paused after failing for more than a day; POST /settings/webhooks/resume clears it. */
   webhooks_paused_reason?: string | null;
+}
+
+/** A ready-made reply agents insert by typing `/shortcut` in the composer. */
+export interface CannedResponse {
+  id: number;
+  shortcut: string;
+  title: string;
+  text: string;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface DeliveryRecord {

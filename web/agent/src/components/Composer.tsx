@@ -2,12 +2,15 @@
  * Writing to the visitor (POST /chats/:id/messages) or a private note
  * (internal: true: shown to agents, never sent). Typing is reported to the
  * visitor (POST /chats/:id/typing) when it starts and when it stops, never per
- * key press (each report is a request to the customer's system).
+ * key press (each report is a request to the customer's system). Typing `/`
+ * offers the account's canned responses (CannedPicker).
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { api, errorText } from '../api';
+import { MESSAGE_LIMIT } from '../canned';
 import { useApp } from '../context';
 import type { Chat } from '../types';
+import { useCannedPicker } from './CannedPicker';
 
 const TYPING_IDLE_MS = 4000;
 
@@ -19,6 +22,7 @@ export function Composer({ chat }: { chat: Chat }) {
   const [error, setError] = useState<string | null>(null);
   const typing = useRef(false);
   const idle = useRef<number | undefined>(undefined);
+  const field = useRef<HTMLTextAreaElement>(null);
 
   const setTyping = (on: boolean) => {
     window.clearTimeout(idle.current);
@@ -37,10 +41,17 @@ export function Composer({ chat }: { chat: Chat }) {
     [chat.id],
   );
 
+  const change = (value: string) => {
+    setText(value);
+    if (!note) setTyping(value !== '');
+  };
+  const picker = useCannedPicker(field, text, change);
+  const tooLong = text.length > MESSAGE_LIMIT;
+
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     const body = text.trim();
-    if (!body || busy) return;
+    if (!body || busy || tooLong) return;
     setBusy(true);
     setError(null);
     try {
@@ -56,6 +67,7 @@ export function Composer({ chat }: { chat: Chat }) {
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (picker.onKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
@@ -67,18 +79,22 @@ export function Composer({ chat }: { chat: Chat }) {
       <label htmlFor={`composer-${chat.id}`} className="sr-only">
         {note ? 'Private note (not sent to the visitor)' : 'Message to the visitor'}
       </label>
+      {picker.list}
       <textarea
         id={`composer-${chat.id}`}
+        ref={field}
         name="message"
         rows={3}
-        maxLength={1000}
+        maxLength={MESSAGE_LIMIT}
         value={text}
-        placeholder={note ? 'Private note — only agents see it' : 'Write a reply… (Enter sends, Shift+Enter for a new line)'}
+        placeholder={note ? 'Private note — only agents see it' : 'Write a reply… (Enter sends, Shift+Enter for a new line, / for canned responses)'}
         onChange={(e) => {
-          setText(e.target.value);
-          if (!note) setTyping(e.target.value !== '');
+          change(e.target.value);
+          picker.track(e);
         }}
+        onSelect={picker.track}
         onKeyDown={onKeyDown}
+        {...picker.textboxProps}
         onBlur={() => !note && setTyping(false)}
       />
       <div className="composer-bar">
@@ -94,8 +110,11 @@ export function Composer({ chat }: { chat: Chat }) {
           />
           Private note
         </label>
-        <span className="muted small">{text.length}/1000</span>
-        <button type="submit" className="primary" disabled={busy || text.trim() === ''}>
+        <span className={tooLong ? 'error small' : 'muted small'}>
+          {text.length}/{MESSAGE_LIMIT}
+          {tooLong && ' — too long to send; shorten it'}
+        </span>
+        <button type="submit" className="primary" disabled={busy || text.trim() === '' || tooLong}>
           {note ? 'Add note' : 'Send'}
         </button>
       </div>

@@ -1,4 +1,4 @@
-/** The conversation's title bar: back link (phone width), visitor, state, Reply or Finish. */
+/** The conversation's title bar: back link (phone width), visitor, state, Reply, Transfer or Finish. */
 import { useState } from 'react';
 import { useApp } from '../context';
 import { chatTitle } from '../format';
@@ -6,6 +6,7 @@ import { Link } from '../router';
 import type { Chat } from '../types';
 import { FinishForm } from './FinishForm';
 import { ReplyButton } from './ReplyButton';
+import { TransferMenu } from './TransferMenu';
 
 const STATE = { pending: 'Waiting for an agent', active: 'Active', finished: 'Finished' } as const;
 
@@ -28,6 +29,7 @@ export function ConversationHeader({ chat }: { chat: Chat }) {
       </div>
       <div className="actions">
         {chat.status === 'pending' && <ReplyButton chat={chat} />}
+        <TransferMenu key={chat.accepted_by ?? 0} chat={chat} />
         {chat.status === 'active' && !finishing && (
           <button type="button" onClick={() => setFinishing(true)}>
             Finish chat

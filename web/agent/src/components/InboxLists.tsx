@@ -10,7 +10,8 @@ export function InboxLists({ tab, openId }: { tab: InboxTab; openId: number | nu
   const { inbox, me, loaded } = useApp();
   const pending = chatsWithStatus(inbox, 'pending');
   const active = chatsWithStatus(inbox, 'active');
-  const mine = active.filter((c) => c.accepted_by === me.id || c.agent_ids.includes(me.id));
+  // The chats this agent holds: one transferred away leaves the list, one transferred here joins it.
+  const mine = active.filter((c) => c.accepted_by === me.id);
   const lists = { pending, mine, active };
   const tabs: Array<[InboxTab, string]> = [
     ['pending', 'Waiting'],

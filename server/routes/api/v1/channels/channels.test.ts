@@ -61,6 +61,7 @@ describe('/api/v1/channels', () => {
       agent_ids: [],
       color: '#1a73e8',
       allowed_domains: ['shop.example.com', '*.example.org'],
+      identity_secret: null,
     });
     const minimal = await call('POST', '/api/v1/channels', { type: 'widget', name: 'Plain', webhook_url: null, chunked: false });
     expect(minimal.statusCode).toBe(201);

@@ -1,6 +1,6 @@
 /**
  * The agent's chat API (CONTRACT §5): list, detail, accept (Reply), messages,
- * typing, assign (bind to CRM card), finish.
+ * typing, assign (bind to CRM card), finish, transfer to another agent.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -10,6 +10,7 @@ import { assignChat } from '../../../../domain/chats/assignChat.js';
 import { finishChat } from '../../../../domain/chats/finishChat.js';
 import { getChat, listChats } from '../../../../domain/chats/queryChats.js';
 import { sendTyping } from '../../../../domain/chats/sendTyping.js';
+import { transferChat } from '../../../../domain/chats/transferChat.js';
 import { InvalidMessage, normalizeMessage } from '../../../../domain/messages/normalizeMessage.js';
 import { sendAgentMessage } from '../../../../domain/messages/sendAgentMessage.js';
 import { invalid } from '../../../../errors/AppError.js';
@@ -17,28 +18,28 @@ import { presentMessage } from '../../../../presenters/message.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { readPage } from '../../../pagination.js';
 import { IdParams, readId } from '../../../params.js';
-import { ChatListQuery, FinishBody, MessageBody, TypingBody } from './schema.js';
+import { ChatListQuery, FinishBody, MessageBody, TransferBody, TypingBody } from './schema.js';
 
 export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const { requireAgent } = makeGuards(ctx);
   const opts = { tags: ['chats'], security: [{ bearer: [] }] };
 
-  app.get('/chats', { schema: { ...opts, querystring: ChatListQuery }, preHandler: requireAgent }, async (request) => {
+  app.get('/chats', { schema: { ...opts, querystring: ChatListQuery }, preValidation: requireAgent }, async (request) => {
     const page = readPage(request.query);
     return listChats(ctx.db, actor(request), { status: request.query.status, q: request.query.q, limit: page.limit, before: page.before ?? undefined });
   });
 
-  app.get('/chats/:id', { schema: { ...opts, params: IdParams }, preHandler: requireAgent }, async (request) =>
+  app.get('/chats/:id', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) =>
     getChat(ctx.db, actor(request), readId(request.params, 'Chat')),
   );
 
-  app.post('/chats/:id/accept', { schema: { ...opts, params: IdParams }, preHandler: requireAgent }, async (request) => {
+  app.post('/chats/:id/accept', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) => {
     const chat = await acceptChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') });
     return getChat(ctx.db, actor(request), chat.id);
   });
 
-  app.post('/chats/:id/messages', { schema: { ...opts, params: IdParams, body: MessageBody }, preHandler: requireAgent }, async (request, reply) => {
+  app.post('/chats/:id/messages', { schema: { ...opts, params: IdParams, body: MessageBody }, preValidation: requireAgent }, async (request, reply) => {
     const chatId = readId(request.params, 'Chat');
     let normalized;
     try {
@@ -52,18 +53,23 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
     return reply.code(201).send(presentMessage(message));
   });
 
-  app.post('/chats/:id/typing', { schema: { ...opts, params: IdParams, body: TypingBody }, preHandler: requireAgent }, async (request, reply) => {
+  app.post('/chats/:id/typing', { schema: { ...opts, params: IdParams, body: TypingBody }, preValidation: requireAgent }, async (request, reply) => {
     await sendTyping(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), typing: request.body.typing });
     return reply.code(204).send();
   });
 
-  app.post('/chats/:id/assign', { schema: { ...opts, params: IdParams }, preHandler: requireAgent }, async (request) => {
+  app.post('/chats/:id/assign', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) => {
     const chat = await assignChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') });
     return getChat(ctx.db, actor(request), chat.id);
   });
 
-  app.post('/chats/:id/finish', { schema: { ...opts, params: IdParams, body: FinishBody }, preHandler: requireAgent }, async (request) => {
+  app.post('/chats/:id/finish', { schema: { ...opts, params: IdParams, body: FinishBody }, preValidation: requireAgent }, async (request) => {
     const chat = await finishChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), blacklist: request.body?.blacklist });
+    return getChat(ctx.db, actor(request), chat.id);
+  });
+
+  app.post('/chats/:id/transfer', { schema: { ...opts, params: IdParams, body: TransferBody }, preValidation: requireAgent }, async (request) => {
+    const chat = await transferChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), agentId: request.body.agent_id });
     return getChat(ctx.db, actor(request), chat.id);
   });
 }

@@ -1,6 +1,6 @@
 /** Request schemas of /api/v1/chats. */
 import { Type } from '@sinclair/typebox';
-import { PageQuery } from '../../../pagination.js';
+import { MAX_ID, PageQuery } from '../../../pagination.js';
 
 export const ChatListQuery = Type.Composite([
   PageQuery,
@@ -29,3 +29,8 @@ export const MessageBody = Type.Object(
 export const TypingBody = Type.Object({ typing: Type.Boolean() });
 
 export const FinishBody = Type.Union([Type.Object({ blacklist: Type.Optional(Type.Boolean()) }), Type.Null()]);
+
+export const TransferBody = Type.Object(
+  { agent_id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'The agent who takes the chat: active, of the account, working its channel.' }) },
+  { additionalProperties: true },
+);

@@ -31,6 +31,11 @@ export const SettingsBody = Type.Object(
     safe_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL of the site\'s own domain; custom-data links elsewhere are hidden.' }))),
     webhook_secret: Type.Optional(Type.Unknown({ description: 'Read-only: ignored here.' })),
     callback: Type.Optional(Nullable(CallbackBody, { description: 'Partial too; null resets callbacks to their defaults.' })),
+    rules: Type.Optional(
+      Type.Unknown({
+        description: 'Widget invitation rules, {rules: [{id, conditions: {seconds_on_page?, url_contains?, url_matches?, min_visits?}, action: {type: "invitation", text, department_id?}}]} as docs/WIDGET.md describes (at most 50); null clears them.',
+      }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -26,6 +26,7 @@ describe('/api/v1/settings', () => {
       safe_url: null,
       webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
       callback: DEFAULT_CALLBACK,
+      rules: null,
       webhooks_paused_reason: null,
     });
     expect(Buffer.from(res.json().webhook_secret.slice(6), 'base64')).toHaveLength(32);

@@ -1,6 +1,6 @@
 /**
  * /api/v1/settings (admin): read and change the account settings (event
- * webhook URL, Safe URL, callback hours), rotate the webhook secret, and
+ * webhook URL, Safe URL, callback hours, widget invitation rules), rotate the webhook secret, and
  * resume event webhooks paused after failing for more than a day.
  */
 import type { FastifyInstance } from 'fastify';
@@ -45,8 +45,8 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
 /** Only the keys the API documents (webhook_secret and unknown keys are ignored). */
 function pickChanges(body: SettingsBodyT): SettingsChanges {
-  const { event_webhook_url, safe_url, callback } = body;
-  if (callback === undefined || callback === null) return { event_webhook_url, safe_url, callback };
+  const { event_webhook_url, safe_url, callback, rules } = body;
+  if (callback === undefined || callback === null) return { event_webhook_url, safe_url, callback, rules };
   const { enabled, balance_seconds, timezone, hours, provider } = callback;
-  return { event_webhook_url, safe_url, callback: { enabled, balance_seconds, timezone, hours, provider } };
+  return { event_webhook_url, safe_url, callback: { enabled, balance_seconds, timezone, hours, provider }, rules };
 }

@@ -1,16 +1,19 @@
-/** The admin area: agents, departments, channels, settings and the delivery log, one section at a time. */
+/** The admin area: agents, departments, canned responses, channels, settings and the delivery log, one section at a time. */
 import { Link } from '../../router';
+import type { AdminSection } from '../../routes';
 import { Agents } from './Agents';
+import { CannedResponses } from './CannedResponses';
 import { Channels } from './Channels';
 import { Deliveries } from './Deliveries';
 import { Departments } from './Departments';
 import { SettingsPage } from './SettingsPage';
 
-type Section = 'agents' | 'departments' | 'channels' | 'settings' | 'deliveries';
+type Section = AdminSection;
 
 const SECTIONS: Array<[Section, string]> = [
   ['agents', 'Agents'],
   ['departments', 'Departments'],
+  ['canned-responses', 'Canned responses'],
   ['channels', 'Channels'],
   ['settings', 'Settings'],
   ['deliveries', 'Delivery log'],
@@ -28,6 +31,7 @@ export function AdminPage({ section }: { section: Section }) {
       </nav>
       {section === 'agents' && <Agents />}
       {section === 'departments' && <Departments />}
+      {section === 'canned-responses' && <CannedResponses />}
       {section === 'channels' && <Channels />}
       {section === 'settings' && <SettingsPage />}
       {section === 'deliveries' && <Deliveries />}

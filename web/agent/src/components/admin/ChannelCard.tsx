@@ -1,4 +1,4 @@
-/** One channel as admins see it: its URLs or install snippet with copy buttons, its agents, and change/rotate/remove. */
+/** One channel as admins see it: its URLs or install snippet with copy buttons, its agents, the widget's identity secret, and change/rotate/remove. */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
@@ -7,6 +7,7 @@ import { ChannelForm } from './ChannelForm';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
+import { IdentitySecret } from './IdentitySecret';
 
 export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channel; onChanged(c: Channel): void; onRemoved(): void }) {
   const { agents } = useApp();
@@ -14,10 +15,11 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
   const [error, setError] = useState<string | null>(null);
   const who = channel.agent_ids.length === 0 ? 'Every agent' : channel.agent_ids.map((id) => agents[id]?.name ?? `#${id}`).join(', ');
 
-  const run = async (fn: () => Promise<void>) => {
+  const run = async (fn: () => Promise<Channel | void>) => {
     setError(null);
     try {
-      await fn();
+      const changed = await fn();
+      if (changed) onChanged(changed);
     } catch (err) {
       setError(errorText(err));
     }
@@ -81,6 +83,7 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
             <dt>Agents</dt>
             <dd>{who}</dd>
           </dl>
+          <IdentitySecret channel={channel} run={(fn) => void run(fn)} />
         </>
       )}
       <div className="row">

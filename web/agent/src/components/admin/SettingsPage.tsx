@@ -1,6 +1,7 @@
 /**
  * Admin: Integration settings for developers (spec): event webhook URL, Safe
- * URL, the webhook signing secret (read-only, with rotation) and callbacks.
+ * URL, the webhook signing secret (read-only, with rotation), callbacks and
+ * the widget's triggers (invitation rules).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
@@ -10,6 +11,7 @@ import { CallbackForm } from './CallbackForm';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
+import { TriggersForm } from './TriggersForm';
 
 export function SettingsPage() {
   const { setSafeUrl } = useApp();
@@ -95,6 +97,7 @@ export function SettingsPage() {
         />
       </section>
       <CallbackForm callback={settings.callback} onSave={(cb) => run(() => api.updateSettings({ callback: cb }), 'Callback settings saved.')} />
+      <TriggersForm rules={settings.rules} onSaved={show} />
     </section>
   );
 }

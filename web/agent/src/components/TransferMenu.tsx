@@ -1,0 +1,79 @@
+/**
+ * Transfer a chat to another agent (POST /chats/:id/transfer): a disclosure
+ * in the conversation header listing the other active agents with their
+ * status (online first). The server decides who may take the chat (an agent
+ * of its channel) and answers a sentence when it refuses.
+ */
+import { useState } from 'react';
+import { api, errorText } from '../api';
+import { useApp } from '../context';
+import type { Agent, Chat } from '../types';
+
+const ORDER = { online: 0, away: 1, offline: 2 } as const;
+
+/** Who the chat can go to: active agents other than its holder, online first, then by name. */
+export function transferTargets(agents: Record<number, Agent>, chat: Chat): Agent[] {
+  return Object.values(agents)
+    .filter((a) => a.active && a.id !== chat.accepted_by)
+    .sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.name.localeCompare(b.name));
+}
+
+/** The holder and administrators may move an active chat; anyone who sees a waiting one may. */
+export function mayTransfer(me: Agent, chat: Chat): boolean {
+  if (chat.status === 'finished') return false;
+  return chat.status === 'pending' || me.role === 'admin' || chat.accepted_by === me.id;
+}
+
+export function TransferMenu({ chat }: { chat: Chat }) {
+  const { me, agents, dispatch, announce } = useApp();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!mayTransfer(me, chat)) return null;
+  const targets = transferTargets(agents, chat);
+  const panelId = `transfer-${chat.id}`;
+
+  const transfer = async (agent: Agent) => {
+    setBusy(true);
+    setError(null);
+    try {
+      dispatch({ type: 'chat', chat: await api.transfer(chat.id, agent.id) });
+      announce(`Chat transferred to ${agent.name}`);
+      setOpen(false);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="transfer" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <button type="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
+        Transfer
+      </button>
+      {open && (
+        <div id={panelId} className="transfer-panel" role="group" aria-label="Transfer to another agent">
+          {targets.length === 0 ? (
+            <p className="muted small">No other active agent.</p>
+          ) : (
+            <ul className="plain">
+              {targets.map((a) => (
+                <li key={a.id}>
+                  <button type="button" disabled={busy} onClick={() => void transfer(a)} aria-label={`Transfer to ${a.name} (${a.status})`}>
+                    <span className={`dot dot-${a.status}`} aria-hidden="true" /> {a.name} <span className="muted small">{a.status}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {error && (
+            <p className="error small" role="alert">
+              {error}
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Settings: the widget's invitation rules (triggers) for the whole account —
+ * docs/WIDGET.md "Invitation rules". The first rule whose conditions all hold
+ * shows its invitation, so order matters. Saved with PUT /settings {rules}
+ * (null when the list is empty); the server checks the format.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, errorText } from '../../api';
+import type { Department, Settings, WidgetRules } from '../../types';
+import { newDraft, toDrafts, toRules, type RuleDraft } from '../../triggers';
+import { ErrorText } from './ErrorText';
+import { TriggerRuleFields } from './TriggerRuleFields';
+
+export const MAX_RULES = 50;
+
+export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | undefined; onSaved(settings: Settings): void }) {
+  const [drafts, setDrafts] = useState<RuleDraft[]>(() => toDrafts(rules));
+  const [departments, setDepartments] = useState<Department[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    api.departments().then(setDepartments, () => setDepartments([]));
+  }, []);
+  // Rules saved (here or elsewhere) come back from the server: show them as stored.
+  const stored = JSON.stringify(rules ?? null);
+  useEffect(() => setDrafts(toDrafts(JSON.parse(stored) as WidgetRules | null)), [stored]);
+
+  const update = (key: number, next: RuleDraft) => setDrafts((all) => all.map((d) => (d.key === key ? next : d)));
+  const move = (index: number, by: -1 | 1) =>
+    setDrafts((all) => {
+      const copy = [...all];
+      const [item] = copy.splice(index, 1);
+      copy.splice(index + by, 0, item);
+      return copy;
+    });
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setSaved('');
+    setError(null);
+    try {
+      onSaved(await api.updateSettings({ rules: toRules(drafts) }));
+      setSaved('Triggers saved.');
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="triggers-title">
+      <h2 id="triggers-title">Widget triggers</h2>
+      <p className="muted small">
+        Proactive invitations the widget shows on its own. The first rule whose conditions all hold shows its text (once per page view, only when
+        an agent is online and no chat is going on); empty conditions are not checked. A page can replace these with svc_api.setRules().
+      </p>
+      {drafts.length === 0 ? (
+        <p className="muted">No trigger: the widget waits for the visitor.</p>
+      ) : (
+        <ol className="cards">
+          {drafts.map((d, i) => (
+            <TriggerRuleFields
+              key={d.key}
+              draft={d}
+              index={i}
+              count={drafts.length}
+              departments={departments}
+              onChange={(next) => update(d.key, next)}
+              onRemove={() => setDrafts((all) => all.filter((x) => x.key !== d.key))}
+              onMove={(by) => move(i, by)}
+            />
+          ))}
+        </ol>
+      )}
+      <div className="form-actions">
+        <button type="button" disabled={drafts.length >= MAX_RULES} onClick={() => setDrafts((all) => [...all, newDraft(all)])}>
+          Add trigger
+        </button>
+        <button type="submit" className="primary" disabled={busy}>
+          Save triggers
+        </button>
+        <span role="status" className="saved">
+          {saved}
+        </span>
+      </div>
+      <ErrorText error={error} />
+    </form>
+  );
+}
