@@ -1,21 +1,43 @@
 /**
- * npm run bench [-- --only=<name>] [-- --db=sqlite,postgres]: builds the server,
- * runs the benchmarks and rewrites their sections of docs/BENCHMARKS.md.
+ * npm run bench [-- --only=<name>] [-- --db=sqlite,postgres]: builds the server
+ * (and the web apps, for the bundle sizes), runs the benchmarks one after the
+ * other and rewrites their sections of docs/BENCHMARKS.md and its summary.
+ * Names: chat-channel, fanout, deliveries, sockets, startup, bundle. The
+ * PostgreSQL runs are skipped, loudly, when no server answers.
+ * Each benchmark is bounded in time and talks to 127.0.0.1 only.
  */
 import { execSync } from 'node:child_process';
-import path from 'node:path';
+import { runBundleBench } from './bundle.js';
 import { runChatChannelBench } from './chat-channel.js';
+import { runDeliveriesBench } from './deliveries.js';
+import { runFanoutBench } from './fanout.js';
+import { pgReachable, ROOT, type Db } from './lib/server.js';
+import { runSocketsBench } from './sockets.js';
+import { runStartupBench } from './startup.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
-const dbs = (args.get('db') ?? 'sqlite,postgres').split(',') as Array<'sqlite' | 'postgres'>;
+let dbs = (args.get('db') ?? 'sqlite,postgres').split(',') as Db[];
 const only = args.get('only');
+
+if (dbs.includes('postgres') && !(await pgReachable())) {
+  process.stderr.write('\n*** PostgreSQL is not reachable (BENCH_DATABASE_URL): the PostgreSQL runs are skipped. ***\n\n');
+  dbs = dbs.filter((d) => d !== 'postgres');
+}
 
 const benches: Record<string, () => Promise<void>> = {
   'chat-channel': () => runChatChannelBench(dbs),
+  fanout: () => runFanoutBench(dbs),
+  deliveries: () => runDeliveriesBench(dbs),
+  sockets: () => runSocketsBench(dbs),
+  startup: () => runStartupBench(dbs),
+  bundle: () => runBundleBench(),
 };
+if (only && !(only in benches)) throw new Error(`unknown benchmark ${only}; one of ${Object.keys(benches).join(', ')}`);
 
-execSync('npm run build:server', { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'inherit' });
+execSync(only === 'bundle' ? 'npm run build:web' : only ? 'npm run build:server' : 'npm run build', { cwd: ROOT, stdio: 'inherit' });
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
+  const started = performance.now();
   await run();
+  process.stderr.write(`${name}: ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 }

@@ -23,3 +23,36 @@ export function percentile(sorted: number[], p: number): number {
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[idx];
 }
+
+/** One line of the summary table at the top of docs/BENCHMARKS.md. */
+export interface GoalRow {
+  /** Stable id: a rerun replaces the row with the same key. */
+  key: string;
+  benchmark: string;
+  goal: string;
+  measured: string;
+  /** null: no goal, a figure only. */
+  met: boolean | null;
+}
+
+const RESULTS = path.resolve(import.meta.dirname, '../results.json');
+
+/** Keeps the row in bench/results.json and rewrites the summary section from every row kept there. */
+export function recordGoal(row: GoalRow): void {
+  const rows = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as GoalRow[]) : [];
+  const i = rows.findIndex((r) => r.key === row.key);
+  if (i >= 0) rows[i] = row;
+  else rows.push(row);
+  fs.writeFileSync(RESULTS, `${JSON.stringify(rows, null, 2)}\n`);
+  const mark = (m: boolean | null) => (m === null ? '—' : m ? '**met**' : '**not met**');
+  writeSection(
+    'summary',
+    `## Summary
+
+Each goal, the last figure measured and whether it is met (details in the sections below).
+
+| benchmark | goal | measured | |
+|---|---|---|---|
+${rows.map((r) => `| ${r.benchmark} | ${r.goal} | ${r.measured} | ${mark(r.met)} |`).join('\n')}`,
+  );
+}

@@ -107,7 +107,9 @@ export class OutboxRelay {
       try {
         const result = await this.batch();
         this.errors = 0;
-        if (result.more || result.relayed > 0) this.again = true;
+        // Another batch only when this one left rows behind: a commit made meanwhile
+        // has woken us already (wake() sets `again`), so an empty claim would be wasted.
+        if (result.more) this.again = true;
       } catch (err) {
         this.errors += 1;
         const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** (this.errors - 1));

@@ -10,6 +10,7 @@
  * within the 10 s budget. A row of a killed process is claimable again once
  * its lock expires.
  */
+import { setMaxListeners } from 'node:events';
 import type { AppContext } from '../context.js';
 import type { Delivery } from '../db/schema.js';
 import type { Worker } from '../workers.js';
@@ -39,7 +40,10 @@ export class Deliverer {
   private readonly onSignal = (): void => this.wake();
   private readonly abandon = new AbortController();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    // Every attempt in flight listens to it.
+    setMaxListeners(MAX_IN_FLIGHT + 8, this.abandon.signal);
+  }
 
   start(): void {
     this.ctx.signals.on('deliveries', this.onSignal);
@@ -59,16 +63,22 @@ export class Deliverer {
     clearTimeout(grace);
   }
 
-  /** Runs a claim round now, or right after the one under way. */
+  /**
+   * Runs a claim round soon, or right after the one under way. Wake-ups of one
+   * turn of the event loop (attempts ending together) make one round, which
+   * claims their room in one statement instead of one claim per attempt.
+   */
   wake(): void {
     if (this.stopping) return;
     if (this.running) {
       this.again = true;
       return;
     }
-    this.running = this.loop().finally(() => {
-      this.running = null;
-    });
+    this.running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => (this.stopping ? undefined : this.loop()))
+      .finally(() => {
+        this.running = null;
+      });
   }
 
   private async loop(): Promise<void> {

@@ -9,7 +9,7 @@
 import { pauseEventWebhooks, pauseReason } from '../eventWebhooks/pause.js';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
-import type { Tx } from '../db/database.js';
+import type { Executor, Tx } from '../db/database.js';
 import type { Delivery } from '../db/schema.js';
 import { commit, recordEvent } from '../events/outbox.js';
 import { presentMessage } from '../presenters/message.js';
@@ -19,6 +19,14 @@ import type { SendResult } from './send.js';
 
 /** Extra lock time past the attempt's timeout, for recording it. */
 export const LOCK_MARGIN_MS = 1000;
+/**
+ * A row with a deadline (chat channel: failed by 9 s) is locked at most this
+ * long past its deadline: its attempt ends by the deadline, so another
+ * instance takes over a dead instance's row soon enough to record `failed`
+ * in time (a lock of timeout + LOCK_MARGIN_MS taken for the third attempt at
+ * 6 s would only expire at 9.5 s).
+ */
+export const DEADLINE_LOCK_MARGIN_MS = 200;
 
 export interface Claim {
   row: Delivery;
@@ -31,10 +39,12 @@ export async function claimDue(ctx: AppContext, limit: number, now: number): Pro
   const lockFor = (kind: Delivery['kind']): number => now + policyFor(kind).timeoutMs + LOCK_MARGIN_MS;
   // One statement, so one short transaction: pick due, unlocked rows (skipping those another
   // instance is claiming right now) and lock them for the length of an attempt.
+  const lockByKind = sql<number>`case when kind = ${'chat_channel'} then cast(${lockFor('chat_channel')} as bigint) else cast(${lockFor('event_webhook')} as bigint) end`;
+  const deadlineLock = sql<number>`deadline_at + cast(${DEADLINE_LOCK_MARGIN_MS} as bigint)`;
   const claimed = await ctx.db
     .updateTable('deliveries')
     .set({
-      locked_until: sql<number>`case when kind = ${'chat_channel'} then cast(${lockFor('chat_channel')} as bigint) else cast(${lockFor('event_webhook')} as bigint) end`,
+      locked_until: sql<number>`case when deadline_at is not null and ${deadlineLock} < ${lockByKind} then ${deadlineLock} else ${lockByKind} end`,
     })
     .where('id', 'in', (eb) =>
       eb
@@ -79,7 +89,7 @@ export async function nextDueAt(ctx: AppContext): Promise<number | null> {
  */
 export async function recordAttempt(ctx: AppContext, claim: Claim, d: Decision, result: SendResult | null, now: number): Promise<Delivery | null> {
   const { row, lock } = claim;
-  const write = async (tx: Tx): Promise<Delivery | null> => {
+  const write = async (tx: Executor): Promise<Delivery | null> => {
     const updated = await tx
       .updateTable('deliveries')
       .set({
@@ -99,15 +109,18 @@ export async function recordAttempt(ctx: AppContext, claim: Claim, d: Decision, 
       .returningAll()
       .executeTakeFirst();
     if (updated && d.status !== 'pending' && row.kind === 'chat_channel' && row.message_id !== null) {
-      await setMessageDelivery(tx, updated, d.status, d.status === 'failed' ? d.messageError : null, now);
+      await setMessageDelivery(tx as Tx, updated, d.status, d.status === 'failed' ? d.messageError : null, now);
     }
     if (updated && d.status === 'failed' && row.kind === 'event_webhook' && d.attempts >= row.max_attempts) {
-      await pauseEventWebhooks(tx, row.account_id, pauseReason(row.url, d.lastError, now), now);
+      await pauseEventWebhooks(tx as Tx, row.account_id, pauseReason(row.url, d.lastError, now), now);
     }
     return updated ?? null;
   };
   const touchesMessage = d.status !== 'pending' && row.kind === 'chat_channel' && row.message_id !== null;
-  return touchesMessage ? commit(ctx.db, ctx.signals, write) : ctx.db.transaction().execute(write);
+  if (touchesMessage) return commit(ctx.db, ctx.signals, write);
+  const mayPause = d.status === 'failed' && row.kind === 'event_webhook';
+  // Anything else is the one UPDATE: no transaction around it (two statements fewer per delivery).
+  return mayPause ? ctx.db.transaction().execute(write) : write(ctx.db);
 }
 
 /** Gives a claimed row back untouched (an attempt abandoned at shutdown): claimable again at once, not counted. */

@@ -58,6 +58,17 @@ function changes(details: VisitorDetails, current: Visitor | null): Partial<Visi
 }
 
 export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
+  // The common case in one statement: the visitor exists and is touched (locked, on
+  // PostgreSQL) and read back as it is now; details are compared with that row.
+  const touched = await tx
+    .updateTable('visitors')
+    .set({ updated_at: input.now })
+    .where('channel_id', '=', input.channelId)
+    .where('external_id', '=', input.externalId)
+    .returningAll()
+    .executeTakeFirst();
+  if (touched) return applyDetails(tx, touched, input);
+
   const find = () =>
     tx.selectFrom('visitors').selectAll().where('channel_id', '=', input.channelId).where('external_id', '=', input.externalId).executeTakeFirst();
   let existing = await find();
@@ -94,11 +105,17 @@ export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<
       return { visitor, created: true, contactChanged: false };
     }
   }
-  const diff = changes(input.details, existing);
+  return applyDetails(tx, existing, input);
+}
+
+/** Writes the details that differ from the visitor's row (none: nothing more to write). */
+async function applyDetails(tx: Tx, current: Visitor, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
+  const diff = changes(input.details, current);
+  if (Object.keys(diff).length === 0 && current.updated_at === input.now) return { visitor: current, created: false, contactChanged: false };
   const visitor = await tx
     .updateTable('visitors')
     .set({ ...diff, updated_at: input.now })
-    .where('id', '=', existing.id)
+    .where('id', '=', current.id)
     .returningAll()
     .executeTakeFirstOrThrow();
   const contactChanged = CONTACT_FIELDS.some((f) => f in diff);

@@ -1,0 +1,122 @@
+/**
+ * Fan-out latency (issue 8): one event to N agent stream sockets (N = 100,
+ * 1,000), all of one account. Each event is a visitor message POSTed to the
+ * chat channel; its latency at a socket is POST sent → `message.created`
+ * frame received. Reported per N: p50 / p99 over every (socket, event) pair,
+ * and p50 / p99 of the time until the last socket had the event. SQLite runs
+ * the in-process hub; PostgreSQL runs with REDIS_URL (the scale-out hub).
+ */
+import WebSocket from 'ws';
+import { machineLine, today } from './lib/machine.js';
+import { percentile, recordGoal, writeSection } from './lib/report.js';
+import { adminToken, cleanup, json, startParley, type Db } from './lib/server.js';
+
+const SIZES = [100, 1000];
+const EVENTS = Number(process.env.BENCH_FANOUT_EVENTS ?? 40);
+const GAP_MS = 150;
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface FanoutRow {
+  db: Db;
+  n: number;
+  all: number[];
+  last: number[];
+  missing: number;
+}
+
+function openSocket(url: string, onFrame: (text: string, at: number) => void): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
+    ws.on('message', (raw) => {
+      const text = String(raw);
+      if (text.includes('"ready"')) resolve(ws);
+      else onFrame(text, performance.now());
+    });
+    ws.once('error', reject);
+  });
+}
+
+async function benchFanout(db: Db): Promise<FanoutRow[]> {
+  const server = await startParley({ db, env: db === 'postgres' ? { REDIS_URL } : {} });
+  const rows: FanoutRow[] = [];
+  try {
+    const token = await adminToken(server.base);
+    const channel = await json<{ endpoint_url: string }>(`${server.base}/api/v1/channels`, {
+      method: 'POST',
+      token,
+      body: { type: 'chat_api', name: 'fanout', webhook_url: 'https://customer.example.com/hook', chunked: false, agent_ids: [] },
+    });
+    for (const n of SIZES) {
+      const sentAt = new Map<string, number>();
+      const seen = new Map<string, number[]>();
+      const onFrame = (text: string, at: number): void => {
+        const m = /"text":"(fan-\d+-\d+)"/.exec(text);
+        if (!m || !text.includes('"message.created"')) return;
+        const t0 = sentAt.get(m[1]);
+        if (t0 === undefined) return;
+        const list = seen.get(m[1]) ?? [];
+        list.push(at - t0);
+        seen.set(m[1], list);
+      };
+      const sockets: WebSocket[] = [];
+      for (let i = 0; i < n; i += 50) {
+        const batch = await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => openSocket(`${server.ws}/api/v1/stream?token=${token}`, onFrame)));
+        sockets.push(...batch);
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      for (let e = 0; e < EVENTS; e++) {
+        const text = `fan-${n}-${e}`;
+        sentAt.set(text, performance.now());
+        await fetch(channel.endpoint_url, { method: 'POST', body: JSON.stringify({ sender: { id: `fan-visitor-${e % 5}` }, message: { type: 'text', text } }) });
+        await new Promise((r) => setTimeout(r, GAP_MS));
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      const all = [...seen.values()].flat().sort((a, b) => a - b);
+      const last = [...seen.values()].map((l) => Math.max(...l)).sort((a, b) => a - b);
+      const missing = EVENTS * n - all.length;
+      rows.push({ db, n, all, last, missing });
+      await Promise.all(
+        sockets.map(
+          (ws) =>
+            new Promise<void>((resolve) => {
+              ws.once('close', () => resolve());
+              ws.close();
+            }),
+        ),
+      );
+    }
+  } finally {
+    await server.stop();
+    await cleanup(server);
+  }
+  return rows;
+}
+
+export async function runFanoutBench(dbs: Db[]): Promise<void> {
+  const rows: FanoutRow[] = [];
+  for (const db of dbs) {
+    process.stderr.write(`fan-out benchmark on ${db}…\n`);
+    rows.push(...(await benchFanout(db)));
+  }
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  const hub = (db: Db) => (db === 'postgres' ? 'PostgreSQL + Redis hub' : 'SQLite, in-process hub');
+  writeSection(
+    'fanout',
+    `## Fan-out latency (issue 8)
+
+${today()} — ${machineLine()}. N agent stream sockets of one account, held by the load process; ${EVENTS} visitor messages POSTed to the chat channel ${GAP_MS} ms apart; latency = POST sent → \`message.created\` frame at a socket (so it includes the request, the commit, the relay and the hub).
+
+| setup | sockets | every socket: p50 / p99 | last socket of an event: p50 / p99 | frames missing |
+|---|---|---|---|---|
+${rows.map((r) => `| ${hub(r.db)} | ${r.n} | ${ms(percentile(r.all, 50))} / ${ms(percentile(r.all, 99))} | ${ms(percentile(r.last, 50))} / ${ms(percentile(r.last, 99))} | ${r.missing} |`).join('\n')}`,
+  );
+  for (const r of rows) {
+    recordGoal({
+      key: `fanout-${r.db}-${r.n}`,
+      benchmark: `Fan-out, one event to ${r.n} agent sockets (${hub(r.db)})`,
+      goal: 'p50 / p99',
+      measured: `${ms(percentile(r.all, 50))} / ${ms(percentile(r.all, 99))}`,
+      met: null,
+    });
+  }
+}
