@@ -202,6 +202,8 @@ export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
     .execute();
   await db.schema.createIndex('events_account_id').on('events').columns(['account_id', 'id']).execute();
   await db.schema.createIndex('events_unrelayed').on('events').columns(['relayed', 'id']).execute();
+  // The newest relayed id of an account (where a socket starts): answered from the index alone.
+  await db.schema.createIndex('events_account_relayed').on('events').columns(['account_id', 'relayed', 'id']).execute();
 
   await db.schema
     .createTable('deliveries')
