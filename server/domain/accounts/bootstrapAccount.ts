@@ -3,7 +3,9 @@
  * administrator (ADMIN_EMAIL / ADMIN_PASSWORD, or a generated password that is
  * returned so main.ts prints it once) and its settings row.
  */
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { DialectName } from '../../db/columns.js';
 import { randomToken } from '../../lib/ids.js';
 import { hashPassword } from '../auth/passwords.js';
 import { createSettingsRow } from '../settings/settingsRow.js';
@@ -18,7 +20,7 @@ export interface BootstrapResult {
 
 export async function bootstrapAccount(
   db: Db,
-  opts: { adminEmail: string | null; adminPassword: string | null; now: number },
+  opts: { adminEmail: string | null; adminPassword: string | null; now: number; dialect: DialectName },
 ): Promise<BootstrapResult> {
   const existing = await db.selectFrom('accounts').select('id').orderBy('id').limit(1).executeTakeFirst();
   if (existing) return { created: false, accountId: existing.id };
@@ -28,7 +30,9 @@ export async function bootstrapAccount(
   const passwordHash = await hashPassword(opts.adminPassword ?? generatedPassword!);
 
   return db.transaction().execute(async (tx) => {
-    // Another instance may have bootstrapped meanwhile.
+    // Instances starting together on an empty PostgreSQL database take turns here;
+    // the one that comes second finds the account the first created.
+    if (opts.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('parley:bootstrap'))`.execute(tx);
     const again = await tx.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
     if (again) return { created: false, accountId: again.id };
     const account = await tx

@@ -153,7 +153,7 @@ describe('chat channel inbound (spec A, CONTRACT §2)', () => {
     expect((await postInbound(t, channel, { sender: { id: 'u-typing' }, message: { type: 'typein' } })).statusCode).toBe(200);
     expect((await postInbound(t, channel, { sender: { id: 'u-typing' }, message: { type: 'typeout', text: 'ignored' } })).statusCode).toBe(200);
     expect((await chatDetail(chat.id)).messages).toHaveLength(1);
-    const events = await t.app.ctx.db.selectFrom('events').select(['type', 'data_json']).where('chat_id', '=', chat.id).where('type', '=', 'typing').execute();
+    const events = await t.app.ctx.db.selectFrom('events').select(['type', 'data_json']).where('chat_id', '=', chat.id).where('type', '=', 'typing').orderBy('id').execute();
     expect(events.map((e) => JSON.parse(e.data_json).typing)).toEqual([true, false]);
   });
 
