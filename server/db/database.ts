@@ -93,6 +93,10 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
   });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
+  // Nor one checked out between two queries (the pool drops its own listener while a client is
+  // out): a restart ends its session (57P01) and pg emits 'error' on the client. The next query
+  // on it then fails (503) and the pool discards it on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -38,24 +38,24 @@ export function classify(err: unknown): { code: ErrorCode; message: string; head
   if (status === 429) return { code: 'too_many_requests', message: errorRegistry.too_many_requests.message };
   if (status === 404) return { code: 'not_found', message: errorRegistry.not_found.message };
   if (status >= 400 && status < 500) return { code: 'validation_failed', message: fe?.message ?? errorRegistry.validation_failed.message };
-  if (status === 503) return { code: 'service_unavailable', message: errorRegistry.service_unavailable.message };
+  // Here, not only in the handler below: scopes with their own handler (the chat channel) answer 503 too.
+  if (status === 503 || isUnavailable(err)) return { code: 'service_unavailable', message: errorRegistry.service_unavailable.message };
   return { code: 'internal_error', message: errorRegistry.internal_error.message };
 }
 
-/** Database connection failures answer 503 so clients retry, never 500. */
+/**
+ * Database connection failures (server down, restarting, shutting down,
+ * connection lost or not made in time) answer 503 so clients retry, never 500.
+ */
 function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code ?? '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '08003', 'SQLITE_BUSY'].includes(code)
-    || /Connection terminated|timeout exceeded when trying to connect/i.test(String((err as Error)?.message ?? ''));
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY'].includes(code)
+    || /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout/i.test(String((err as Error)?.message ?? ''));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    let { code, message, headers } = classify(err);
-    if (code === 'internal_error' && isUnavailable(err)) {
-      code = 'service_unavailable';
-      message = errorRegistry.service_unavailable.message;
-    }
+    const { code, message, headers } = classify(err);
     const status = errorRegistry[code].status;
     if (status >= 500) request.log.error({ err, reqId: request.id }, 'request failed');
     if (headers) void reply.headers(headers);
