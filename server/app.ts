@@ -17,6 +17,7 @@ import { registerErrorHandler } from './errors/handler.js';
 import { registerEventWebhookAnswers } from './eventWebhooks/acceptedAnswer.js';
 import { Signals } from './events/outbox.js';
 import { registerJsonBodyParser } from './lib/jsonBody.js';
+import { withRedaction } from './lib/logRedaction.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { createMetrics } from './metrics.js';
 import { openRealtime, type Realtime } from './realtime/index.js';
@@ -51,13 +52,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: withRedaction(options.logger ?? { level: config.logLevel }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
     },
     requestIdHeader: false,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from a proxy on this machine or a private network:
+    // a client on the internet cannot choose its own address and so dodge per-address limits.
+    trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
     bodyLimit: 1024 * 1024,
     forceCloseConnections: false,
     return503OnClosing: true,
@@ -72,6 +75,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       adminEmail: config.adminEmail,
       adminPassword: config.adminPassword,
       now: clock(),
+      dialect: store.dialect,
     });
     realtime = await openRealtime(config, store, app.log);
   } catch (err) {

@@ -4,8 +4,11 @@
  *   POST /wh/<random>/<CHANNEL_PUBLIC_ID>        → {"result":"ok"}
  * Bodies are parsed as JSON whatever their Content-Type. Errors here carry
  * numeric codes, as the spec's error object does: {"error":{"code":<n>,"message"}}.
+ * Guessing addresses is throttled: after GUESS_LIMIT 404s from one client
+ * address within a minute, every /wh request of that address is 429 (with
+ * Retry-After) until the minute that began with its first 404 is over.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { findChatApiChannel } from '../../domain/chatChannel/findChannel.js';
 import { parseInbound } from '../../domain/chatChannel/parseInbound.js';
@@ -14,6 +17,7 @@ import { isChannelAvailable } from '../../domain/channels/access.js';
 import { AppError } from '../../errors/AppError.js';
 import { classify } from '../../errors/handler.js';
 import { errorRegistry } from '../../errors/registry.js';
+import { RateLimiter, type Limit } from '../../lib/rateLimit.js';
 
 interface Params {
   secret: string;
@@ -22,20 +26,43 @@ interface Params {
 
 const notFound = (): AppError => new AppError('not_found', 'No channel at this address.');
 
+/** 404s one client address may collect per minute before /wh refuses it (a real integration almost never sees one). */
+export const GUESS_LIMIT: Limit = {
+  name: 'wh-404-ip',
+  capacity: 20,
+  windowMs: 60_000,
+  message: 'Too many requests to unknown chat-channel addresses from this address; wait until Retry-After has passed.',
+};
+
 export async function chatChannelRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const limiter = new RateLimiter(ctx);
+  app.addHook('onClose', () => limiter.close());
   await app.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
-      scope.setErrorHandler((err, request, reply) => {
-        const { code, message } = classify(err);
+      scope.addHook('onRequest', async (request) => {
+        await limiter.assertOpen(GUESS_LIMIT, request.ip);
+      });
+      scope.setErrorHandler(async (err, request, reply) => {
+        const { code, message, headers } = classify(err);
         const entry = errorRegistry[code];
         if (entry.status >= 500) request.log.error({ err, reqId: request.id }, 'chat channel request failed');
+        if (entry.status === 404) await limiter.recordFailure(GUESS_LIMIT, request.ip);
+        if (headers) void reply.headers(headers);
         return reply.code(entry.status).send({ error: { code: entry.number, message } });
       });
-      scope.setNotFoundHandler((_request, reply) =>
-        reply.code(404).send({ error: { code: errorRegistry.route_not_found.number, message: 'No such chat channel route.' } }),
-      );
+      const noRoute = async (request: FastifyRequest, reply: FastifyReply) => {
+        await limiter.recordFailure(GUESS_LIMIT, request.ip);
+        return reply.code(404).send({ error: { code: errorRegistry.route_not_found.number, message: 'No such chat channel route.' } });
+      };
+      // Every other path under /wh is answered here (not by the agent app's catch-all), in this shape, and counted.
+      scope.all('/*', { schema: { hide: true } }, noRoute);
+      scope.setNotFoundHandler(async (request, reply) => {
+        // onRequest hooks do not run for unmatched routes: check here too.
+        await limiter.assertOpen(GUESS_LIMIT, request.ip);
+        return noRoute(request, reply);
+      });
 
       scope.get<{ Params: Params }>('/:secret/:publicId/status', { schema: { tags: ['chat channel'] } }, async (request, reply) => {
         const channel = await findChatApiChannel(ctx.db, request.params.secret, request.params.publicId);

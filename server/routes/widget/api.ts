@@ -23,7 +23,8 @@ import { currentChat } from '../../domain/widget/widgetState.js';
 import { invalid } from '../../errors/AppError.js';
 import { presentMessage } from '../../presenters/message.js';
 import { widgetMessageFromDto } from '../../presenters/widget.js';
-import { LIMITS, type RateLimiter } from './rateLimit.js';
+import type { RateLimiter } from '../../lib/rateLimit.js';
+import { LIMITS } from './limits.js';
 import { bodyObject, visitorOf, widgetOf, type WidgetParams } from './visitorCall.js';
 
 type Route = { Params: WidgetParams };

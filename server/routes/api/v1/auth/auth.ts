@@ -29,7 +29,7 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
     return { token, agent: presentAgent(agent) };
   });
 
-  app.post('/auth/logout', { schema: { tags: ['auth'] }, preHandler: requireAgent }, async (request, reply) => {
+  app.post('/auth/logout', { schema: { tags: ['auth'] }, preValidation: requireAgent }, async (request, reply) => {
     if (request.authToken) await revokeToken(ctx.db, request.authToken, ctx.clock());
     void reply.clearCookie(TOKEN_COOKIE, { path: '/' });
     void reply.clearCookie(CSRF_COOKIE, { path: '/' });

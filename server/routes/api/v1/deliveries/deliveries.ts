@@ -22,7 +22,7 @@ export async function deliveriesRoutes(base: FastifyInstance, ctx: AppContext): 
 
   app.get(
     '/deliveries',
-    { schema: { tags, security, querystring: ListDeliveriesQuery, response: { 200: Type.Array(DeliverySchema) } }, preHandler: requireAdmin },
+    { schema: { tags, security, querystring: ListDeliveriesQuery, response: { 200: Type.Array(DeliverySchema) } }, preValidation: requireAdmin },
     async (request) => {
       const page = readPage(request.query);
       const rows = await listDeliveries(ctx, {
@@ -38,7 +38,7 @@ export async function deliveriesRoutes(base: FastifyInstance, ctx: AppContext): 
 
   app.post(
     '/deliveries/:id/redeliver',
-    { schema: { tags, security, params: IdParams, response: { 200: DeliverySchema } }, preHandler: requireAdmin },
+    { schema: { tags, security, params: IdParams, response: { 200: DeliverySchema } }, preValidation: requireAdmin },
     async (request) => {
       const deliveryId = readId(request.params, 'Delivery');
       return presentDelivery(await redeliver(ctx, { accountId: actor(request).account_id, deliveryId }));

@@ -15,11 +15,11 @@ export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const { requireAgent } = makeGuards(ctx);
 
-  app.get('/me', { schema: { tags: ['me'], security: [{ bearer: [] }] }, preHandler: requireAgent }, async (request) =>
+  app.get('/me', { schema: { tags: ['me'], security: [{ bearer: [] }] }, preValidation: requireAgent }, async (request) =>
     presentAgent(actor(request)),
   );
 
-  app.put('/me/status', { schema: { tags: ['me'], security: [{ bearer: [] }], body: StatusBody }, preHandler: requireAgent }, async (request) => {
+  app.put('/me/status', { schema: { tags: ['me'], security: [{ bearer: [] }], body: StatusBody }, preValidation: requireAgent }, async (request) => {
     const me = actor(request);
     const agent = await setAgentStatus(ctx, { agentId: me.id, accountId: me.account_id, status: request.body.status });
     return presentAgent(agent);

@@ -33,7 +33,7 @@ export async function offlineMessagesRoutes(base: FastifyInstance, ctx: AppConte
     '/offline-messages',
     {
       schema: { tags: ['offline messages'], security: [{ bearer: [] }], querystring: PageQuery, response: { 200: Type.Array(OfflineMessageSchema) } },
-      preHandler: requireAgent,
+      preValidation: requireAgent,
     },
     async (request) => {
       const rows = await listOfflineMessages(ctx.db, actor(request), readPage(request.query));
