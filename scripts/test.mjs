@@ -44,6 +44,13 @@ if (build.status !== 0) {
   process.exit(build.status ?? 1);
 }
 
+console.log('Type-checking (npm run typecheck: server, tests, e2e, web apps)…');
+const typecheck = spawnSync('npm', ['run', 'typecheck'], { stdio: 'inherit' });
+if (typecheck.status !== 0) {
+  console.error('Type errors; no test was run.');
+  process.exit(typecheck.status ?? 1);
+}
+
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-vitest-'));
 const reportFile = path.join(reportDir, 'report.json');
 const args = [
