@@ -17,6 +17,7 @@ import { registerErrorHandler } from './errors/handler.js';
 import { registerEventWebhookAnswers } from './eventWebhooks/acceptedAnswer.js';
 import { Signals } from './events/outbox.js';
 import { registerJsonBodyParser } from './lib/jsonBody.js';
+import { stripNul } from './lib/stripNul.js';
 import { withRedaction } from './lib/logRedaction.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { createMetrics } from './metrics.js';
@@ -103,6 +104,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerErrorHandler(app);
   registerEventWebhookAnswers();
   registerJsonBodyParser(app);
+  app.addHook('preValidation', async (request) => {
+    if (request.body !== undefined && request.body !== null) request.body = stripNul(request.body);
+    if (request.query && typeof request.query === 'object') request.query = stripNul(request.query);
+    if (request.params && typeof request.params === 'object') request.params = stripNul(request.params);
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');

@@ -4,6 +4,7 @@
  * value are dropped (a photo that is not http(s), a name that is not a string).
  */
 import { AppError } from '../../errors/AppError.js';
+import { stripNul } from '../../lib/stripNul.js';
 import { InvalidMessage, isHttpUrl, normalizeMessage, optionalString, type NormalizedInput } from '../messages/normalizeMessage.js';
 
 export interface InboundSender {
@@ -30,7 +31,7 @@ export function parseInbound(rawBody: unknown): InboundRequest {
     const text = rawBody.toString();
     if (text.trim() === '') throw new AppError('invalid_json', 'The request body is empty; send the message as a JSON object.');
     try {
-      body = JSON.parse(text);
+      body = stripNul(JSON.parse(text));
     } catch {
       throw new AppError('invalid_json', 'The request body is not valid JSON.');
     }

@@ -167,3 +167,30 @@ describe('chat channel inbound (spec A, CONTRACT §2)', () => {
     expect(updates.map((e) => JSON.parse(e.data_json).change)).toContain('visitor_updated');
   });
 });
+
+describe('NUL characters (PostgreSQL cannot store them)', () => {
+  let t: TestApp;
+  let channel: ChatApiChannel;
+  beforeAll(async () => {
+    t = await createTestApp({ workers: false });
+    channel = await createChatApiChannel(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('are dropped from bodies, queries and path parameters instead of failing', async () => {
+    const res = await postInbound(t, channel, { sender: { id: 'nul\u0000id', name: 'N\u0000ul' }, message: { type: 'text', text: 'he\u0000llo' } });
+    expect(res.statusCode).toBe(200);
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/chats?q=he%00llo', headers: bearer(t.adminToken) });
+    expect(list.statusCode).toBe(200);
+    expect(list.json()[0].visitor.name).toBe('Nul');
+    for (const url of ['/wh/%00/%00', `${channel.path}%00/status`, '/widget/api/%00/session']) {
+      const r = await t.app.inject({ method: url.endsWith('session') ? 'POST' : 'GET', url, payload: url.endsWith('session') ? { page: { url: 'https://x.example/' } } : undefined });
+      expect(r.statusCode, url).toBeLessThan(500);
+    }
+    const agent = await t.app.inject({ method: 'POST', url: '/api/v1/agents', headers: bearer(t.adminToken), payload: { name: 'A\u0000gent', email: 'nul@example.com', password: 'nul-password-1', role: 'agent' } });
+    expect(agent.statusCode).toBe(201);
+    expect(agent.json().name).toBe('Agent');
+  });
+});
