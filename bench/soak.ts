@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { openLoop } from './lib/load.js';
 import { machineLine, today } from './lib/machine.js';
-import { writeSection } from './lib/report.js';
+import { recordGoal, writeSection } from './lib/report.js';
 import { adminToken, cleanup, json, rssOf, startParley, type Db } from './lib/server.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
@@ -73,6 +73,13 @@ async function soak(db: Db): Promise<string> {
     const last = median(samples.slice(-third).map((s) => s.rss));
     const flat = last <= first * 1.15;
     const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
+    recordGoal({
+      key: `soak-${db}`,
+      benchmark: `Soak, ${SECONDS / 60} min at ${RATE} msg/s, mixed traffic (${db})`,
+      goal: 'flat memory, 0 errors',
+      measured: `${load.ok}/${load.sent} answered 200, ${load.errors + replyErrors} errors, RSS ${mib(first)} → ${mib(last)}`,
+      met: flat && load.errors === 0 && replyErrors === 0 && load.ok === load.sent,
+    });
     return `| ${db} | ${RATE} msg/s × ${SECONDS} s | ${load.ok} / ${load.sent} | ${load.errors} | ${replies} (${replyErrors} errors), ${endpoint.count()} delivered | ${samples.map((s) => mib(s.rss)).join(' → ')} | ${flat ? '**flat**' : '**grew**'} (${mib(first)} → ${mib(last)}) |`;
   } finally {
     await server.stop();
