@@ -1,17 +1,7 @@
 /** The agent as the agent/admin API shows it (never the password hash). */
 import type { Agent } from '../db/schema.js';
-
-export interface AgentDto {
-  id: number;
-  name: string;
-  email: string;
-  role: 'admin' | 'agent';
-  status: 'online' | 'away' | 'offline';
-  phone: string | null;
-  photo_url: string | null;
-  active: boolean;
-  created_at: number;
-}
+import type { AgentDto } from '../../protocol/agent.js';
+export type { AgentDto };
 
 export function presentAgent(a: Agent): AgentDto {
   return {

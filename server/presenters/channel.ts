@@ -7,34 +7,8 @@
  */
 import type { Channel } from '../db/schema.js';
 import { widgetOptions } from '../domain/channels/channelInput.js';
-
-export interface ChatApiChannelDto {
-  id: number;
-  type: 'chat_api';
-  name: string;
-  public_id: string;
-  endpoint_url: string;
-  status_url: string;
-  webhook_url: string | null;
-  chunked: boolean;
-  agent_ids: number[];
-}
-
-export interface WidgetChannelDto {
-  id: number;
-  type: 'widget';
-  name: string;
-  widget_id: string;
-  script_url: string;
-  install_snippet: string;
-  agent_ids: number[];
-  color: string | null;
-  allowed_domains: string[];
-  /** Hex key of the HMAC-SHA256 signature setUserToken must carry; null = identity verification off. */
-  identity_secret: string | null;
-}
-
-export type ChannelDto = ChatApiChannelDto | WidgetChannelDto;
+import type { ChatApiChannelDto, WidgetChannelDto, ChannelDto } from '../../protocol/agent.js';
+export type { ChatApiChannelDto, WidgetChannelDto, ChannelDto };
 
 /** `{base_url}/<random_string>/<CHANNEL_PUBLIC_ID>`, where base_url is PUBLIC_URL + /wh. */
 export function channelEndpointUrl(publicUrl: string, c: Pick<Channel, 'secret' | 'public_id'>): string {

@@ -2,44 +2,8 @@
 import type { Chat, Visitor } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 import type { MessageDto } from './message.js';
-
-export interface VisitorDto {
-  id: number;
-  number: number;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  photo: string | null;
-  url: string | null;
-  invite: string | null;
-  description: string | null;
-  chats_count: number;
-  blacklisted: boolean;
-  session: Record<string, unknown>;
-}
-
-export interface ChatDto {
-  id: number;
-  status: Chat['status'];
-  channel_id: number;
-  department_id: number | null;
-  visitor: VisitorDto;
-  agent_ids: number[];
-  accepted_by: number | null;
-  custom_data: unknown[];
-  contact_info: Record<string, unknown> | null;
-  crm_link: string | null;
-  enable_assign: boolean;
-  page: Record<string, unknown> | null;
-  rate: Chat['rate'];
-  blacklisted: boolean;
-  seq: number;
-  created_at: number;
-  accepted_at: number | null;
-  finished_at: number | null;
-  updated_at: number;
-  messages?: MessageDto[];
-}
+import type { VisitorDto, ChatDto } from '../../protocol/agent.js';
+export type { VisitorDto, ChatDto };
 
 export function presentVisitor(v: Visitor): VisitorDto {
   return {

@@ -1,31 +1,8 @@
 /** A message as agents see it (API and stream), per CONTRACT §5. */
 import type { Message } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
-
-export interface MessageDto {
-  id: number;
-  chat_id: number;
-  author: 'visitor' | 'agent' | 'system';
-  agent_id?: number;
-  type: string;
-  text?: string;
-  file?: string;
-  file_name?: string;
-  file_size?: number;
-  thumb?: string;
-  latitude?: number;
-  longitude?: number;
-  emoji?: string;
-  duration?: number;
-  width?: number;
-  height?: number;
-  performer?: string;
-  title?: string;
-  /** Private note: never sent to the visitor. */
-  internal?: boolean;
-  created_at: number;
-  delivery?: { status: 'pending' | 'delivered' | 'failed'; error?: string };
-}
+import type { MessageDto } from '../../protocol/agent.js';
+export type { MessageDto };
 
 export function presentMessage(m: Message): MessageDto {
   const dto: MessageDto = { id: m.id, chat_id: m.chat_id, author: m.author, type: m.type, created_at: m.created_at };

@@ -10,25 +10,8 @@ import { notFound } from '../errors/AppError.js';
 import { commit } from '../events/outbox.js';
 import { policyFor } from './policies.js';
 import { setMessageDelivery } from './queue.js';
-
-export interface DeliveryDto {
-  id: number;
-  kind: Delivery['kind'];
-  event_type: string;
-  url: string;
-  status: Delivery['status'];
-  attempts: number;
-  last_status_code: number | null;
-  last_response: string | null;
-  last_error: string | null;
-  webhook_id: string;
-  chat_id: number | null;
-  message_id: number | null;
-  created_at: number;
-  updated_at: number;
-  delivered_at: number | null;
-  next_attempt_at: number | null;
-}
+import type { DeliveryDto } from '../../protocol/agent.js';
+export type { DeliveryDto };
 
 export function presentDelivery(d: Delivery): DeliveryDto {
   return {

@@ -1,38 +1,22 @@
 /**
- * The shapes the agent/admin API and the stream send (CONTRACT §5), as the
- * server's presenters write them (server/presenters/*). Kept here because the
- * web build cannot import server modules; change both sides together.
+ * The shapes the agent app reads from the API and the stream (CONTRACT §5).
+ * Those the server's presenters build come from protocol/agent.ts, shared
+ * with the server; the rest are the app's own views of them.
  */
+
+import type { AgentDto, ChatApiChannelDto, ChatDto, DeliveryDto, MessageDto, VisitorDto, WidgetChannelDto } from '../../../protocol/agent';
+
+export type Agent = AgentDto;
+export type Visitor = VisitorDto;
+export type Message = MessageDto;
+export type Chat = ChatDto;
+export type ChatApiChannel = ChatApiChannelDto;
+export type WidgetChannel = WidgetChannelDto;
+export type Channel = ChatApiChannelDto | WidgetChannelDto;
+export type DeliveryRecord = DeliveryDto;
 
 export type Role = 'admin' | 'agent';
 export type AgentStatus = 'online' | 'away' | 'offline';
-
-export interface Agent {
-  id: number;
-  name: string;
-  email: string;
-  role: Role;
-  status: AgentStatus;
-  phone: string | null;
-  photo_url: string | null;
-  active: boolean;
-  created_at: number;
-}
-
-export interface Visitor {
-  id: number;
-  number: number;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  photo: string | null;
-  url: string | null;
-  invite: string | null;
-  description: string | null;
-  chats_count: number;
-  blacklisted: boolean;
-  session: Record<string, unknown>;
-}
 
 export type ChatStatus = 'pending' | 'active' | 'finished';
 
@@ -48,83 +32,10 @@ export interface Delivery {
   error?: string;
 }
 
-export interface Message {
-  id: number;
-  chat_id: number;
-  author: 'visitor' | 'agent' | 'system';
-  agent_id?: number;
-  type: string;
-  text?: string;
-  file?: string;
-  file_name?: string;
-  file_size?: number;
-  thumb?: string;
-  latitude?: number;
-  longitude?: number;
-  emoji?: string;
-  duration?: number;
-  performer?: string;
-  title?: string;
-  internal?: boolean;
-  created_at: number;
-  delivery?: Delivery;
-}
-
-export interface Chat {
-  id: number;
-  status: ChatStatus;
-  channel_id: number;
-  department_id: number | null;
-  visitor: Visitor;
-  agent_ids: number[];
-  accepted_by: number | null;
-  custom_data: unknown[];
-  contact_info: Record<string, unknown> | null;
-  crm_link: string | null;
-  enable_assign: boolean;
-  page: Record<string, unknown> | null;
-  rate: 'positive' | 'negative' | null;
-  blacklisted: boolean;
-  seq: number;
-  created_at: number;
-  accepted_at: number | null;
-  finished_at: number | null;
-  updated_at: number;
-  messages?: Message[];
-}
-
 export interface Department {
   id: number;
   name: string;
 }
-
-export interface ChatApiChannel {
-  id: number;
-  type: 'chat_api';
-  name: string;
-  public_id: string;
-  endpoint_url: string;
-  status_url: string;
-  webhook_url: string | null;
-  chunked: boolean;
-  agent_ids: number[];
-}
-
-export interface WidgetChannel {
-  id: number;
-  type: 'widget';
-  name: string;
-  widget_id: string;
-  script_url: string;
-  install_snippet: string;
-  agent_ids: number[];
-  color: string | null;
-  allowed_domains: string[];
-  /** Hex key of the HMAC-SHA256 signature setUserToken must carry; null = identity verification off. */
-  identity_secret: string | null;
-}
-
-export type Channel = ChatApiChannel | WidgetChannel;
 
 export type CallbackHours = Partial<Record<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun', string[][]>>;
 
@@ -167,25 +78,6 @@ export interface CannedResponse {
   text: string;
   created_at: number;
   updated_at: number;
-}
-
-export interface DeliveryRecord {
-  id: number;
-  kind: 'chat_channel' | 'event_webhook';
-  event_type: string;
-  url: string;
-  status: 'pending' | 'delivered' | 'failed' | 'paused';
-  attempts: number;
-  last_status_code: number | null;
-  last_response: string | null;
-  last_error: string | null;
-  webhook_id: string;
-  chat_id: number | null;
-  message_id: number | null;
-  created_at: number;
-  updated_at: number;
-  delivered_at: number | null;
-  next_attempt_at: number | null;
 }
 
 export interface OfflineMessage {

@@ -1,0 +1,127 @@
+/**
+ * The shapes the agent/admin API and the agent stream send (CONTRACT §5): the
+ * server's presenters build them, the agent app (web/agent) reads them. Types
+ * only, so the web build can import them; change them here for both sides.
+ */
+
+export interface AgentDto {
+  id: number;
+  name: string;
+  email: string;
+  role: 'admin' | 'agent';
+  status: 'online' | 'away' | 'offline';
+  phone: string | null;
+  photo_url: string | null;
+  active: boolean;
+  created_at: number;
+}
+
+export interface MessageDto {
+  id: number;
+  chat_id: number;
+  author: 'visitor' | 'agent' | 'system';
+  agent_id?: number;
+  type: string;
+  text?: string;
+  file?: string;
+  file_name?: string;
+  file_size?: number;
+  thumb?: string;
+  latitude?: number;
+  longitude?: number;
+  emoji?: string;
+  duration?: number;
+  width?: number;
+  height?: number;
+  performer?: string;
+  title?: string;
+  /** Private note: never sent to the visitor. */
+  internal?: boolean;
+  created_at: number;
+  delivery?: { status: 'pending' | 'delivered' | 'failed'; error?: string };
+}
+
+export interface VisitorDto {
+  id: number;
+  number: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  photo: string | null;
+  url: string | null;
+  invite: string | null;
+  description: string | null;
+  chats_count: number;
+  blacklisted: boolean;
+  session: Record<string, unknown>;
+}
+
+export interface ChatDto {
+  id: number;
+  status: 'pending' | 'active' | 'finished';
+  channel_id: number;
+  department_id: number | null;
+  visitor: VisitorDto;
+  agent_ids: number[];
+  accepted_by: number | null;
+  custom_data: unknown[];
+  contact_info: Record<string, unknown> | null;
+  crm_link: string | null;
+  enable_assign: boolean;
+  page: Record<string, unknown> | null;
+  rate: 'positive' | 'negative' | null;
+  blacklisted: boolean;
+  seq: number;
+  created_at: number;
+  accepted_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+  messages?: MessageDto[];
+}
+
+export interface ChatApiChannelDto {
+  id: number;
+  type: 'chat_api';
+  name: string;
+  public_id: string;
+  endpoint_url: string;
+  status_url: string;
+  webhook_url: string | null;
+  chunked: boolean;
+  agent_ids: number[];
+}
+
+export interface WidgetChannelDto {
+  id: number;
+  type: 'widget';
+  name: string;
+  widget_id: string;
+  script_url: string;
+  install_snippet: string;
+  agent_ids: number[];
+  color: string | null;
+  allowed_domains: string[];
+  /** Hex key of the HMAC-SHA256 signature setUserToken must carry; null = identity verification off. */
+  identity_secret: string | null;
+}
+
+export type ChannelDto = ChatApiChannelDto | WidgetChannelDto;
+
+export interface DeliveryDto {
+  id: number;
+  kind: 'chat_channel' | 'event_webhook';
+  event_type: string;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed' | 'paused';
+  attempts: number;
+  last_status_code: number | null;
+  last_response: string | null;
+  last_error: string | null;
+  webhook_id: string;
+  chat_id: number | null;
+  message_id: number | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+  next_attempt_at: number | null;
+}
