@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { closedLoop } from './lib/load.js';
-import { adminToken, cleanup, json, startParley, type Db } from './lib/server.js';
+import { adminToken, cleanup, cpuMs, json, postgresCpuMs, startParley, type Db } from './lib/server.js';
 
 interface CallFrame {
   functionName: string;
@@ -109,10 +109,14 @@ async function main(): Promise<void> {
     let frames = 0;
     ws.on('message', () => frames++);
     const body = (n: number) => JSON.stringify({ sender: { id: `visitor-${n % 200}`, name: `Visitor ${n % 200}` }, message: { type: 'text', text: `prof-${n}` } });
+    const cpu0 = cpuMs(server.pid);
+    const pg0 = db === 'postgres' ? postgresCpuMs() : 0;
     const result = await closedLoop(channel.endpoint_url, body, { concurrency: 32, seconds });
+    const perMsg = (ms: number) => `${((ms * 1000) / Math.max(1, result.ok)).toFixed(0)} µs`;
+    const cpu = `server CPU ${perMsg(cpuMs(server.pid) - cpu0)}/msg${db === 'postgres' ? `, PostgreSQL CPU ${perMsg(postgresCpuMs() - pg0)}/msg` : ''}`;
     await new Promise((r) => setTimeout(r, 500));
     ws.close();
-    process.stdout.write(`${db}: ${(result.ok / result.seconds).toFixed(0)} msg/s, ${result.errors} errors, ${frames} frames\n`);
+    process.stdout.write(`${db}: ${(result.ok / result.seconds).toFixed(0)} msg/s, ${cpu}, ${result.errors} errors, ${frames} frames\n`);
   } finally {
     await server.stop();
     await cleanup(server);

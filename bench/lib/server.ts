@@ -176,3 +176,24 @@ export function cpuMs(pid: number): number {
   // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3.
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/**
+ * CPU time (ms) of every PostgreSQL server process on the machine (backends of
+ * all clients included, so other work on the same server counts too), plus
+ * what its exited children left to them (cutime/cstime).
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}

@@ -5,11 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/config.js';
 import { columnKinds, type DialectName } from './columns.js';
 import { migrationsFor } from './migrations/index.js';
+import { useNamedStatements } from './pgStatements.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -96,7 +97,10 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
   // Nor one checked out between two queries (the pool drops its own listener while a client is
   // out): a restart ends its session (57P01) and pg emits 'error' on the client. The next query
   // on it then fails (503) and the pool discards it on release.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    useNamedStatements(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
@@ -123,6 +127,11 @@ export async function dropPostgresSchema(url: string, schema: string): Promise<v
   } finally {
     await client.end();
   }
+}
+
+/** Whether queries of this executor go to PostgreSQL (for the few statements written per dialect). */
+export function isPostgres(executor: Executor): boolean {
+  return executor.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** Runs fn in a transaction. */

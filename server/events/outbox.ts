@@ -5,8 +5,10 @@
  * process's relay at once, so nothing waits for a polling interval.
  */
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
-import type { Db, Tx } from '../db/database.js';
+import { sql, type Selectable } from 'kysely';
+import { isPostgres, type Db, type Tx } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
+import type { EventsTable } from '../db/schema.js';
 import { toJson } from '../lib/json.js';
 import type { EventType } from './catalogue.js';
 
@@ -33,31 +35,53 @@ export class Signals extends EventEmitter {
   }
 }
 
+type EventRow = Omit<Selectable<EventsTable>, 'id' | 'relayed'>;
+
+/** SQLite: the chat's next sequence number, then the row (two statements, no round trips to save). */
+const bumpSeq = prepared(['chatId'], (db, p: { chatId: number }) =>
+  db.updateTable('chats').set({ last_seq: sql<number>`last_seq + 1` }).where('id', '=', p.chatId).returning('last_seq'),
+);
+const insertEvent = prepared<EventRow, { id: number }>(['account_id', 'type', 'chat_id', 'channel_id', 'seq', 'data_json', 'created_at'], (db, row) =>
+  db.insertInto('events').values({ ...row, relayed: 0 }).returning('id'),
+);
+
+/** PostgreSQL: the chat's sequence bump and the insert in one statement (one round trip). */
+const insertChatEvent = prepared<Omit<EventRow, 'seq'> & { chat_id: number }, { id: number; seq: number | null }>(
+  ['account_id', 'type', 'chat_id', 'channel_id', 'data_json', 'created_at'],
+  (db, row) =>
+    db
+      .with('bumped', (qb) => qb.updateTable('chats').set({ last_seq: sql<number>`last_seq + 1` }).where('id', '=', row.chat_id).returning(['id', 'last_seq']))
+      .insertInto('events')
+      .columns(['account_id', 'type', 'chat_id', 'channel_id', 'seq', 'data_json', 'created_at', 'relayed'])
+      .expression((eb) =>
+        eb
+          .selectFrom('bumped')
+          .select([
+            eb.val(row.account_id).as('account_id'),
+            eb.val(row.type).as('type'),
+            'bumped.id',
+            eb.val(row.channel_id).as('channel_id'),
+            'bumped.last_seq',
+            eb.val(row.data_json).as('data_json'),
+            eb.val(row.created_at).as('created_at'),
+            eb.lit(0).as('relayed'),
+          ]),
+      )
+      .returning(['id', 'seq']),
+);
+
 export async function recordEvent(tx: Tx, event: NewEvent, now: number): Promise<RecordedEvent> {
-  let seq: number | null = null;
-  if (event.chatId) {
-    const row = await tx
-      .updateTable('chats')
-      .set({ last_seq: sql<number>`last_seq + 1` })
-      .where('id', '=', event.chatId)
-      .returning('last_seq')
-      .executeTakeFirstOrThrow();
-    seq = row.last_seq;
-  }
-  const inserted = await tx
-    .insertInto('events')
-    .values({
-      account_id: event.accountId,
-      type: event.type,
-      chat_id: event.chatId ?? null,
-      channel_id: event.channelId ?? null,
-      seq,
-      data_json: toJson(event.data),
-      created_at: now,
-      relayed: 0,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = {
+    account_id: event.accountId,
+    type: event.type,
+    chat_id: event.chatId ?? null,
+    channel_id: event.channelId ?? null,
+    data_json: toJson(event.data),
+    created_at: now,
+  };
+  if (row.chat_id !== null && isPostgres(tx)) return insertChatEvent.only(tx, { ...row, chat_id: row.chat_id });
+  const seq = row.chat_id === null ? null : (await bumpSeq.only(tx, { chatId: row.chat_id })).last_seq;
+  const inserted = await insertEvent.only(tx, { ...row, seq });
   return { id: inserted.id, seq };
 }
 

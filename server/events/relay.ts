@@ -3,8 +3,11 @@
  * batches; runs the subscribers of each inside the transaction that marks the
  * rows relayed; commits; then publishes the batch to the realtime hub.
  *
- * It wakes at once on the process's 'outbox' signal (after every commit()) and
- * polls every second only as the backstop (rows of other instances, a crash).
+ * It wakes on the process's 'outbox' signal (after every commit()) and polls
+ * every second only as the backstop (rows of other instances, a crash). A wake
+ * starts the batch on the next turn of the event loop (setImmediate), after
+ * the I/O callbacks already due: under load, the commits of many requests
+ * then share one relay transaction instead of one each.
  *
  * Order. Sockets resume from a cursor (an event id), so the relayed rows must
  * always be a prefix of the table and be published in id order, across
@@ -52,6 +55,7 @@ export class OutboxRelay {
   /** Event id → subscriber → failed attempts, until the event's batch commits. */
   private readonly failures = new Map<number, Map<string, number>>();
   private running: Promise<void> | null = null;
+  private scheduled: NodeJS.Immediate | null = null;
   private again = false;
   private stopped = false;
   private errors = 0;
@@ -82,6 +86,7 @@ export class OutboxRelay {
     this.ctx.signals.off('outbox', this.onSignal);
     if (this.poller) clearInterval(this.poller);
     if (this.retry) clearTimeout(this.retry);
+    if (this.scheduled) clearImmediate(this.scheduled);
     await this.running;
   }
 
@@ -98,7 +103,11 @@ export class OutboxRelay {
   wake(): void {
     if (this.stopped) return;
     this.again = true;
-    if (!this.running) this.running = this.loop().finally(() => (this.running = null));
+    if (this.running || this.scheduled) return;
+    this.scheduled = setImmediate(() => {
+      this.scheduled = null;
+      this.running = this.loop().finally(() => (this.running = null));
+    });
   }
 
   private async loop(): Promise<void> {

@@ -18,6 +18,7 @@
  */
 import { sql, type Selectable } from 'kysely';
 import type { Tx } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import type { EventsTable } from '../db/schema.js';
 
 export type EventRow = Selectable<EventsTable>;
@@ -28,18 +29,24 @@ export interface Claim {
   more: boolean;
 }
 
+/** Spelled as the partial index events_pending_relay spells it (a literal, not a parameter). */
+const UNRELAYED = sql<boolean>`"relayed" = 0`;
+
 /** Gap ids probed at most behind a claimed row: past that, a sequence jump (restore, crash), nothing in flight. */
 const MAX_PROBES = 200;
 /** A transaction holding an event id longer than this is assumed stuck; its gap is stepped over. */
 export const MAX_GAP_WAIT_MS = 30_000;
 
-export async function claimSqlite(tx: Tx, limit: number): Promise<Claim> {
-  const rows = await tx
+const claimOnSqlite = prepared(['limit'], (db, p: { limit: number }) =>
+  db
     .updateTable('events')
     .set({ relayed: 1 })
-    .where('id', 'in', tx.selectFrom('events').select('id').where('relayed', '=', 0).orderBy('id').limit(limit))
-    .returningAll()
-    .execute();
+    .where('id', 'in', db.selectFrom('events').select('id').where(UNRELAYED).orderBy('id').limit(p.limit))
+    .returningAll(),
+);
+
+export async function claimSqlite(tx: Tx, limit: number): Promise<Claim> {
+  const rows = await claimOnSqlite.execute(tx, { limit });
   rows.sort((a, b) => a.id - b.id);
   return { rows, more: rows.length === limit };
 }
@@ -55,7 +62,7 @@ export class PostgresClaimer {
   async claim(tx: Tx, limit: number): Promise<Claim> {
     // Bounds the probe's wait (and any lock wait of the batch's subscribers).
     await sql`set local lock_timeout = '5s'`.execute(tx);
-    const rows = await tx.selectFrom('events').selectAll().where('relayed', '=', 0).orderBy('id').limit(limit).forUpdate().skipLocked().execute();
+    const rows = await tx.selectFrom('events').selectAll().where(UNRELAYED).orderBy('id').limit(limit).forUpdate().skipLocked().execute();
     if (rows.length === 0) return { rows, more: false };
     const last = await tx
       .selectFrom('events')

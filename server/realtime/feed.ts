@@ -144,11 +144,14 @@ export class EventFeed {
 
 /** The id of the account's last relayed event: a cursor that skips nothing committed before it was read. */
 export async function relayedHead(db: Executor, accountId: number): Promise<number> {
+  // Newest first on events_account_id: the unrelayed rows are only ever the newest few.
   const row = await db
     .selectFrom('events')
-    .select((eb) => eb.fn.max('id').as('id'))
+    .select('id')
     .where('account_id', '=', accountId)
     .where('relayed', '=', 1)
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
   return row?.id ?? 0;
 }

@@ -27,12 +27,20 @@ export function closeWith(socket: WebSocket, code: number, reason: string): void
 
 /** Sends one JSON frame; a client that stopped reading is closed (it resumes with its cursor). */
 export function sendJson(socket: WebSocket, frame: unknown): void {
+  sendSerialized(socket, JSON.stringify(frame));
+}
+
+/**
+ * Sends a frame already serialized: one event going to many sockets is
+ * serialized (and UTF-8 encoded, as a Buffer) once, not once per socket.
+ */
+export function sendSerialized(socket: WebSocket, frame: string | Buffer): void {
   if (socket.readyState !== socket.OPEN) return;
   if (socket.bufferedAmount > MAX_BUFFERED) {
     closeWith(socket, CLOSE_TRY_AGAIN, 'too slow; reconnect with your cursor');
     return;
   }
-  socket.send(JSON.stringify(frame));
+  socket.send(frame, { binary: false });
 }
 
 /**

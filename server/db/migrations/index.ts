@@ -6,6 +6,7 @@ import type { ColumnKinds } from '../columns.js';
 import * as m001 from './001_initial.js';
 import * as m002 from './002_calls.js';
 import * as m003 from './003_canned_responses.js';
+import * as m004 from './004_hot_path_indexes.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -14,6 +15,7 @@ const modules: Record<string, MigrationModule> = {
   '001_initial': m001,
   '002_calls': m002,
   '003_canned_responses': m003,
+  '004_hot_path_indexes': m004,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

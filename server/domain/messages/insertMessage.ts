@@ -1,5 +1,6 @@
 /** Writes one message row of a chat from a normalized message. */
 import type { Tx } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { Chat, Message, MessagesTable } from '../../db/schema.js';
 import type { NormalizedMessage } from './normalizeMessage.js';
 
@@ -14,31 +15,36 @@ export interface InsertMessageInput {
   now: number;
 }
 
+type MessageRow = Omit<Message, 'id'>;
+
+const COLUMNS = [
+  'account_id', 'chat_id', 'author', 'agent_id', 'type', 'text', 'file', 'file_name', 'file_size', 'thumb', 'latitude', 'longitude',
+  'extra_json', 'external_id', 'internal', 'suppressed', 'delivery_status', 'delivery_error', 'created_at',
+] as const satisfies readonly (keyof MessageRow)[];
+
+const insertRow = prepared<MessageRow, Message>(COLUMNS, (db, row) => db.insertInto('messages').values(row).returningAll());
+
 export async function insertMessage(tx: Tx, input: InsertMessageInput): Promise<Message> {
   const m = input.message;
-  return tx
-    .insertInto('messages')
-    .values({
-      account_id: input.chat.account_id,
-      chat_id: input.chat.id,
-      author: input.author,
-      agent_id: input.agentId ?? null,
-      type: m.type,
-      text: m.text,
-      file: m.file,
-      file_name: m.file_name,
-      file_size: m.file_size,
-      thumb: m.thumb,
-      latitude: m.latitude,
-      longitude: m.longitude,
-      extra_json: Object.keys(m.extra).length > 0 ? JSON.stringify(m.extra) : null,
-      external_id: m.external_id,
-      internal: input.internal ? 1 : 0,
-      suppressed: input.suppressed ? 1 : 0,
-      delivery_status: input.deliveryStatus ?? null,
-      delivery_error: null,
-      created_at: input.now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertRow.only(tx, {
+    account_id: input.chat.account_id,
+    chat_id: input.chat.id,
+    author: input.author,
+    agent_id: input.agentId ?? null,
+    type: m.type,
+    text: m.text,
+    file: m.file,
+    file_name: m.file_name,
+    file_size: m.file_size,
+    thumb: m.thumb,
+    latitude: m.latitude,
+    longitude: m.longitude,
+    extra_json: Object.keys(m.extra).length > 0 ? JSON.stringify(m.extra) : null,
+    external_id: m.external_id,
+    internal: input.internal ? 1 : 0,
+    suppressed: input.suppressed ? 1 : 0,
+    delivery_status: input.deliveryStatus ?? null,
+    delivery_error: null,
+    created_at: input.now,
+  });
 }

@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { Visitor } from '../../db/schema.js';
 import { bool } from '../../lib/json.js';
 
@@ -36,6 +37,11 @@ export interface UpsertVisitorResult {
   contactChanged: boolean;
 }
 
+/** Touches a visitor (locking its row on PostgreSQL) and reads it back as it is now. */
+const touchVisitor = prepared(['channelId', 'externalId', 'now'], (db, p: { channelId: number; externalId: string; now: number }) =>
+  db.updateTable('visitors').set({ updated_at: p.now }).where('channel_id', '=', p.channelId).where('external_id', '=', p.externalId).returningAll(),
+);
+
 const CONTACT_FIELDS = ['name', 'email', 'phone'] as const;
 
 /** Next sequential visitor number of the account (1, 2, 3 …); locks the account row. */
@@ -60,13 +66,7 @@ function changes(details: VisitorDetails, current: Visitor | null): Partial<Visi
 export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
   // The common case in one statement: the visitor exists and is touched (locked, on
   // PostgreSQL) and read back as it is now; details are compared with that row.
-  const touched = await tx
-    .updateTable('visitors')
-    .set({ updated_at: input.now })
-    .where('channel_id', '=', input.channelId)
-    .where('external_id', '=', input.externalId)
-    .returningAll()
-    .executeTakeFirst();
+  const touched = await touchVisitor.first(tx, { channelId: input.channelId, externalId: input.externalId, now: input.now });
   if (touched) return applyDetails(tx, touched, input);
 
   const find = () =>

@@ -30,6 +30,7 @@ import {
   keepAlive,
   parseCursor,
   sendJson,
+  sendSerialized,
 } from '../../../../realtime/socket.js';
 import { bearerToken, TOKEN_COOKIE } from '../../../authenticate.js';
 import { ChannelVisibility } from './visibility.js';
@@ -42,6 +43,18 @@ export interface StreamFrame {
   cursor?: number;
   chat_id?: number;
   seq?: number;
+}
+
+/** Each event's frame, serialized once for every agent socket of this process that sends it. */
+const serializedFrames = new WeakMap<StreamEvent, Buffer>();
+
+function serializedFrame(e: StreamEvent): Buffer {
+  let frame = serializedFrames.get(e);
+  if (!frame) {
+    frame = Buffer.from(JSON.stringify(toFrame(e)));
+    serializedFrames.set(e, frame);
+  }
+  return frame;
 }
 
 export function toFrame(e: StreamEvent): StreamFrame {
@@ -96,8 +109,8 @@ class AgentStream {
       accountId: agent.account_id,
       cursor,
       visible: (e) => this.visible(e),
-      send: (e) => this.send(toFrame(e)),
-      ready: (at) => this.send({ type: 'ready', data: { cursor: at } }),
+      send: (e) => sendSerialized(socket, serializedFrame(e)),
+      ready: (at) => sendJson(socket, { type: 'ready', data: { cursor: at } }),
       fail: (reason, err) => {
         if (err) request.log.error({ err }, 'stream feed failed');
         closeWith(socket, err ? CLOSE_INTERNAL : CLOSE_TRY_AGAIN, reason);
@@ -125,10 +138,6 @@ class AgentStream {
       if (changed?.id === this.agent.id) void this.tick();
     }
     return this.visibility.allows(e);
-  }
-
-  private send(frame: StreamFrame): void {
-    sendJson(this.socket, frame);
   }
 
   /** At every ping (keepAlive): catch up from the store and recheck the token. */
