@@ -34,6 +34,8 @@ export interface PreparedQuery<P, R> {
   first(db: Executor, params: P): Promise<R | undefined>;
   /** The first row; throws when there is none. */
   only(db: Executor, params: P): Promise<R>;
+  /** The statement for this store, with its placeholders (tests read its query plan). */
+  compile(db: Executor): CompiledQuery<R>;
 }
 
 export function prepared<P extends Record<string, unknown>, R>(names: readonly (keyof P & string)[], build: (db: Executor, params: P) => Compilable<R>): PreparedQuery<P, R> {
@@ -61,6 +63,7 @@ export function prepared<P extends Record<string, unknown>, R>(names: readonly (
   };
 
   return {
+    compile,
     execute,
     first: async (db, params) => (await execute(db, params))[0],
     only: async (db, params) => {

@@ -37,7 +37,7 @@ const MAX_PROBES = 200;
 /** A transaction holding an event id longer than this is assumed stuck; its gap is stepped over. */
 export const MAX_GAP_WAIT_MS = 30_000;
 
-const claimOnSqlite = prepared(['limit'], (db, p: { limit: number }) =>
+export const claimOnSqlite = prepared(['limit'], (db, p: { limit: number }) =>
   db
     .updateTable('events')
     .set({ relayed: 1 })

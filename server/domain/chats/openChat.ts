@@ -12,7 +12,7 @@ import { recordChatState } from './chatEvents.js';
 // The id from the partial index chats_visitor_open (its condition spelled as a literal, so
 // SQLite can prove the index applies), then the row by its key: SQLite reads the row through
 // the rowid 3-4 times faster than through the secondary index.
-const openChatOf = prepared(['visitorId'], (db, p: { visitorId: number }) =>
+export const openChatOf = prepared(['visitorId'], (db, p: { visitorId: number }) =>
   db
     .selectFrom('chats')
     .selectAll()
