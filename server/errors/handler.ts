@@ -45,12 +45,14 @@ export function classify(err: unknown): { code: ErrorCode; message: string; head
 
 /**
  * Database connection failures (server down, restarting, shutting down,
- * connection lost or not made in time) answer 503 so clients retry, never 500.
+ * connection lost or not made in time), and a prepared statement of a table
+ * another instance has just migrated (db/pgStatements.ts: prepared anew on its
+ * next run), answer 503 so clients retry, never 500.
  */
 function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code ?? '';
   return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY'].includes(code)
-    || /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout/i.test(String((err as Error)?.message ?? ''));
+    || /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|cached plan must not change result type/i.test(String((err as Error)?.message ?? ''));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
