@@ -5,8 +5,9 @@
  * same instant a few seconds later; the running server's deliverer then sends
  * them to a receiver on 127.0.0.1 that answers 200 at once. Rate = rows
  * recorded `delivered` / time from the due instant to the last one recorded.
- * Every request is a fresh, signed connection (the deliverer's SSRF-pinned
- * lookup); MAX_IN_FLIGHT attempts run at a time. Goal: ≥ 3,000/s.
+ * Every request is signed and goes through the SSRF guard; connections are
+ * kept alive, pooled per validated address (send.ts); MAX_IN_FLIGHT attempts
+ * run at a time, their results recorded in batches. Goal: ≥ 3,000/s.
  */
 import http from 'node:http';
 import { sql } from 'kysely';
@@ -110,7 +111,7 @@ export async function runDeliveriesBench(dbs: Db[]): Promise<void> {
     'deliveries',
     `## Event deliveries to a local receiver (issue 8)
 
-${today()} — ${machineLine()}. ${COUNT.toLocaleString('en')} event-webhook rows (a ~500-byte \`chat_finished\` body each) written into the store all due at one instant; the server's deliverer sends them (signed, a fresh connection per request, at most ${MAX_IN_FLIGHT} in flight) to a receiver on 127.0.0.1 in the load process that answers 200 at once. Rate = rows recorded \`delivered\` / time from the due instant to the last one recorded. Goal: ≥ ${GOAL.toLocaleString('en')}/s.
+${today()} — ${machineLine()}. ${COUNT.toLocaleString('en')} event-webhook rows (a ~500-byte \`chat_finished\` body each) written into the store all due at one instant; the server's deliverer sends them (signed, on kept-alive connections pooled per validated address, at most ${MAX_IN_FLIGHT} in flight, results recorded in batches) to a receiver on 127.0.0.1 in the load process that answers 200 at once. Rate = rows recorded \`delivered\` / time from the due instant to the last one recorded. Goal: ≥ ${GOAL.toLocaleString('en')}/s.
 
 | store | delivered | requests received | webhook-ids received twice | time | deliveries/s | server CPU / delivery |
 |---|---|---|---|---|---|---|

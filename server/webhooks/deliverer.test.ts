@@ -1,9 +1,12 @@
 /** The deliverer end to end on real sockets: answers, wire format, signature, event-webhook retries and answer handlers. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { createTestApp, freshStore, type TestApp } from '../../test/helpers/testApp.js';
+import { sql } from 'kysely';
+import { createTestApp, freshStore, testDialect, type TestApp } from '../../test/helpers/testApp.js';
 import type { AppContext } from '../context.js';
+import { commit } from '../events/outbox.js';
 import { registerAnswerHandler } from './answers.js';
+import { enqueueDelivery } from './enqueue.js';
 import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from '../../test/helpers/webhooks.js';
 
 const row = (ctx: AppContext, id: number) => ctx.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -117,6 +120,66 @@ describe('deliverer: answers, wire format, signature', () => {
       expect(seen).toHaveLength(1);
     } finally {
       off();
+    }
+  });
+});
+
+describe('deliverer: batched records', () => {
+  it('a row whose result the store refuses does not keep the others recorded with it from being delivered', async () => {
+    const t = await createTestApp();
+    const ep = await startEndpoint(() => ({ body: '{"result":"ok"}' }));
+    try {
+      const ctx = t.app.ctx;
+      // The store refuses to record an attempt of the rows sent to /nul… (a trigger, as a broken row would).
+      if (testDialect() === 'sqlite') {
+        await sql`create trigger refuse_nul before update of attempts on deliveries when new.url like '%/nul%' begin select raise(abort, 'refused'); end`.execute(ctx.db);
+      } else {
+        await sql`create function refuse_nul() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`.execute(ctx.db);
+        await sql`create trigger refuse_nul before update of attempts on deliveries for each row when (new.url like '%/nul%' and new.attempts > old.attempts) execute function refuse_nul()`.execute(ctx.db);
+      }
+      const ids = await commit(ctx.db, ctx.signals, async (tx) => {
+        const out: Array<{ id: number; nul: boolean }> = [];
+        for (let i = 0; i < 12; i++) {
+          const nul = i % 4 === 0;
+          const url = `${ep.url}/${nul ? 'nul' : 'ok'}${i}`;
+          out.push({ id: (await enqueueDelivery(tx, { accountId: ctx.defaultAccountId, kind: 'event_webhook', eventType: 'chat_updated', url, body: { i } }, ctx.clock())).id, nul });
+        }
+        return out;
+      });
+      const good = ids.filter((x) => !x.nul).map((x) => x.id);
+      await waitUntil(
+        async () => (await ctx.db.selectFrom('deliveries').select('id').where('id', 'in', good).where('status', '=', 'delivered').execute()).length === good.length,
+        5000,
+        'the good rows delivered',
+      );
+      expect(ep.requests.filter((r) => r.url.startsWith('/ok'))).toHaveLength(good.length);
+    } finally {
+      await t.close();
+      await ep.close();
+    }
+  });
+
+  it('records an answer with NUL characters (raw or escaped in JSON) without them: PostgreSQL cannot store them', async () => {
+    const t = await createTestApp();
+    const ep = await startEndpoint((r) => ({ body: r.url === '/raw' ? 'bad\u0000answer' : '{"result":"ok\\u0000"}' }));
+    try {
+      const ctx = t.app.ctx;
+      const raw = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/raw`, body: { i: 1 } });
+      const escaped = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/escaped`, body: { i: 2 } });
+      await waitUntil(
+        async () => (await ctx.db.selectFrom('deliveries').select('id').where('id', 'in', [raw, escaped]).where('status', '=', 'delivered').execute()).length === 2,
+        5000,
+        'both delivered and recorded',
+      );
+      const rows = await ctx.db.selectFrom('deliveries').select(['id', 'attempts', 'last_response']).where('id', 'in', [raw, escaped]).orderBy('id').execute();
+      // The escape is six plain characters in the excerpt; only the parsed answer would hold a NUL.
+      expect(rows.map((r) => [r.attempts, r.last_response])).toEqual([
+        [1, 'badanswer'],
+        [1, '{"result":"ok\\u0000"}'],
+      ]);
+    } finally {
+      await t.close();
+      await ep.close();
     }
   });
 });

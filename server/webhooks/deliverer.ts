@@ -9,6 +9,12 @@
  * receiver) is abandoned and its row released uncounted, to keep shutdown
  * within the 10 s budget. A row of a killed process is claimable again once
  * its lock expires.
+ *
+ * Attempts that end in the same turn of the event loop, or while the previous
+ * batch is being written, are recorded together (one statement, one commit:
+ * the round trip per delivery that bounded PostgreSQL), when recording is the
+ * row's one UPDATE; a final chat-channel attempt (its message) and a failed
+ * event webhook (the pause) keep their own transaction.
  */
 import { setMaxListeners } from 'node:events';
 import type { AppContext } from '../context.js';
@@ -17,8 +23,8 @@ import type { Worker } from '../workers.js';
 import { onEventWebhookAnswer } from './answers.js';
 import { deadlineDecision, decide, type Decision } from './outcomes.js';
 import { policyFor } from './policies.js';
-import { claimDue, nextDueAt, recordAttempt, releaseClaim, type Claim } from './queue.js';
-import { sendOnce, type SendResult } from './send.js';
+import { claimDue, isPlainRecord, nextDueAt, recordAttempt, recordPlainAttempts, releaseClaim, type AttemptRecord, type Claim } from './queue.js';
+import { closeIdleConnections, sendOnce, type SendResult } from './send.js';
 import { signatureHeaders } from './signer.js';
 
 export const MAX_IN_FLIGHT = 32;
@@ -39,10 +45,12 @@ export class Deliverer {
   private poller: NodeJS.Timeout | null = null;
   private readonly onSignal = (): void => this.wake();
   private readonly abandon = new AbortController();
+  private readonly records: RecordBatcher;
 
   constructor(private readonly ctx: AppContext) {
     // Every attempt in flight listens to it.
     setMaxListeners(MAX_IN_FLIGHT + 8, this.abandon.signal);
+    this.records = new RecordBatcher(ctx);
   }
 
   start(): void {
@@ -61,6 +69,8 @@ export class Deliverer {
     const grace = setTimeout(() => this.abandon.abort(), STOP_GRACE_MS);
     await Promise.allSettled([...this.inflight]);
     clearTimeout(grace);
+    // Nothing lingers after shutdown: the pooled keep-alive connections go too.
+    closeIdleConnections();
   }
 
   /**
@@ -162,7 +172,9 @@ export class Deliverer {
 
   private async finish(claim: Claim, decision: Decision, result: SendResult | null): Promise<Delivery | null> {
     const { ctx } = this;
-    const updated = await recordAttempt(ctx, claim, decision, result, ctx.clock());
+    const updated = isPlainRecord(claim, decision)
+      ? await this.records.record({ claim, decision, result, now: ctx.clock() })
+      : await recordAttempt(ctx, claim, decision, result, ctx.clock());
     if (!updated) {
       ctx.log.warn({ deliveryId: claim.row.id }, 'deliverer: claim lost before recording (redelivered or taken over); result dropped');
       return null;
@@ -174,6 +186,66 @@ export class Deliverer {
       'outbound delivery attempt',
     );
     return updated;
+  }
+}
+
+interface Pending {
+  record: AttemptRecord;
+  resolve: (row: Delivery | null) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Writes plain attempt records (isPlainRecord) in batches: the first waits for
+ * the end of the event loop's turn (attempts that end together), then one
+ * batch is written at a time and whatever arrives meanwhile makes the next.
+ * A row twice in the queue (its lock expired and it was claimed again) goes in
+ * separate batches; its own claim decides which write holds. When a batch's
+ * write fails, each of its records is written alone, so a row the store
+ * refuses fails only itself, as before batching.
+ */
+class RecordBatcher {
+  private queue: Pending[] = [];
+  private busy = false;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  record(record: AttemptRecord): Promise<Delivery | null> {
+    return new Promise<Delivery | null>((resolve, reject) => {
+      this.queue.push({ record, resolve, reject });
+      if (this.busy) return;
+      this.busy = true;
+      setImmediate(() => void this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch: Pending[] = [];
+        const later: Pending[] = [];
+        const ids = new Set<number>();
+        for (const p of this.queue) {
+          const id = p.record.claim.row.id;
+          if (batch.length < MAX_IN_FLIGHT && !ids.has(id)) {
+            ids.add(id);
+            batch.push(p);
+          } else later.push(p);
+        }
+        this.queue = later;
+        try {
+          const rows = await recordPlainAttempts(this.ctx, batch.map((p) => p.record));
+          batch.forEach((p, i) => p.resolve(rows[i]));
+        } catch (err) {
+          if (batch.length === 1) batch[0].reject(err);
+          // One row the store refuses must not fail the others: each alone, as before batching.
+          else await Promise.all(batch.map((p) => recordPlainAttempts(this.ctx, [p.record]).then(([row]) => p.resolve(row), p.reject)));
+        }
+      }
+    } finally {
+      // Checked and cleared in one synchronous step: a record() after this starts a new drain.
+      this.busy = false;
+    }
   }
 }
 

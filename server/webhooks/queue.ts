@@ -82,6 +82,48 @@ export async function nextDueAt(ctx: AppContext): Promise<number | null> {
   return row?.due === null || row?.due === undefined ? null : Number(row.due);
 }
 
+/** One attempt's result, to be recorded against its claim. */
+export interface AttemptRecord {
+  claim: Claim;
+  decision: Decision;
+  result: SendResult | null;
+  now: number;
+}
+
+/** The row's new columns after an attempt (the same for the single and the batched write). */
+function attemptColumns({ claim: { row }, decision: d, result, now }: AttemptRecord) {
+  return {
+    attempts: d.attempts,
+    status: d.status,
+    next_attempt_at: d.nextAttemptAt,
+    locked_until: null,
+    last_status_code: result ? (result.statusCode ?? null) : row.last_status_code,
+    last_response: result ? result.excerpt : row.last_response,
+    last_error: d.lastError,
+    delivered_at: d.status === 'delivered' ? now : null,
+    updated_at: now,
+  };
+}
+
+/** A final chat-channel attempt settles its message (and records `message.updated`) in the same transaction. */
+function touchesMessage(row: Delivery, d: Decision): boolean {
+  return d.status !== 'pending' && row.kind === 'chat_channel' && row.message_id !== null;
+}
+
+/** A failed event webhook may pause the account's event webhooks, in the same transaction. */
+function mayPause(row: Delivery, d: Decision): boolean {
+  return d.status === 'failed' && row.kind === 'event_webhook';
+}
+
+/**
+ * Whether recording this attempt is the row's one UPDATE and nothing else (no
+ * message, no pause): such records may be written together by
+ * recordPlainAttempts, in one statement.
+ */
+export function isPlainRecord(claim: Claim, d: Decision): boolean {
+  return !touchesMessage(claim.row, d) && !mayPause(claim.row, d);
+}
+
 /**
  * Writes the attempt's result, if our claim still holds (a redelivery or a
  * takeover after an expired lock wins otherwise). Returns the updated row, or
@@ -92,23 +134,13 @@ export async function recordAttempt(ctx: AppContext, claim: Claim, d: Decision, 
   const write = async (tx: Executor): Promise<Delivery | null> => {
     const updated = await tx
       .updateTable('deliveries')
-      .set({
-        attempts: d.attempts,
-        status: d.status,
-        next_attempt_at: d.nextAttemptAt,
-        locked_until: null,
-        last_status_code: result ? (result.statusCode ?? null) : row.last_status_code,
-        last_response: result ? result.excerpt : row.last_response,
-        last_error: d.lastError,
-        delivered_at: d.status === 'delivered' ? now : null,
-        updated_at: now,
-      })
+      .set(attemptColumns({ claim, decision: d, result, now }))
       .where('id', '=', row.id)
       .where('status', '=', 'pending')
       .where('locked_until', '=', lock)
       .returningAll()
       .executeTakeFirst();
-    if (updated && d.status !== 'pending' && row.kind === 'chat_channel' && row.message_id !== null) {
+    if (updated && touchesMessage(row, d)) {
       await setMessageDelivery(tx as Tx, updated, d.status, d.status === 'failed' ? d.messageError : null, now);
     }
     if (updated && d.status === 'failed' && row.kind === 'event_webhook' && d.attempts >= row.max_attempts) {
@@ -116,11 +148,57 @@ export async function recordAttempt(ctx: AppContext, claim: Claim, d: Decision, 
     }
     return updated ?? null;
   };
-  const touchesMessage = d.status !== 'pending' && row.kind === 'chat_channel' && row.message_id !== null;
-  if (touchesMessage) return commit(ctx.db, ctx.signals, write);
-  const mayPause = d.status === 'failed' && row.kind === 'event_webhook';
+  if (touchesMessage(row, d)) return commit(ctx.db, ctx.signals, write);
   // Anything else is the one UPDATE: no transaction around it (two statements fewer per delivery).
-  return mayPause ? ctx.db.transaction().execute(write) : write(ctx.db);
+  return mayPause(row, d) ? ctx.db.transaction().execute(write) : write(ctx.db);
+}
+
+/**
+ * Records several plain attempts (isPlainRecord) in one UPDATE … FROM, one
+ * round trip and one commit for all: each row is written exactly as
+ * recordAttempt would (the same columns), and only where its own claim still
+ * holds. The rows must be distinct. Returns, per record in order, the updated
+ * row or null when its claim was lost.
+ */
+export async function recordPlainAttempts(ctx: AppContext, records: AttemptRecord[]): Promise<Array<Delivery | null>> {
+  if (records.length === 0) return [];
+  if (records.length === 1) {
+    const [r] = records;
+    return [await recordAttempt(ctx, r.claim, r.decision, r.result, r.now)];
+  }
+  const cols = records.map((r) => ({ id: r.claim.row.id, lock: r.claim.lock, ...attemptColumns(r) }));
+  if (new Set(cols.map((c) => c.id)).size !== cols.length) throw new Error('recordPlainAttempts: a row appears twice');
+  const set = sql`attempts = v.attempts, status = v.status, next_attempt_at = v.next_attempt_at, locked_until = null,
+    last_status_code = v.last_status_code, last_response = v.last_response, last_error = v.last_error,
+    delivered_at = v.delivered_at, updated_at = v.updated_at`;
+  const claimHolds = sql`deliveries.id = v.id and deliveries.status = ${'pending'} and deliveries.locked_until = v.lock`;
+  let query;
+  if (ctx.store.dialect === 'postgres') {
+    // One array per column: the statement text is the same whatever the number of rows.
+    const column = <K extends keyof (typeof cols)[number]>(k: K) => cols.map((c) => c[k]);
+    query = sql<Delivery>`update deliveries set ${set}
+      from unnest(cast(${column('id')} as integer[]), cast(${column('lock')} as bigint[]), cast(${column('attempts')} as integer[]),
+        cast(${column('status')} as text[]), cast(${column('next_attempt_at')} as bigint[]), cast(${column('last_status_code')} as integer[]),
+        cast(${column('last_response')} as text[]), cast(${column('last_error')} as text[]), cast(${column('delivered_at')} as bigint[]),
+        cast(${column('updated_at')} as bigint[]))
+        as v(id, lock, attempts, status, next_attempt_at, last_status_code, last_response, last_error, delivered_at, updated_at)
+      where ${claimHolds}
+      returning deliveries.*`;
+  } else {
+    const rows = cols.map(
+      (c) =>
+        sql`(${c.id}, ${c.lock}, ${c.attempts}, ${c.status}, ${c.next_attempt_at}, ${c.last_status_code}, ${c.last_response}, ${c.last_error}, ${c.delivered_at}, ${c.updated_at})`,
+    );
+    query = sql<Delivery>`with v(id, lock, attempts, status, next_attempt_at, last_status_code, last_response, last_error, delivered_at, updated_at)
+        as (values ${sql.join(rows)})
+      update deliveries set ${set}
+      from v
+      where ${claimHolds}
+      returning *`;
+  }
+  const { rows } = await query.execute(ctx.db);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return records.map((r) => byId.get(r.claim.row.id) ?? null);
 }
 
 /** Gives a claimed row back untouched (an attempt abandoned at shutdown): claimable again at once, not counted. */

@@ -4,10 +4,21 @@
  * connect and the whole response, no redirects followed, at most 64 KiB of the
  * answer read (then the connection is closed), the answer parsed as JSON
  * whatever its Content-Type. Never throws: every failure is a result.
+ *
+ * Connections are kept alive and reused, pooled by host, port and the very
+ * addresses the SSRF guard validated for this attempt (PinnedHttpAgent): a
+ * pooled socket only serves a request whose host name resolved, and was
+ * checked, to the same addresses it was opened to. A request on a reused
+ * socket that the receiver had closed (the keep-alive race: nothing of an
+ * answer arrived) is sent once more on a fresh connection, same bytes, same
+ * webhook-id (the receiver's idempotency key), within the same timeout.
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import { AppError } from '../errors/AppError.js';
+import { stripNul } from '../lib/stripNul.js';
 import { pinnedLookup, resolveTarget, type Target } from './ssrf.js';
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -38,6 +49,71 @@ export interface SendResult {
   excerpt: string;
   error?: string;
   failure?: FailureKind;
+}
+
+/** An idle pooled socket is closed after this long (sooner when the receiver's `Keep-Alive: timeout=` hint, less 1 s, is shorter). */
+export const IDLE_SOCKET_MS = 4000;
+/** Idle sockets kept per destination (host, port, validated addresses) and in all; more are closed at once. */
+export const MAX_IDLE_PER_TARGET = 32;
+export const MAX_IDLE_SOCKETS = 128;
+
+/** The request option carrying the validated addresses into the pool key (absent when not pinned). */
+const PIN_OPTION = 'parleyPinnedAddresses';
+
+type PinnedOptions = http.ClientRequestArgs & { [PIN_OPTION]?: string };
+
+/** The pool key of validated addresses: order-independent, one string. */
+function pinKey(addresses: Target['addresses']): string | undefined {
+  return addresses ? addresses.map((a) => `${a.family}/${a.address}`).sort().join(',') : undefined;
+}
+
+function idleCount(agent: http.Agent): number {
+  let n = 0;
+  for (const list of Object.values(agent.freeSockets)) for (const socket of list ?? []) if (!socket.destroyed) n++;
+  return n;
+}
+
+/**
+ * Node's keep-alive pool names a connection by host and port only; these
+ * agents add the validated addresses, so a socket opened through one pinned
+ * lookup is never handed to a request whose host resolved elsewhere (the pin
+ * of a new socket is the lookup of the request that opens it, with the same
+ * key). Idle sockets are unref'd (they never hold the process), bounded, and
+ * closed after IDLE_SOCKET_MS.
+ */
+class PinnedHttpAgent extends http.Agent {
+  override getName(options?: http.ClientRequestArgs): string {
+    const pin = (options as PinnedOptions | undefined)?.[PIN_OPTION];
+    return pin === undefined ? super.getName(options) : `${super.getName(options)}|pin=${pin}`;
+  }
+  override keepSocketAlive(socket: Duplex): boolean {
+    return idleCount(this) < MAX_IDLE_SOCKETS && (super.keepSocketAlive(socket) as unknown as boolean);
+  }
+}
+
+class PinnedHttpsAgent extends https.Agent {
+  override getName(options?: https.RequestOptions): string {
+    const pin = (options as PinnedOptions | undefined)?.[PIN_OPTION];
+    return pin === undefined ? super.getName(options) : `${super.getName(options)}|pin=${pin}`;
+  }
+  override keepSocketAlive(socket: Duplex): boolean {
+    return idleCount(this) < MAX_IDLE_SOCKETS && (super.keepSocketAlive(socket) as unknown as boolean);
+  }
+}
+
+const poolOptions = { keepAlive: true, maxFreeSockets: MAX_IDLE_PER_TARGET, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' } as const;
+const agents = { http: new PinnedHttpAgent(poolOptions), https: new PinnedHttpsAgent(poolOptions) };
+
+/** Closes every idle pooled connection (the deliverer's stop; tests). Connections in use close when their attempt ends. */
+export function closeIdleConnections(): void {
+  for (const agent of [agents.http, agents.https]) {
+    for (const list of Object.values(agent.freeSockets)) for (const socket of [...(list ?? [])]) socket.destroy();
+  }
+}
+
+/** Idle pooled connections now (tests). */
+export function idleConnections(): number {
+  return idleCount(agents.http) + idleCount(agents.https);
 }
 
 const NETWORK_PHRASES: Record<string, string> = {
@@ -103,6 +179,12 @@ function timeoutResult(timeoutMs: number): SendResult {
   return { ok: false, excerpt: '', error: `timeout: no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`, failure: 'timeout' };
 }
 
+/** A reused socket closed or reset by the receiver before any byte of an answer: worth one more try on a fresh connection. */
+function staleSocketError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
 function request(target: Target, req: SendRequest): { result: Promise<SendResult>; abort: () => void } {
   const payload = Buffer.from(req.body, 'utf8');
   const headers: Record<string, string> = {
@@ -114,14 +196,10 @@ function request(target: Target, req: SendRequest): { result: Promise<SendResult
   if (req.chunked) headers['transfer-encoding'] = 'chunked';
   else headers['content-length'] = String(payload.length);
 
-  const transport = target.url.protocol === 'https:' ? https : http;
-  const client = transport.request(target.url, {
-    method: 'POST',
-    headers,
-    // A fresh connection per attempt: the pinned lookup applies to it, nothing lingers after shutdown.
-    agent: false,
-    ...(target.addresses ? { lookup: pinnedLookup(target.addresses) } : {}),
-  });
+  const secure = target.url.protocol === 'https:';
+  const pin = pinKey(target.addresses);
+  let current: http.ClientRequest | null = null;
+  let aborted = false;
 
   const result = new Promise<SendResult>((resolve) => {
     let settled = false;
@@ -130,45 +208,78 @@ function request(target: Target, req: SendRequest): { result: Promise<SendResult
       settled = true;
       resolve(r);
     };
-    client.on('error', (err) => settle({ ok: false, excerpt: '', error: networkError(err), failure: 'network' }));
-    client.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const finish = (): void => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const status = res.statusCode ?? 0;
-        const base = { statusCode: status, body: parseAnswer(text), excerpt: text.slice(0, EXCERPT_CHARS) };
-        if (status >= 200 && status < 300) return settle({ ok: true, ...base });
-        const location = res.headers.location ? ` to ${res.headers.location}` : '';
-        const error = status >= 300 && status < 400 ? `HTTP ${status}: redirect${location} not followed` : `HTTP ${status}`;
-        settle({ ok: false, ...base, error, failure: 'status' });
+
+    /** One HTTP exchange: on a pooled connection, or (fresh) on a new one that is not pooled. */
+    const exchange = (fresh: boolean): void => {
+      const options: PinnedOptions = {
+        method: 'POST',
+        headers,
+        // A fresh connection is the retry after a stale pooled one: nothing to reuse, nothing kept.
+        agent: fresh ? false : secure ? agents.https : agents.http,
+        ...(target.addresses ? { lookup: pinnedLookup(target.addresses) } : {}),
+        ...(pin !== undefined ? { [PIN_OPTION]: pin } : {}),
       };
-      res.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        const room = MAX_RESPONSE_BYTES - size;
-        chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-        size += Math.min(chunk.length, room);
-        if (size >= MAX_RESPONSE_BYTES) {
-          // Enough read: judge what we have and close the connection on the rest.
-          finish();
-          res.destroy();
-        }
+      const client = (secure ? https : http).request(target.url, options);
+      current = client;
+      // What the socket had read before this exchange: a reused one counts its earlier answers too.
+      let readBefore = 0;
+      client.on('socket', (socket: Socket) => {
+        readBefore = socket.bytesRead;
       });
-      res.on('end', finish);
-      res.on('error', (err) => settle({ ok: false, statusCode: res.statusCode, excerpt: '', error: networkError(err), failure: 'network' }));
-      // Closed before 'end' (the receiver hung up mid-answer); a no-op once settled.
-      res.on('close', () =>
-        settle({ ok: false, statusCode: res.statusCode, excerpt: '', error: 'connection closed before the answer was complete', failure: 'network' }),
-      );
-    });
+      client.on('error', (err) => {
+        const nothingRead = !client.socket || client.socket.bytesRead === readBefore;
+        if (!fresh && !aborted && !settled && client.reusedSocket && nothingRead && staleSocketError(err)) return exchange(true);
+        settle({ ok: false, excerpt: '', error: networkError(err), failure: 'network' });
+      });
+      client.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const finish = (): void => {
+          // NUL characters dropped (raw or escaped in JSON): PostgreSQL cannot store them, and the
+          // attempt (its excerpt, an answer's fields) must always be recordable.
+          const text = stripNul(Buffer.concat(chunks).toString('utf8'));
+          const status = res.statusCode ?? 0;
+          const base = { statusCode: status, body: stripNul(parseAnswer(text)), excerpt: text.slice(0, EXCERPT_CHARS) };
+          if (status >= 200 && status < 300) return settle({ ok: true, ...base });
+          const location = res.headers.location ? ` to ${res.headers.location}` : '';
+          const error = status >= 300 && status < 400 ? `HTTP ${status}: redirect${location} not followed` : `HTTP ${status}`;
+          settle({ ok: false, ...base, error, failure: 'status' });
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          const room = MAX_RESPONSE_BYTES - size;
+          chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+          size += Math.min(chunk.length, room);
+          if (size >= MAX_RESPONSE_BYTES) {
+            // Enough read: judge what we have and close the connection on the rest.
+            finish();
+            res.destroy();
+          }
+        });
+        res.on('end', finish);
+        res.on('error', (err) => settle({ ok: false, statusCode: res.statusCode, excerpt: '', error: networkError(err), failure: 'network' }));
+        // Closed before 'end' (the receiver hung up mid-answer); a no-op once settled.
+        res.on('close', () =>
+          settle({ ok: false, statusCode: res.statusCode, excerpt: '', error: 'connection closed before the answer was complete', failure: 'network' }),
+        );
+      });
+
+      if (req.chunked && payload.length > 1) {
+        const half = Math.ceil(payload.length / 2);
+        client.write(payload.subarray(0, half));
+        client.end(payload.subarray(half));
+      } else {
+        client.end(payload);
+      }
+    };
+    exchange(false);
   });
 
-  if (req.chunked && payload.length > 1) {
-    const half = Math.ceil(payload.length / 2);
-    client.write(payload.subarray(0, half));
-    client.end(payload.subarray(half));
-  } else {
-    client.end(payload);
-  }
-  return { result, abort: () => client.destroy() };
+  return {
+    result,
+    abort: () => {
+      aborted = true;
+      current?.destroy();
+    },
+  };
 }
