@@ -6,6 +6,9 @@ import type { ColumnDefinitionBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** Largest id a row can have (PostgreSQL `integer`): a larger number from outside names no row, and must not reach a query. */
+export const MAX_ID = 2_147_483_647;
+
 export interface ColumnKinds {
   dialect: DialectName;
   id: 'integer';

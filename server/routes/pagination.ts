@@ -7,12 +7,13 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { sql, type SelectQueryBuilder } from 'kysely';
+import { MAX_ID } from '../db/columns.js';
 import { invalid } from '../errors/AppError.js';
+
+export { MAX_ID };
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
-/** Largest id a row can have (PostgreSQL `integer`). */
-export const MAX_ID = 2_147_483_647;
 
 export const PageQuery = Type.Object(
   {

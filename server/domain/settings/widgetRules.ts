@@ -7,6 +7,7 @@
  * Unknown keys are refused (a misspelt condition would otherwise match every
  * page). Each refusal is a 400 naming the rule and what is wrong.
  */
+import { MAX_ID } from '../../db/columns.js';
 import type { Executor } from '../../db/database.js';
 import { invalid } from '../../errors/AppError.js';
 
@@ -73,7 +74,7 @@ function cleanAction(where: string, raw: unknown): WidgetRule['action'] {
   if (raw.type !== 'invitation') throw invalid(`${where}.type must be "invitation" (got ${JSON.stringify(raw.type)?.slice(0, 40)}).`);
   const action: WidgetRule['action'] = { type: 'invitation', text: text(`${where}.text`, raw.text, MAX_INVITATION_TEXT).trim() };
   if (raw.department_id !== undefined && raw.department_id !== null) {
-    if (typeof raw.department_id !== 'number' || !Number.isInteger(raw.department_id) || raw.department_id < 1) {
+    if (typeof raw.department_id !== 'number' || !Number.isInteger(raw.department_id) || raw.department_id < 1 || raw.department_id > MAX_ID) {
       throw invalid(`${where}.department_id must be the id of a department (got ${JSON.stringify(raw.department_id)?.slice(0, 40)}).`);
     }
     action.department_id = raw.department_id;

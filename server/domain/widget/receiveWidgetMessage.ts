@@ -8,6 +8,7 @@
  * reach nobody; the visitor is not told.
  */
 import type { AppContext } from '../../context.js';
+import { MAX_ID } from '../../db/columns.js';
 import type { Channel, Message, Visitor } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
@@ -43,7 +44,7 @@ export function normalizeWidgetMessage(body: Record<string, unknown>, publicUrl:
 }
 
 async function departmentOf(ctx: AppContext, accountId: number, raw: unknown): Promise<number | null> {
-  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 1) return null;
+  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < 1 || raw > MAX_ID) return null;
   const row = await ctx.db.selectFrom('departments').select('id').where('id', '=', raw).where('account_id', '=', accountId).executeTakeFirst();
   return row?.id ?? null; // an unknown department is dropped, the message kept
 }

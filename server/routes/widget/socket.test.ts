@@ -50,6 +50,15 @@ describe('visitor socket', () => {
     expect(detail.json().messages.map((m: { text: string; author: string }) => [m.author, m.text])).toEqual([['visitor', 'Hi!'], ['visitor', 'Anyone?']]);
   });
 
+  it('drops a department id that names no department, also one past the largest id (found by the fuzzer: a 500 on PostgreSQL)', async () => {
+    for (const department_id of [999_999, 2_147_483_648, Number.MAX_SAFE_INTEGER]) {
+      const s = await startSession(t, widget.widget_id);
+      const sent = await sendText(t, widget.widget_id, s.visitor_token, 'Hello', { department_id });
+      const detail = await t.app.inject({ method: 'GET', url: `/api/v1/chats/${sent.chat_id}`, headers: bearer(t.adminToken) });
+      expect(detail.json().department_id).toBeNull();
+    }
+  });
+
   it('refuses bad messages: no text, typing types, files that are not our uploads', async () => {
     const s = await startSession(t, widget.widget_id);
     for (const body of [{ type: 'text' }, { type: 'typein' }, { type: 'bogus', text: 'x' }, { type: 'photo', file: 'https://evil.example/x.png' }]) {
