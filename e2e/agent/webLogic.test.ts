@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { allowedBySafeUrl, describeUserAgent, fileSize, safeHref, visitorName } from '../../web/agent/src/format.js';
-import { attentionCount, chatsWithStatus, emptyInbox, inboxReducer, mergeMessages, totalUnread, type InboxState } from '../../web/agent/src/inbox.js';
+import { attentionCount, chatOfFrame, chatsWithStatus, emptyInbox, inboxReducer, mergeMessages, totalUnread, type InboxState } from '../../web/agent/src/inbox.js';
 import { parseRoute } from '../../web/agent/src/routes.js';
 import { backoffDelay } from '../../web/agent/src/stream.js';
 import type { Chat, Message } from '../../web/agent/src/types.js';
@@ -46,6 +46,16 @@ describe('inbox reducer', () => {
     expect(s.chats[7].status).toBe('active');
     s = inboxReducer(s, { type: 'chat', chat: chat(7, 6, 'finished') });
     expect(chatsWithStatus(s, 'finished').map((c) => c.id)).toEqual([7]);
+  });
+
+  it('keeps a frame’s chat over an API copy read before the frame’s event (same chat seq, older state)', () => {
+    // Reply answered with seq 5; the chat_accepted answer's chat.updated frame is event seq 6 but carries chat seq 5.
+    const answered = { ...chat(7, 5, 'active'), custom_data: [{ key: 'Order id', content: 'A-1001' }] };
+    let s = inboxReducer(emptyInbox, { type: 'chat', chat: chatOfFrame(answered, 6) });
+    s = inboxReducer(s, { type: 'chat', chat: chat(7, 5, 'active') });
+    expect(s.chats[7].custom_data).toEqual([{ key: 'Order id', content: 'A-1001' }]);
+    expect(chatOfFrame(chat(7, 5, 'active'), undefined).seq).toBe(5);
+    expect(chatOfFrame(chat(7, 5, 'active'), 3).seq).toBe(5);
   });
 
   it('merges messages by id, in id order, and counts a replayed message once', () => {

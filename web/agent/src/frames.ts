@@ -7,7 +7,7 @@ import type { Dispatch } from 'react';
 import { chime, notify } from './alerts';
 import { api } from './api';
 import { chatTitle, isRecord } from './format';
-import type { InboxAction } from './inbox';
+import { chatOfFrame, type InboxAction } from './inbox';
 import { navigate } from './router';
 import type { Agent, Chat, Message, StreamFrame } from './types';
 
@@ -30,7 +30,7 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
     case 'chat.created':
     case 'chat.updated': {
       if (!isRecord(data.chat)) return;
-      const chat = data.chat as unknown as Chat;
+      const chat = chatOfFrame(data.chat as unknown as Chat, frame.seq);
       fx.dispatch({ type: 'chat', chat });
       fx.known[chat.id] = true;
       if (frame.type === 'chat.created' && chat.status === 'pending') {

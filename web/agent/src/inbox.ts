@@ -61,6 +61,18 @@ function withoutKey<T>(record: Record<number, T>, key: number): Record<number, T
   return copy;
 }
 
+/**
+ * A chat as a chat.created / chat.updated frame carries it, stamped with the
+ * frame's sequence number. The chat inside the event was read before its own
+ * event was numbered, so it carries the previous number; without the stamp,
+ * an API answer read in between (the Reply's, say) would tie with it and, if
+ * it arrived later, put the older state back (a chat_accepted answer applied
+ * 50 ms after the accept vanished from the panel that way).
+ */
+export function chatOfFrame(chat: Chat, frameSeq: number | undefined): Chat {
+  return typeof frameSeq === 'number' && frameSeq > chat.seq ? { ...chat, seq: frameSeq } : chat;
+}
+
 function upsertChat(state: InboxState, chat: Chat): InboxState {
   const { messages, ...summary } = chat;
   const existing = state.chats[chat.id];
