@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 import { closedLoop, openLoop, type LoadResult } from './lib/load.js';
 import { machineLine, today } from './lib/machine.js';
 import { percentile, recordGoal, writeSection } from './lib/report.js';
-import { adminToken, cleanup, cpuMs, freePort, json, ROOT, startParley, waitReady, type Db } from './lib/server.js';
+import { chatApiSetup, cleanup, cpuMs, freePort, ROOT, startParley, waitReady, type Db } from './lib/server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
@@ -38,14 +38,7 @@ export async function benchChatChannel(db: Db): Promise<ChatChannelResult> {
   const bare = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), String(barePort), parley.dataDir], { stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     const base = parley.base;
-    const token = await adminToken(base);
-    await json(`${base}/api/v1/me/status`, { method: 'PUT', token, body: { status: 'online' } });
-    const channel = await json<{ endpoint_url: string }>(`${base}/api/v1/channels`, {
-      method: 'POST',
-      token,
-      body: { type: 'chat_api', name: 'bench', webhook_url: 'https://customer.example.com/hook', chunked: false, agent_ids: [] },
-    });
-    const target = channel.endpoint_url;
+    const { token, endpointUrl: target } = await chatApiSetup(base, { name: 'bench' });
 
     // The agent's stream: POST-to-frame latency is read from message.created frames.
     const sentAt = new Map<string, number>();

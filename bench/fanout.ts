@@ -9,7 +9,7 @@
 import WebSocket from 'ws';
 import { machineLine, today } from './lib/machine.js';
 import { percentile, recordGoal, writeSection } from './lib/report.js';
-import { adminToken, cleanup, json, startParley, type Db } from './lib/server.js';
+import { chatApiSetup, cleanup, startParley, type Db } from './lib/server.js';
 
 const SIZES = [100, 1000];
 const EVENTS = Number(process.env.BENCH_FANOUT_EVENTS ?? 40);
@@ -40,12 +40,7 @@ async function benchFanout(db: Db): Promise<FanoutRow[]> {
   const server = await startParley({ db, env: db === 'postgres' ? { REDIS_URL } : {} });
   const rows: FanoutRow[] = [];
   try {
-    const token = await adminToken(server.base);
-    const channel = await json<{ endpoint_url: string }>(`${server.base}/api/v1/channels`, {
-      method: 'POST',
-      token,
-      body: { type: 'chat_api', name: 'fanout', webhook_url: 'https://customer.example.com/hook', chunked: false, agent_ids: [] },
-    });
+    const { token, endpointUrl } = await chatApiSetup(server.base, { name: 'fanout', online: false });
     for (const n of SIZES) {
       const sentAt = new Map<string, number>();
       const seen = new Map<string, number[]>();
@@ -67,7 +62,7 @@ async function benchFanout(db: Db): Promise<FanoutRow[]> {
       for (let e = 0; e < EVENTS; e++) {
         const text = `fan-${n}-${e}`;
         sentAt.set(text, performance.now());
-        await fetch(channel.endpoint_url, { method: 'POST', body: JSON.stringify({ sender: { id: `fan-visitor-${e % 5}` }, message: { type: 'text', text } }) });
+        await fetch(endpointUrl, { method: 'POST', body: JSON.stringify({ sender: { id: `fan-visitor-${e % 5}` }, message: { type: 'text', text } }) });
         await new Promise((r) => setTimeout(r, GAP_MS));
       }
       await new Promise((r) => setTimeout(r, 1000));

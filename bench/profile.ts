@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { closedLoop } from './lib/load.js';
-import { adminToken, cleanup, cpuMs, json, postgresCpuMs, startParley, type Db } from './lib/server.js';
+import { chatApiSetup, cleanup, cpuMs, postgresCpuMs, startParley, type Db } from './lib/server.js';
 
 interface CallFrame {
   functionName: string;
@@ -97,13 +97,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-prof-'));
   const server = await startParley({ db, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
   try {
-    const token = await adminToken(server.base);
-    await json(`${server.base}/api/v1/me/status`, { method: 'PUT', token, body: { status: 'online' } });
-    const channel = await json<{ endpoint_url: string }>(`${server.base}/api/v1/channels`, {
-      method: 'POST',
-      token,
-      body: { type: 'chat_api', name: 'bench', webhook_url: 'https://customer.example.com/hook', chunked: false, agent_ids: [] },
-    });
+    const { token, endpointUrl } = await chatApiSetup(server.base, { name: 'bench' });
     const ws = new WebSocket(`${server.ws}/api/v1/stream?token=${token}`);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     let frames = 0;
@@ -111,7 +105,7 @@ async function main(): Promise<void> {
     const body = (n: number) => JSON.stringify({ sender: { id: `visitor-${n % 200}`, name: `Visitor ${n % 200}` }, message: { type: 'text', text: `prof-${n}` } });
     const cpu0 = cpuMs(server.pid);
     const pg0 = db === 'postgres' ? postgresCpuMs() : 0;
-    const result = await closedLoop(channel.endpoint_url, body, { concurrency: 32, seconds });
+    const result = await closedLoop(endpointUrl, body, { concurrency: 32, seconds });
     const perMsg = (ms: number) => `${((ms * 1000) / Math.max(1, result.ok)).toFixed(0)} µs`;
     const cpu = `server CPU ${perMsg(cpuMs(server.pid) - cpu0)}/msg${db === 'postgres' ? `, PostgreSQL CPU ${perMsg(postgresCpuMs() - pg0)}/msg` : ''}`;
     await new Promise((r) => setTimeout(r, 500));

@@ -14,7 +14,7 @@ import WebSocket from 'ws';
 import { openLoop } from './lib/load.js';
 import { machineLine, today } from './lib/machine.js';
 import { recordGoal, writeSection } from './lib/report.js';
-import { adminToken, cleanup, json, rssOf, startParley, type Db } from './lib/server.js';
+import { chatApiSetup, cleanup, json, rssOf, startParley, type Db } from './lib/server.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const RATE = Number(process.env.SOAK_RATE ?? 1000);
@@ -38,13 +38,7 @@ async function soak(db: Db): Promise<string> {
   const endpoint = await customerEndpoint();
   const server = await startParley({ db, env: { OUTBOUND_ALLOW_PRIVATE: '1' } });
   try {
-    const token = await adminToken(server.base);
-    await json(`${server.base}/api/v1/me/status`, { method: 'PUT', token, body: { status: 'online' } });
-    const channel = await json<{ endpoint_url: string }>(`${server.base}/api/v1/channels`, {
-      method: 'POST',
-      token,
-      body: { type: 'chat_api', name: 'soak', webhook_url: `${endpoint.url}/hook`, chunked: false, agent_ids: [] },
-    });
+    const { token, endpointUrl } = await chatApiSetup(server.base, { name: 'soak', webhookUrl: `${endpoint.url}/hook` });
     const ws = new WebSocket(`${server.ws}/api/v1/stream?token=${token}`);
     let replyErrors = 0;
     let replies = 0;
@@ -61,7 +55,7 @@ async function soak(db: Db): Promise<string> {
     const started = Date.now();
     const sampler = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rss: rssOf(server.pid) }), SAMPLE_MS);
     const body = (n: number) => JSON.stringify({ sender: { id: `v-${n % 500}`, name: `Visitor ${n % 500}` }, message: { type: 'text', text: `soak ${n}` } });
-    const load = await openLoop(channel.endpoint_url, body, { rate: RATE, seconds: SECONDS });
+    const load = await openLoop(endpointUrl, body, { rate: RATE, seconds: SECONDS });
     clearInterval(sampler);
     samples.push({ t: (Date.now() - started) / 1000, rss: rssOf(server.pid) });
     await new Promise((r) => setTimeout(r, 10_000));

@@ -150,6 +150,21 @@ export async function adminToken(base: string): Promise<string> {
   return (await json<{ token: string }>(`${base}/api/v1/auth/login`, { method: 'POST', body: ADMIN })).token;
 }
 
+/** Signs the admin in, optionally sets it online, and creates a chat-API channel: what the chat-channel benchmarks start from. */
+export async function chatApiSetup(
+  base: string,
+  o: { name: string; webhookUrl?: string; online?: boolean },
+): Promise<{ token: string; endpointUrl: string }> {
+  const token = await adminToken(base);
+  if (o.online !== false) await json(`${base}/api/v1/me/status`, { method: 'PUT', token, body: { status: 'online' } });
+  const channel = await json<{ endpoint_url: string }>(`${base}/api/v1/channels`, {
+    method: 'POST',
+    token,
+    body: { type: 'chat_api', name: o.name, webhook_url: o.webhookUrl ?? 'https://customer.example.com/hook', chunked: false, agent_ids: [] },
+  });
+  return { token, endpointUrl: channel.endpoint_url };
+}
+
 /** Resident set size of a process, in bytes (Linux /proc). */
 export function rssOf(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
