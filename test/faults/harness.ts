@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
+import type { DeliveryDto } from '../../protocol/agent.js';
 import { freePort, repoRoot } from '../process/serverProcess.js';
 
 export const ADMIN_EMAIL = 'faults@example.com';
@@ -161,23 +162,8 @@ export async function openChat(base: string, token: string, channel: Channel, se
   return chat.id;
 }
 
-export interface DeliveryDto {
-  id: number;
-  kind: 'chat_channel' | 'event_webhook';
-  event_type: string;
-  url: string;
-  status: 'pending' | 'delivered' | 'failed' | 'paused';
-  attempts: number;
-  last_status_code: number | null;
-  last_response: string | null;
-  last_error: string | null;
-  webhook_id: string;
-  chat_id: number | null;
-  message_id: number | null;
-  created_at: number;
-  updated_at: number;
-  delivered_at: number | null;
-}
+/** The delivery log's rows, as the agent API defines them. */
+export type { DeliveryDto };
 
 export async function deliveries(base: string, token: string): Promise<DeliveryDto[]> {
   return expectCall<DeliveryDto[]>(200, base, 'GET', '/api/v1/deliveries?limit=1000', undefined, token);
