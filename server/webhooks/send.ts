@@ -83,22 +83,31 @@ function idleCount(agent: http.Agent): number {
  */
 class PinnedHttpAgent extends http.Agent {
   override getName(options?: http.ClientRequestArgs): string {
-    const pin = (options as PinnedOptions | undefined)?.[PIN_OPTION];
-    return pin === undefined ? super.getName(options) : `${super.getName(options)}|pin=${pin}`;
+    return withPin(super.getName(options), options);
   }
   override keepSocketAlive(socket: Duplex): boolean {
-    return idleCount(this) < MAX_IDLE_SOCKETS && (super.keepSocketAlive(socket) as unknown as boolean);
+    return roomFor(this) && (super.keepSocketAlive(socket) as unknown as boolean);
   }
 }
 
 class PinnedHttpsAgent extends https.Agent {
   override getName(options?: https.RequestOptions): string {
-    const pin = (options as PinnedOptions | undefined)?.[PIN_OPTION];
-    return pin === undefined ? super.getName(options) : `${super.getName(options)}|pin=${pin}`;
+    return withPin(super.getName(options), options);
   }
   override keepSocketAlive(socket: Duplex): boolean {
-    return idleCount(this) < MAX_IDLE_SOCKETS && (super.keepSocketAlive(socket) as unknown as boolean);
+    return roomFor(this) && (super.keepSocketAlive(socket) as unknown as boolean);
   }
+}
+
+/** Node's pool name of a connection, with the validated addresses when the request is pinned. */
+function withPin(name: string, options: http.ClientRequestArgs | undefined): string {
+  const pin = (options as PinnedOptions | undefined)?.[PIN_OPTION];
+  return pin === undefined ? name : `${name}|pin=${pin}`;
+}
+
+/** Whether one more idle socket may be kept (MAX_IDLE_SOCKETS in all). */
+function roomFor(agent: http.Agent): boolean {
+  return idleCount(agent) < MAX_IDLE_SOCKETS;
 }
 
 const poolOptions = { keepAlive: true, maxFreeSockets: MAX_IDLE_PER_TARGET, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' } as const;
