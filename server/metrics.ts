@@ -6,6 +6,7 @@ export interface Metrics {
   readonly httpDuration: client.Histogram<'method' | 'route' | 'status'>;
   readonly deliveries: client.Counter<'kind' | 'outcome'>;
   readonly sockets: client.Gauge<'kind'>;
+  readonly groupCommit: client.Histogram<'writer' | 'outcome'>;
 }
 
 export function createMetrics(): Metrics {
@@ -30,6 +31,13 @@ export function createMetrics(): Metrics {
       name: 'parley_open_sockets',
       help: 'Open realtime sockets by kind',
       labelNames: ['kind'],
+      registers: [registry],
+    }),
+    groupCommit: new client.Histogram({
+      name: 'parley_group_commit_batch_size',
+      help: 'Jobs written per group-commit transaction, by writer and outcome (a failed batch is written again job by job)',
+      labelNames: ['writer', 'outcome'],
+      buckets: [1, 2, 4, 8, 16, 32, 64],
       registers: [registry],
     }),
   };
