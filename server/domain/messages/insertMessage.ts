@@ -15,18 +15,23 @@ export interface InsertMessageInput {
   now: number;
 }
 
-type MessageRow = Omit<Message, 'id'>;
+export type MessageRow = Omit<Message, 'id'>;
 
-const COLUMNS = [
+export const MESSAGE_COLUMNS = [
   'account_id', 'chat_id', 'author', 'agent_id', 'type', 'text', 'file', 'file_name', 'file_size', 'thumb', 'latitude', 'longitude',
   'extra_json', 'external_id', 'internal', 'suppressed', 'delivery_status', 'delivery_error', 'created_at',
 ] as const satisfies readonly (keyof MessageRow)[];
 
-const insertRow = prepared<MessageRow, Message>(COLUMNS, (db, row) => db.insertInto('messages').values(row).returningAll());
+const insertRow = prepared<MessageRow, Message>(MESSAGE_COLUMNS, (db, row) => db.insertInto('messages').values(row).returningAll());
 
 export async function insertMessage(tx: Tx, input: InsertMessageInput): Promise<Message> {
+  return insertRow.only(tx, messageRow(input));
+}
+
+/** The row insertMessage writes (storeInboundBatch.ts writes several at once). */
+export function messageRow(input: InsertMessageInput): MessageRow {
   const m = input.message;
-  return insertRow.only(tx, {
+  return {
     account_id: input.chat.account_id,
     chat_id: input.chat.id,
     author: input.author,
@@ -46,5 +51,5 @@ export async function insertMessage(tx: Tx, input: InsertMessageInput): Promise<
     delivery_status: input.deliveryStatus ?? null,
     delivery_error: null,
     created_at: input.now,
-  });
+  };
 }

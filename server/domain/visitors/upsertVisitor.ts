@@ -55,7 +55,8 @@ export async function allocateVisitorNumber(tx: Tx, accountId: number): Promise<
   return row.next_visitor_number - 1;
 }
 
-function changes(details: VisitorDetails, current: Visitor | null): Partial<Visitor> {
+/** The details that would change the visitor's row (none: a request that only touches it). */
+export function changes(details: VisitorDetails, current: Visitor | null): Partial<Visitor> {
   const out: Partial<Visitor> = {};
   for (const [key, value] of Object.entries(details) as [keyof VisitorDetails, string | null | undefined][]) {
     if (value !== null && value !== undefined && (!current || current[key] !== value)) out[key] = value;

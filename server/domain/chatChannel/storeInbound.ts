@@ -1,0 +1,70 @@
+/**
+ * One chat-channel message (or typing) written inside the caller's transaction:
+ * visitor upserted with the sender's details, the open chat found or a new one
+ * opened, the message stored, and the events for agents (and subscribers such
+ * as event webhooks) written to the outbox. A blacklisted visitor's messages
+ * are stored but never reach agents.
+ */
+import type { Tx } from '../../db/database.js';
+import type { Channel } from '../../db/schema.js';
+import { recordChatEvent, recordChatState, recordMessageCreated } from '../chats/chatEvents.js';
+import { findOpenChat, openChat } from '../chats/openChat.js';
+import { insertMessage } from '../messages/insertMessage.js';
+import { upsertVisitor, type VisitorDetails } from '../visitors/upsertVisitor.js';
+import { claimInbound, linkInbound } from './dedupInbound.js';
+import type { InboundRequest } from './parseInbound.js';
+
+export type InboundOutcome = 'stored' | 'duplicate' | 'typing' | 'typing_ignored' | 'suppressed';
+
+export interface InboundJob {
+  channel: Channel;
+  req: InboundRequest;
+  now: number;
+}
+
+/** The visitor details a request carries. */
+export function senderDetails({ sender }: InboundRequest): VisitorDetails {
+  return { name: sender.name, phone: sender.phone, email: sender.email, photo: sender.photo, url: sender.url, invite: sender.invite };
+}
+
+export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob): Promise<InboundOutcome> {
+  const { sender } = req;
+  const dedupKey =
+    req.kind === 'message' && req.message.external_id !== null
+      ? { accountId: channel.account_id, channelId: channel.id, senderId: sender.id, messageId: req.message.external_id }
+      : null;
+  if (dedupKey && !(await claimInbound(tx, dedupKey, now))) return 'duplicate';
+
+  const { visitor, contactChanged } = await upsertVisitor(tx, {
+    accountId: channel.account_id,
+    channelId: channel.id,
+    externalId: sender.id,
+    externalIdIsNumber: sender.idIsNumber,
+    details: senderDetails(req),
+    now,
+  });
+
+  if (req.kind === 'typing') {
+    const chat = visitor.blacklisted ? undefined : await findOpenChat(tx, visitor.id);
+    if (!chat) return 'typing_ignored';
+    await recordChatEvent(tx, chat, 'typing', { chat_id: chat.id, author: 'visitor', typing: req.typing }, now);
+    return 'typing';
+  }
+
+  if (visitor.blacklisted) {
+    const last = await tx.selectFrom('chats').selectAll().where('visitor_id', '=', visitor.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    if (last) {
+      const stored = await insertMessage(tx, { chat: last, author: 'visitor', message: req.message, suppressed: true, now });
+      if (dedupKey) await linkInbound(tx, dedupKey, stored.id);
+      return 'suppressed';
+    }
+  }
+
+  const page = sender.url && /^https?:/.test(sender.url) ? { url: sender.url } : null;
+  const { chat } = await openChat(tx, { visitor, page, now });
+  if (contactChanged) await recordChatState(tx, chat, 'chat.updated', now, { change: 'visitor_updated' });
+  const message = await insertMessage(tx, { chat, author: 'visitor', message: req.message, now });
+  if (dedupKey) await linkInbound(tx, dedupKey, message.id);
+  await recordMessageCreated(tx, chat, message, now);
+  return 'stored';
+}

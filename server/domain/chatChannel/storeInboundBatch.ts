@@ -1,0 +1,136 @@
+/**
+ * PostgreSQL: a group-commit batch of chat-channel messages in a fixed number
+ * of statements. Each statement is a round trip, and one message alone takes
+ * four (visitor, open chat, message, event); here the batch takes six in all:
+ *
+ *   1. touch (and lock) every visitor of the batch, read back as they are now;
+ *   2. read their open chats (a statement of its own, after the locks: a chat
+ *      another transaction opened while we waited is seen);
+ *   3. the common messages (a known visitor whose details did not change, not
+ *      blacklisted, an open chat, no message.id to deduplicate): ids for them,
+ *   4. the message rows, 5. the chats' sequence numbers, 6. the events.
+ *
+ * Every other job (a new visitor, changed details, typing, a message.id, …) is
+ * written by storeInbound, exactly as alone; all jobs of one visitor take the
+ * same path, in arrival order. What is written is what storeInbound would
+ * write for the same jobs in the same order (storeInboundBatch.test.ts).
+ */
+import { sql } from 'kysely';
+import type { Tx } from '../../db/database.js';
+import type { Chat, Message, Visitor } from '../../db/schema.js';
+import { toJson } from '../../lib/json.js';
+import { presentMessage } from '../../presenters/message.js';
+import { messageRow, type MessageRow } from '../messages/insertMessage.js';
+import { changes } from '../visitors/upsertVisitor.js';
+import { senderDetails, storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
+
+export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<InboundOutcome[]> {
+  const outcomes: InboundOutcome[] = new Array(jobs.length);
+  const groups = byVisitor(jobs);
+  const visitors = await touchVisitors(tx, [...groups.values()].map((indexes) => jobs[indexes[0]!]!), Math.max(...jobs.map((j) => j.now)));
+  const openChats = await openChatsOf(tx, [...visitors.values()].map((v) => v.id));
+
+  const common: Array<{ index: number; chat: Chat }> = [];
+  for (const [key, indexes] of groups) {
+    const visitor = visitors.get(key);
+    const chat = visitor && openChats.get(visitor.id);
+    if (visitor && chat && indexes.every((i) => isCommon(jobs[i]!, visitor))) {
+      for (const index of indexes) common.push({ index, chat });
+    } else {
+      for (const index of indexes) outcomes[index] = await storeInbound(tx, jobs[index]!);
+    }
+  }
+  if (common.length > 0) {
+    await storeMessages(tx, common.map(({ index, chat }) => ({ chat, row: rowOf(jobs[index]!, chat) })));
+    for (const { index } of common) outcomes[index] = 'stored';
+  }
+  return outcomes;
+}
+
+const keyOf = (channelId: number, senderId: string): string => `${channelId}\n${senderId}`;
+
+function byVisitor(jobs: InboundJob[]): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  jobs.forEach((job, i) => {
+    const key = keyOf(job.channel.id, job.req.sender.id);
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  });
+  return groups;
+}
+
+/** A message storeInbound would store in the open chat with nothing else written: no new visitor, detail, dedup or event. */
+function isCommon(job: InboundJob, visitor: Visitor): boolean {
+  const { req } = job;
+  return req.kind === 'message' && req.message.external_id === null && !visitor.blacklisted && Object.keys(changes(senderDetails(req), visitor)).length === 0;
+}
+
+function rowOf(job: InboundJob, chat: Chat): MessageRow {
+  if (job.req.kind !== 'message') throw new Error('storeInboundBatch: only messages are stored together');
+  return messageRow({ chat, author: 'visitor', message: job.req.message, now: job.now });
+}
+
+/** 1. The visitors of these jobs (one job each) that exist, touched (so locked until commit) and read back, by channel and sender id. */
+async function touchVisitors(tx: Tx, jobs: InboundJob[], now: number): Promise<Map<string, Visitor>> {
+  const { rows } = await sql<Visitor>`update visitors set updated_at = ${now}
+    from unnest(cast(${jobs.map((j) => j.channel.id)} as integer[]), cast(${jobs.map((j) => j.req.sender.id)} as text[])) as k(channel_id, external_id)
+    where visitors.channel_id = k.channel_id and visitors.external_id = k.external_id
+    returning visitors.*`.execute(tx);
+  return new Map(rows.map((v) => [keyOf(v.channel_id, v.external_id), v]));
+}
+
+/** 2. The open chat of each visitor (the newest not finished), through the partial index chats_visitor_open. */
+async function openChatsOf(tx: Tx, visitorIds: number[]): Promise<Map<number, Chat>> {
+  if (visitorIds.length === 0) return new Map();
+  const { rows } = await sql<Chat>`select distinct on (visitor_id) * from chats
+    where visitor_id = any(cast(${visitorIds} as integer[])) and "status" <> 'finished'
+    order by visitor_id, id desc`.execute(tx);
+  return new Map(rows.map((c) => [c.visitor_id, c]));
+}
+
+/**
+ * 3–6. The messages, then one message.created event each, as insertMessage and
+ * recordMessageCreated write them. Message ids are taken first, so each event
+ * can carry its message. Event ids are not: the relay relies on an event's id
+ * being taken by the insert that writes its row (events/relayClaim.ts), so the
+ * events are inserted in job order and take ascending ids, as their sequence
+ * numbers within a chat ascend.
+ */
+async function storeMessages(tx: Tx, items: Array<{ chat: Chat; row: MessageRow }>): Promise<void> {
+  const ids = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('messages', 'id')) as id
+    from generate_series(1, ${items.length})`.execute(tx);
+  const messages: Message[] = items.map(({ row }, i) => ({ id: Number(ids.rows[i]!.id), ...row }));
+  const column = <K extends keyof Message>(k: K) => messages.map((m) => m[k]);
+  await sql`insert into messages (id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
+      latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at)
+    select * from unnest(cast(${column('id')} as integer[]), cast(${column('account_id')} as integer[]), cast(${column('chat_id')} as integer[]),
+      cast(${column('author')} as text[]), cast(${column('agent_id')} as integer[]), cast(${column('type')} as text[]), cast(${column('text')} as text[]),
+      cast(${column('file')} as text[]), cast(${column('file_name')} as text[]), cast(${column('file_size')} as bigint[]), cast(${column('thumb')} as text[]),
+      cast(${column('latitude')} as double precision[]), cast(${column('longitude')} as double precision[]), cast(${column('extra_json')} as text[]),
+      cast(${column('external_id')} as text[]), cast(${column('internal')} as integer[]), cast(${column('suppressed')} as integer[]),
+      cast(${column('delivery_status')} as text[]), cast(${column('delivery_error')} as text[]), cast(${column('created_at')} as bigint[]))`.execute(tx);
+
+  // 5. Each chat's sequence moves on by its number of messages; they take the numbers in job order.
+  const perChat = new Map<number, number>();
+  for (const { chat } of items) perChat.set(chat.id, (perChat.get(chat.id) ?? 0) + 1);
+  const bumped = await sql<{ id: number; last_seq: number }>`update chats set last_seq = chats.last_seq + v.n
+    from unnest(cast(${[...perChat.keys()]} as integer[]), cast(${[...perChat.values()]} as integer[])) as v(id, n)
+    where chats.id = v.id
+    returning chats.id, chats.last_seq`.execute(tx);
+  const next = new Map(bumped.rows.map((r) => [r.id, r.last_seq - perChat.get(r.id)! + 1]));
+
+  const events = items.map(({ chat }, i) => {
+    const seq = next.get(chat.id)!;
+    next.set(chat.id, seq + 1);
+    return { chat, seq, data_json: toJson({ message: presentMessage(messages[i]!) }), created_at: messages[i]!.created_at };
+  });
+  // 6. In job order (ORDER BY the array position), so ids ascend with the sequence numbers.
+  await sql`insert into events (account_id, type, chat_id, channel_id, seq, data_json, created_at, relayed)
+    select account_id, 'message.created', chat_id, channel_id, seq, data_json, created_at, 0
+    from unnest(cast(${events.map((e) => e.chat.account_id)} as integer[]), cast(${events.map((e) => e.chat.id)} as integer[]),
+      cast(${events.map((e) => e.chat.channel_id)} as integer[]), cast(${events.map((e) => e.seq)} as integer[]),
+      cast(${events.map((e) => e.data_json)} as text[]), cast(${events.map((e) => e.created_at)} as bigint[]))
+      with ordinality as e(account_id, chat_id, channel_id, seq, data_json, created_at, position)
+    order by position`.execute(tx);
+}
