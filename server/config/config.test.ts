@@ -35,6 +35,10 @@ describe('loadConfig', () => {
       logLevel: 'info',
       tokenTtlSeconds: 30 * 24 * 3600,
       presenceGraceSeconds: 60,
+      retentionDays: 30,
+      retentionIntervalSeconds: 300,
+      dbStatementTimeoutMs: 10_000,
+      dbConnectTimeoutMs: 5000,
     });
   });
 
@@ -57,6 +61,10 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'debug',
       TOKEN_TTL_SECONDS: '3600',
       PRESENCE_GRACE_SECONDS: '15',
+      RETENTION_DAYS: '7',
+      RETENTION_INTERVAL_SECONDS: '60',
+      DB_STATEMENT_TIMEOUT_MS: '2500',
+      DB_CONNECT_TIMEOUT_MS: '1500',
     });
     expect(config).toEqual({
       port: 9090,
@@ -72,6 +80,10 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       tokenTtlSeconds: 3600,
       presenceGraceSeconds: 15,
+      retentionDays: 7,
+      retentionIntervalSeconds: 60,
+      dbStatementTimeoutMs: 2500,
+      dbConnectTimeoutMs: 1500,
     });
   });
 
@@ -93,6 +105,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://x@h/db' }).databaseUrl).toBe('postgresql://x@h/db');
     expect(loadConfig({ REDIS_URL: 'rediss://h:6380' }).redisUrl).toBe('rediss://h:6380');
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it('accepts RETENTION_DAYS=0 (keep forever)', () => {
+    expect(loadConfig({ RETENTION_DAYS: '0' }).retentionDays).toBe(0);
+  });
+
+  it('accepts 0 (no limit) for the database timeouts', () => {
+    expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '0', DB_CONNECT_TIMEOUT_MS: '0' })).toMatchObject({ dbStatementTimeoutMs: 0, dbConnectTimeoutMs: 0 });
   });
 
   // Every variable that is validated, with a value it refuses.
@@ -117,6 +137,15 @@ describe('loadConfig', () => {
     ['PRESENCE_GRACE_SECONDS', '0'],
     ['PRESENCE_GRACE_SECONDS', '86401'],
     ['PRESENCE_GRACE_SECONDS', 'soon'],
+    ['RETENTION_DAYS', '30d'],
+    ['RETENTION_DAYS', '36501'],
+    ['RETENTION_INTERVAL_SECONDS', '0'],
+    ['RETENTION_INTERVAL_SECONDS', '86401'],
+    ['DB_STATEMENT_TIMEOUT_MS', '10s'],
+    ['DB_STATEMENT_TIMEOUT_MS', '-1'],
+    ['DB_STATEMENT_TIMEOUT_MS', '3600001'],
+    ['DB_CONNECT_TIMEOUT_MS', '5s'],
+    ['DB_CONNECT_TIMEOUT_MS', '600001'],
   ];
 
   it.each(invalid)('refuses %s=%s with one problem naming the variable and an example', (key, value) => {

@@ -22,7 +22,18 @@ export interface Config {
   readonly tokenTtlSeconds: number;
   /** How long an online agent stays online after its last stream socket closed, in seconds. */
   readonly presenceGraceSeconds: number;
+  /** Days finished deliveries and relayed events are kept (server/retention/); 0 = forever. */
+  readonly retentionDays: number;
+  /** Seconds between two passes of the retention worker. */
+  readonly retentionIntervalSeconds: number;
+  /** PostgreSQL: longest a statement may run before the server cancels it (503), in ms; 0 = no limit. */
+  readonly dbStatementTimeoutMs: number;
+  /** PostgreSQL: longest wait for a pool connection or a new connection, in ms; 0 = no limit. */
+  readonly dbConnectTimeoutMs: number;
 }
+
+/** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
+export const DB_TIMEOUT_DEFAULTS = { dbStatementTimeoutMs: 10_000, dbConnectTimeoutMs: 5_000 } as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -34,6 +45,9 @@ export class ConfigError extends Error {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 /** Ten years: a longer token lifetime is surely a typo. */
 const MAX_TOKEN_TTL = 10 * 365 * 24 * 3600;
+/** An hour for one statement, ten minutes for a connection: longer is surely a typo. */
+const MAX_STATEMENT_TIMEOUT_MS = 3600 * 1000;
+const MAX_CONNECT_TIMEOUT_MS = 600 * 1000;
 
 type Env = Record<string, string | undefined>;
 
@@ -112,6 +126,30 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`PRESENCE_GRACE_SECONDS must be an integer from 1 to 86400 (got "${graceRaw}"), e.g. PRESENCE_GRACE_SECONDS=60`);
   }
 
+  const statementRaw = nonEmpty(env, 'DB_STATEMENT_TIMEOUT_MS') ?? String(DB_TIMEOUT_DEFAULTS.dbStatementTimeoutMs);
+  const dbStatementTimeoutMs = Number(statementRaw);
+  if (!/^\d+$/.test(statementRaw) || dbStatementTimeoutMs > MAX_STATEMENT_TIMEOUT_MS) {
+    problems.push(`DB_STATEMENT_TIMEOUT_MS must be an integer from 0 (no limit) to ${MAX_STATEMENT_TIMEOUT_MS} (got "${statementRaw}"), e.g. DB_STATEMENT_TIMEOUT_MS=10000`);
+  }
+
+  const connectRaw = nonEmpty(env, 'DB_CONNECT_TIMEOUT_MS') ?? String(DB_TIMEOUT_DEFAULTS.dbConnectTimeoutMs);
+  const dbConnectTimeoutMs = Number(connectRaw);
+  if (!/^\d+$/.test(connectRaw) || dbConnectTimeoutMs > MAX_CONNECT_TIMEOUT_MS) {
+    problems.push(`DB_CONNECT_TIMEOUT_MS must be an integer from 0 (no limit) to ${MAX_CONNECT_TIMEOUT_MS} (got "${connectRaw}"), e.g. DB_CONNECT_TIMEOUT_MS=5000`);
+  }
+
+  const retentionRaw = nonEmpty(env, 'RETENTION_DAYS') ?? '30';
+  const retentionDays = Number(retentionRaw);
+  if (!/^\d+$/.test(retentionRaw) || retentionDays > 36500) {
+    problems.push(`RETENTION_DAYS must be an integer from 0 (keep forever) to 36500 (got "${retentionRaw}"), e.g. RETENTION_DAYS=30`);
+  }
+
+  const retentionEveryRaw = nonEmpty(env, 'RETENTION_INTERVAL_SECONDS') ?? '300';
+  const retentionIntervalSeconds = Number(retentionEveryRaw);
+  if (!/^\d+$/.test(retentionEveryRaw) || retentionIntervalSeconds < 1 || retentionIntervalSeconds > 86400) {
+    problems.push(`RETENTION_INTERVAL_SECONDS must be an integer from 1 to 86400 (got "${retentionEveryRaw}"), e.g. RETENTION_INTERVAL_SECONDS=300`);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -128,6 +166,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     tokenTtlSeconds,
     presenceGraceSeconds,
+    retentionDays,
+    retentionIntervalSeconds,
+    dbStatementTimeoutMs,
+    dbConnectTimeoutMs,
   });
 }
 

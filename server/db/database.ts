@@ -11,6 +11,7 @@ import type { Config } from '../config/config.js';
 import { columnKinds, type DialectName } from './columns.js';
 import { migrationsFor } from './migrations/index.js';
 import { useNamedStatements } from './pgStatements.js';
+import { closeAfterReadTimeout, poolTimeouts, type DbTimeouts } from './pgTimeouts.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -26,10 +27,16 @@ export interface Store {
 
 const INT8_OID = 20;
 
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<Store> {
-  const store = config.databaseUrl ? await openPostgres(config.databaseUrl, config.databaseSchema) : openSqlite(config.dataDir);
+export async function openStore(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<DbTimeouts>,
+): Promise<Store> {
+  if (config.databaseUrl) {
+    await migratePostgres(config.databaseUrl, config.databaseSchema, config);
+    return openPostgres(config.databaseUrl, config.databaseSchema, config);
+  }
+  const store = openSqlite(config.dataDir);
   try {
-    await migrate(store, config.databaseSchema);
+    await migrate(store.db, 'sqlite', null);
   } catch (err) {
     await store.close();
     throw err;
@@ -73,9 +80,15 @@ function withStatementCache(file: SqliteDatabase.Database, max = 500): SqliteDat
   });
 }
 
-async function openPostgres(url: string, schema: string | null): Promise<Store> {
+/**
+ * Migrations run on a pool of their own without statement limits (not even
+ * one the server or role sets by default): one may legitimately take long,
+ * and the instances starting beside it wait for its lock meanwhile.
+ * Connecting is still limited.
+ */
+async function migratePostgres(url: string, schema: string | null, timeouts: Partial<DbTimeouts>): Promise<void> {
   if (schema) {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: url, ...poolTimeouts(timeouts, false) });
     await client.connect();
     try {
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -83,33 +96,50 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
       await client.end();
     }
   }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(url, schema, { max: 1, ...poolTimeouts(timeouts, false) }, ['statement_timeout=0']) }) });
+  try {
+    await migrate(db, 'postgres', schema);
+  } finally {
+    await db.destroy();
+  }
+}
+
+function openPostgres(url: string, schema: string | null, timeouts: Partial<DbTimeouts>): Store {
+  const pool = postgresPool(url, schema, { max: 10, ...poolTimeouts(timeouts) });
+  pool.on('connect', (client) => {
+    useNamedStatements(client);
+    closeAfterReadTimeout(client);
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/** A pool on `url` with `schema` as search_path and `settings` (`name=value`) for its sessions. */
+function postgresPool(url: string, schema: string | null, options: pg.PoolConfig, settings: string[] = []): pg.Pool {
+  const session = [...(schema ? [`search_path=${schema}`] : []), ...settings].map((s) => `-c ${s}`);
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
-    options: schema ? `-c search_path=${schema}` : undefined,
+    options: session.length ? session.join(' ') : undefined,
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
+    ...options,
   });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
   // Nor one checked out between two queries (the pool drops its own listener while a client is
   // out): a restart ends its session (57P01) and pg emits 'error' on the client. The next query
   // on it then fails (503) and the pool discards it on release.
-  pool.on('connect', (client) => {
-    client.on('error', () => undefined);
-    useNamedStatements(client);
-  });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
 }
 
-async function migrate(store: Store, schema: string | null): Promise<void> {
+async function migrate(db: Db, dialect: DialectName, schema: string | null): Promise<void> {
   const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrationsFor(columnKinds(store.dialect)) },
-    ...(store.dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
+    db,
+    provider: { getMigrations: async () => migrationsFor(columnKinds(dialect)) },
+    ...(dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

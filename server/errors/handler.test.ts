@@ -1,7 +1,8 @@
 /**
  * The one error handler, on the real app: an unknown error answers 500
  * internal_error without internals and is logged with its request id; request
- * logs carry `reqId`; database outages answer 503; unknown routes 404.
+ * logs carry `reqId`; database outages answer 503 and are logged at warn, the
+ * first with its error and the rest only counted; unknown routes 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.js';
@@ -80,6 +81,17 @@ describe('error handler and request logging', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json().error.code).toBe('service_unavailable');
     expect(res.body).not.toContain('5432');
+  });
+
+  it('logs the 503s of an outage at warn, the first with its error, not one error line with a stack each', async () => {
+    const ids = Array.from({ length: 50 }, (_, i) => `req-down-${i}`);
+    for (const id of ids) expect((await app.inject({ method: 'GET', url: '/test/db-down', headers: { 'x-request-id': id } })).statusCode).toBe(503);
+    // One line opened the outage (this test's first 503, or the previous test's), with the error.
+    const opened = lines.filter((l) => l.level === 40 && /^database unavailable/.test(l.msg));
+    expect(opened).toHaveLength(1);
+    expect(opened[0].err?.message).toContain('ECONNREFUSED');
+    const others = lines.filter((l) => l.reqId?.startsWith('req-down-') && l !== opened[0] && l.msg !== 'incoming request' && l.msg !== 'request completed');
+    expect(others).toEqual([]);
   });
 
   it('answers an AppError with its registry status and sentence', async () => {

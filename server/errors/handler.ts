@@ -1,11 +1,20 @@
 /**
  * The one error handler: every failure leaves as `{error:{code,message}}` with
  * the registry's status. Unknown errors are logged with the request id and
- * answered 500 without internals.
+ * answered 500 without internals; 503s (the database unavailable) are logged
+ * through the outage throttle (unavailableLog.ts) instead.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './AppError.js';
 import { errorRegistry, type ErrorCode } from './registry.js';
+import { UnavailableLog } from './unavailableLog.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** One per app: every scope's error handler counts its 503s in it. */
+    unavailableLog: UnavailableLog;
+  }
+}
 
 export interface ErrorBody {
   error: { code: string; message: string };
@@ -45,21 +54,35 @@ export function classify(err: unknown): { code: ErrorCode; message: string; head
 
 /**
  * Database connection failures (server down, restarting, shutting down,
- * connection lost or not made in time), and a prepared statement of a table
- * another instance has just migrated (db/pgStatements.ts: prepared anew on its
- * next run), answer 503 so clients retry, never 500.
+ * connection lost or not made in time), a statement cancelled by
+ * DB_STATEMENT_TIMEOUT_MS (57014) or not answered at all (db/pgTimeouts.ts),
+ * and a prepared statement of a table another instance has just migrated
+ * (db/pgStatements.ts: prepared anew on its next run), answer 503 so clients
+ * retry, never 500.
  */
 function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code ?? '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY'].includes(code)
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57014', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY'].includes(code)
     || /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|cached plan must not change result type/i.test(String((err as Error)?.message ?? ''));
 }
 
+/**
+ * Logs a request that answers a 5xx: a 503 (the store unavailable) at warn through
+ * the app's outage throttle, anything else (a bug) at error with its stack.
+ */
+export function logServerError(request: FastifyRequest, err: unknown, code: ErrorCode, msg: string): void {
+  if (code === 'service_unavailable') request.server.unavailableLog.failed(err, request.log);
+  else request.log.error({ err, reqId: request.id }, msg);
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
+  const unavailableLog = new UnavailableLog({ log: app.log });
+  app.decorate('unavailableLog', unavailableLog);
+  app.addHook('onClose', async () => unavailableLog.close());
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { code, message, headers } = classify(err);
     const status = errorRegistry[code].status;
-    if (status >= 500) request.log.error({ err, reqId: request.id }, 'request failed');
+    if (status >= 500) logServerError(request, err, code, 'request failed');
     if (headers) void reply.headers(headers);
     return reply.code(status).send(errorBody(code, message));
   });

@@ -15,7 +15,7 @@ import { parseInbound } from '../../domain/chatChannel/parseInbound.js';
 import { receiveInbound } from '../../domain/chatChannel/receiveInbound.js';
 import { isChannelAvailable } from '../../domain/channels/access.js';
 import { AppError } from '../../errors/AppError.js';
-import { classify } from '../../errors/handler.js';
+import { classify, logServerError } from '../../errors/handler.js';
 import { errorRegistry } from '../../errors/registry.js';
 import { RateLimiter, type Limit } from '../../lib/rateLimit.js';
 
@@ -47,7 +47,7 @@ export async function chatChannelRoutes(app: FastifyInstance, ctx: AppContext): 
       scope.setErrorHandler(async (err, request, reply) => {
         const { code, message, headers } = classify(err);
         const entry = errorRegistry[code];
-        if (entry.status >= 500) request.log.error({ err, reqId: request.id }, 'chat channel request failed');
+        if (entry.status >= 500) logServerError(request, err, code, 'chat channel request failed');
         if (entry.status === 404) await limiter.recordFailure(GUESS_LIMIT, request.ip);
         if (headers) void reply.headers(headers);
         return reply.code(entry.status).send({ error: { code: entry.number, message } });

@@ -1,10 +1,13 @@
-/** POST /auth/login (token + cookies for the web app), POST /auth/logout (revokes the token). */
+/**
+ * POST /auth/login (token + cookies for the web app), POST /auth/logout
+ * (revokes the token and closes the streams opened with it at once).
+ */
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
 import { login } from '../../../../domain/auth/login.js';
-import { revokeToken } from '../../../../domain/auth/tokens.js';
+import { logout } from '../../../../domain/auth/logout.js';
 import { presentAgent } from '../../../../presenters/agent.js';
 import { CSRF_COOKIE, TOKEN_COOKIE, makeGuards } from '../../../authenticate.js';
 import { LoginBody } from './schema.js';
@@ -30,7 +33,7 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
   });
 
   app.post('/auth/logout', { schema: { tags: ['auth'] }, preValidation: requireAgent }, async (request, reply) => {
-    if (request.authToken) await revokeToken(ctx.db, request.authToken, ctx.clock());
+    if (request.agent && request.authToken) await logout(ctx, { agent: request.agent, token: request.authToken });
     void reply.clearCookie(TOKEN_COOKIE, { path: '/' });
     void reply.clearCookie(CSRF_COOKIE, { path: '/' });
     return reply.code(204).send();
