@@ -7,6 +7,7 @@ export interface Metrics {
   readonly deliveries: client.Counter<'kind' | 'outcome'>;
   readonly sockets: client.Gauge<'kind'>;
   readonly groupCommit: client.Histogram<'writer' | 'outcome'>;
+  readonly retentionDeleted: client.Counter<'table'>;
 }
 
 export function createMetrics(): Metrics {
@@ -38,6 +39,12 @@ export function createMetrics(): Metrics {
       help: 'Jobs written per group-commit transaction, by writer and outcome (a failed batch is written again job by job)',
       labelNames: ['writer', 'outcome'],
       buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
+    retentionDeleted: new client.Counter({
+      name: 'parley_retention_deleted_rows_total',
+      help: 'Rows the retention worker deleted, by table (server/retention/)',
+      labelNames: ['table'],
       registers: [registry],
     }),
   };

@@ -6,12 +6,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { relayWorker } from './events/relay.js';
 import { presenceWorker } from './realtime/presence.js';
+import { retentionWorker } from './retention/worker.js';
 import { startDeliverer } from './webhooks/deliverer.js';
 
 export type Worker = (app: FastifyInstance, ctx: AppContext) => Promise<() => Promise<void>>;
 
 /** The one list of workers: read it to know what runs in the background. Stopped in reverse order. */
-const workers: Worker[] = [relayWorker, startDeliverer, presenceWorker];
+const workers: Worker[] = [relayWorker, startDeliverer, presenceWorker, retentionWorker];
 
 export async function startWorkers(app: FastifyInstance, ctx: AppContext, enabled: boolean): Promise<() => Promise<void>> {
   if (!enabled) return async () => undefined;

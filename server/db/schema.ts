@@ -200,6 +200,12 @@ export interface EventsTable {
   relayed: Bool;
 }
 
+/** Per account, the newest event id the retention worker deleted (a cursor below it missed events). */
+export interface EventRetentionTable {
+  account_id: number;
+  deleted_through: number;
+}
+
 export interface DeliveriesTable {
   id: Generated<number>;
   account_id: number;
@@ -276,6 +282,7 @@ export interface Database {
   messages: MessagesTable;
   inbound_dedup: InboundDedupTable;
   events: EventsTable;
+  event_retention: EventRetentionTable;
   deliveries: DeliveriesTable;
   offline_messages: OfflineMessagesTable;
   calls: CallsTable;

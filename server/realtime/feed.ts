@@ -19,10 +19,18 @@
  * (a Redis outage, a crash between commit and publish), so the feed also
  * catches up from the table on the hub's reset and whenever the owner asks
  * (the agent stream does it at every ping).
+ *
+ * Retention. Old events are deleted (server/retention/); each account keeps
+ * the mark of the newest id deleted. A cursor below the mark asks for events
+ * that are gone, and replaying what is left would skip them silently: the
+ * feed calls reset() instead (the client reloads its state) and starts at the
+ * head, as a socket without a cursor does. The mark is read again after a
+ * replay, for a delete that ran while it read.
  */
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import { toRelayedEvent } from '../events/subscribers.js';
+import { deletedThrough } from '../retention/eventMarks.js';
 import type { StreamEvent, Unsubscribe } from './hub.js';
 
 export interface FeedOptions {
@@ -33,6 +41,11 @@ export interface FeedOptions {
   /** Whether this socket may see the event (it belongs to the account already). */
   visible(event: StreamEvent): boolean | Promise<boolean>;
   send(event: StreamEvent): void;
+  /**
+   * The client's cursor is older than the events retention kept: what it holds
+   * may be stale and cannot be caught up. Called at most once, before ready().
+   */
+  reset(): void;
   /** Called once, in order, after the replay: the client is live from `cursor` on. */
   ready?(cursor: number): void;
   /** The feed cannot go on (too far behind, store error): close the socket; the client resumes with its cursor. */
@@ -66,11 +79,18 @@ export class EventFeed {
     this.unsubscribe = sub;
     return this.enqueue(async () => {
       await Promise.race([sub.ready, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
-      const head = await this.head();
+      const { head, deletedThrough: mark } = await feedPosition(ctx.db, accountId);
       const cursor = this.options.cursor;
-      // A cursor from the future (another database, say) is treated as the head.
-      this.last = cursor === null ? head : Math.min(cursor, head);
-      await this.replay();
+      if (cursor !== null && cursor < mark) {
+        this.last = head;
+        this.options.reset();
+      } else {
+        // A cursor from the future (another database, say) is treated as the head.
+        this.last = cursor === null ? head : Math.min(cursor, head);
+        await this.replay();
+        // Only a replay can have lost rows to a concurrent delete (a cursor at the head replays nothing).
+        if (cursor !== null && cursor < head && cursor < (await deletedThrough(ctx.db, accountId))) this.options.reset();
+      }
       this.started = true;
       this.options.ready?.(this.last);
     }).then(
@@ -120,10 +140,6 @@ export class EventFeed {
     }
   }
 
-  private head(): Promise<number> {
-    return relayedHead(this.options.ctx.db, this.options.accountId);
-  }
-
   private enqueue(task: () => Promise<void>): Promise<void> {
     this.pending += 1;
     if (this.pending > MAX_PENDING) {
@@ -142,16 +158,28 @@ export class EventFeed {
   }
 }
 
-/** The id of the account's last relayed event: a cursor that skips nothing committed before it was read. */
-export async function relayedHead(db: Executor, accountId: number): Promise<number> {
-  // Newest first on events_account_id: the unrelayed rows are only ever the newest few.
+export interface FeedPosition {
+  /** Where a socket without a cursor starts: skips nothing committed before it was read. */
+  head: number;
+  /** The account's retention mark: a cursor below it missed deleted events. */
+  deletedThrough: number;
+}
+
+/** Both in one statement (every socket and widget session starts with it). */
+export async function feedPosition(db: Executor, accountId: number): Promise<FeedPosition> {
   const row = await db
-    .selectFrom('events')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('relayed', '=', 1)
-    .orderBy('id', 'desc')
-    .limit(1)
+    .selectNoFrom((eb) => [
+      // Newest first on events_account_id: the unrelayed rows are only ever the newest few.
+      eb.selectFrom('events').select('id').where('account_id', '=', accountId).where('relayed', '=', 1).orderBy('id', 'desc').limit(1).as('relayed'),
+      eb.selectFrom('event_retention').select('deleted_through').where('account_id', '=', accountId).as('mark'),
+    ])
     .executeTakeFirst();
-  return row?.id ?? 0;
+  const deleted = Number(row?.mark ?? 0);
+  // When retention deleted every event of the account, the head is the mark, not 0 (a cursor below the mark is stale).
+  return { head: Math.max(Number(row?.relayed ?? 0), deleted), deletedThrough: deleted };
+}
+
+/** The cursor a socket without one starts from (the widget session hands it out). */
+export async function relayedHead(db: Executor, accountId: number): Promise<number> {
+  return (await feedPosition(db, accountId)).head;
 }

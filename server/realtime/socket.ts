@@ -1,7 +1,7 @@
 /**
  * Pieces every realtime socket shares (the agent stream, the widget's visitor
- * socket): close codes, the ?cursor= rule, closing with a reason, sending
- * with back-pressure, and the ping that finds dead peers.
+ * socket): close codes, the ?cursor= rule, the reset frame, closing with a
+ * reason, sending with back-pressure, and the ping that finds dead peers.
  */
 import type { WebSocket } from 'ws';
 
@@ -11,6 +11,12 @@ export const CLOSE_FORBIDDEN = 4403;
 export const CLOSE_BAD_REQUEST = 4400;
 export const CLOSE_TRY_AGAIN = 1013;
 export const CLOSE_INTERNAL = 1011;
+/**
+ * Sent before `ready` when the client's cursor is older than the events the
+ * server still keeps (retention deleted some it never saw): reload what you
+ * show through the API; the stream goes on from the head.
+ */
+export const RESET_FRAME = { type: 'reset', data: { reason: 'cursor_expired' } } as const;
 /** Bytes waiting in the socket's buffer before the client is considered too slow. */
 const MAX_BUFFERED = 4 * 1024 * 1024;
 

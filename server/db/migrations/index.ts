@@ -7,6 +7,7 @@ import * as m001 from './001_initial.js';
 import * as m002 from './002_calls.js';
 import * as m003 from './003_canned_responses.js';
 import * as m004 from './004_hot_path_indexes.js';
+import * as m005 from './005_retention.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -16,6 +17,7 @@ const modules: Record<string, MigrationModule> = {
   '002_calls': m002,
   '003_canned_responses': m003,
   '004_hot_path_indexes': m004,
+  '005_retention': m005,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

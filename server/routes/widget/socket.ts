@@ -4,8 +4,10 @@
  * by visitorFrames.ts; the replay after `cursor`, the seam to live events and
  * catching up are the agent stream's EventFeed (realtime/feed.ts), so nothing
  * is lost or doubled across reconnects. After the replay, {"type":"ready",
- * "data":{cursor, online}}. An unknown widget is 404 and a refused Origin 403
- * before the upgrade; a bad token upgrades and closes with 4401.
+ * "data":{cursor, online}}; a cursor older than the retained events gets a
+ * `reset` frame first (the frame reads its session again). An unknown widget
+ * is 404 and a refused Origin 403 before the upgrade; a bad token upgrades and
+ * closes with 4401.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -13,7 +15,7 @@ import type { AppContext } from '../../context.js';
 import type { Channel, Visitor } from '../../db/schema.js';
 import { findVisitorByToken, findWidgetChannel } from '../../domain/widget/visitorAccess.js';
 import { EventFeed } from '../../realtime/feed.js';
-import { CLOSE_BAD_REQUEST, CLOSE_INTERNAL, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED, closeWith, keepAlive, parseCursor, sendJson } from '../../realtime/socket.js';
+import { CLOSE_BAD_REQUEST, CLOSE_INTERNAL, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED, closeWith, keepAlive, parseCursor, RESET_FRAME, sendJson } from '../../realtime/socket.js';
 import type { VisitorFrame } from '../../../protocol/widget.js';
 import { VisitorFrames } from './visitorFrames.js';
 import { widgetOf, type WidgetParams } from './visitorCall.js';
@@ -74,6 +76,7 @@ class VisitorSocket {
         return false;
       },
       send: () => undefined,
+      reset: () => this.send(RESET_FRAME),
       ready: (at) => this.send({ type: 'ready', data: { cursor: at, online: this.frames.online } }),
       fail: (reason, err) => {
         if (err) request.log.error({ err, visitor: visitor.id }, 'visitor socket feed failed');

@@ -30,6 +30,7 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
   const [announcement, setAnnouncement] = useState('');
   const [toastText, setToastText] = useState<string | null>(null);
   const [badges, setBadges] = useState({ offline: 0, calls: 0 });
+  const [resyncs, setResyncs] = useState(0);
   const openChat = useRef<number | null>(null);
   const listeners = useRef(new Set<(frame: StreamFrame) => void>());
   const known = useRef<Record<number, true>>({});
@@ -100,6 +101,12 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
       onReady: (first) => {
         if (first) void load();
       },
+      // Events we missed are gone: forget the lists (ready reloads them) and let screens refetch theirs.
+      onReset: () => {
+        dispatch({ type: 'stale', keep: openChat.current });
+        setLoaded(false);
+        setResyncs((n) => n + 1);
+      },
       onState: setStream,
       onUnauthorized: sessionLost,
     });
@@ -157,10 +164,11 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
       announce,
       toast,
       onFrame: subscribe,
+      resyncs,
       badges,
       clearBadge,
     }),
-    [me, setMe, signOut, agents, reloadAgents, inbox, loaded, stream, safeUrl, setOpenChat, announce, toast, subscribe, badges, clearBadge],
+    [me, setMe, signOut, agents, reloadAgents, inbox, loaded, stream, safeUrl, setOpenChat, announce, toast, subscribe, resyncs, badges, clearBadge],
   );
 
   return (

@@ -18,6 +18,8 @@ export interface InboxState {
 
 export type InboxAction =
   | { type: 'reset' }
+  /** The stream said our state is stale (events we missed are gone): drop every chat but the one on screen; the lists load again. */
+  | { type: 'stale'; keep: number | null }
   | { type: 'chats'; chats: Chat[] }
   | { type: 'chat'; chat: Chat }
   | { type: 'message'; message: Message; unread: boolean }
@@ -52,6 +54,12 @@ export function previewOf(m: Message): string | null {
   if (m.type === 'location') return '📍 Location';
   if (m.file_name) return `📎 ${m.file_name}`;
   return `[${m.type}]`;
+}
+
+/** The chat on screen stays (its conversation is fetched again), so the view and a draft survive. */
+function keepOnly(state: InboxState, id: number | null): InboxState {
+  const pick = <T>(record: Record<number, T>): Record<number, T> => (id !== null && id in record ? { [id]: record[id] } : {});
+  return { chats: pick(state.chats), messages: pick(state.messages), preview: pick(state.preview), typing: {}, unread: pick(state.unread) };
 }
 
 function withoutKey<T>(record: Record<number, T>, key: number): Record<number, T> {
@@ -91,6 +99,8 @@ export function inboxReducer(state: InboxState, action: InboxAction): InboxState
   switch (action.type) {
     case 'reset':
       return emptyInbox;
+    case 'stale':
+      return keepOnly(state, action.keep);
     case 'chats':
       return action.chats.reduce(upsertChat, state);
     case 'chat':

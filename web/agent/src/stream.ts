@@ -5,6 +5,8 @@
  * replays what was missed before its `ready` frame. Frames at or below the
  * cursor are ignored, so a replay never applies an event twice. A heartbeat
  * ({"type":"ping"} → "pong") detects dead connections the browser misses.
+ * A `reset` frame before `ready` means the cursor is older than the events the
+ * server keeps (retention): nothing is replayed, the app reloads its lists.
  */
 import type { StreamFrame } from './types';
 
@@ -12,8 +14,10 @@ export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
 export interface StreamHandlers {
   onFrame(frame: StreamFrame): void;
-  /** Live from here on; `first` is true once per start(), and again after a refused cursor (load the lists then). */
+  /** Live from here on; `first` is true once per start(), and again after a refused or expired cursor (load the lists then). */
   onReady(first: boolean): void;
+  /** The cursor expired (a `reset` frame): what the app shows may be stale; `ready` follows with `first` true. */
+  onReset(): void;
   onState(state: StreamState): void;
   /** The server refused the session (expired, revoked, deactivated). */
   onUnauthorized(): void;
@@ -130,6 +134,13 @@ export class AgentStream {
     }
     if (!frame || typeof frame.type !== 'string') return;
     if (frame.type === 'pong') return;
+    if (frame.type === 'reset') {
+      // Nothing is replayed: adopt ready's cursor whatever it is, and let the app load afresh.
+      this.cursor = null;
+      this.readyOnce = false;
+      this.handlers.onReset();
+      return;
+    }
     if (frame.type === 'ready') {
       const at = Number((frame.data as { cursor?: unknown } | undefined)?.cursor);
       if (Number.isFinite(at) && (this.cursor === null || at > this.cursor)) this.cursor = at;

@@ -154,6 +154,7 @@ export class WidgetCore extends Store {
   // ---- server frames ----------------------------------------------------
 
   private onFrame(f: VisitorFrame): void {
+    if (f.type === 'reset') return void this.resync();
     if (f.type === 'ready') {
       this.cursor = Math.max(this.cursor, f.data.cursor);
       this.set({ online: f.data.online });
@@ -193,6 +194,24 @@ export class WidgetCore extends Store {
         } else this.set({ call: { ...call } });
         return;
       }
+    }
+  }
+
+  /** A `reset` frame: the socket's cursor is older than the events the server keeps, so read the state again. */
+  private async resync(): Promise<void> {
+    try {
+      const res = await this.api.call<SessionResponse>('POST', 'session', { visitor_token: this.api.token, page: this.page, utm: this.utm });
+      // Another visitor (our token unknown): the socket will refuse it and restart() takes over.
+      if (res.visitor_token !== this.api.token) return;
+      const chat = res.chat;
+      const same = chat !== null && chat.id === this.state.chat?.id;
+      this.set({
+        online: res.online,
+        chat: chat ? { id: chat.id, status: chat.status, agent: chat.agent, rate: chat.rate } : null,
+        messages: chat ? mergeMessages(same ? this.state.messages : [], chat.messages) : [],
+      });
+    } catch {
+      // What is shown stays; the next reconnect or page load reads the state again.
     }
   }
 

@@ -1,7 +1,7 @@
 /** Callback requests (GET /api/v1/calls), newest first, live, with their status actions. */
 import { useEffect } from 'react';
 import { api } from '../api';
-import { useApp } from '../context';
+import { useApp, useOnResync } from '../context';
 import { dateTime, isRecord, safeHref } from '../format';
 import { Link } from '../router';
 import type { Call } from '../types';
@@ -19,9 +19,10 @@ const LABEL: Record<string, string> = {
 export function Calls() {
   const { onFrame, clearBadge } = useApp();
   const list = useList<Call>(() => api.calls());
-  const { upsert } = list;
+  const { upsert, reload } = list;
 
   useEffect(() => clearBadge('calls'), [clearBadge]);
+  useOnResync(reload);
   useEffect(
     () =>
       onFrame((frame) => {

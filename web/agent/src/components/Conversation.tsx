@@ -12,11 +12,12 @@ import { MessageList } from './MessageList';
 import { VisitorPanel } from './VisitorPanel';
 
 export function Conversation({ chatId }: { chatId: number }) {
-  const { inbox, dispatch, setOpenChat } = useApp();
+  const { inbox, dispatch, setOpenChat, resyncs } = useApp();
   const [error, setError] = useState<string | null>(null);
   const chat = inbox.chats[chatId];
   const messages = inbox.messages[chatId];
 
+  // Loaded again after a stream reset (resyncs): frames we missed are gone, the API has the truth.
   useEffect(() => {
     setOpenChat(chatId);
     let cancelled = false;
@@ -28,7 +29,7 @@ export function Conversation({ chatId }: { chatId: number }) {
       cancelled = true;
       setOpenChat(null);
     };
-  }, [chatId, dispatch, setOpenChat]);
+  }, [chatId, dispatch, setOpenChat, resyncs]);
 
   if (error && !chat) {
     return (

@@ -1,7 +1,7 @@
 /** Offline messages left through the widget's offline form (GET /api/v1/offline-messages), newest first, live. */
 import { useEffect } from 'react';
 import { api } from '../api';
-import { useApp } from '../context';
+import { useApp, useOnResync } from '../context';
 import { dateTime, isRecord, str } from '../format';
 import type { OfflineMessage } from '../types';
 import { useList } from './useList';
@@ -9,9 +9,10 @@ import { useList } from './useList';
 export function OfflineMessages() {
   const { onFrame, clearBadge } = useApp();
   const list = useList<OfflineMessage>(() => api.offlineMessages());
-  const { upsert } = list;
+  const { upsert, reload } = list;
 
   useEffect(() => clearBadge('offline'), [clearBadge]);
+  useOnResync(reload);
   useEffect(
     () =>
       onFrame((frame) => {

@@ -4,7 +4,10 @@
  * order, for the chats of the agent's channels (pending ones included) and the
  * account's channel-less events; after the replay of what the client missed
  * since its cursor, {"type":"ready","data":{"cursor":n}} says it is live (see
- * realtime/feed.ts for why a cursor never skips an event).
+ * realtime/feed.ts for why a cursor never skips an event). A cursor older than
+ * the events the server keeps (RETENTION_DAYS) gets
+ * {"type":"reset","data":{"reason":"cursor_expired"}} before `ready` and no
+ * replay: the client reloads what it shows, then goes on from `ready`'s cursor.
  *
  * Auth: ?token=, the Authorization header, or the web app's cookie (then the
  * Origin must be ours). A bad token upgrades and closes with 4401 and a reason,
@@ -29,6 +32,7 @@ import {
   closeWith,
   keepAlive,
   parseCursor,
+  RESET_FRAME,
   sendJson,
   sendSerialized,
 } from '../../../../realtime/socket.js';
@@ -65,7 +69,15 @@ export function toFrame(e: StreamEvent): StreamFrame {
 }
 
 export async function streamRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/stream', { websocket: true, schema: { tags: ['stream'] } }, (socket, request) => {
+  const schema = {
+    tags: ['stream'],
+    summary: "The agents' WebSocket: live events, resumable with ?cursor=",
+    description:
+      'Frames {type, data, cursor?, chat_id?, seq?}: the events missed since ?cursor= (an event id), then {"type":"ready","data":{"cursor":n}}, then live events. ' +
+      'A cursor older than the retained events gets {"type":"reset","data":{"reason":"cursor_expired"}} before ready and no replay: reload the lists. ' +
+      'Close codes: 4401 sign in again, 4403 forbidden, 4400 bad cursor, 1013 too slow (reconnect with your cursor).',
+  };
+  app.get('/stream', { websocket: true, schema }, (socket, request) => {
     openStream(ctx, socket, request).catch((err: unknown) => {
       request.log.error({ err }, 'stream failed to open');
       closeWith(socket, CLOSE_INTERNAL, 'internal error; reconnect with your cursor');
@@ -110,6 +122,7 @@ class AgentStream {
       cursor,
       visible: (e) => this.visible(e),
       send: (e) => sendSerialized(socket, serializedFrame(e)),
+      reset: () => sendJson(socket, RESET_FRAME),
       ready: (at) => sendJson(socket, { type: 'ready', data: { cursor: at } }),
       fail: (reason, err) => {
         if (err) request.log.error({ err }, 'stream feed failed');
