@@ -8,13 +8,18 @@ import type { Tx } from '../../db/database.js';
 
 export const DEDUP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** true when this (channel, sender, message.id) is new or its last sighting is older than 24 h. */
+/**
+ * true when this (channel, sender, message.id) is new or its last sighting is
+ * older than 24 h. One statement: a key inserted, or renewed in place when it
+ * has expired. (Two statements, an insert then an update of an expired key,
+ * would treat a key the retention worker deleted between them as a duplicate.)
+ */
 export async function claimInbound(
   tx: Tx,
   key: { accountId: number; channelId: number; senderId: string; messageId: string },
   now: number,
 ): Promise<boolean> {
-  const inserted = await tx
+  const claimed = await tx
     .insertInto('inbound_dedup')
     .values({
       account_id: key.accountId,
@@ -24,18 +29,15 @@ export async function claimInbound(
       message_id: null,
       created_at: now,
     })
-    .onConflict((oc) => oc.columns(['channel_id', 'sender_id', 'message_external_id']).doNothing())
+    .onConflict((oc) =>
+      oc
+        .columns(['channel_id', 'sender_id', 'message_external_id'])
+        .doUpdateSet({ created_at: now, message_id: null })
+        .where('inbound_dedup.created_at', '<', now - DEDUP_WINDOW_MS),
+    )
+    .returning('channel_id')
     .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return true;
-  const renewed = await tx
-    .updateTable('inbound_dedup')
-    .set({ created_at: now, message_id: null })
-    .where('channel_id', '=', key.channelId)
-    .where('sender_id', '=', key.senderId)
-    .where('message_external_id', '=', key.messageId)
-    .where('created_at', '<', now - DEDUP_WINDOW_MS)
-    .executeTakeFirst();
-  return Number(renewed.numUpdatedRows) > 0;
+  return claimed !== undefined;
 }
 
 export async function linkInbound(tx: Tx, key: { channelId: number; senderId: string; messageId: string }, storedId: number): Promise<void> {
