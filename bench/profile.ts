@@ -6,7 +6,9 @@
  * Runs `node --cpu-prof dist/server/main.js`, stops it with SIGTERM (the
  * profile is written at exit) and prints self and inclusive time per function
  * and per area (our code, kysely, the driver, fastify, …). The .cpuprofile is
- * kept for Chrome DevTools / speedscope. Not part of `npm run bench`.
+ * kept for Chrome DevTools / speedscope. BENCH_PRELOAD=<file.cjs> loads a
+ * module into the server first (`node --require`), e.g. one that times or
+ * counts statements. Not part of `npm run bench`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -95,7 +97,7 @@ export function summarize(profile: CpuProfile, top = 25): string {
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-prof-'));
-  const server = await startParley({ db, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  const server = await startParley({ db, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...(process.env.BENCH_PRELOAD ? ['--require', process.env.BENCH_PRELOAD] : [])] });
   try {
     const { token, endpointUrl } = await chatApiSetup(server.base, { name: 'bench' });
     const ws = new WebSocket(`${server.ws}/api/v1/stream?token=${token}`);
