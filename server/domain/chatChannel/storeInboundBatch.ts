@@ -1,14 +1,14 @@
 /**
  * PostgreSQL: a group-commit batch of chat-channel messages in a fixed number
  * of statements. Each statement is a round trip, and one message alone takes
- * four (visitor, open chat, message, event); here the batch takes six in all:
+ * four (visitor, open chat, message, event); here the batch takes four in all:
  *
  *   1. touch (and lock) every visitor of the batch, read back as they are now;
  *   2. read their open chats (a statement of its own, after the locks: a chat
  *      another transaction opened while we waited is seen);
  *   3. the common messages (a known visitor whose details did not change, not
- *      blacklisted, an open chat, no message.id to deduplicate): ids for them,
- *   4. the message rows, 5. the chats' sequence numbers, 6. the events.
+ *      blacklisted, an open chat, no message.id to deduplicate), taking ids;
+ *   4. the chats' sequence numbers moved on, and the events.
  *
  * Every other job (a new visitor, changed details, typing, a message.id, …) is
  * written by storeInbound, exactly as alone; all jobs of one visitor take the
@@ -90,47 +90,59 @@ async function openChatsOf(tx: Tx, visitorIds: number[]): Promise<Map<number, Ch
 }
 
 /**
- * 3–6. The messages, then one message.created event each, as insertMessage and
- * recordMessageCreated write them. Message ids are taken first, so each event
- * can carry its message. Event ids are not: the relay relies on an event's id
- * being taken by the insert that writes its row (events/relayClaim.ts), so the
- * events are inserted in job order and take ascending ids, as their sequence
- * numbers within a chat ascend.
+ * 3–4. The messages, then one message.created event each, as insertMessage and
+ * recordMessageCreated write them, in two statements. The first takes the
+ * messages' ids as it inserts them and returns them in job order, so each
+ * event can carry its message. Event ids are not taken ahead: the relay relies
+ * on an event's id being taken by the insert that writes its row
+ * (events/relayClaim.ts). The second moves each chat's sequence on by its
+ * number of messages and inserts the events in job order (ORDER BY the array
+ * position), so their ids ascend as their sequence numbers do within a chat.
  */
 async function storeMessages(tx: Tx, items: Array<{ chat: Chat; row: MessageRow }>): Promise<void> {
-  const ids = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('messages', 'id')) as id
-    from generate_series(1, ${items.length})`.execute(tx);
+  const column = <K extends keyof MessageRow>(k: K) => items.map(({ row }) => row[k]);
+  const ids = await sql<{ id: number }>`with input as (
+      select nextval(pg_get_serial_sequence('messages', 'id')) as id, u.*
+      from unnest(cast(${column('account_id')} as integer[]), cast(${column('chat_id')} as integer[]),
+        cast(${column('author')} as text[]), cast(${column('agent_id')} as integer[]), cast(${column('type')} as text[]), cast(${column('text')} as text[]),
+        cast(${column('file')} as text[]), cast(${column('file_name')} as text[]), cast(${column('file_size')} as bigint[]), cast(${column('thumb')} as text[]),
+        cast(${column('latitude')} as double precision[]), cast(${column('longitude')} as double precision[]), cast(${column('extra_json')} as text[]),
+        cast(${column('external_id')} as text[]), cast(${column('internal')} as integer[]), cast(${column('suppressed')} as integer[]),
+        cast(${column('delivery_status')} as text[]), cast(${column('delivery_error')} as text[]), cast(${column('created_at')} as bigint[]))
+        with ordinality as u(account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb, latitude, longitude,
+          extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at, position)
+    ), inserted as (
+      insert into messages (id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
+        latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at)
+      select id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
+        latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at
+      from input
+    )
+    select id from input order by position`.execute(tx);
+  if (ids.rows.length !== items.length) throw new Error('storeInboundBatch: message ids missing');
   const messages: Message[] = items.map(({ row }, i) => ({ id: Number(ids.rows[i]!.id), ...row }));
-  const column = <K extends keyof Message>(k: K) => messages.map((m) => m[k]);
-  await sql`insert into messages (id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
-      latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at)
-    select * from unnest(cast(${column('id')} as integer[]), cast(${column('account_id')} as integer[]), cast(${column('chat_id')} as integer[]),
-      cast(${column('author')} as text[]), cast(${column('agent_id')} as integer[]), cast(${column('type')} as text[]), cast(${column('text')} as text[]),
-      cast(${column('file')} as text[]), cast(${column('file_name')} as text[]), cast(${column('file_size')} as bigint[]), cast(${column('thumb')} as text[]),
-      cast(${column('latitude')} as double precision[]), cast(${column('longitude')} as double precision[]), cast(${column('extra_json')} as text[]),
-      cast(${column('external_id')} as text[]), cast(${column('internal')} as integer[]), cast(${column('suppressed')} as integer[]),
-      cast(${column('delivery_status')} as text[]), cast(${column('delivery_error')} as text[]), cast(${column('created_at')} as bigint[]))`.execute(tx);
 
-  // 5. Each chat's sequence moves on by its number of messages; they take the numbers in job order.
+  // Each chat's messages take the next sequence numbers in job order: k = 1, 2, … within the chat.
   const perChat = new Map<number, number>();
-  for (const { chat } of items) perChat.set(chat.id, (perChat.get(chat.id) ?? 0) + 1);
-  const bumped = await sql<{ id: number; last_seq: number }>`update chats set last_seq = chats.last_seq + v.n
-    from unnest(cast(${[...perChat.keys()]} as integer[]), cast(${[...perChat.values()]} as integer[])) as v(id, n)
-    where chats.id = v.id
-    returning chats.id, chats.last_seq`.execute(tx);
-  const next = new Map(bumped.rows.map((r) => [r.id, r.last_seq - perChat.get(r.id)! + 1]));
-
   const events = items.map(({ chat }, i) => {
-    const seq = next.get(chat.id)!;
-    next.set(chat.id, seq + 1);
-    return { chat, seq, data_json: toJson({ message: presentMessage(messages[i]!) }), created_at: messages[i]!.created_at };
+    const k = (perChat.get(chat.id) ?? 0) + 1;
+    perChat.set(chat.id, k);
+    return { chat, k, data_json: toJson({ message: presentMessage(messages[i]!) }), created_at: messages[i]!.created_at };
   });
-  // 6. In job order (ORDER BY the array position), so ids ascend with the sequence numbers.
-  await sql`insert into events (account_id, type, chat_id, channel_id, seq, data_json, created_at, relayed)
-    select account_id, 'message.created', chat_id, channel_id, seq, data_json, created_at, 0
+  const inserted = await sql<{ id: number }>`with bumped as (
+      update chats set last_seq = chats.last_seq + v.n
+      from unnest(cast(${[...perChat.keys()]} as integer[]), cast(${[...perChat.values()]} as integer[])) as v(id, n)
+      where chats.id = v.id
+      returning chats.id, chats.last_seq - v.n as base
+    )
+    insert into events (account_id, type, chat_id, channel_id, seq, data_json, created_at, relayed)
+    select e.account_id, 'message.created', e.chat_id, e.channel_id, b.base + e.k, e.data_json, e.created_at, 0
     from unnest(cast(${events.map((e) => e.chat.account_id)} as integer[]), cast(${events.map((e) => e.chat.id)} as integer[]),
-      cast(${events.map((e) => e.chat.channel_id)} as integer[]), cast(${events.map((e) => e.seq)} as integer[]),
+      cast(${events.map((e) => e.chat.channel_id)} as integer[]), cast(${events.map((e) => e.k)} as integer[]),
       cast(${events.map((e) => e.data_json)} as text[]), cast(${events.map((e) => e.created_at)} as bigint[]))
-      with ordinality as e(account_id, chat_id, channel_id, seq, data_json, created_at, position)
-    order by position`.execute(tx);
+      with ordinality as e(account_id, chat_id, channel_id, k, data_json, created_at, position)
+    join bumped b on b.id = e.chat_id
+    order by e.position
+    returning id`.execute(tx);
+  if (inserted.rows.length !== items.length) throw new Error('storeInboundBatch: a chat of the batch is gone');
 }
