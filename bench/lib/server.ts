@@ -64,45 +64,54 @@ export interface StartOptions {
 export async function startParley(o: StartOptions): Promise<BenchServer & { dataDir: string; schema: string | null }> {
   const dataDir = o.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
   const schema = o.db === 'postgres' ? (o.schema ?? `bench_${crypto.randomBytes(4).toString('hex')}`) : null;
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? '/root',
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'warn',
-    OUTBOUND_ALLOW_PRIVATE: '1',
-    ...o.env,
-  };
-  if (schema) {
-    env.DATABASE_URL = PG_URL;
-    env.DATABASE_SCHEMA = schema;
+  // A free port can be taken by someone else before the server binds it (after the sockets
+  // benchmark, by the clients' ephemeral ports): a server that exits before it is ready is
+  // started again on another port.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+      PORT: String(port),
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+      OUTBOUND_ALLOW_PRIVATE: '1',
+      ...o.env,
+    };
+    if (schema) {
+      env.DATABASE_URL = PG_URL;
+      env.DATABASE_SCHEMA = schema;
+    }
+    const node = [...(o.nodeArgs ?? []), path.join(ROOT, 'dist/server/main.js')];
+    const started = performance.now();
+    const child = o.nofile
+      ? spawn('bash', ['-c', `${raiseNofile(o.nofile)} exec "$0" "$@"`, process.execPath, ...node], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+      : spawn(process.execPath, node, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const ready = await Promise.race([waitReady(`${base}/healthz`).then(() => true), exited.then(() => false)]);
+    if (!ready) {
+      if (attempt < 3) continue;
+      throw new Error(`Parley exited before it was ready (${attempt} attempts)`);
+    }
+    const readyMs = performance.now() - started;
+    return {
+      child,
+      base,
+      ws: base.replace(/^http/, 'ws'),
+      pid: child.pid ?? 0,
+      readyMs,
+      dataDir,
+      schema,
+      stop: async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        await exited;
+      },
+    };
   }
-  const node = [...(o.nodeArgs ?? []), path.join(ROOT, 'dist/server/main.js')];
-  const started = performance.now();
-  const child = o.nofile
-    ? spawn('bash', ['-c', `${raiseNofile(o.nofile)} exec "$0" "$@"`, process.execPath, ...node], { env, stdio: ['ignore', 'ignore', 'inherit'] })
-    : spawn(process.execPath, node, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitReady(`${base}/healthz`);
-  const readyMs = performance.now() - started;
-  return {
-    child,
-    base,
-    ws: base.replace(/^http/, 'ws'),
-    pid: child.pid ?? 0,
-    readyMs,
-    dataDir,
-    schema,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 /**
