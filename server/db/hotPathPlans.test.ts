@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialect, type TestApp } from '../../test/helpers/testApp.js';
+import { openChatsQuery, touchVisitorsQuery } from '../domain/chatChannel/storeInboundBatch.js';
 import { openChatOf } from '../domain/chats/openChat.js';
 import { claimOnSqlite } from '../events/relayClaim.js';
 import type { CompiledQuery } from 'kysely';
@@ -40,6 +41,14 @@ describe('hot-path query plans', () => {
 
   it('finds a visitor’s open chat through the partial index chats_visitor_open', async () => {
     expect(await plan(openChatOf.compile(t.app.ctx.db), [7, 1])).toContain('chats_visitor_open');
+  });
+
+  it.runIf(testDialect() === 'postgres')('writes a chat-channel batch through the visitors’ unique key and chats_visitor_open', async () => {
+    const db = t.app.ctx.db;
+    const touch = touchVisitorsQuery([1, 1], ['a', 'b'], 1).compile(db);
+    expect(await plan(touch, touch.parameters as unknown[])).toContain('visitors_channel_external');
+    const open = openChatsQuery([1, 2, 3]).compile(db);
+    expect(await plan(open, open.parameters as unknown[])).toContain('chats_visitor_open');
   });
 
   it.runIf(testDialect() === 'sqlite')('claims unrelayed events through the partial index events_pending_relay', async () => {

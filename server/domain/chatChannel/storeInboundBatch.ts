@@ -73,21 +73,29 @@ function rowOf(job: InboundJob, chat: Chat): MessageRow {
 
 /** 1. The visitors of these jobs (one job each) that exist, touched (so locked until commit) and read back, by channel and sender id. */
 async function touchVisitors(tx: Tx, jobs: InboundJob[], now: number): Promise<Map<string, Visitor>> {
-  const { rows } = await sql<Visitor>`update visitors set updated_at = ${now}
-    from unnest(cast(${jobs.map((j) => j.channel.id)} as integer[]), cast(${jobs.map((j) => j.req.sender.id)} as text[])) as k(channel_id, external_id)
-    where visitors.channel_id = k.channel_id and visitors.external_id = k.external_id
-    returning visitors.*`.execute(tx);
+  const { rows } = await touchVisitorsQuery(jobs.map((j) => j.channel.id), jobs.map((j) => j.req.sender.id), now).execute(tx);
   return new Map(rows.map((v) => [keyOf(v.channel_id, v.external_id), v]));
 }
 
-/** 2. The open chat of each visitor (the newest not finished), through the partial index chats_visitor_open. */
+/** Through the unique index visitors_channel_external (db/hotPathPlans.test.ts). */
+export const touchVisitorsQuery = (channelIds: number[], externalIds: string[], now: number) =>
+  sql<Visitor>`update visitors set updated_at = ${now}
+    from unnest(cast(${channelIds} as integer[]), cast(${externalIds} as text[])) as k(channel_id, external_id)
+    where visitors.channel_id = k.channel_id and visitors.external_id = k.external_id
+    returning visitors.*`;
+
+/** 2. The open chat of each visitor (the newest not finished). */
 async function openChatsOf(tx: Tx, visitorIds: number[]): Promise<Map<number, Chat>> {
   if (visitorIds.length === 0) return new Map();
-  const { rows } = await sql<Chat>`select distinct on (visitor_id) * from chats
-    where visitor_id = any(cast(${visitorIds} as integer[])) and "status" <> 'finished'
-    order by visitor_id, id desc`.execute(tx);
+  const { rows } = await openChatsQuery(visitorIds).execute(tx);
   return new Map(rows.map((c) => [c.visitor_id, c]));
 }
+
+/** Through the partial index chats_visitor_open, its condition spelled as a literal (db/hotPathPlans.test.ts). */
+export const openChatsQuery = (visitorIds: number[]) =>
+  sql<Chat>`select distinct on (visitor_id) * from chats
+    where visitor_id = any(cast(${visitorIds} as integer[])) and "status" <> 'finished'
+    order by visitor_id, id desc`;
 
 /**
  * 3–4. The messages, then one message.created event each, as insertMessage and
