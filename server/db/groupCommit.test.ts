@@ -74,6 +74,25 @@ describe('GroupCommit', () => {
     expect(batches.flat().sort((a, b) => a - b)).toEqual(jobs.map((j) => j.n));
   });
 
+  it('never writes a committed batch again, even when reporting it throws', async () => {
+    let runs = 0;
+    const writer = new GroupCommit<Job, string>({
+      run: async (jobs) => {
+        runs++;
+        return jobs.map((j) => `done ${j.n}`);
+      },
+      keyOf: (j) => j.key,
+      lanes: 1,
+      maxBatch: 64,
+      onBatch: () => {
+        throw new Error('metrics broken');
+      },
+    });
+    expect(await Promise.all([1, 2].map((n) => writer.submit({ key: 'a', n })))).toEqual(['done 1', 'done 2']);
+    expect(runs).toBe(1);
+    expect(await writer.submit({ key: 'a', n: 3 })).toBe('done 3'); // the lane is not stuck
+  });
+
   it('starts again after going idle', async () => {
     const { writer, batches } = recorder();
     expect(await writer.submit({ key: 'a', n: 1 })).toBe('done 1');

@@ -57,19 +57,27 @@ class Lane<J, R> {
   }
 
   private async write(batch: Pending<J, R>[]): Promise<void> {
+    let results: R[];
     try {
-      const results = await this.o.run(batch.map((p) => p.job));
-      this.o.onBatch?.(batch.length, 'committed');
-      batch.forEach((p, i) => p.resolve(results[i] as R));
-      return;
+      results = await this.o.run(batch.map((p) => p.job));
     } catch (err) {
-      this.o.onBatch?.(batch.length, 'failed');
-      if (batch.length === 1) {
-        batch[0]!.reject(err);
-        return;
-      }
+      this.report(batch.length, 'failed');
+      if (batch.length === 1) batch[0]!.reject(err);
+      else for (const p of batch) await this.write([p]);
+      return;
     }
-    for (const p of batch) await this.write([p]);
+    // After the try: only a failed transaction may be written again, never a committed one.
+    batch.forEach((p, i) => p.resolve(results[i] as R));
+    this.report(batch.length, 'committed');
+  }
+
+  /** Metrics must not stop the lane: an error there is dropped. */
+  private report(size: number, outcome: 'committed' | 'failed'): void {
+    try {
+      this.o.onBatch?.(size, outcome);
+    } catch {
+      // nothing to do: the jobs' outcomes are already decided
+    }
   }
 }
 
