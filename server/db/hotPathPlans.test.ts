@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialect, type TestApp } from '../../test/helpers/testApp.js';
-import { openChatsQuery, touchVisitorsQuery } from '../domain/chatChannel/storeInboundBatch.js';
+import { openChatsQuery, openChatsSqlite, touchVisitorsQuery, touchVisitorsSqlite } from '../domain/chatChannel/storeInboundBatch.js';
 import { openChatOf } from '../domain/chats/openChat.js';
 import { claimOnSqlite } from '../events/relayClaim.js';
 import type { CompiledQuery } from 'kysely';
@@ -49,6 +49,14 @@ describe('hot-path query plans', () => {
     expect(await plan(touch, touch.parameters as unknown[])).toContain('visitors_channel_external');
     const open = openChatsQuery([1, 2, 3]).compile(db);
     expect(await plan(open, open.parameters as unknown[])).toContain('chats_visitor_open');
+  });
+
+  it.runIf(testDialect() === 'sqlite')('writes a chat-channel batch through the visitors’ unique key and chats_visitor_open', async () => {
+    const db = t.app.ctx.db;
+    expect(await plan(touchVisitorsSqlite.compile(db), [1, '[[1,"a"]]'])).toMatch(/SEARCH v USING COVERING INDEX sqlite_autoindex_visitors_\d \(channel_id=\? AND external_id=\?\)/);
+    const open = await plan(openChatsSqlite.compile(db), ['[1,2]']);
+    expect(open).toContain('USING INDEX chats_visitor_open');
+    expect(open).not.toContain('TEMP B-TREE');
   });
 
   it.runIf(testDialect() === 'sqlite')('claims unrelayed events through the partial index events_pending_relay', async () => {

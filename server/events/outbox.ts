@@ -35,7 +35,7 @@ export class Signals extends EventEmitter {
   }
 }
 
-type EventRow = Omit<Selectable<EventsTable>, 'id' | 'relayed'>;
+export type EventRow = Omit<Selectable<EventsTable>, 'id' | 'relayed'>;
 
 /** SQLite: the chat's next sequence number, then the row (two statements, no round trips to save). */
 const bumpSeq = prepared(['chatId'], (db, p: { chatId: number }) =>
@@ -69,6 +69,11 @@ const insertChatEvent = prepared<Omit<EventRow, 'seq'> & { chat_id: number }, { 
       )
       .returning(['id', 'seq']),
 );
+
+/** SQLite: an event row whose sequence number the caller took (domain/chatChannel/storeInboundBatch.ts). */
+export async function insertEventRow(tx: Tx, row: EventRow): Promise<number> {
+  return (await insertEvent.only(tx, row)).id;
+}
 
 export async function recordEvent(tx: Tx, event: NewEvent, now: number): Promise<RecordedEvent> {
   const row = {

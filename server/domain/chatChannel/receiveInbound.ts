@@ -1,9 +1,9 @@
 /**
  * A customer system POSTs a visitor message (or typing) to the chat channel.
  * The messages that arrive together are written in one transaction
- * (db/groupCommit.ts): on SQLite one after the other (storeInbound.ts), on
- * PostgreSQL the common ones together in a fixed number of statements
- * (storeInboundBatch.ts). Each request is answered after its transaction commits.
+ * (db/groupCommit.ts): the common ones together in a few statements
+ * (storeInboundBatch.ts), the others one after the other (storeInbound.ts).
+ * Each request is answered after its transaction commits.
  */
 import type { AppContext } from '../../context.js';
 import { GroupCommit } from '../../db/groupCommit.js';
@@ -33,7 +33,7 @@ function writerOf(ctx: AppContext): GroupCommit<InboundJob, InboundOutcome> {
     writer = new GroupCommit<InboundJob, InboundOutcome>({
       run: (jobs) =>
         commit(ctx.db, ctx.signals, async (tx) => {
-          if (ctx.store.dialect === 'postgres' && jobs.length > 1) return storeInboundBatch(tx, jobs);
+          if (jobs.length > 1) return storeInboundBatch(tx, jobs);
           const outcomes: InboundOutcome[] = [];
           for (const job of jobs) outcomes.push(await storeInbound(tx, job));
           return outcomes;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatApiChannel, postInbound, textMessage } from '../../../test/helpers/chatChannel.js';
-import { createTestApp, testDialect, type TestApp } from '../../../test/helpers/testApp.js';
+import { createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
 import { inTransaction } from '../../db/database.js';
 import type { Channel } from '../../db/schema.js';
 import { parseInbound } from './parseInbound.js';
@@ -8,11 +8,11 @@ import { storeInbound, type InboundJob } from './storeInbound.js';
 import { storeInboundBatch } from './storeInboundBatch.js';
 
 /**
- * The PostgreSQL batch writer must write exactly what storeInbound writes for
+ * The batch writer must write exactly what storeInbound writes for
  * the same jobs in the same order: the same jobs go to two channels that start
  * alike, one written job by job, the other as one batch, and both are compared.
  */
-describe.skipIf(testDialect() !== 'postgres')('storeInboundBatch (PostgreSQL)', () => {
+describe('storeInboundBatch', () => {
   let t: TestApp;
   let alone: Channel;
   let batched: Channel;

@@ -1,7 +1,7 @@
 /**
- * PostgreSQL: a group-commit batch of chat-channel messages in a fixed number
- * of statements. Each statement is a round trip, and one message alone takes
- * four (visitor, open chat, message, event); here the batch takes four in all:
+ * A group-commit batch of chat-channel messages in as few statements as the
+ * store allows. One message alone takes five (visitor, open chat, message,
+ * sequence number, event). Here:
  *
  *   1. touch (and lock) every visitor of the batch, read back as they are now;
  *   2. read their open chats (a statement of its own, after the locks: a chat
@@ -10,17 +10,23 @@
  *      blacklisted, an open chat, no message.id to deduplicate), taking ids;
  *   4. the chats' sequence numbers moved on, and the events.
  *
+ * On PostgreSQL, where each statement is a round trip, that is four statements
+ * for the whole batch. On SQLite (no round trips, no arrays) 1, 2 and each
+ * chat's sequence are one statement each, messages and events one per row.
+ *
  * Every other job (a new visitor, changed details, typing, a message.id, …) is
  * written by storeInbound, exactly as alone; all jobs of one visitor take the
  * same path, in arrival order. What is written is what storeInbound would
  * write for the same jobs in the same order (storeInboundBatch.test.ts).
  */
 import { sql } from 'kysely';
-import type { Tx } from '../../db/database.js';
+import { isPostgres, type Tx } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { Chat, Message, Visitor } from '../../db/schema.js';
+import { insertEventRow } from '../../events/outbox.js';
 import { toJson } from '../../lib/json.js';
 import { presentMessage } from '../../presenters/message.js';
-import { messageRow, type MessageRow } from '../messages/insertMessage.js';
+import { insertMessageRow, messageRow, type MessageRow } from '../messages/insertMessage.js';
 import { changes } from '../visitors/upsertVisitor.js';
 import { senderDetails, storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
 
@@ -73,7 +79,11 @@ function rowOf(job: InboundJob, chat: Chat): MessageRow {
 
 /** 1. The visitors of these jobs (one job each) that exist, touched (so locked until commit) and read back, by channel and sender id. */
 async function touchVisitors(tx: Tx, jobs: InboundJob[], now: number): Promise<Map<string, Visitor>> {
-  const { rows } = await touchVisitorsQuery(jobs.map((j) => j.channel.id), jobs.map((j) => j.req.sender.id), now).execute(tx);
+  const channelIds = jobs.map((j) => j.channel.id);
+  const externalIds = jobs.map((j) => j.req.sender.id);
+  const rows = isPostgres(tx)
+    ? (await touchVisitorsQuery(channelIds, externalIds, now).execute(tx)).rows
+    : await touchVisitorsSqlite.execute(tx, { keys: JSON.stringify(jobs.map((_, i) => [channelIds[i], externalIds[i]])), now });
   return new Map(rows.map((v) => [keyOf(v.channel_id, v.external_id), v]));
 }
 
@@ -84,12 +94,33 @@ export const touchVisitorsQuery = (channelIds: number[], externalIds: string[], 
     where visitors.channel_id = k.channel_id and visitors.external_id = k.external_id
     returning visitors.*`;
 
+/** SQLite: the keys as a JSON array of [channel_id, external_id] pairs (one statement text whatever their number). */
+export const touchVisitorsSqlite = prepared(['now', 'keys'], (db, p: { keys: string; now: number }) =>
+  db
+    .updateTable('visitors')
+    .set({ updated_at: p.now })
+    .where('id', 'in', sql<number>`(select v.id from json_each(${p.keys}) k join visitors v on v.channel_id = k.value ->> 0 and v.external_id = k.value ->> 1)`)
+    .returningAll(),
+);
+
 /** 2. The open chat of each visitor (the newest not finished). */
 async function openChatsOf(tx: Tx, visitorIds: number[]): Promise<Map<number, Chat>> {
   if (visitorIds.length === 0) return new Map();
-  const { rows } = await openChatsQuery(visitorIds).execute(tx);
+  const rows = isPostgres(tx) ? (await openChatsQuery(visitorIds).execute(tx)).rows : await openChatsSqlite.execute(tx, { visitorIds: JSON.stringify(visitorIds) });
   return new Map(rows.map((c) => [c.visitor_id, c]));
 }
+
+/** SQLite: the newest open chat of each visitor id of a JSON array, through chats_visitor_open, then each row by its key. */
+export const openChatsSqlite = prepared(['visitorIds'], (db, p: { visitorIds: string }) =>
+  db
+    .selectFrom('chats')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      sql<number>`(select max(id) from chats where visitor_id in (select value from json_each(${p.visitorIds})) and "status" <> 'finished' group by visitor_id)`,
+    ),
+);
 
 /** Through the partial index chats_visitor_open, its condition spelled as a literal (db/hotPathPlans.test.ts). */
 export const openChatsQuery = (visitorIds: number[]) =>
@@ -108,6 +139,7 @@ export const openChatsQuery = (visitorIds: number[]) =>
  * position), so their ids ascend as their sequence numbers do within a chat.
  */
 async function storeMessages(tx: Tx, items: Array<{ chat: Chat; row: MessageRow }>): Promise<void> {
+  if (!isPostgres(tx)) return storeMessagesSqlite(tx, items);
   const column = <K extends keyof MessageRow>(k: K) => items.map(({ row }) => row[k]);
   const ids = await sql<{ id: number }>`with input as (
       select nextval(pg_get_serial_sequence('messages', 'id')) as id, u.*
@@ -153,4 +185,30 @@ async function storeMessages(tx: Tx, items: Array<{ chat: Chat; row: MessageRow 
     order by e.position
     returning id`.execute(tx);
   if (inserted.rows.length !== items.length) throw new Error('storeInboundBatch: a chat of the batch is gone');
+}
+
+const bumpSeqBy = prepared(['chatId', 'n'], (db, p: { chatId: number; n: number }) =>
+  db.updateTable('chats').set({ last_seq: sql<number>`last_seq + ${p.n}` }).where('id', '=', p.chatId).returning('last_seq'),
+);
+
+/** SQLite, one writer: each chat's sequence moved on once, then the rows one by one, as alone. */
+async function storeMessagesSqlite(tx: Tx, items: Array<{ chat: Chat; row: MessageRow }>): Promise<void> {
+  const perChat = new Map<number, number>();
+  for (const { chat } of items) perChat.set(chat.id, (perChat.get(chat.id) ?? 0) + 1);
+  const next = new Map<number, number>();
+  for (const [chatId, n] of perChat) next.set(chatId, (await bumpSeqBy.only(tx, { chatId, n })).last_seq - n + 1);
+  for (const { chat, row } of items) {
+    const message = await insertMessageRow(tx, row);
+    const seq = next.get(chat.id)!;
+    next.set(chat.id, seq + 1);
+    await insertEventRow(tx, {
+      account_id: chat.account_id,
+      type: 'message.created',
+      chat_id: chat.id,
+      channel_id: chat.channel_id,
+      seq,
+      data_json: toJson({ message: presentMessage(message) }),
+      created_at: message.created_at,
+    });
+  }
 }

@@ -28,6 +28,11 @@ export async function insertMessage(tx: Tx, input: InsertMessageInput): Promise<
   return insertRow.only(tx, messageRow(input));
 }
 
+/** Writes a row messageRow() built. */
+export async function insertMessageRow(tx: Tx, row: MessageRow): Promise<Message> {
+  return insertRow.only(tx, row);
+}
+
 /** The row insertMessage writes (storeInboundBatch.ts writes several at once). */
 export function messageRow(input: InsertMessageInput): MessageRow {
   const m = input.message;
