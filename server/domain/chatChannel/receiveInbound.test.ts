@@ -60,7 +60,7 @@ describe('chat channel: messages that arrive together', () => {
     expect(outcomes).toEqual(jobs.map(() => 'stored'));
     const after = await batchSizes();
     expect(after.jobs - before.jobs).toBe(16);
-    expect(after.batches - before.batches).toBeLessThanOrEqual(t.app.ctx.store.dialect === 'postgres' ? 4 : 1);
+    expect(after.batches - before.batches).toBe(1);
     for (let v = 0; v < 8; v++) expect((await messagesOf(`turn-${v}`)).map((r) => r.text)).toEqual([`turn #${v}`, `turn #${v + 8}`]);
   });
 
