@@ -60,16 +60,22 @@ export class PostgresClaimer {
   constructor(private readonly onStuckGap: (id: number) => void) {}
 
   async claim(tx: Tx, limit: number): Promise<Claim> {
-    // Bounds the probe's wait (and any lock wait of the batch's subscribers).
-    await sql`set local lock_timeout = '5s'`.execute(tx);
-    const rows = await tx.selectFrom('events').selectAll().where(UNRELAYED).orderBy('id').limit(limit).forUpdate().skipLocked().execute();
-    if (rows.length === 0) return { rows, more: false };
-    const last = await tx
+    // One statement: the claim; the newest relayed id (where a gap would begin); and, for the
+    // rest of the transaction, a bound on the probe's wait (and any lock wait of the batch's
+    // subscribers). With no row claimed, nothing else runs.
+    const claimed = await tx
       .selectFrom('events')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .where('relayed', '=', 1)
-      .executeTakeFirst();
-    let next = (last?.id ?? 0) + 1;
+      .selectAll()
+      .select([sql<number | null>`(select max(id) from events where "relayed" = 1)`.as('relayed_head'), sql<string>`set_config('lock_timeout', '5s', true)`.as('lock_timeout')])
+      .where(UNRELAYED)
+      .orderBy('id')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (claimed.length === 0) return { rows: [], more: false };
+    const rows: EventRow[] = claimed.map(({ relayed_head: _h, lock_timeout: _l, ...row }) => row);
+    let next = (claimed[0]!.relayed_head ?? 0) + 1;
     const settled: EventRow[] = [];
     let stopped = false;
     for (const row of rows) {
