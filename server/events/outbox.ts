@@ -37,9 +37,9 @@ export class Signals extends EventEmitter {
 
 export type EventRow = Omit<Selectable<EventsTable>, 'id' | 'relayed'>;
 
-/** SQLite: the chat's next sequence number, then the row (two statements, no round trips to save). */
-const bumpSeq = prepared(['chatId'], (db, p: { chatId: number }) =>
-  db.updateTable('chats').set({ last_seq: sql<number>`last_seq + 1` }).where('id', '=', p.chatId).returning('last_seq'),
+/** SQLite: the chat's next sequence number(s), then the row (two statements, no round trips to save). */
+const bumpSeq = prepared(['chatId', 'n'], (db, p: { chatId: number; n: number }) =>
+  db.updateTable('chats').set({ last_seq: sql<number>`last_seq + ${p.n}` }).where('id', '=', p.chatId).returning('last_seq'),
 );
 const insertEvent = prepared<EventRow, { id: number }>(['account_id', 'type', 'chat_id', 'channel_id', 'seq', 'data_json', 'created_at'], (db, row) =>
   db.insertInto('events').values({ ...row, relayed: 0 }).returning('id'),
@@ -70,7 +70,12 @@ const insertChatEvent = prepared<Omit<EventRow, 'seq'> & { chat_id: number }, { 
       .returning(['id', 'seq']),
 );
 
-/** SQLite: an event row whose sequence number the caller took (domain/chatChannel/storeInboundBatch.ts). */
+/** SQLite: takes the chat's next n sequence numbers and returns the first (for insertEventRow). */
+export async function takeSeqs(tx: Tx, chatId: number, n: number): Promise<number> {
+  return (await bumpSeq.only(tx, { chatId, n })).last_seq - n + 1;
+}
+
+/** SQLite: an event row whose sequence number the caller took with takeSeqs (domain/chatChannel/storeInboundBatch.ts). */
 export async function insertEventRow(tx: Tx, row: EventRow): Promise<number> {
   return (await insertEvent.only(tx, row)).id;
 }
@@ -85,7 +90,7 @@ export async function recordEvent(tx: Tx, event: NewEvent, now: number): Promise
     created_at: now,
   };
   if (row.chat_id !== null && isPostgres(tx)) return insertChatEvent.only(tx, { ...row, chat_id: row.chat_id });
-  const seq = row.chat_id === null ? null : (await bumpSeq.only(tx, { chatId: row.chat_id })).last_seq;
+  const seq = row.chat_id === null ? null : await takeSeqs(tx, row.chat_id, 1);
   const inserted = await insertEvent.only(tx, { ...row, seq });
   return { id: inserted.id, seq };
 }

@@ -23,7 +23,7 @@ import { sql } from 'kysely';
 import { isPostgres, type Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Chat, Message, Visitor } from '../../db/schema.js';
-import { insertEventRow } from '../../events/outbox.js';
+import { insertEventRow, takeSeqs } from '../../events/outbox.js';
 import { toJson } from '../../lib/json.js';
 import { presentMessage } from '../../presenters/message.js';
 import { insertMessageRow, messageRow, type MessageRow } from '../messages/insertMessage.js';
@@ -187,16 +187,12 @@ async function storeMessages(tx: Tx, items: Array<{ chat: Chat; row: MessageRow 
   if (inserted.rows.length !== items.length) throw new Error('storeInboundBatch: a chat of the batch is gone');
 }
 
-const bumpSeqBy = prepared(['chatId', 'n'], (db, p: { chatId: number; n: number }) =>
-  db.updateTable('chats').set({ last_seq: sql<number>`last_seq + ${p.n}` }).where('id', '=', p.chatId).returning('last_seq'),
-);
-
 /** SQLite, one writer: each chat's sequence moved on once, then the rows one by one, as alone. */
 async function storeMessagesSqlite(tx: Tx, items: Array<{ chat: Chat; row: MessageRow }>): Promise<void> {
   const perChat = new Map<number, number>();
   for (const { chat } of items) perChat.set(chat.id, (perChat.get(chat.id) ?? 0) + 1);
   const next = new Map<number, number>();
-  for (const [chatId, n] of perChat) next.set(chatId, (await bumpSeqBy.only(tx, { chatId, n })).last_seq - n + 1);
+  for (const [chatId, n] of perChat) next.set(chatId, await takeSeqs(tx, chatId, n));
   for (const { chat, row } of items) {
     const message = await insertMessageRow(tx, row);
     const seq = next.get(chat.id)!;
