@@ -14,7 +14,8 @@
  * so browser clients can tell "sign in again" from a network error. The server
  * pings every 25 s and terminates sockets that did not answer the last ping;
  * the same tick rechecks the token and catches up from the store, and so does
- * every agent.updated of the agent itself (a new password revokes its tokens).
+ * every agent.updated of the agent itself (a new password revokes its tokens;
+ * a logout revokes one and records that event, so its stream closes at once).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -147,7 +148,7 @@ class AgentStream {
         closeWith(this.socket, CLOSE_UNAUTHORIZED, 'unauthorized: this agent was deactivated');
         return false;
       }
-      // A change of this agent may have revoked its tokens (a new password): recheck now, not at the next ping.
+      // A change of this agent may have revoked its tokens (a new password, a logout): recheck now, not at the next ping.
       if (changed?.id === this.agent.id) void this.tick();
     }
     return this.visibility.allows(e);
