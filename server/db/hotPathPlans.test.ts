@@ -59,9 +59,9 @@ describe('hot-path query plans', () => {
     expect(open).not.toContain('TEMP B-TREE');
   });
 
-  it.runIf(testDialect() === 'sqlite')('claims unrelayed events through the partial index events_pending_relay', async () => {
-    const text = await plan(claimOnSqlite.compile(t.app.ctx.db), [1, 100]);
-    expect(text).toContain('events_pending_relay');
+  it.runIf(testDialect() === 'sqlite')("claims the events after the relay's cursor on the primary key, in its order", async () => {
+    const text = await plan(claimOnSqlite.compile(t.app.ctx.db), [100]);
+    expect(text).toMatch(/SEARCH events USING INTEGER PRIMARY KEY \(rowid>\?\)/);
     expect(text).not.toContain('TEMP B-TREE');
   });
 });

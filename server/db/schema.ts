@@ -197,7 +197,12 @@ export interface EventsTable {
   seq: number | null;
   data_json: string;
   created_at: number;
-  relayed: Bool;
+}
+
+/** One row (id 1): the newest event id relayed. Relayed events are always a prefix of the table (events/relayClaim.ts). */
+export interface RelayCursorTable {
+  id: number;
+  relayed_through: number;
 }
 
 /** Per account, the newest event id the retention worker deleted (a cursor below it missed events). */
@@ -282,6 +287,7 @@ export interface Database {
   messages: MessagesTable;
   inbound_dedup: InboundDedupTable;
   events: EventsTable;
+  relay_cursor: RelayCursorTable;
   event_retention: EventRetentionTable;
   deliveries: DeliveriesTable;
   offline_messages: OfflineMessagesTable;

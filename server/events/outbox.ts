@@ -35,14 +35,14 @@ export class Signals extends EventEmitter {
   }
 }
 
-export type EventRow = Omit<Selectable<EventsTable>, 'id' | 'relayed'>;
+export type EventRow = Omit<Selectable<EventsTable>, 'id'>;
 
 /** SQLite: the chat's next sequence number(s), then the row (two statements, no round trips to save). */
 const bumpSeq = prepared(['chatId', 'n'], (db, p: { chatId: number; n: number }) =>
   db.updateTable('chats').set({ last_seq: sql<number>`last_seq + ${p.n}` }).where('id', '=', p.chatId).returning('last_seq'),
 );
 const insertEvent = prepared<EventRow, { id: number }>(['account_id', 'type', 'chat_id', 'channel_id', 'seq', 'data_json', 'created_at'], (db, row) =>
-  db.insertInto('events').values({ ...row, relayed: 0 }).returning('id'),
+  db.insertInto('events').values(row).returning('id'),
 );
 
 /** PostgreSQL: the chat's sequence bump and the insert in one statement (one round trip). */
@@ -52,7 +52,7 @@ const insertChatEvent = prepared<Omit<EventRow, 'seq'> & { chat_id: number }, { 
     db
       .with('bumped', (qb) => qb.updateTable('chats').set({ last_seq: sql<number>`last_seq + 1` }).where('id', '=', row.chat_id).returning(['id', 'last_seq']))
       .insertInto('events')
-      .columns(['account_id', 'type', 'chat_id', 'channel_id', 'seq', 'data_json', 'created_at', 'relayed'])
+      .columns(['account_id', 'type', 'chat_id', 'channel_id', 'seq', 'data_json', 'created_at'])
       .expression((eb) =>
         eb
           .selectFrom('bumped')
@@ -64,7 +64,6 @@ const insertChatEvent = prepared<Omit<EventRow, 'seq'> & { chat_id: number }, { 
             'bumped.last_seq',
             eb.val(row.data_json).as('data_json'),
             eb.val(row.created_at).as('created_at'),
-            eb.lit(0).as('relayed'),
           ]),
       )
       .returning(['id', 'seq']),

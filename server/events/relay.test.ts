@@ -3,6 +3,7 @@ import { createTestApp, testDialect, type TestApp } from '../../test/helpers/tes
 import type { StreamEvent } from '../realtime/hub.js';
 import { commit, recordEvent } from './outbox.js';
 import { createRelay } from './relay.js';
+import { RELAYED_THROUGH } from './relayClaim.js';
 import type { Subscriber } from './subscribers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -29,10 +30,10 @@ describe('outbox relay', () => {
 
   const record = (n: number) =>
     commit(t.app.ctx.db, t.app.ctx.signals, (tx) => recordEvent(tx, { accountId: t.app.ctx.defaultAccountId, type: 'agent.updated', data: { n } }, Date.now()));
-  const unrelayed = async () => (await t.app.ctx.db.selectFrom('events').select('id').where('relayed', '=', 0).execute()).length;
+  const unrelayed = async () => (await t.app.ctx.db.selectFrom('events').select('id').where('id', '>', RELAYED_THROUGH).execute()).length;
   const departments = async () => (await t.app.ctx.db.selectFrom('departments').select('name').execute()).map((d) => d.name);
 
-  it('marks rows relayed, runs subscribers in the same transaction, publishes in id order', async () => {
+  it('moves its cursor past the rows, runs subscribers in the same transaction, publishes in id order', async () => {
     const seen: number[] = [];
     const sub: Subscriber = {
       name: 'test',
@@ -142,6 +143,21 @@ describe('outbox relay', () => {
       await held.done;
       await drained;
       expect(published.map((e) => e.id)).toEqual([held.id, later.id]);
+    });
+
+    it('steps over an id in flight too long, then relays it late (once) when its transaction commits', async () => {
+      const held = await holdEvent(1, 'commit');
+      const later = await record(2);
+      const relay = createRelay(t.app.ctx, { maxGapWaitMs: 200, probeWaitMs: 50 });
+      await relay.drain();
+      expect(published.map((e) => e.id)).toEqual([later.id]);
+      held.release();
+      await held.done;
+      expect(await relay.drain()).toBe(1);
+      expect(published.map((e) => e.id)).toEqual([later.id, held.id]);
+      expect(await relay.drain()).toBe(0);
+      expect(await createRelay(t.app.ctx).drain()).toBe(0);
+      expect(published).toHaveLength(2);
     });
 
     it('steps over the id of a transaction that rolled back', async () => {

@@ -1,7 +1,8 @@
 /**
- * The relay: takes committed outbox rows (`relayed = 0`) in id order, in
- * batches; runs the subscribers of each inside the transaction that marks the
- * rows relayed; commits; then publishes the batch to the realtime hub.
+ * The relay: takes committed outbox rows after its cursor in id order, in
+ * batches; runs the subscribers of each inside the transaction that moves the
+ * cursor past them (relayClaim.ts); commits; then publishes the batch to the
+ * realtime hub.
  *
  * It wakes on the process's 'outbox' signal (after every commit()) and polls
  * every second only as the backstop (rows of other instances, a crash). A wake
@@ -14,8 +15,10 @@
  * instances too. On PostgreSQL, one batch runs at a time per database schema:
  * claim → subscribers → commit → publish all happen under a session advisory
  * lock, so batch n+1 is never published before batch n. Instances still share
- * the work (whoever gets the lock takes the next batch) and FOR UPDATE SKIP
- * LOCKED keeps a row from being claimed twice. Gaps: see relayClaim.ts.
+ * the work (whoever gets the lock takes the next batch), and a row is relayed
+ * once: the batch that relays it moves the cursor past it in the same
+ * transaction, and the next batch, on any instance, starts after the cursor.
+ * Gaps: see relayClaim.ts.
  *
  * Failures. A failing subscriber rolls the batch back; it is retried with
  * backoff. After MAX_ATTEMPTS failures on one event, that subscriber's part is
@@ -27,7 +30,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Db, Tx } from '../db/database.js';
 import type { Worker } from '../workers.js';
-import { claimSqlite, PostgresClaimer, type Claim } from './relayClaim.js';
+import { claimSqlite, MAX_GAP_WAIT_MS, PostgresClaimer, PROBE_WAIT_MS, type Claim } from './relayClaim.js';
 import { subscribers as registered, toRelayedEvent, type RelayedEvent, type Subscriber } from './subscribers.js';
 
 export interface RelayOptions {
@@ -35,6 +38,9 @@ export interface RelayOptions {
   subscribers?: readonly Subscriber[];
   batchSize?: number;
   pollMs?: number;
+  /** PostgreSQL gaps (relayClaim.ts); tests shorten them. */
+  maxGapWaitMs?: number;
+  probeWaitMs?: number;
 }
 
 export interface BatchResult {
@@ -70,7 +76,10 @@ export class OutboxRelay {
     this.subscribers = options.subscribers ?? registered;
     this.batchSize = options.batchSize ?? 100;
     this.pollMs = options.pollMs ?? 1000;
-    this.claimer = new PostgresClaimer((id) => ctx.log.warn({ eventId: id }, 'an event id stayed in flight too long; relaying past it'));
+    this.claimer = new PostgresClaimer((id) => ctx.log.warn({ eventId: id }, 'an event id stayed in flight too long; relaying past it (and it, late, if it commits)'), {
+      maxGapWaitMs: options.maxGapWaitMs ?? MAX_GAP_WAIT_MS,
+      probeWaitMs: options.probeWaitMs ?? PROBE_WAIT_MS,
+    });
   }
 
   start(): void {

@@ -1,7 +1,7 @@
 /**
  * The one registry of outbox subscribers: who reacts to which event, inside the
- * relay's transaction (the one that marks the event relayed). A subscriber's
- * writes therefore commit exactly once with the event's "relayed" mark, or not
+ * relay's transaction (the one that moves the relay's cursor past the event).
+ * A subscriber's writes therefore commit exactly once with that move, or not
  * at all, and are retried with it. Subscribers must only write to the store
  * (enqueue a delivery, update a row): anything external goes through an outbox
  * of its own (deliveries), never straight from here.

@@ -31,9 +31,11 @@ describe('EventFeed and retention', () => {
     // More than one replay page (500 rows).
     const rows = Array.from({ length: 600 }, () => ({
       account_id: chat.accountId, type: 'message.created', chat_id: chat.chatId, channel_id: chat.channelId, seq: null,
-      data_json: '{}', created_at: Date.now(), relayed: 1 as const,
+      data_json: '{}', created_at: Date.now(),
     }));
-    await ctx.db.insertInto('events').values(rows).execute();
+    const inserted = await ctx.db.insertInto('events').values(rows).returning('id').execute();
+    // Seeded as relayed: the relay's cursor moves past them.
+    await ctx.db.updateTable('relay_cursor').set({ relayed_through: Math.max(...inserted.map((r) => r.id)) }).where('id', '=', 1).execute();
 
     const sent: number[] = [];
     const calls: string[] = [];

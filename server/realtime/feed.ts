@@ -29,6 +29,7 @@
  */
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
+import { RELAYED_THROUGH } from '../events/relayClaim.js';
 import { toRelayedEvent } from '../events/subscribers.js';
 import { deletedThrough } from '../retention/eventMarks.js';
 import type { StreamEvent, Unsubscribe } from './hub.js';
@@ -125,8 +126,8 @@ export class EventFeed {
         .selectFrom('events')
         .selectAll()
         .where('account_id', '=', accountId)
-        .where('relayed', '=', 1)
         .where('id', '>', this.last)
+        .where('id', '<=', RELAYED_THROUGH)
         .orderBy('id')
         .limit(PAGE)
         .execute();
@@ -169,8 +170,8 @@ export interface FeedPosition {
 export async function feedPosition(db: Executor, accountId: number): Promise<FeedPosition> {
   const row = await db
     .selectNoFrom((eb) => [
-      // Newest first on events_account_id: the unrelayed rows are only ever the newest few.
-      eb.selectFrom('events').select('id').where('account_id', '=', accountId).where('relayed', '=', 1).orderBy('id', 'desc').limit(1).as('relayed'),
+      // Newest first on events_account_id, from the relay's cursor down.
+      eb.selectFrom('events').select('id').where('account_id', '=', accountId).where('id', '<=', RELAYED_THROUGH).orderBy('id', 'desc').limit(1).as('relayed'),
       eb.selectFrom('event_retention').select('deleted_through').where('account_id', '=', accountId).as('mark'),
     ])
     .executeTakeFirst();

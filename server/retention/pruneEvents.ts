@@ -14,6 +14,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
+import { RELAYED_THROUGH } from '../events/relayClaim.js';
 import { markDeletedEvents } from './eventMarks.js';
 import { exclusively } from './exclusive.js';
 
@@ -29,7 +30,7 @@ export function deleteOldEvents(db: Executor, p: { after: number; hi: number; cu
     .deleteFrom('events')
     .where('id', '>', p.after)
     .where('id', '<=', p.hi)
-    .where('relayed', '=', 1)
+    .where('id', '<=', RELAYED_THROUGH)
     .where('created_at', '<', p.cutoff)
     .where(({ not, exists, selectFrom }) =>
       not(

@@ -45,12 +45,14 @@ describe('retention', () => {
     for (const table of ['deliveries', 'events', 'inbound_dedup', 'event_retention'] as const) await ctx.db.deleteFrom(table).execute();
   });
 
-  async function event(createdAt: number, opts: { relayed?: 0 | 1; accountId?: number } = {}): Promise<number> {
+  /** An event row, relayed (the relay's cursor moved past it) unless asked otherwise. */
+  async function event(createdAt: number, opts: { relayed?: boolean; accountId?: number } = {}): Promise<number> {
     const row = await ctx.db
       .insertInto('events')
-      .values({ account_id: opts.accountId ?? accountId, type: 'message.created', chat_id: null, channel_id: null, seq: null, data_json: '{}', created_at: createdAt, relayed: opts.relayed ?? 1 })
+      .values({ account_id: opts.accountId ?? accountId, type: 'message.created', chat_id: null, channel_id: null, seq: null, data_json: '{}', created_at: createdAt })
       .returning('id')
       .executeTakeFirstOrThrow();
+    if (opts.relayed !== false) await ctx.db.updateTable('relay_cursor').set({ relayed_through: row.id }).where('id', '=', 1).execute();
     return row.id;
   }
 
@@ -110,19 +112,19 @@ describe('retention', () => {
   it('deletes relayed events past retention; keeps recent, unrelayed and those an open delivery names; marks each account', async () => {
     const other = await seedAccount(t.app);
     const gone = [await event(OLD), await event(OLD, { accountId: other }), await event(OLD)];
-    const unrelayed = await event(OLD, { relayed: 0 });
     const pendingNamed = await event(OLD);
     const pausedNamed = await event(OLD);
     const finishedNamed = await event(OLD);
     const lastOld = await event(OLD);
     const recent = await event(RECENT);
     const afterRecent = await event(OLD); // older than a row before it (another instance's clock): left for a later pass
+    const unrelayed = await event(OLD, { relayed: false });
     await delivery('pending', NOW, pendingNamed);
     await delivery('paused', NOW, pausedNamed);
     await delivery('delivered', NOW, finishedNamed);
 
     expect((await new Retention(ctx).pass()).events).toBe(5);
-    expect(await ids('events')).toEqual([unrelayed, pendingNamed, pausedNamed, recent, afterRecent]);
+    expect(await ids('events')).toEqual([pendingNamed, pausedNamed, recent, afterRecent, unrelayed]);
     expect(await deletedThrough(ctx.db, accountId)).toBe(lastOld);
     expect(await deletedThrough(ctx.db, other)).toBe(gone[1]);
 

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import type { App } from '../../server/app.js';
 import type { EventType } from '../../server/events/catalogue.js';
 import { commit, recordEvent, type RecordedEvent } from '../../server/events/outbox.js';
+import { RELAYED_THROUGH } from '../../server/events/relayClaim.js';
 import { issueToken } from '../../server/domain/auth/tokens.js';
 
 export interface Frame {
@@ -174,7 +175,7 @@ export function emit(app: App, chat: { accountId: number; channelId: number; cha
 export async function allRelayed(app: App, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const row = await app.ctx.db.selectFrom('events').select('id').where('relayed', '=', 0).limit(1).executeTakeFirst();
+    const row = await app.ctx.db.selectFrom('events').select('id').where('id', '>', RELAYED_THROUGH).limit(1).executeTakeFirst();
     if (!row) return;
     if (Date.now() > deadline) throw new Error('events were not relayed in time');
     await new Promise((r) => setTimeout(r, 20));

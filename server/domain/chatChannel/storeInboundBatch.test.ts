@@ -71,7 +71,7 @@ describe('storeInboundBatch', () => {
       events: byChat(events, (e) => e.chat_id).map((e) => {
         const data = JSON.parse(e.data_json) as { message?: { id: number; chat_id: number } };
         const message = data.message ? { ...data.message, id: messageIds.get(data.message.id), chat_id: chatName.get(data.message.chat_id) } : undefined;
-        return { type: e.type, chat: chatName.get(e.chat_id!), seq: e.seq, relayed: e.relayed, ...(message ? { message } : {}) };
+        return { type: e.type, chat: chatName.get(e.chat_id!), seq: e.seq, ...(message ? { message } : {}) };
       }),
     };
   };

@@ -175,8 +175,8 @@ async function storeMessages(tx: Tx, items: Array<{ chat: Chat; row: MessageRow 
       where chats.id = v.id
       returning chats.id, chats.last_seq - v.n as base
     )
-    insert into events (account_id, type, chat_id, channel_id, seq, data_json, created_at, relayed)
-    select e.account_id, 'message.created', e.chat_id, e.channel_id, b.base + e.k, e.data_json, e.created_at, 0
+    insert into events (account_id, type, chat_id, channel_id, seq, data_json, created_at)
+    select e.account_id, 'message.created', e.chat_id, e.channel_id, b.base + e.k, e.data_json, e.created_at
     from unnest(cast(${events.map((e) => e.chat.account_id)} as integer[]), cast(${events.map((e) => e.chat.id)} as integer[]),
       cast(${events.map((e) => e.chat.channel_id)} as integer[]), cast(${events.map((e) => e.k)} as integer[]),
       cast(${events.map((e) => e.data_json)} as text[]), cast(${events.map((e) => e.created_at)} as bigint[]))
