@@ -12,6 +12,7 @@ import { bool, toJson } from '../../lib/json.js';
 import { randomPublicId, randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanName } from '../agents/agentInput.js';
+import { forgetChatApiChannel } from '../chatChannel/findChannel.js';
 import {
   applyIdentitySecret,
   checkAgentIds,
@@ -45,7 +46,7 @@ export async function createChannel(
   if (!chatApi) applyIdentitySecret(options, { identity_verification: fields.identity_verification });
   const now = ctx.clock();
 
-  return ctx.db.transaction().execute(async (tx) => {
+  const created = await ctx.db.transaction().execute(async (tx) => {
     const agentIds = await checkAgentIds(tx, actor.account_id, fields.agent_ids ?? null);
     const channel = await tx
       .insertInto('channels')
@@ -66,6 +67,9 @@ export async function createChannel(
     await setChannelAgents(tx, actor.account_id, channel.id, agentIds);
     return { channel, agentIds };
   });
+  // Misses are never cached: only a channel deleted elsewhere within the cache's TTL could have left this id there.
+  forgetChatApiChannel(ctx.db, created.channel.public_id);
+  return created;
 }
 
 /** A fresh public id (12 characters of [a-z0-9]; a clash is astronomically unlikely, but checked). */

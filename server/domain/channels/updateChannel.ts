@@ -6,6 +6,7 @@
  * none, false removes it) and `rotate_identity_secret:true` for a new one.
  * Fields of the other type are refused; null clears
  * color, allowed_domains and agent_ids (agent_ids null or [] = every agent).
+ * The chat channel's cache forgets the channel once the change commits.
  */
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
@@ -14,6 +15,7 @@ import { bool, toJson } from '../../lib/json.js';
 import { randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanName } from '../agents/agentInput.js';
+import { forgetChatApiChannel } from '../chatChannel/findChannel.js';
 import {
   applyIdentitySecret,
   checkAgentIds,
@@ -33,7 +35,7 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
   assertAdmin(actor);
   const now = ctx.clock();
 
-  return ctx.db.transaction().execute(async (tx) => {
+  const updated = await ctx.db.transaction().execute(async (tx) => {
     const { channel } = await findChannel(tx, actor.account_id, id);
     refuseForeignFields(channel.type, fields);
     const set: Updateable<ChannelsTable> = {};
@@ -60,4 +62,6 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
     if (agentIds !== null) await setChannelAgents(tx, actor.account_id, id, agentIds);
     return findChannel(tx, actor.account_id, id);
   });
+  forgetChatApiChannel(ctx.db, updated.channel.public_id);
+  return updated;
 }

@@ -1,14 +1,20 @@
 /**
  * Resolves a chat-channel endpoint path (random string + CHANNEL_PUBLIC_ID) to
- * its channel, or null. On PostgreSQL the lookups of concurrent requests share
- * one query (db/coalesce.ts); on SQLite a lookup costs microseconds and runs alone.
+ * its channel, or null. Channels are kept in this process for up to 1 s
+ * (channelCache.ts): most requests cost no query. This process's channel
+ * changes evict their entry when they commit (forgetChatApiChannel), so they
+ * apply to the next request; another instance's apply here within 1 s. A miss
+ * is looked up every time; on PostgreSQL the loads of concurrent requests share
+ * one query (db/coalesce.ts). The secret is compared on every request.
  */
 import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
 import { isPostgres, type Db } from '../../db/database.js';
 import type { Channel } from '../../db/schema.js';
 import { Coalescer } from '../../db/coalesce.js';
 import { prepared } from '../../db/prepared.js';
 import { safeEqual } from '../../lib/ids.js';
+import { ChannelCache } from './channelCache.js';
 
 const chatApiChannel = prepared(['publicId'], (db, p: { publicId: string }) =>
   db.selectFrom('channels').selectAll().where('public_id', '=', p.publicId).where('type', '=', 'chat_api'),
@@ -18,20 +24,43 @@ const chatApiChannels = prepared(['publicIds'], (db, p: { publicIds: string[] })
   db.selectFrom('channels').selectAll().where('public_id', '=', sql<string>`any(${p.publicIds})`).where('type', '=', 'chat_api'),
 );
 
-const loaders = new WeakMap<Db, Coalescer<string, Channel>>();
+/** One cache per store: apps of separate tests never share entries. */
+const caches = new WeakMap<Db, ChannelCache>();
 
-function loaderOf(db: Db): Coalescer<string, Channel> {
-  let loader = loaders.get(db);
-  if (!loader) {
-    loader = new Coalescer(async (publicIds) => new Map((await chatApiChannels.execute(db, { publicIds })).map((c) => [c.public_id, c])));
-    loaders.set(db, loader);
+function cacheOf(db: Db): ChannelCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    if (isPostgres(db)) {
+      const loader = new Coalescer<string, Channel>(async (publicIds) =>
+        new Map((await chatApiChannels.execute(db, { publicIds })).map((c) => [c.public_id, c])),
+      );
+      cache = new ChannelCache((publicId) => loader.get(publicId));
+    } else {
+      cache = new ChannelCache((publicId) => chatApiChannel.first(db, { publicId }));
+    }
+    caches.set(db, cache);
   }
-  return loader;
+  return cache;
 }
 
-export async function findChatApiChannel(db: Db, secret: string, publicId: string): Promise<Channel | null> {
+export async function findChatApiChannel(ctx: Pick<AppContext, 'db' | 'clock'>, secret: string, publicId: string): Promise<Channel | null> {
   if (publicId.length > 64 || secret.length > 128) return null;
-  const channel = isPostgres(db) ? await loaderOf(db).get(publicId) : await chatApiChannel.first(db, { publicId });
+  const channel = await cacheOf(ctx.db).get(publicId, ctx.clock());
   if (!channel || !channel.secret || !safeEqual(channel.secret, secret)) return null;
   return channel;
+}
+
+/** A channel with this public id changed or is gone: the next request reads the store. Call it after the change commits. */
+export function forgetChatApiChannel(db: Db, publicId: string): void {
+  caches.get(db)?.evict(publicId);
+}
+
+/**
+ * A write for this channel failed: true when its address no longer resolves,
+ * read from the store (the channel deleted, or its secret rotated, by another
+ * instance within the cache's TTL or while the write ran).
+ */
+export async function isChatApiChannelGone(ctx: Pick<AppContext, 'db' | 'clock'>, channel: Channel): Promise<boolean> {
+  forgetChatApiChannel(ctx.db, channel.public_id);
+  return (await findChatApiChannel(ctx, channel.secret ?? '', channel.public_id)) === null;
 }
