@@ -5,7 +5,7 @@ import type { Chat, Message, MessagesTable } from '../../db/schema.js';
 import type { NormalizedMessage } from './normalizeMessage.js';
 
 export interface InsertMessageInput {
-  chat: Chat;
+  chat: Pick<Chat, 'id' | 'account_id'>;
   author: MessagesTable['author'];
   agentId?: number | null;
   message: NormalizedMessage;

@@ -56,7 +56,7 @@ export async function allocateVisitorNumber(tx: Tx, accountId: number): Promise<
 }
 
 /** The details that would change the visitor's row (none: a request that only touches it). */
-export function changes(details: VisitorDetails, current: Visitor | null): Partial<Visitor> {
+export function changes(details: VisitorDetails, current: Pick<Visitor, keyof VisitorDetails> | null): Partial<Visitor> {
   const out: Partial<Visitor> = {};
   for (const [key, value] of Object.entries(details) as [keyof VisitorDetails, string | null | undefined][]) {
     if (value !== null && value !== undefined && (!current || current[key] !== value)) out[key] = value;
