@@ -7,11 +7,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './AppError.js';
 import { errorRegistry, type ErrorCode } from './registry.js';
-import { UnavailableLog } from './unavailableLog.js';
+import { isUnavailable, UnavailableLog } from './unavailableLog.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** One per app: every scope's error handler counts its 503s in it. */
+    /** One per app: every scope's error handler counts its 503s in it, and the workers and sockets their failures while the database is unavailable (one count per source). */
     unavailableLog: UnavailableLog;
   }
 }
@@ -48,22 +48,9 @@ export function classify(err: unknown): { code: ErrorCode; message: string; head
   if (status === 404) return { code: 'not_found', message: errorRegistry.not_found.message };
   if (status >= 400 && status < 500) return { code: 'validation_failed', message: fe?.message ?? errorRegistry.validation_failed.message };
   // Here, not only in the handler below: scopes with their own handler (the chat channel) answer 503 too.
+  // What counts as the database unavailable: isUnavailable (unavailableLog.ts), shared with the workers and sockets.
   if (status === 503 || isUnavailable(err)) return { code: 'service_unavailable', message: errorRegistry.service_unavailable.message };
   return { code: 'internal_error', message: errorRegistry.internal_error.message };
-}
-
-/**
- * Database connection failures (server down, restarting, shutting down,
- * connection lost or not made in time), a statement cancelled by
- * DB_STATEMENT_TIMEOUT_MS (57014) or not answered at all (db/pgTimeouts.ts),
- * and a prepared statement of a table another instance has just migrated
- * (db/pgStatements.ts: prepared anew on its next run), answer 503 so clients
- * retry, never 500.
- */
-function isUnavailable(err: unknown): boolean {
-  const code = (err as { code?: string } | null)?.code ?? '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57014', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY'].includes(code)
-    || /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|cached plan must not change result type/i.test(String((err as Error)?.message ?? ''));
 }
 
 /**

@@ -7,10 +7,13 @@
  * Presence is the bookkeeping of who holds sockets: LocalPresence in this
  * process, RedisPresence (redisPresence.ts) across instances. The presence
  * worker asks it, a few times per grace period, which agents are gone; each gone
- * agent is handed to exactly one instance.
+ * agent is handed to exactly one instance. While the database is
+ * unavailable, its failures to set gone agents offline are logged through the
+ * app's outage log (errors/unavailableLog.ts); other failures at warn.
  */
 import type { AppContext } from '../context.js';
 import { setAgentStatus } from '../domain/agents/setAgentStatus.js';
+import type { UnavailableSource } from '../errors/unavailableLog.js';
 import type { Worker } from '../workers.js';
 
 export interface AgentRef {
@@ -98,7 +101,10 @@ export async function markGone(ctx: AppContext, agent: AgentRef): Promise<boolea
   return true;
 }
 
-export const presenceWorker: Worker = async (_app, ctx) => {
+/** Failed presence checks while the database is unavailable, in the outage log. */
+const CHECKS: UnavailableSource = { name: 'presence', first: 'presence check failed', unit: ['check', 'checks'], verb: 'failed' };
+
+export const presenceWorker: Worker = async (app, ctx) => {
   let stopped = false;
   let running: Promise<void> | null = null;
   const tick = async (): Promise<void> => {
@@ -108,7 +114,7 @@ export const presenceWorker: Worker = async (_app, ctx) => {
         if (await markGone(ctx, agent)) ctx.log.info({ agentId: agent.agentId }, 'agent went offline: no stream socket within the grace period');
       }
     } catch (err) {
-      ctx.log.warn({ err }, 'presence check failed');
+      app.unavailableLog.report(err, CHECKS, { log: ctx.log, msg: 'presence check failed', level: 'warn' });
     }
   };
   const timer = setInterval(() => {

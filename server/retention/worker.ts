@@ -13,10 +13,14 @@
  * old database) is worked off in one pass, batch by batch. On several
  * instances each batch is exclusive (exclusive.ts): an instance that finds
  * another one pruning ends its pass. Time comes from ctx.clock, so tests
- * move it instead of waiting.
+ * move it instead of waiting. A pass that fails because the database is
+ * unavailable is logged through the app's outage log
+ * (errors/unavailableLog.ts), counted over two intervals, since passes are
+ * one interval apart; any other failure at error with its stack.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
+import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
 import type { Worker } from '../workers.js';
 import { pruneDeliveries } from './pruneDeliveries.js';
 import { pruneEvents } from './pruneEvents.js';
@@ -40,12 +44,20 @@ export class Retention {
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private readonly unavailable: UnavailableLog;
+  private readonly ownUnavailable: boolean;
+  /** Failed passes in the outage log: one per interval at most, so summed up over two (a pass may start a little late). */
+  private readonly failedPasses: UnavailableSource;
 
+  /** `unavailable`: the app's outage log (app.unavailableLog); a log of its own when not given. */
   constructor(
     private readonly ctx: AppContext,
-    options: { batchSize?: number } = {},
+    options: { batchSize?: number; unavailable?: UnavailableLog } = {},
   ) {
     this.batchSize = options.batchSize ?? BATCH_SIZE;
+    this.ownUnavailable = !options.unavailable;
+    this.unavailable = options.unavailable ?? new UnavailableLog({ log: ctx.log });
+    this.failedPasses = { name: 'retention', first: 'retention pass failed', unit: ['pass', 'passes'], verb: 'failed', intervalMs: 2 * this.intervalMs };
   }
 
   start(): void {
@@ -57,6 +69,7 @@ export class Retention {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    if (this.ownUnavailable) this.unavailable.close();
   }
 
   /**
@@ -131,13 +144,13 @@ export class Retention {
       }
     } catch (err) {
       // The next pass tries again; nothing is lost by waiting.
-      this.ctx.log.error({ err }, 'retention pass failed');
+      this.unavailable.report(err, this.failedPasses, { log: this.ctx.log, msg: 'retention pass failed' });
     }
   }
 }
 
-export const retentionWorker: Worker = async (_app, ctx) => {
-  const retention = new Retention(ctx);
+export const retentionWorker: Worker = async (app, ctx) => {
+  const retention = new Retention(ctx, { unavailable: app.unavailableLog });
   retention.start();
   return () => retention.stop();
 };

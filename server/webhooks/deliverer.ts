@@ -15,10 +15,16 @@
  * the round trip per delivery that bounded PostgreSQL), when recording is the
  * row's one UPDATE; a final chat-channel attempt (its message) and a failed
  * event webhook (the pause) keep their own transaction.
+ *
+ * While the database is unavailable every poll fails: those failures, and the
+ * attempts that could not be recorded, are logged through the app's outage
+ * throttle (errors/unavailableLog.ts: one warn line, then a summary at most
+ * every 10 s); any other failure at error with its stack.
  */
 import { setMaxListeners } from 'node:events';
 import type { AppContext } from '../context.js';
 import type { Delivery } from '../db/schema.js';
+import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
 import type { Worker } from '../workers.js';
 import { onEventWebhookAnswer } from './answers.js';
 import { deadlineDecision, decide, type Decision } from './outcomes.js';
@@ -36,6 +42,10 @@ const MIN_WAIT_MS = 25;
 /** How long stop() lets attempts run (longer than a chat-channel attempt, 2.5 s). */
 export const STOP_GRACE_MS = 3000;
 
+/** Failed claim rounds (one a second while the database is down) and unrecorded attempts, in the outage log. */
+const POLLS: UnavailableSource = { name: 'deliverer', first: 'claiming due deliveries failed', unit: ['poll', 'polls'], verb: 'failed' };
+const RECORDS: UnavailableSource = { name: 'deliverer', first: 'recording an attempt failed', unit: ['attempt', 'attempts'], verb: 'not recorded' };
+
 export class Deliverer {
   private stopping = false;
   private running: Promise<void> | null = null;
@@ -46,11 +56,19 @@ export class Deliverer {
   private readonly onSignal = (): void => this.wake();
   private readonly abandon = new AbortController();
   private readonly records: RecordBatcher;
+  private readonly unavailable: UnavailableLog;
+  private readonly ownUnavailable: boolean;
 
-  constructor(private readonly ctx: AppContext) {
+  /** `unavailable`: the app's outage log (app.unavailableLog); a log of its own when not given. */
+  constructor(
+    private readonly ctx: AppContext,
+    options: { unavailable?: UnavailableLog } = {},
+  ) {
     // Every attempt in flight listens to it.
     setMaxListeners(MAX_IN_FLIGHT + 8, this.abandon.signal);
     this.records = new RecordBatcher(ctx);
+    this.ownUnavailable = !options.unavailable;
+    this.unavailable = options.unavailable ?? new UnavailableLog({ log: ctx.log });
   }
 
   start(): void {
@@ -71,6 +89,7 @@ export class Deliverer {
     clearTimeout(grace);
     // Nothing lingers after shutdown: the pooled keep-alive connections go too.
     closeIdleConnections();
+    if (this.ownUnavailable) this.unavailable.close();
   }
 
   /**
@@ -97,7 +116,7 @@ export class Deliverer {
       try {
         await this.round();
       } catch (err) {
-        if (!this.stopping) this.ctx.log.error({ err }, 'deliverer: claiming due deliveries failed');
+        if (!this.stopping) this.unavailable.report(err, POLLS, { log: this.ctx.log, msg: 'deliverer: claiming due deliveries failed' });
       }
     } while (this.again && !this.stopping);
   }
@@ -127,7 +146,9 @@ export class Deliverer {
 
   private track(claim: Claim): void {
     const done: Promise<void> = this.attempt(claim)
-      .catch((err: unknown) => this.ctx.log.error({ err, deliveryId: claim.row.id }, 'deliverer: recording an attempt failed'))
+      .catch((err: unknown) =>
+        this.unavailable.report(err, RECORDS, { log: this.ctx.log, msg: 'deliverer: recording an attempt failed', fields: { deliveryId: claim.row.id } }),
+      )
       .finally(() => {
         this.inflight.delete(done);
         this.wake();
@@ -249,8 +270,8 @@ class RecordBatcher {
   }
 }
 
-export const startDeliverer: Worker = async (_app, ctx) => {
-  const deliverer = new Deliverer(ctx);
+export const startDeliverer: Worker = async (app, ctx) => {
+  const deliverer = new Deliverer(ctx, { unavailable: app.unavailableLog });
   deliverer.start();
   return () => deliverer.stop();
 };

@@ -8,17 +8,29 @@
  * `reset` frame first (the frame reads its session again). An unknown widget
  * is 404 and a refused Origin 403 before the upgrade; a bad token upgrades and
  * closes with 4401.
+ *
+ * While the database is unavailable, frames reconnect in a loop: most get
+ * the 503 of the widget lookup before the upgrade (logged as a request); the
+ * sockets that fail to open after it, and the feeds that fail, go through the
+ * app's outage log (errors/unavailableLog.ts) too, one warn line and then a
+ * summary at most every 10 s per kind. Other failures are logged at error
+ * with their stack.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
 import type { Channel, Visitor } from '../../db/schema.js';
 import { findVisitorByToken, findWidgetChannel } from '../../domain/widget/visitorAccess.js';
+import type { UnavailableSource } from '../../errors/unavailableLog.js';
 import { EventFeed } from '../../realtime/feed.js';
 import { CLOSE_BAD_REQUEST, CLOSE_INTERNAL, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED, closeWith, keepAlive, parseCursor, RESET_FRAME, sendJson } from '../../realtime/socket.js';
 import type { VisitorFrame } from '../../../protocol/widget.js';
 import { VisitorFrames } from './visitorFrames.js';
 import { widgetOf, type WidgetParams } from './visitorCall.js';
+
+/** Visitor sockets' failures while the database is unavailable, in the outage log. */
+const OPEN_FAILED: UnavailableSource = { name: 'visitor socket', first: 'visitor socket failed to open', unit: ['visitor socket', 'visitor sockets'], verb: 'failed to open' };
+const FEED_FAILED: UnavailableSource = { name: 'visitor socket', first: 'visitor socket feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
 
 export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Params: WidgetParams }>(
@@ -32,7 +44,7 @@ export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext):
     },
     (socket, request) => {
       openVisitorSocket(ctx, socket, request).catch((err: unknown) => {
-        request.log.error({ err }, 'visitor socket failed to open');
+        request.server.unavailableLog.report(err, OPEN_FAILED, { log: request.log, msg: 'visitor socket failed to open' });
         closeWith(socket, CLOSE_INTERNAL, 'internal error; reconnect with your cursor');
       });
     },
@@ -79,7 +91,7 @@ class VisitorSocket {
       reset: () => this.send(RESET_FRAME),
       ready: (at) => this.send({ type: 'ready', data: { cursor: at, online: this.frames.online } }),
       fail: (reason, err) => {
-        if (err) request.log.error({ err, visitor: visitor.id }, 'visitor socket feed failed');
+        if (err) request.server.unavailableLog.report(err, FEED_FAILED, { log: request.log, msg: 'visitor socket feed failed', fields: { visitor: visitor.id } });
         closeWith(socket, err ? CLOSE_INTERNAL : CLOSE_TRY_AGAIN, reason);
       },
     });

@@ -16,12 +16,19 @@
  * the same tick rechecks the token and catches up from the store, and so does
  * every agent.updated of the agent itself (a new password revokes its tokens;
  * a logout revokes one and records that event, so its stream closes at once).
+ *
+ * While the database is unavailable, clients reconnecting in a loop fail to
+ * open again and again: those failures (and failed feeds and token checks)
+ * go through the app's outage log (errors/unavailableLog.ts), one warn line
+ * and then a summary at most every 10 s per kind; other failures are logged
+ * at error with their stack.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../../../context.js';
 import type { Agent } from '../../../../db/schema.js';
 import { resolveToken } from '../../../../domain/auth/tokens.js';
+import type { UnavailableSource } from '../../../../errors/unavailableLog.js';
 import { EventFeed } from '../../../../realtime/feed.js';
 import type { StreamEvent } from '../../../../realtime/hub.js';
 import {
@@ -49,6 +56,11 @@ export interface StreamFrame {
   chat_id?: number;
   seq?: number;
 }
+
+/** Agent streams' failures while the database is unavailable, in the outage log. */
+const OPEN_FAILED: UnavailableSource = { name: 'stream', first: 'stream failed to open', unit: ['stream', 'streams'], verb: 'failed to open' };
+const FEED_FAILED: UnavailableSource = { name: 'stream', first: 'stream feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
+const TOKEN_CHECK_FAILED: UnavailableSource = { name: 'stream', first: 'stream token check failed', unit: ['token check', 'token checks'], verb: 'failed' };
 
 /** Each event's frame, serialized once for every agent socket of this process that sends it. */
 const serializedFrames = new WeakMap<StreamEvent, Buffer>();
@@ -80,7 +92,7 @@ export async function streamRoutes(app: FastifyInstance, ctx: AppContext): Promi
   };
   app.get('/stream', { websocket: true, schema }, (socket, request) => {
     openStream(ctx, socket, request).catch((err: unknown) => {
-      request.log.error({ err }, 'stream failed to open');
+      request.server.unavailableLog.report(err, OPEN_FAILED, { log: request.log, msg: 'stream failed to open' });
       closeWith(socket, CLOSE_INTERNAL, 'internal error; reconnect with your cursor');
     });
   });
@@ -126,7 +138,7 @@ class AgentStream {
       reset: () => sendJson(socket, RESET_FRAME),
       ready: (at) => sendJson(socket, { type: 'ready', data: { cursor: at } }),
       fail: (reason, err) => {
-        if (err) request.log.error({ err }, 'stream feed failed');
+        if (err) request.server.unavailableLog.report(err, FEED_FAILED, { log: request.log, msg: 'stream feed failed' });
         closeWith(socket, err ? CLOSE_INTERNAL : CLOSE_TRY_AGAIN, reason);
       },
     });
@@ -162,7 +174,7 @@ class AgentStream {
         closeWith(this.socket, CLOSE_UNAUTHORIZED, 'unauthorized: the token expired or was revoked; sign in again');
       }
     } catch (err) {
-      this.request.log.warn({ err }, 'stream token check failed');
+      this.request.server.unavailableLog.report(err, TOKEN_CHECK_FAILED, { log: this.request.log, msg: 'stream token check failed', level: 'warn' });
     }
   }
 
