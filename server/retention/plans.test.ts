@@ -1,12 +1,13 @@
 /**
  * The retention deletes read only what they delete: their plans use the
- * indexes migration 005 made (and deliveries_due), never a scan of a table
+ * indexes migrations 005 and 007 made (and deliveries_due), never a scan of a table
  * that holds millions of rows. A partial index applies only when the query
  * spells its condition as the index does, which a refactoring could undo.
  */
 import { sql, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialect, type TestApp } from '../../test/helpers/testApp.js';
+import { deleteExpiredTokens, deleteOldLoginAttempts } from './pruneAuth.js';
 import { deleteFinishedDeliveries } from './pruneDeliveries.js';
 import { deleteOldEvents } from './pruneEvents.js';
 import { deleteOldDedup } from './pruneInboundDedup.js';
@@ -47,6 +48,15 @@ describe('retention query plans', () => {
     expect(text).toContain('inbound_dedup_created_at');
     expect(text).toContain(testDialect() === 'sqlite' ? 'sqlite_autoindex_inbound_dedup_1' : 'Tid Scan on inbound_dedup');
     expect(scans(text, 'inbound_dedup')).toBe(false);
+  });
+
+  it('finds expired login tokens and finished sign-in throttling through their indexes', async () => {
+    const tokens = await plan(deleteExpiredTokens(t.app.ctx.db, { now: 1, limit: 2000 }).compile());
+    expect(tokens).toContain('auth_tokens_expires_at');
+    expect(scans(tokens, 'auth_tokens')).toBe(false);
+    const attempts = await plan(deleteOldLoginAttempts(t.app.ctx.db, { now: 1, limit: 2000 }).compile());
+    expect(attempts).toContain('login_attempts_window');
+    expect(scans(attempts, 'login_attempts')).toBe(false);
   });
 
   it('finds finished deliveries through deliveries_due', async () => {

@@ -12,7 +12,10 @@ import { seedAccount, seedChat } from '../../test/helpers/realtime.js';
 import { createTestApp, testDialect, type TestApp } from '../../test/helpers/testApp.js';
 import type { AppContext } from '../context.js';
 import type { Delivery } from '../db/schema.js';
+import { loginAttemptsCutoff } from '../domain/auth/login.js';
+import { issueToken, resolveToken, revokeToken } from '../domain/auth/tokens.js';
 import { DEDUP_WINDOW_MS } from '../domain/chatChannel/dedupInbound.js';
+import { sha256 } from '../lib/ids.js';
 import { deletedThrough } from './eventMarks.js';
 import { DEDUP_MARGIN_MS, pruneInboundDedup } from './pruneInboundDedup.js';
 import { pruneDeliveries } from './pruneDeliveries.js';
@@ -42,7 +45,7 @@ describe('retention', () => {
     await t.close();
   });
   beforeEach(async () => {
-    for (const table of ['deliveries', 'events', 'inbound_dedup', 'event_retention'] as const) await ctx.db.deleteFrom(table).execute();
+    for (const table of ['deliveries', 'events', 'inbound_dedup', 'event_retention', 'login_attempts'] as const) await ctx.db.deleteFrom(table).execute();
   });
 
   /** An event row, relayed (the relay's cursor moved past it) unless asked otherwise. */
@@ -149,8 +152,8 @@ describe('retention', () => {
     expect(await pruneDeliveries(ctx, { cutoff, limit: 3 })).toEqual({ deleted: 3, more: true });
     expect(await pruneInboundDedup(ctx, { now: NOW, limit: 3 })).toEqual({ deleted: 3, more: true });
 
-    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 4, deliveries: 4, events: 4 });
-    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 0, deliveries: 0, events: 0 });
+    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 4, auth: 0, deliveries: 4, events: 4 });
+    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 0, auth: 0, deliveries: 0, events: 0 });
   });
 
   it('steps over kept rows inside a batch and goes on past them', async () => {
@@ -166,12 +169,36 @@ describe('retention', () => {
     expect(await deletedThrough(ctx.db, accountId)).toBe(later[1]);
   });
 
+  it('deletes expired and revoked login tokens and finished sign-in throttling; keeps live ones, whatever RETENTION_DAYS says', async () => {
+    const agent = await ctx.db.selectFrom('agents').select(['id', 'account_id']).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    const live = await issueToken(ctx.db, agent, NOW, 3600);
+    const expired = await issueToken(ctx.db, agent, NOW - 2 * DAY, 3600);
+    const revoked = await issueToken(ctx.db, agent, NOW - 1000, 3600);
+    await revokeToken(ctx.db, revoked, NOW - 500);
+    const attempt = (key: string, startedAt: number, lockedUntil: number | null) =>
+      ctx.db.insertInto('login_attempts').values({ key, failures: 3, window_started_at: startedAt, locked_until: lockedUntil }).execute();
+    await attempt('email:old@example.com', NOW - 2 * DAY, null);
+    await attempt('ip:10.0.0.1', loginAttemptsCutoff(NOW) - 1, NOW - 60_000);
+    await attempt('email:recent@example.com', NOW - 60_000, null);
+    await attempt('ip:10.0.0.2', NOW - 20 * 60_000, NOW + 10 * 60_000); // its window is over, its lock is not
+
+    const forever: AppContext = { ...ctx, config: { ...ctx.config, retentionDays: 0 } };
+    expect((await new Retention(forever).pass()).auth).toBe(4);
+    const tokens = await ctx.db.selectFrom('auth_tokens').select('token_hash').execute();
+    expect(tokens.map((r) => r.token_hash)).toContain(sha256(live));
+    expect(tokens.map((r) => r.token_hash)).not.toEqual(expect.arrayContaining([sha256(expired)]));
+    expect(tokens.map((r) => r.token_hash)).not.toEqual(expect.arrayContaining([sha256(revoked)]));
+    expect(await resolveToken(ctx.db, live, NOW)).not.toBeNull();
+    const keys = (await ctx.db.selectFrom('login_attempts').select('key').orderBy('key').execute()).map((r) => r.key);
+    expect(keys).toEqual(['email:recent@example.com', 'ip:10.0.0.2']);
+  });
+
   it('keeps events and deliveries forever with RETENTION_DAYS=0 (dedup keys still go)', async () => {
     await event(0);
     await delivery('delivered', 0);
     await dedup(0);
     const forever: AppContext = { ...ctx, config: { ...ctx.config, retentionDays: 0 } };
-    expect(await new Retention(forever).pass()).toEqual({ inbound_dedup: 1, deliveries: 0, events: 0 });
+    expect(await new Retention(forever).pass()).toEqual({ inbound_dedup: 1, auth: 0, deliveries: 0, events: 0 });
     expect(await ids('events')).toHaveLength(1);
     expect(await ids('deliveries')).toHaveLength(1);
   });
@@ -180,7 +207,7 @@ describe('retention', () => {
     await event(RECENT);
     await delivery('delivered', RECENT);
     await dedup(NOW);
-    expect(await new Retention(ctx).pass()).toEqual({ inbound_dedup: 0, deliveries: 0, events: 0 });
+    expect(await new Retention(ctx).pass()).toEqual({ inbound_dedup: 0, auth: 0, deliveries: 0, events: 0 });
   });
 
   // Several instances share a PostgreSQL database; SQLite is one process (two connections in one process would wait on each other).

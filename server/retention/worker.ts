@@ -3,8 +3,9 @@
  * forever (tens of millions of rows a day at benchmark rates), so a pass
  * every RETENTION_INTERVAL_SECONDS deletes what is no longer needed:
  * inbound_dedup past its 24 h window, finished deliveries and relayed events
- * older than RETENTION_DAYS (0 keeps those two forever). What each table
- * keeps, and why, is in its prune*.ts.
+ * older than RETENTION_DAYS (0 keeps those two forever); and, whatever that
+ * says, expired or revoked login tokens and finished sign-in throttling rows
+ * (pruneAuth.ts). What each table keeps, and why, is in its prune*.ts.
  *
  * Deletes go in batches of BATCH_SIZE rows, each its own short transaction,
  * with a turn of the event loop between batches, so no statement holds locks
@@ -22,6 +23,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
 import type { Worker } from '../workers.js';
+import { pruneAuth } from './pruneAuth.js';
 import { pruneDeliveries } from './pruneDeliveries.js';
 import { pruneEvents } from './pruneEvents.js';
 import { pruneInboundDedup } from './pruneInboundDedup.js';
@@ -31,7 +33,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The first pass comes a minute after start (a process restarted often still prunes), not at once (start-up is busy). */
 const FIRST_PASS_DELAY_MS = 60_000;
 
-export type RetainedTable = 'inbound_dedup' | 'deliveries' | 'events';
+export type RetainedTable = 'inbound_dedup' | 'auth' | 'deliveries' | 'events';
 export type PassResult = Record<RetainedTable, number>;
 
 interface Batch {
@@ -79,12 +81,13 @@ export class Retention {
   async pass(): Promise<PassResult> {
     const now = this.ctx.clock();
     const limit = this.batchSize;
-    const result: PassResult = { inbound_dedup: 0, deliveries: 0, events: 0 };
+    const result: PassResult = { inbound_dedup: 0, auth: 0, deliveries: 0, events: 0 };
     const days = this.ctx.config.retentionDays;
     const cutoff = now - days * DAY_MS;
     let after = 0;
     const tables: Array<[RetainedTable, () => Promise<Batch | null>]> = [
       ['inbound_dedup', () => pruneInboundDedup(this.ctx, { now, limit })],
+      ['auth', () => pruneAuth(this.ctx, { now, limit })],
       ['deliveries', () => pruneDeliveries(this.ctx, { cutoff, limit })],
       [
         'events',
@@ -97,8 +100,8 @@ export class Retention {
       ],
     ];
     for (const [table, batch] of tables) {
-      // RETENTION_DAYS=0 keeps deliveries and events forever; dedup keys matter for 24 h whatever it says.
-      if (days === 0 && table !== 'inbound_dedup') continue;
+      // RETENTION_DAYS=0 keeps deliveries and events forever; dedup keys and sign-in rows expire whatever it says.
+      if (days === 0 && (table === 'deliveries' || table === 'events')) continue;
       const { deleted, busy } = await this.drain(table, batch);
       result[table] = deleted;
       if (busy) break;
@@ -139,7 +142,7 @@ export class Retention {
     const started = Date.now();
     try {
       const deleted = await this.pass();
-      if (deleted.inbound_dedup + deleted.deliveries + deleted.events > 0) {
+      if (Object.values(deleted).some((n) => n > 0)) {
         this.ctx.log.info({ deleted, ms: Date.now() - started }, 'retention pass deleted old rows');
       }
     } catch (err) {

@@ -13,6 +13,9 @@ const WINDOW_MS = 15 * 60 * 1000;
 const MAX_FAILURES = { email: 10, ip: 100 } as const;
 const LOCK_MS = 15 * 60 * 1000;
 
+/** A login_attempts row started before this is over (its window, and any lock taken in it): the retention worker deletes it. */
+export const loginAttemptsCutoff = (now: number): number => now - WINDOW_MS - LOCK_MS;
+
 export interface LoginInput {
   db: Db;
   email: string;
