@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config/config.js';
 import type { LogLine } from './loggedApp.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, freshStore, testDialect, type TestApp } from './testApp.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, freshStore, signIn, testDialect, type TestApp } from './testApp.js';
 
 export type { LogLine } from './loggedApp.js';
 
@@ -81,11 +81,7 @@ export async function outageApp(opts: { env?: Record<string, string>; workers?: 
     logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) } },
     beforeRoutes: opts.routes,
   });
-  const login = async (email: string, password: string): Promise<string> => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
-    if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
-    return res.json().token as string;
-  };
+  const login = signIn(app);
   const adminToken = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
   return {
     app,

@@ -104,7 +104,10 @@ export async function listen(app: App): Promise<string> {
 export const streamUrl = (base: string, token: string, cursor?: number): string =>
   `${base}/api/v1/stream?token=${encodeURIComponent(token)}${cursor === undefined ? '' : `&cursor=${cursor}`}`;
 
-export async function seedAgent(app: App, opts: { accountId?: number; email?: string; status?: 'online' | 'away' | 'offline' } = {}): Promise<{ id: number; accountId: number; token: string }> {
+export async function seedAgent(
+  app: App,
+  opts: { accountId?: number; email?: string; status?: 'online' | 'away' | 'offline'; tokenTtlSeconds?: number } = {},
+): Promise<{ id: number; accountId: number; token: string }> {
   const db = app.ctx.db;
   const now = Date.now();
   const accountId = opts.accountId ?? app.ctx.defaultAccountId;
@@ -125,7 +128,7 @@ export async function seedAgent(app: App, opts: { accountId?: number; email?: st
     })
     .returning(['id', 'account_id'])
     .executeTakeFirstOrThrow();
-  const token = await issueToken(db, row, now, 3600);
+  const token = await issueToken(db, row, now, opts.tokenTtlSeconds ?? 3600);
   return { id: row.id, accountId, token };
 }
 

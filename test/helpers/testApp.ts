@@ -63,11 +63,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
     ...opts.env,
   });
   const app = await buildApp({ config, clock: opts.clock, workers: opts.workers, logger: false });
-  const login = async (email: string, password: string): Promise<string> => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
-    if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
-    return res.json().token as string;
-  };
+  const login = signIn(app);
   const adminToken = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
   return {
     app,
@@ -79,6 +75,15 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
       await app.close();
       if (!opts.store) await store.cleanup();
     },
+  };
+}
+
+/** Signs in through the API of an app (its bearer token). */
+export function signIn(app: App): (email: string, password: string) => Promise<string> {
+  return async (email, password) => {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+    return res.json().token as string;
   };
 }
 

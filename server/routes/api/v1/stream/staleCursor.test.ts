@@ -13,6 +13,7 @@ import { deletedThrough } from '../../../../retention/eventMarks.js';
 import { Retention } from '../../../../retention/worker.js';
 
 const DAY = 24 * 60 * 60 * 1000;
+const TOKEN_TTL_SECONDS = 365 * 24 * 60 * 60;
 
 describe('agent stream and retention', () => {
   let t: TestApp;
@@ -35,7 +36,8 @@ describe('agent stream and retention', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ clock: () => Date.now() + offset });
+    // Tokens outlive the jump: the retention pass also deletes expired login tokens.
+    t = await createTestApp({ clock: () => Date.now() + offset, env: { TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) } });
     base = await listen(t.app);
   });
   afterAll(async () => {
@@ -45,7 +47,7 @@ describe('agent stream and retention', () => {
 
   it('answers a cursor older than the kept events with reset before ready, no replay, then live frames', async () => {
     const chat = await seedChat(t.app);
-    const agent = await seedAgent(t.app);
+    const agent = await seedAgent(t.app, { tokenTtlSeconds: TOKEN_TTL_SECONDS });
     const first = await open(agent.token);
     await emit(t.app, chat, 'message.created', { n: 0 });
     await first.until((c) => c.events().length === 1);
@@ -72,7 +74,7 @@ describe('agent stream and retention', () => {
 
   it('replays exactly as before from a cursor at the deletion mark or inside retention', async () => {
     const chat = await seedChat(t.app);
-    const agent = await seedAgent(t.app);
+    const agent = await seedAgent(t.app, { tokenTtlSeconds: TOKEN_TTL_SECONDS });
     const mark = await deletedThrough(t.app.ctx.db, chat.accountId);
     expect(mark).toBeGreaterThan(0);
     const atMark = await open(agent.token, mark);
