@@ -160,6 +160,28 @@ describe('outbox relay', () => {
       expect(published).toHaveLength(2);
     });
 
+    it('relays a late id again when the batch that relayed it rolled back', async () => {
+      const held = await holdEvent(1, 'commit');
+      const later = await record(2);
+      let fail = true;
+      const flaky: Subscriber = {
+        name: 'flaky',
+        handles: ['agent.updated'],
+        async handle(_tx, event) {
+          if (fail && event.id === held.id) throw new Error('boom');
+        },
+      };
+      const relay = createRelay(t.app.ctx, { subscribers: [flaky], maxGapWaitMs: 200, probeWaitMs: 50 });
+      await relay.drain();
+      expect(published.map((e) => e.id)).toEqual([later.id]);
+      held.release();
+      await held.done;
+      await expect(relay.drain()).rejects.toThrow(/flaky failed on event/);
+      fail = false;
+      expect(await relay.drain()).toBe(1);
+      expect(published.map((e) => e.id)).toEqual([later.id, held.id]);
+    });
+
     it('steps over the id of a transaction that rolled back', async () => {
       const held = await holdEvent(1, 'rollback');
       const later = await record(2);

@@ -166,6 +166,7 @@ export class OutboxRelay {
       }
       return { relayed: rows.length, more };
     });
+    this.claimer.committed();
     for (const e of events) this.failures.delete(e.id);
     // Subscribers enqueue deliveries: the deliverer need not wait for its poll.
     if (handled) this.ctx.signals.deliveriesDue();

@@ -40,7 +40,7 @@ const MAX_PROBES = 200;
 export const MAX_GAP_WAIT_MS = 30_000;
 /** How long one probe waits for the transaction holding a gap id (a batch waits at most this, then tries again). */
 export const PROBE_WAIT_MS = 5_000;
-/** A straggler still in flight after this long is given up (logged): its transaction is not coming back. */
+/** A straggler still in flight after this long is forgotten (it was logged when stepped over): its transaction is not coming back. */
 const MAX_STRAGGLER_MS = 10 * 60_000;
 
 /** The relay's cursor as a subquery: an event is relayed when its id is at most this (feed, retention). */
@@ -75,6 +75,8 @@ export class PostgresClaimer {
   private readonly gapsSeen = new Map<number, number>();
   /** Ids stepped over while still in flight → when, and the account of the row after them (for the probe). */
   private readonly stragglers = new Map<number, { since: number; accountId: number }>();
+  /** Stragglers the batch in progress relays late: forgotten only once it commits (committed()). */
+  private relayingLate: number[] = [];
 
   constructor(
     private readonly onStuckGap: (id: number) => void,
@@ -119,6 +121,12 @@ export class PostgresClaimer {
     return true;
   }
 
+  /** The batch committed: the stragglers it relayed are done (a batch rolled back relays them again). */
+  committed(): void {
+    for (const id of this.relayingLate) this.stragglers.delete(id);
+    this.relayingLate = [];
+  }
+
   /** Stragglers that committed since, to relay with this batch; those rolled back or given up are forgotten. */
   private async lateRows(tx: Tx): Promise<EventRow[]> {
     // A straggler's probe does not wait: it has had its chance (the claim below sets the batch's wait).
@@ -127,8 +135,9 @@ export class PostgresClaimer {
     for (const [id, { since, accountId }] of this.stragglers) {
       const state = await probeGap(tx, id, accountId);
       if (state === 'committed') ids.push(id);
-      if (state !== 'in_flight' || Date.now() - since > MAX_STRAGGLER_MS) this.stragglers.delete(id);
+      else if (state === 'free' || Date.now() - since > MAX_STRAGGLER_MS) this.stragglers.delete(id);
     }
+    this.relayingLate = ids;
     if (ids.length === 0) return [];
     return tx.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id').execute();
   }
