@@ -92,6 +92,10 @@ async function migratePostgres(url: string, schema: string | null, timeouts: Par
     await client.connect();
     try {
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } catch (err) {
+      // Instances starting together race here: IF NOT EXISTS does not stop two concurrent
+      // creations, and the loser fails on pg_namespace's unique index. The schema is there.
+      if (!isDuplicateSchema(err)) throw err;
     } finally {
       await client.end();
     }
@@ -102,6 +106,11 @@ async function migratePostgres(url: string, schema: string | null, timeouts: Par
   } finally {
     await db.destroy();
   }
+}
+
+function isDuplicateSchema(err: unknown): boolean {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return code === '23505' || code === '42P06';
 }
 
 function openPostgres(url: string, schema: string | null, timeouts: Partial<DbTimeouts>): Store {
