@@ -173,8 +173,26 @@ ${today()} — ${machineLine()}. Parley (built, \`node dist/server/main.js\`) an
 ${results.map((r) => r.row).join('\n')}`,
   );
   for (const r of results) {
-    recordGoal({ key: `chat-channel-rate-${r.db}`, benchmark: `Chat channel inbound, closed loop (${r.db})`, goal: '—', measured: `${r.rate.toFixed(0)} msg/s (${r.cpuUsPerMessage.toFixed(0)} µs CPU/msg)`, met: null });
-    recordGoal({ key: `chat-channel-ratio-${r.db}`, benchmark: `Chat channel msgs/s ÷ bare Fastify + 1 insert, same store (${r.db})`, goal: '≥ 0.5', measured: `${r.ratio.toFixed(2)} (rounds ${r.ratios[0]!.toFixed(2)}–${r.ratios[r.ratios.length - 1]!.toFixed(2)})${r.ratioToSqlite === null ? '' : `; ${r.ratioToSqlite.toFixed(2)} of bare SQLite`}`, met: r.ratio >= 0.5 });
-    recordGoal({ key: `chat-channel-p99-${r.db}`, benchmark: `POST → agent frame p99 at ${RATE} msg/s (${r.db})`, goal: '≤ 15 ms', measured: `${r.frameP99.toFixed(1)} ms`, met: r.frameP99 <= 15 });
+    recordGoal({
+      key: `chat-channel-rate-${r.db}`,
+      benchmark: `Chat channel inbound, closed loop (${r.db})`,
+      goal: '—',
+      measured: `${r.rate.toFixed(0)} msg/s (${r.cpuUsPerMessage.toFixed(0)} µs CPU/msg)`,
+      met: null,
+    });
+    recordGoal({
+      key: `chat-channel-ratio-${r.db}`,
+      benchmark: `Chat channel msgs/s ÷ bare Fastify + 1 insert, same store (${r.db})`,
+      goal: '≥ 0.5',
+      measured: `${r.ratio.toFixed(2)} (rounds ${r.ratios[0]!.toFixed(2)}–${r.ratios[r.ratios.length - 1]!.toFixed(2)})${r.ratioToSqlite === null ? '' : `; ${r.ratioToSqlite.toFixed(2)} of bare SQLite`}`,
+      met: r.ratio >= 0.5,
+    });
+    recordGoal({
+      key: `chat-channel-p99-${r.db}`,
+      benchmark: `POST → agent frame p99 at ${RATE} msg/s (${r.db})`,
+      goal: '≤ 15 ms',
+      measured: `${r.frameP99.toFixed(1)} ms`,
+      met: r.frameP99 <= 15,
+    });
   }
 }

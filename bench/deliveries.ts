@@ -77,10 +77,18 @@ async function benchDeliveries(db: Db): Promise<DeliveriesResult> {
     const deadline = Date.now() + 60_000;
     while (delivered < COUNT && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      const row = await store.db.selectFrom('deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'delivered').executeTakeFirst();
+      const row = await store.db
+        .selectFrom('deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'delivered')
+        .executeTakeFirst();
       delivered = Number(row?.n ?? 0);
     }
-    const last = await store.db.selectFrom('deliveries').select((eb) => eb.fn.max('updated_at').as('at')).where('status', '=', 'delivered').executeTakeFirst();
+    const last = await store.db
+      .selectFrom('deliveries')
+      .select((eb) => eb.fn.max('updated_at').as('at'))
+      .where('status', '=', 'delivered')
+      .executeTakeFirst();
     const seconds = (Number(last?.at ?? Date.now()) - due) / 1000;
     const cpu = cpuMs(server.pid) - cpuBefore;
     return {
@@ -118,6 +126,12 @@ ${today()} — ${machineLine()}. ${COUNT.toLocaleString('en')} event-webhook row
 ${results.map((r) => `| ${r.db} | ${r.delivered} | ${r.received} | ${r.duplicates} | ${r.seconds.toFixed(1)} s | **${rate(r).toFixed(0)}** | ${r.cpuUsPerDelivery.toFixed(0)} µs |`).join('\n')}`,
   );
   for (const r of results) {
-    recordGoal({ key: `deliveries-${r.db}`, benchmark: `Event deliveries to a local receiver (${r.db})`, goal: `≥ ${GOAL.toLocaleString('en')}/s`, measured: `${rate(r).toFixed(0)}/s`, met: r.delivered === COUNT && rate(r) >= GOAL });
+    recordGoal({
+      key: `deliveries-${r.db}`,
+      benchmark: `Event deliveries to a local receiver (${r.db})`,
+      goal: `≥ ${GOAL.toLocaleString('en')}/s`,
+      measured: `${rate(r).toFixed(0)}/s`,
+      met: r.delivered === COUNT && rate(r) >= GOAL,
+    });
   }
 }

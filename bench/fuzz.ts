@@ -38,7 +38,18 @@ for (const db of dbs) {
   process.stdout.write(`\n${db}: ${files.length} files, FUZZ_RUNS=${runs}\n`);
   const result = spawnSync(
     'npx',
-    ['vitest', 'run', '--project', db, '--testTimeout=86400000', '--hookTimeout=600000', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...files],
+    [
+      'vitest',
+      'run',
+      '--project',
+      db,
+      '--testTimeout=86400000',
+      '--hookTimeout=600000',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+      ...files,
+    ],
     { cwd: ROOT, stdio: 'inherit', env: { ...process.env, FUZZ_RUNS: runs } },
   );
   if (result.status !== 0) failed = true;

@@ -97,14 +97,18 @@ export function summarize(profile: CpuProfile, top = 25): string {
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-prof-'));
-  const server = await startParley({ db, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...(process.env.BENCH_PRELOAD ? ['--require', process.env.BENCH_PRELOAD] : [])] });
+  const server = await startParley({
+    db,
+    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...(process.env.BENCH_PRELOAD ? ['--require', process.env.BENCH_PRELOAD] : [])],
+  });
   try {
     const { token, endpointUrl } = await chatApiSetup(server.base, { name: 'bench' });
     const ws = new WebSocket(`${server.ws}/api/v1/stream?token=${token}`);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     let frames = 0;
     ws.on('message', () => frames++);
-    const body = (n: number) => JSON.stringify({ sender: { id: `visitor-${n % 200}`, name: `Visitor ${n % 200}` }, message: { type: 'text', text: `prof-${n}` } });
+    const body = (n: number) =>
+      JSON.stringify({ sender: { id: `visitor-${n % 200}`, name: `Visitor ${n % 200}` }, message: { type: 'text', text: `prof-${n}` } });
     const cpu0 = cpuMs(server.pid);
     const pg0 = db === 'postgres' ? postgresCpuMs() : 0;
     const result = await closedLoop(endpointUrl, body, { concurrency: 32, seconds });

@@ -47,7 +47,9 @@ async function soak(db: Db): Promise<string> {
       const m = frame.type === 'message.created' ? frame.data?.message : undefined;
       if (!m || m.author !== 'visitor' || m.id % 10 !== 0) return;
       replies++;
-      json(`${server.base}/api/v1/chats/${m.chat_id}/messages`, { method: 'POST', token, body: { type: 'text', text: `re ${m.id}` } }).catch(() => replyErrors++);
+      json(`${server.base}/api/v1/chats/${m.chat_id}/messages`, { method: 'POST', token, body: { type: 'text', text: `re ${m.id}` } }).catch(
+        () => replyErrors++,
+      );
     });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
 

@@ -57,7 +57,13 @@ ${today()} — ${machineLine()}. Spawn of \`node dist/server/main.js\` → first
 ${results.map((r) => `| ${r.db} | ${r.firstMs.toFixed(0)} ms | ${r.restartMs.toFixed(0)} ms | ${MiB(r.idleRss)} |`).join('\n')}`,
   );
   for (const r of results) {
-    recordGoal({ key: `startup-${r.db}`, benchmark: `Cold start → /healthz 200 (${r.db}, restart / first start)`, goal: '—', measured: `${r.restartMs.toFixed(0)} ms / ${r.firstMs.toFixed(0)} ms`, met: null });
+    recordGoal({
+      key: `startup-${r.db}`,
+      benchmark: `Cold start → /healthz 200 (${r.db}, restart / first start)`,
+      goal: '—',
+      measured: `${r.restartMs.toFixed(0)} ms / ${r.firstMs.toFixed(0)} ms`,
+      met: null,
+    });
     recordGoal({ key: `idle-rss-${r.db}`, benchmark: `Idle memory, RSS (${r.db})`, goal: '—', measured: MiB(r.idleRss), met: null });
   }
 }

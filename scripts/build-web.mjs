@@ -10,7 +10,11 @@ const webDir = path.join(root, 'web');
 const apps = fs.existsSync(webDir) ? fs.readdirSync(webDir).filter((d) => fs.existsSync(path.join(webDir, d, 'vite.config.ts'))) : [];
 for (const app of apps) {
   const config = path.join(webDir, app, 'vite.config.ts');
-  const result = spawnSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  const result = spawnSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) {
     console.error(`web build of ${app} failed`);
     process.exit(result.status ?? 1);

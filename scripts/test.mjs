@@ -74,9 +74,7 @@ try {
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
     // A file that fails to load, or whose beforeAll fails, has no failed test (its tests are
     // skipped or absent): count each such file as one failure.
-    brokenFiles: (report.testResults ?? []).filter(
-      (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed'),
-    ).length,
+    brokenFiles: (report.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed')).length,
   };
 } catch (err) {
   console.error(`No vitest report at ${reportFile}: ${err.message}`);

@@ -114,9 +114,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     reply.header('x-content-type-options', 'nosniff');
   });
   app.addHook('onResponse', async (request, reply) => {
-    ctx.metrics.httpDuration
-      .labels(request.method, request.routeOptions.url ?? 'unmatched', String(reply.statusCode))
-      .observe(reply.elapsedTime / 1000);
+    ctx.metrics.httpDuration.labels(request.method, request.routeOptions.url ?? 'unmatched', String(reply.statusCode)).observe(reply.elapsedTime / 1000);
   });
 
   await app.register(cookie);

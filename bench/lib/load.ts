@@ -19,7 +19,14 @@ export type BodyFn = (n: number) => string;
 function post(agent: http.Agent, url: URL, body: string): Promise<number> {
   return new Promise((resolve) => {
     const req = http.request(
-      { agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));

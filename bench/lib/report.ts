@@ -11,7 +11,9 @@ export function writeSection(name: string, markdown: string): void {
   const start = `<!-- bench:${name}:start -->`;
   const end = `<!-- bench:${name}:end -->`;
   const block = `${start}\n${markdown.trim()}\n${end}`;
-  let doc = fs.existsSync(FILE) ? fs.readFileSync(FILE, 'utf8') : '# Benchmarks\n\nRun `npm run bench` to reproduce; each section is rewritten by its benchmark.\n';
+  let doc = fs.existsSync(FILE)
+    ? fs.readFileSync(FILE, 'utf8')
+    : '# Benchmarks\n\nRun `npm run bench` to reproduce; each section is rewritten by its benchmark.\n';
   const i = doc.indexOf(start);
   const j = doc.indexOf(end);
   doc = i >= 0 && j > i ? doc.slice(0, i) + block + doc.slice(j + end.length) : `${doc.trimEnd()}\n\n${block}\n`;

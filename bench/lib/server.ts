@@ -146,7 +146,10 @@ export async function cleanup(s: { dataDir: string; schema: string | null }): Pr
   }
 }
 
-export async function json<T = Record<string, unknown>>(url: string, init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<T> {
+export async function json<T = Record<string, unknown>>(
+  url: string,
+  init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<T> {
   const res = await fetch(url, {
     method: init.method ?? 'GET',
     headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers },
@@ -162,10 +165,7 @@ export async function adminToken(base: string): Promise<string> {
 }
 
 /** Signs the admin in, optionally sets it online, and creates a chat-API channel: what the chat-channel benchmarks start from. */
-export async function chatApiSetup(
-  base: string,
-  o: { name: string; webhookUrl?: string; online?: boolean },
-): Promise<{ token: string; endpointUrl: string }> {
+export async function chatApiSetup(base: string, o: { name: string; webhookUrl?: string; online?: boolean }): Promise<{ token: string; endpointUrl: string }> {
   const token = await adminToken(base);
   if (o.online !== false) await json(`${base}/api/v1/me/status`, { method: 'PUT', token, body: { status: 'online' } });
   const channel = await json<{ endpoint_url: string }>(`${base}/api/v1/channels`, {

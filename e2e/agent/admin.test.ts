@@ -93,7 +93,14 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     expect(await card.getByRole('button', { name: 'Copy Endpoint URL' }).count()).toBe(1);
     const [channel] = (await api('GET', '/api/v1/channels')).json();
     const me = (await api('GET', '/api/v1/me')).json();
-    expect(channel).toMatchObject({ type: 'chat_api', name: 'Mobile app', endpoint_url: url, webhook_url: `${customer.url}/hook`, chunked: true, agent_ids: [me.id] });
+    expect(channel).toMatchObject({
+      type: 'chat_api',
+      name: 'Mobile app',
+      endpoint_url: url,
+      webhook_url: `${customer.url}/hook`,
+      chunked: true,
+      agent_ids: [me.id],
+    });
     created = { ...channel, path: new URL(url).pathname };
     // The endpoint works: a customer message posted to it is accepted.
     expect((await postInbound(run.t, created, textMessage('m-1', 'From the mobile app', { name: 'Erin Mobile' }))).statusCode).toBe(200);
@@ -140,7 +147,17 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
       event_webhook_url: `${customer.url}/events`,
       safe_url: 'https://shop.example.com',
       webhook_secret: await secret.inputValue(),
-      callback: { enabled: true, balance_seconds: 600, timezone: 'Europe/Berlin', hours: { mon: [['09:00', '13:00'], ['14:00', '18:00']] } },
+      callback: {
+        enabled: true,
+        balance_seconds: 600,
+        timezone: 'Europe/Berlin',
+        hours: {
+          mon: [
+            ['09:00', '13:00'],
+            ['14:00', '18:00'],
+          ],
+        },
+      },
     });
     await screenshot(page, 'agent-admin-settings');
   });
@@ -152,10 +169,12 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Delivery log' }).click();
     const row = page.getByRole('row', { name: /message/ }).first();
     await row.waitFor();
-    await expect.poll(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return row.textContent();
-    }).toContain('delivered');
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return row.textContent();
+      })
+      .toContain('delivered');
     const sent = customer.requests.length;
     await row.getByRole('button', { name: /Send delivery \d+ again/ }).click();
     await waitFor(() => customer.requests.length > sent);
@@ -177,9 +196,12 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     await expect.poll(() => page.locator('.chat-item').count()).toBe(0);
   });
 
-  it('shows a widget chat with the visitor\'s browser session', async () => {
+  it("shows a widget chat with the visitor's browser session", async () => {
     widget = await createWidget(run.t, { name: 'Help widget' });
-    visitor = await startSession(run.t, widget.widget_id, { page: { url: 'https://shop.example.com/pricing', title: 'Pricing' }, utm: { source: 'google', campaign: 'brand' } });
+    visitor = await startSession(run.t, widget.widget_id, {
+      page: { url: 'https://shop.example.com/pricing', title: 'Pricing' },
+      utm: { source: 'google', campaign: 'brand' },
+    });
     await sendText(run.t, widget.widget_id, visitor.visitor_token, 'Question from the website');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
     const item = page.locator('.chat-item', { hasText: 'Question from the website' });

@@ -44,10 +44,11 @@ describe.skipIf(!chromiumAvailable())('agent app: inbox and conversation', () =>
   const inbound = (body: unknown) => postInbound(run.t, channel, body).then((res) => expect(res.statusCode).toBe(200));
   const chatItem = (name: string) => page.locator('.chat-item', { hasText: name });
 
-
   beforeAll(async () => {
     await ensureAgentAppBuilt();
-    customer = await startCustomerEndpoint((req) => (req.body.includes('refuse-me') ? { status: 200, body: REFUSAL } : { status: 200, body: '{"result":"ok"}' }));
+    customer = await startCustomerEndpoint((req) =>
+      req.body.includes('refuse-me') ? { status: 200, body: REFUSAL } : { status: 200, body: '{"result":"ok"}' },
+    );
     events = await startCustomerEndpoint((req) => ({ body: req.body.includes('"chat_accepted"') ? ACCEPTED_ANSWER : '{"result":"ok"}' }));
     run = await startApp();
     channel = await createChatApiChannel(run.t, { webhook_url: `${customer.url}/hook`, name: 'Support app' });
@@ -138,7 +139,7 @@ describe.skipIf(!chromiumAvailable())('agent app: inbox and conversation', () =>
     await screenshot(page, 'agent-conversation');
   });
 
-  it('shows a refused delivery as failed with the endpoint\'s error text', async () => {
+  it("shows a refused delivery as failed with the endpoint's error text", async () => {
     const composer = page.getByRole('textbox', { name: 'Message to the visitor' });
     await composer.fill('refuse-me please');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -252,7 +253,10 @@ describe.skipIf(!chromiumAvailable())('agent app: inbox and conversation', () =>
     for (const message of media) await inbound({ sender: { id: 'cust-media', name: 'Mia Media' }, message });
     await chatItem('Mia Media').locator('.chat-link').click();
     const log = page.getByRole('log', { name: 'Messages' });
-    await log.locator('.message').nth(media.length - 1).waitFor();
+    await log
+      .locator('.message')
+      .nth(media.length - 1)
+      .waitFor();
     expect(await log.locator(`a[href="${f}/p.jpg"] img[src="${f}/p-thumb.jpg"]`).count()).toBe(1);
     expect(await log.getByText('my receipt').count()).toBe(1);
     expect(await log.locator(`img[src="${f}/s.webp"]`).count()).toBe(1);
@@ -279,7 +283,10 @@ describe.skipIf(!chromiumAvailable())('agent app: inbox and conversation', () =>
 
   it('resumes the stream after a drop with its cursor and shows what it missed once', async () => {
     const id = Number(new URL(page.url()).pathname.split('/').pop());
-    await page.locator('.conversation-header').getByRole('button', { name: /Reply to/ }).click();
+    await page
+      .locator('.conversation-header')
+      .getByRole('button', { name: /Reply to/ })
+      .click();
     await page.getByRole('textbox', { name: 'Message to the visitor' }).waitFor();
     const before = socketUrls.length;
     for (const socket of run.t.app.websocketServer.clients) socket.terminate();

@@ -8,7 +8,14 @@ import { insertCanned, matchCanned, slashQueryAt } from '../../web/agent/src/can
 import { newDraft, patternProblem, toDrafts, toRules } from '../../web/agent/src/triggers.js';
 import type { CannedResponse, WidgetRules } from '../../web/agent/src/types.js';
 
-const canned = (id: number, shortcut: string, title: string, text = `${shortcut} text`): CannedResponse => ({ id, shortcut, title, text, created_at: 1, updated_at: 1 });
+const canned = (id: number, shortcut: string, title: string, text = `${shortcut} text`): CannedResponse => ({
+  id,
+  shortcut,
+  title,
+  text,
+  created_at: 1,
+  updated_at: 1,
+});
 
 describe('canned responses in the composer', () => {
   it('sees a /query at the start or after a space, up to the caret only', () => {
@@ -38,7 +45,11 @@ describe('canned responses in the composer', () => {
 describe('triggers editor model', () => {
   const rules: WidgetRules = {
     rules: [
-      { id: 'a', conditions: { seconds_on_page: 0, url_contains: '/p', url_matches: '^x', min_visits: 3 }, action: { type: 'invitation', text: 'Hi', department_id: 4 } },
+      {
+        id: 'a',
+        conditions: { seconds_on_page: 0, url_contains: '/p', url_matches: '^x', min_visits: 3 },
+        action: { type: 'invitation', text: 'Hi', department_id: 4 },
+      },
       { id: 7, conditions: {}, action: { type: 'invitation', text: 'Yo' } },
     ],
   };

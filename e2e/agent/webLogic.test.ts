@@ -5,12 +5,34 @@
  */
 import { describe, expect, it } from 'vitest';
 import { allowedBySafeUrl, describeUserAgent, fileSize, safeHref, visitorName } from '../../web/agent/src/format.js';
-import { attentionCount, chatOfFrame, chatsWithStatus, emptyInbox, inboxReducer, mergeMessages, totalUnread, type InboxState } from '../../web/agent/src/inbox.js';
+import {
+  attentionCount,
+  chatOfFrame,
+  chatsWithStatus,
+  emptyInbox,
+  inboxReducer,
+  mergeMessages,
+  totalUnread,
+  type InboxState,
+} from '../../web/agent/src/inbox.js';
 import { parseRoute } from '../../web/agent/src/routes.js';
 import { backoffDelay } from '../../web/agent/src/stream.js';
 import type { Chat, Message } from '../../web/agent/src/types.js';
 
-const visitor = { id: 1, number: 1, name: 'Ann', email: null, phone: null, photo: null, url: null, invite: null, description: null, chats_count: 1, blacklisted: false, session: {} };
+const visitor = {
+  id: 1,
+  number: 1,
+  name: 'Ann',
+  email: null,
+  phone: null,
+  photo: null,
+  url: null,
+  invite: null,
+  description: null,
+  chats_count: 1,
+  blacklisted: false,
+  session: {},
+};
 
 function chat(id: number, seq: number, status: Chat['status'] = 'pending', messages?: Message[]): Chat {
   return {
@@ -37,7 +59,15 @@ function chat(id: number, seq: number, status: Chat['status'] = 'pending', messa
   };
 }
 
-const msg = (id: number, extra: Partial<Message> = {}): Message => ({ id, chat_id: 7, author: 'visitor', type: 'text', text: `m${id}`, created_at: id, ...extra });
+const msg = (id: number, extra: Partial<Message> = {}): Message => ({
+  id,
+  chat_id: 7,
+  author: 'visitor',
+  type: 'text',
+  text: `m${id}`,
+  created_at: id,
+  ...extra,
+});
 
 describe('inbox reducer', () => {
   it('keeps the newer copy of a chat by sequence number', () => {
@@ -138,8 +168,10 @@ describe('display helpers', () => {
     expect(visitorName({ name: ' ', email: null, phone: '+1555' })).toBe('+1555');
     expect(visitorName({ name: null, email: null, phone: null })).toBe('Anonymous');
     expect(fileSize(12_345)).toBe('12.1 KB');
-    expect(describeUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1')).toBe(
-      'Safari 17 on iOS (phone)',
-    );
+    expect(
+      describeUserAgent(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      ),
+    ).toBe('Safari 17 on iOS (phone)');
   });
 });

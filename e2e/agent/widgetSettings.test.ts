@@ -86,7 +86,7 @@ describe.skipIf(!chromiumAvailable())('agent app: widget triggers and identity s
     expect(await page.getByRole('group', { name: 'Rule 1' }).getByLabel('URL contains').inputValue()).toBe('/pricing');
   });
 
-  it('refuses an invalid rule with the server\'s sentence and keeps what was stored', async () => {
+  it("refuses an invalid rule with the server's sentence and keeps what was stored", async () => {
     const form = page.getByRole('form', { name: 'Widget triggers' });
     const second = form.getByRole('group', { name: 'Rule 2' });
     await second.getByLabel('URL matches (regular expression)').fill('(unclosed');

@@ -18,7 +18,8 @@ import { collectBrowserLog, ensureAgentAppBuilt, signIn } from '../agent/harness
 import { WidgetEnv } from '../widget/harness.js';
 
 /** A payload that would set window.__xss if it ever became markup; `label` finds it on the page. */
-const P = (label: string): string => `<img src=x onerror="window.__xss='${label}'"><script>window.__xss='${label}'</script>"><svg onload=window.__xss=1>${label}`;
+const P = (label: string): string =>
+  `<img src=x onerror="window.__xss='${label}'"><script>window.__xss='${label}'</script>"><svg onload=window.__xss=1>${label}`;
 /** For file names: no slash. */
 const F = (label: string, ext: string): string => `<img src=x onerror="window.__xss='${label}'">${label}.${ext}`;
 const JS_LINK = "javascript:window.__xss='link'";
@@ -44,7 +45,9 @@ async function expectInert(target: Page | Frame, where: string, o: { ownInlineSc
       xss: w.__xss,
       violations: w.__violations ?? [],
       injected: document.querySelectorAll(selector).length,
-      jsLinks: [...document.querySelectorAll('a[href], iframe[src], img[src]')].filter((e) => /^\s*javascript:/i.test(e.getAttribute('href') ?? e.getAttribute('src') ?? '')).length,
+      jsLinks: [...document.querySelectorAll('a[href], iframe[src], img[src]')].filter((e) =>
+        /^\s*javascript:/i.test(e.getAttribute('href') ?? e.getAttribute('src') ?? ''),
+      ).length,
     };
   }, selector);
   expect(state, where).toEqual({ xss: undefined, violations: [], injected: 0, jsLinks: 0 });
@@ -77,7 +80,7 @@ describe.skipIf(!chromiumAvailable())('XSS attempts are inert in the agent app a
     await env?.close();
   });
 
-  it('in the widget frame: the visitor\'s own strings, the agent\'s name, replies and files', async () => {
+  it("in the widget frame: the visitor's own strings, the agent's name, replies and files", async () => {
     const ctx = await env.context();
     await watchViolations(ctx);
     visitorPage = await env.open(ctx);
@@ -87,7 +90,10 @@ describe.skipIf(!chromiumAvailable())('XSS attempts are inert in the agent app a
       ([name, description, title, key, content, link]) => {
         const api = (window as unknown as { svc_api: Record<string, (arg: unknown) => unknown> }).svc_api;
         api.setContactInfo({ name, email: 'mallory@example.com', phone: '+15550100177', description });
-        api.setCustomData([{ title, key, content, link }, { key: 'Profile', content: 'fine', link: 'https://crm.example.com/u/1' }]);
+        api.setCustomData([
+          { title, key, content, link },
+          { key: 'Profile', content: 'fine', link: 'https://crm.example.com/u/1' },
+        ]);
         api.setClientAttributes({ [title]: content });
         api.sendPageTitle(title);
       },
@@ -104,7 +110,15 @@ describe.skipIf(!chromiumAvailable())('XSS attempts are inert in the agent app a
     await waitFor(async () => (await env.api<{ messages: unknown[] }>('GET', `/api/v1/chats/${chat.id}`)).body.messages.length >= 2);
     expect((await env.api('POST', `/api/v1/chats/${chat.id}/accept`)).status).toBe(200);
     expect((await env.api('POST', `/api/v1/chats/${chat.id}/messages`, { type: 'text', text: P('agentreply') })).status).toBe(201);
-    expect((await env.api('POST', `/api/v1/chats/${chat.id}/messages`, { type: 'document', file: 'https://cdn.example.com/terms.pdf', file_name: F('agentfile', 'pdf') })).status).toBe(201);
+    expect(
+      (
+        await env.api('POST', `/api/v1/chats/${chat.id}/messages`, {
+          type: 'document',
+          file: 'https://cdn.example.com/terms.pdf',
+          file_name: F('agentfile', 'pdf'),
+        })
+      ).status,
+    ).toBe(201);
     // A javascript: file is refused or dropped, never sent as a link.
     const jsFile = await env.api('POST', `/api/v1/chats/${chat.id}/messages`, { type: 'document', file: JS_LINK, file_name: 'click me' });
     expect([201, 400]).toContain(jsFile.status);
@@ -115,7 +129,9 @@ describe.skipIf(!chromiumAvailable())('XSS attempts are inert in the agent app a
     await expectText(frameHandle, 'agentname');
     await expectText(frameHandle, 'agentfile', F('agentfile', 'pdf'));
     await expectText(frameHandle, 'visitorfile', F('visitorfile', 'txt'));
-    const contact = await visitorPage.evaluate(() => (window as unknown as { svc_api: { getContactInfo(): { client_name: string } } }).svc_api.getContactInfo());
+    const contact = await visitorPage.evaluate(() =>
+      (window as unknown as { svc_api: { getContactInfo(): { client_name: string } } }).svc_api.getContactInfo(),
+    );
     expect(contact.client_name).toBe(P('contactname'));
     await screenshot(visitorPage, 'security-xss-widget');
     await expectInert(frameHandle, 'widget frame');
@@ -125,15 +141,30 @@ describe.skipIf(!chromiumAvailable())('XSS attempts are inert in the agent app a
   it('in the agent app: the widget chat, a chat-channel chat, the inbox and offline messages', async () => {
     const channel = await createChatApiChannel(env.t, { name: 'App' });
     const inbound = (body: unknown) => postInbound(env.t, channel, body).then((res) => expect(res.statusCode).toBe(200));
-    await inbound(textMessage('mallory-app', P('channelmessage'), { name: P('channelname'), email: 'mallory@example.com', phone: '+15550100166', photo: JS_LINK, url: JS_LINK }));
+    await inbound(
+      textMessage('mallory-app', P('channelmessage'), {
+        name: P('channelname'),
+        email: 'mallory@example.com',
+        phone: '+15550100166',
+        photo: JS_LINK,
+        url: JS_LINK,
+      }),
+    );
     await inbound({ sender: { id: 'mallory-app' }, message: { type: 'document', file: 'https://cdn.example.com/a.pdf', file_name: F('channelfile', 'pdf') } });
     await inbound({ sender: { id: 'mallory-app' }, message: { type: 'photo', file: JS_LINK, thumb: JS_LINK } }).catch(() => undefined);
     const chats = await env.api<Array<{ id: number; channel_id: number }>>('GET', '/api/v1/chats');
     channelChatId = chats.body.find((c) => c.channel_id === channel.id)?.id ?? 0;
     const session = await env.api<unknown>('GET', '/api/v1/me');
     expect(session.status).toBe(200);
-    const token = (await env.t.app.inject({ method: 'POST', url: `/widget/api/${env.channel.widget_id}/session`, payload: { page: { url: 'https://shop.example.com/' } } })).json().visitor_token as string;
-    const offline = await visitorCall(env.t, env.channel.widget_id, token, 'offline', { name: P('offlinename'), email: 'mallory@example.com', description: P('offlinedescription'), message: P('offlinemessage') });
+    const token = (
+      await env.t.app.inject({ method: 'POST', url: `/widget/api/${env.channel.widget_id}/session`, payload: { page: { url: 'https://shop.example.com/' } } })
+    ).json().visitor_token as string;
+    const offline = await visitorCall(env.t, env.channel.widget_id, token, 'offline', {
+      name: P('offlinename'),
+      email: 'mallory@example.com',
+      description: P('offlinedescription'),
+      message: P('offlinemessage'),
+    });
     expect(offline.statusCode).toBe(200);
 
     const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -95,7 +95,11 @@ describe('widget page API (browser)', () => {
       });
       expect(detail.visitor).toMatchObject({ name: 'Early Bird', email: 'early@example.com' });
       expect(detail.custom_data[0]).toMatchObject({ title: 'Plan', content: 'Gold' });
-      expect(detail.visitor.session).toMatchObject({ attributes: { plan: 'gold', seats: 3 }, page: { title: 'Spring sale' }, utm: { source: 'newsletter', campaign: 'spring' } });
+      expect(detail.visitor.session).toMatchObject({
+        attributes: { plan: 'gold', seats: 3 },
+        page: { title: 'Spring sale' },
+        utm: { source: 'newsletter', campaign: 'spring' },
+      });
     } finally {
       await ctx.close();
     }
@@ -147,7 +151,10 @@ describe('widget page API (browser)', () => {
     try {
       const page = await env.open(ctx);
       await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.open());
-      const calls = await env.until(page, (c) => named(c, 'svc_onOpen').length === 1 && named(c, 'svc_onResizeCallback').some((r) => (r.args[0] as { width: number }).width === 375));
+      const calls = await env.until(
+        page,
+        (c) => named(c, 'svc_onOpen').length === 1 && named(c, 'svc_onResizeCallback').some((r) => (r.args[0] as { width: number }).width === 375),
+      );
       expect(named(calls, 'svc_onResizeCallback').at(-1)?.args[0]).toEqual({ width: 375, height: 700 });
       await expect.poll(async () => (await env.frame(page).getByRole('dialog', { name: 'Chat' }).boundingBox())?.width).toBe(375);
       await screenshot(page, 'widget-phone');
@@ -181,8 +188,7 @@ describe('widget page API (browser)', () => {
         const page = await env.open(ctx);
         numbers.push(
           await page.evaluate(
-            () =>
-              new Promise((resolve) => (window as unknown as { svc_api: Api }).svc_api.getVisitorNumber((err: unknown, n: unknown) => resolve([err, n]))),
+            () => new Promise((resolve) => (window as unknown as { svc_api: Api }).svc_api.getVisitorNumber((err: unknown, n: unknown) => resolve([err, n]))),
           ),
         );
       } finally {
@@ -217,7 +223,8 @@ describe('widget page API (browser)', () => {
         };
       });
       expect(results.customOk).toEqual({ result: 'ok' });
-      for (const r of [results.customString, results.customObject, results.customNone]) expect(r).toEqual({ result: 'fail', reason: 'Custom data must be array.' });
+      for (const r of [results.customString, results.customObject, results.customNone])
+        expect(r).toEqual({ result: 'fail', reason: 'Custom data must be array.' });
       expect(results.token).toEqual({ result: 'ok', token: 'a-hard-to-guess-id' });
       expect(results.tokenEmpty).toEqual({ result: 'fail', token: '' });
       expect(results.tokenNone).toEqual({ result: 'fail', token: false });
@@ -295,7 +302,12 @@ describe('widget page API (browser)', () => {
       await expect.poll(() => env.frame(page).getByText('We have your message').isVisible()).toBe(true);
 
       const result = await page.evaluate(() =>
-        (window as unknown as { svc_api: Api }).svc_api.sendOfflineMessage({ name: 'Piotr', email: 'piotr@example.com', phone: '+48 600 000 000', message: 'Call me about a bulk order' }),
+        (window as unknown as { svc_api: Api }).svc_api.sendOfflineMessage({
+          name: 'Piotr',
+          email: 'piotr@example.com',
+          phone: '+48 600 000 000',
+          message: 'Call me about a bulk order',
+        }),
       );
       expect(result).toEqual({ result: 'ok' });
       const list = await waitFor(async () => {
@@ -345,7 +357,10 @@ describe('widget page API (browser)', () => {
         }),
       );
       await env.until(page, (c) => named(c, 'svc_onOpen').length === 1, 15_000);
-      expect(await page.evaluate(() => (window as unknown as { __rules: unknown }).__rules)).toEqual([{ result: 'ok' }, { result: 'fail', reason: 'Rules must be an object.' }]);
+      expect(await page.evaluate(() => (window as unknown as { __rules: unknown }).__rules)).toEqual([
+        { result: 'ok' },
+        { result: 'fail', reason: 'Rules must be an object.' },
+      ]);
       await expect.poll(() => env.frame(page).getByText('Questions about our prices?').isVisible()).toBe(true);
       await page.waitForTimeout(2500);
       expect(await env.frame(page).getByText('Never twice').count()).toBe(0);
@@ -390,7 +405,11 @@ describe('widget page API (browser)', () => {
       );
       // The honest frame says hello to its real parent; the forged one stays silent.
       const hellos = () =>
-        page.evaluate(() => (window as unknown as { __got: Array<{ data: { event?: string }; origin: string }> }).__got.filter((m) => m.data?.event === 'hello').map((m) => m.origin));
+        page.evaluate(() =>
+          (window as unknown as { __got: Array<{ data: { event?: string }; origin: string }> }).__got
+            .filter((m) => m.data?.event === 'hello')
+            .map((m) => m.origin),
+        );
       await expect.poll(hellos).toEqual([env.base]);
       await page.waitForTimeout(1000);
       expect(await hellos()).toEqual([env.base]);

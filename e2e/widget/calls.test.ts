@@ -38,7 +38,10 @@ describe('widget callback calls (browser)', () => {
     try {
       const page = await env.open(ctx);
       expect(await isCallbackEnabled(page)).toEqual({ result: 'fail', reason: 'Callback disabled' });
-      expect(await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.startCall('+1 555 010 0199'))).toEqual({ result: 'fail', reason: 'Callback disabled' });
+      expect(await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.startCall('+1 555 010 0199'))).toEqual({
+        result: 'fail',
+        reason: 'Callback disabled',
+      });
       await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.open());
       await expect.poll(() => env.frame(page).getByRole('dialog', { name: 'Chat' }).isVisible()).toBe(true);
       expect(await env.frame(page).getByRole('button', { name: 'Call me back' }).count()).toBe(0);
@@ -57,7 +60,10 @@ describe('widget callback calls (browser)', () => {
       await env.until(page, (c) => named(c, 'svc_onCallStart').length === 1);
       const call = await callOf('+15550100199');
       // One call at a time.
-      expect(await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.startCall('+1 555 010 0199'))).toEqual({ result: 'fail', reason: 'Callback unavaiable' });
+      expect(await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.startCall('+1 555 010 0199'))).toEqual({
+        result: 'fail',
+        reason: 'Callback unavaiable',
+      });
 
       expect((await env.api('POST', `/api/v1/calls/${call.id}/status`, { status: 'agent_connected' })).status).toBe(200);
       expect((await env.api('POST', `/api/v1/calls/${call.id}/status`, { status: 'end' })).status).toBe(200);

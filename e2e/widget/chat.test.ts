@@ -100,8 +100,13 @@ describe('widget chat (browser)', () => {
 
       // setContactInfo from the page updates the same info (no svc_onIntroduction: the page knows).
       await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.setContactInfo({ phone: '+1 555 010 0199', description: 'VIP' }));
-      expect(await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.getContactInfo())).toMatchObject({ phone: '+1 555 010 0199', description: 'VIP' });
-      await waitFor(async () => (await env.api<{ visitor: { phone: string | null } }>('GET', `/api/v1/chats/${chat.id}`)).body.visitor.phone === '+1 555 010 0199');
+      expect(await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.getContactInfo())).toMatchObject({
+        phone: '+1 555 010 0199',
+        description: 'VIP',
+      });
+      await waitFor(
+        async () => (await env.api<{ visitor: { phone: string | null } }>('GET', `/api/v1/chats/${chat.id}`)).body.visitor.phone === '+1 555 010 0199',
+      );
 
       // Minimized: agent messages count as unread (badge, getUnreadMessagesCount) until the visitor opens the window.
       const unread = () => page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.getUnreadMessagesCount());
@@ -125,7 +130,9 @@ describe('widget chat (browser)', () => {
       expect(photo.file_name).toBe('parcel.png');
       await expect.poll(() => frame.getByRole('log').getByRole('img', { name: 'parcel.png' }).isVisible()).toBe(true);
       // Too big: refused before sending, with a message.
-      await frame.getByLabel('Attach a file').setInputFiles({ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(10 * 1024 * 1024 + 1) });
+      await frame
+        .getByLabel('Attach a file')
+        .setInputFiles({ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(10 * 1024 * 1024 + 1) });
       await expect.poll(() => frame.getByRole('alert').filter({ hasText: 'too big' }).isVisible()).toBe(true);
       await screenshot(page, 'widget-chat');
 
@@ -203,7 +210,10 @@ describe('widget chat (browser)', () => {
       await expect.poll(() => shown(frame, 'Anything else?'), { timeout: 15_000 }).toBe(1);
       await page.waitForTimeout(500);
       for (const text of [...texts, 'Anything else?', 'Are you there?']) expect(await shown(frame, text), text).toBe(1);
-      const ids = await frame.getByRole('log').locator('[data-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+      const ids = await frame
+        .getByRole('log')
+        .locator('[data-id]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
       expect(new Set(ids).size).toBe(ids.length);
     } finally {
       await ctx.close();

@@ -178,7 +178,10 @@ export class WidgetEnv {
   async chatOf(page: Page, status?: 'pending' | 'active' | 'finished'): Promise<{ id: number; status: string }> {
     const number = await this.visitorNumber(page);
     return waitFor(async () => {
-      const res = await this.api<Array<{ id: number; status: string; channel_id: number; visitor: { number: number } }>>('GET', `/api/v1/chats${status ? `?status=${status}` : ''}`);
+      const res = await this.api<Array<{ id: number; status: string; channel_id: number; visitor: { number: number } }>>(
+        'GET',
+        `/api/v1/chats${status ? `?status=${status}` : ''}`,
+      );
       return res.body.find((c) => c.channel_id === this.channel.id && c.visitor.number === number) ?? null;
     });
   }

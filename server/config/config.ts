@@ -129,13 +129,17 @@ export function loadConfig(env: Env = process.env): Config {
   const statementRaw = nonEmpty(env, 'DB_STATEMENT_TIMEOUT_MS') ?? String(DB_TIMEOUT_DEFAULTS.dbStatementTimeoutMs);
   const dbStatementTimeoutMs = Number(statementRaw);
   if (!/^\d+$/.test(statementRaw) || dbStatementTimeoutMs > MAX_STATEMENT_TIMEOUT_MS) {
-    problems.push(`DB_STATEMENT_TIMEOUT_MS must be an integer from 0 (no limit) to ${MAX_STATEMENT_TIMEOUT_MS} (got "${statementRaw}"), e.g. DB_STATEMENT_TIMEOUT_MS=10000`);
+    problems.push(
+      `DB_STATEMENT_TIMEOUT_MS must be an integer from 0 (no limit) to ${MAX_STATEMENT_TIMEOUT_MS} (got "${statementRaw}"), e.g. DB_STATEMENT_TIMEOUT_MS=10000`,
+    );
   }
 
   const connectRaw = nonEmpty(env, 'DB_CONNECT_TIMEOUT_MS') ?? String(DB_TIMEOUT_DEFAULTS.dbConnectTimeoutMs);
   const dbConnectTimeoutMs = Number(connectRaw);
   if (!/^\d+$/.test(connectRaw) || dbConnectTimeoutMs > MAX_CONNECT_TIMEOUT_MS) {
-    problems.push(`DB_CONNECT_TIMEOUT_MS must be an integer from 0 (no limit) to ${MAX_CONNECT_TIMEOUT_MS} (got "${connectRaw}"), e.g. DB_CONNECT_TIMEOUT_MS=5000`);
+    problems.push(
+      `DB_CONNECT_TIMEOUT_MS must be an integer from 0 (no limit) to ${MAX_CONNECT_TIMEOUT_MS} (got "${connectRaw}"), e.g. DB_CONNECT_TIMEOUT_MS=5000`,
+    );
   }
 
   const retentionRaw = nonEmpty(env, 'RETENTION_DAYS') ?? '30';

@@ -27,9 +27,7 @@ export interface Store {
 
 const INT8_OID = 20;
 
-export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<DbTimeouts>,
-): Promise<Store> {
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<DbTimeouts>): Promise<Store> {
   if (config.databaseUrl) {
     await migratePostgres(config.databaseUrl, config.databaseSchema, config);
     return openPostgres(config.databaseUrl, config.databaseSchema, config);
@@ -100,7 +98,9 @@ async function migratePostgres(url: string, schema: string | null, timeouts: Par
       await client.end();
     }
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(url, schema, { max: 1, ...poolTimeouts(timeouts, false) }, ['statement_timeout=0']) }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: postgresPool(url, schema, { max: 1, ...poolTimeouts(timeouts, false) }, ['statement_timeout=0']) }),
+  });
   try {
     await migrate(db, 'postgres', schema);
   } finally {

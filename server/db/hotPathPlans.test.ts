@@ -53,7 +53,9 @@ describe('hot-path query plans', () => {
 
   it.runIf(testDialect() === 'sqlite')('writes a chat-channel batch through the visitors’ unique key and chats_visitor_open', async () => {
     const db = t.app.ctx.db;
-    expect(await plan(touchVisitorsSqlite.compile(db), [1, '[[1,"a"]]'])).toMatch(/SEARCH v USING COVERING INDEX sqlite_autoindex_visitors_\d \(channel_id=\? AND external_id=\?\)/);
+    expect(await plan(touchVisitorsSqlite.compile(db), [1, '[[1,"a"]]'])).toMatch(
+      /SEARCH v USING COVERING INDEX sqlite_autoindex_visitors_\d \(channel_id=\? AND external_id=\?\)/,
+    );
     const open = await plan(openChatsSqlite.compile(db), ['[1,2]']);
     expect(open).toContain('USING INDEX chats_visitor_open');
     expect(open).not.toContain('TEMP B-TREE');

@@ -80,7 +80,8 @@ describe.runIf(testDialect() === 'postgres')('DB_STATEMENT_TIMEOUT_MS: requests'
     });
     expect(created.statusCode).toBe(201);
     const path = new URL(created.json().endpoint_url as string).pathname;
-    const post = () => t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(textMessage('c-1', 'hello')) });
+    const post = () =>
+      t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(textMessage('c-1', 'hello')) });
 
     await holder.query('begin');
     await holder.query('lock table channels in access exclusive mode');
@@ -136,7 +137,11 @@ describe.runIf(testDialect() === 'postgres')('DB_STATEMENT_TIMEOUT_MS: workers',
     try {
       const due = Date.now() + 1500;
       const { id } = await commit(t.app.ctx.db, t.app.ctx.signals, (tx) =>
-        enqueueDelivery(tx, { accountId: t.app.ctx.defaultAccountId, kind: 'event_webhook', eventType: 'chat_updated', url: `${endpoint.url}/events`, body: { n: 1 } }, due),
+        enqueueDelivery(
+          tx,
+          { accountId: t.app.ctx.defaultAccountId, kind: 'event_webhook', eventType: 'chat_updated', url: `${endpoint.url}/events`, body: { n: 1 } },
+          due,
+        ),
       );
       await holder.query('begin');
       await holder.query('lock table deliveries in access exclusive mode');
@@ -161,7 +166,7 @@ describe.runIf(testDialect() === 'postgres')('DB_STATEMENT_TIMEOUT_MS: workers',
 });
 
 describe.runIf(testDialect() === 'postgres')('DB_STATEMENT_TIMEOUT_MS: migrations', () => {
-  it('migrations run without the limit: a start waits for another instance\'s migration lock, then serves with the limit', async () => {
+  it("migrations run without the limit: a start waits for another instance's migration lock, then serves with the limit", async () => {
     const store = freshStore();
     const holder = new pg.Client({ connectionString: store.env.DATABASE_URL });
     await holder.connect();

@@ -27,7 +27,12 @@ describe('prepared queries', () => {
   });
 
   it('refuses a builder that computes with an argument or leaves one out', async () => {
-    const computes = prepared(['id'], (db, p: { id: number }) => db.selectFrom('agents').select('id').where('id', '=', Number(p.id) + 1));
+    const computes = prepared(['id'], (db, p: { id: number }) =>
+      db
+        .selectFrom('agents')
+        .select('id')
+        .where('id', '=', Number(p.id) + 1),
+    );
     await expect(computes.execute(t.app.ctx.db, { id: 1 })).rejects.toThrow(/used as a value/);
     const drops = prepared(['id', 'name'], (db, p: { id: number; name: string }) => db.selectFrom('agents').select('id').where('id', '=', p.id));
     await expect(drops.execute(t.app.ctx.db, { id: 1, name: 'x' })).rejects.toThrow(/does not use name/);

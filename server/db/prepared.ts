@@ -38,7 +38,10 @@ export interface PreparedQuery<P, R> {
   compile(db: Executor): CompiledQuery<R>;
 }
 
-export function prepared<P extends Record<string, unknown>, R>(names: readonly (keyof P & string)[], build: (db: Executor, params: P) => Compilable<R>): PreparedQuery<P, R> {
+export function prepared<P extends Record<string, unknown>, R>(
+  names: readonly (keyof P & string)[],
+  build: (db: Executor, params: P) => Compilable<R>,
+): PreparedQuery<P, R> {
   // One compiled query per store (the dialect adapter of a Kysely instance, shared by its transactions).
   const compiled = new WeakMap<object, CompiledQuery<R>>();
 

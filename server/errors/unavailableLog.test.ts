@@ -52,7 +52,7 @@ const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { c
 const cancelled = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
 
 describe('UnavailableLog', () => {
-  it('logs the first 503 of an outage at warn with its error, on the request\'s logger', () => {
+  it("logs the first 503 of an outage at warn with its error, on the request's logger", () => {
     const t = setup();
     t.log.failed(down, t.requestLog);
     expect(t.requestLines).toEqual([{ level: 'warn', obj: { err: down }, msg: expect.stringMatching(/^database unavailable: answering 503/) }]);
@@ -82,7 +82,11 @@ describe('UnavailableLog', () => {
     t.advance(9_999);
     expect(t.lines).toHaveLength(1);
     t.advance(1);
-    expect(t.lines[1]).toMatchObject({ level: 'warn', obj: { requests: 2, seconds: 10 }, msg: 'database unavailable: 2 requests answered 503 in the last 10 s' });
+    expect(t.lines[1]).toMatchObject({
+      level: 'warn',
+      obj: { requests: 2, seconds: 10 },
+      msg: 'database unavailable: 2 requests answered 503 in the last 10 s',
+    });
   });
 
   it('says once when a whole interval passes without a 503, and starts over at the next one', () => {
@@ -181,7 +185,11 @@ describe('UnavailableLog', () => {
       },
     ]);
     t.advance(10_000);
-    expect(t.lines[5]).toMatchObject({ level: 'info', obj: { source: 'deliverer', failures: 12 }, msg: expect.stringMatching(/^deliverer: database available again: no poll failed in the last 10 s; 12 did since /) });
+    expect(t.lines[5]).toMatchObject({
+      level: 'info',
+      obj: { source: 'deliverer', failures: 12 },
+      msg: expect.stringMatching(/^deliverer: database available again: no poll failed in the last 10 s; 12 did since /),
+    });
     expect(t.armed()).toBe(0);
     // A new outage of a source opens with its warn line again.
     t.log.failed(down, t.requestLog, polls);
@@ -193,7 +201,9 @@ describe('UnavailableLog', () => {
     const t = setup();
     const passes: UnavailableSource = { name: 'retention', first: 'retention pass failed', unit: ['pass', 'passes'], verb: 'failed', intervalMs: 600_000 };
     t.log.failed(down, t.requestLog, passes);
-    expect(t.requestLines[0].msg).toBe('retention: database unavailable: retention pass failed; further failures are counted and logged at most once per 600 s');
+    expect(t.requestLines[0].msg).toBe(
+      'retention: database unavailable: retention pass failed; further failures are counted and logged at most once per 600 s',
+    );
     t.advance(300_000);
     t.log.failed(down, undefined, passes);
     t.advance(299_999);
@@ -201,7 +211,10 @@ describe('UnavailableLog', () => {
     t.advance(1);
     expect(t.lines).toEqual([expect.objectContaining({ level: 'warn', msg: 'retention: database unavailable: 1 pass failed in the last 600 s' })]);
     t.advance(600_000);
-    expect(t.lines[1]).toMatchObject({ level: 'info', msg: expect.stringMatching(/^retention: database available again: no pass failed in the last 600 s; 2 did since/) });
+    expect(t.lines[1]).toMatchObject({
+      level: 'info',
+      msg: expect.stringMatching(/^retention: database available again: no pass failed in the last 600 s; 2 did since/),
+    });
   });
 
   it('report(): a database-unavailable error goes to the outage log, any other stays at error (or the level given) with the error', () => {

@@ -30,8 +30,27 @@ type ErrorLogger = Pick<FastifyBaseLogger, 'warn' | 'info' | 'error'>;
  */
 export function isUnavailable(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code ?? '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57014', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY'].includes(code)
-    || /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|cached plan must not change result type/i.test(String((err as Error)?.message ?? ''));
+  return (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      '57014',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08000',
+      '08001',
+      '08003',
+      '08004',
+      '08006',
+      'SQLITE_BUSY',
+    ].includes(code) ||
+    /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|cached plan must not change result type/i.test(
+      String((err as Error)?.message ?? ''),
+    )
+  );
 }
 
 /**

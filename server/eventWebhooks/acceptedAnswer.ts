@@ -16,15 +16,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function customData(v: unknown): Record<string, string>[] | null {
   if (!Array.isArray(v)) return null;
-  return v.filter(isObject).slice(0, 20).map((item) => {
-    const out: Record<string, string> = {};
-    for (const key of ['title', 'content', 'key'] as const) {
-      const s = optionalString(item[key], 1000);
-      if (s) out[key] = s;
-    }
-    if (isHttpUrl(item.link)) out.link = item.link;
-    return out;
-  });
+  return v
+    .filter(isObject)
+    .slice(0, 20)
+    .map((item) => {
+      const out: Record<string, string> = {};
+      for (const key of ['title', 'content', 'key'] as const) {
+        const s = optionalString(item[key], 1000);
+        if (s) out[key] = s;
+      }
+      if (isHttpUrl(item.link)) out.link = item.link;
+      return out;
+    });
 }
 
 function contactInfo(v: unknown): Record<string, string> | null {
@@ -42,7 +45,10 @@ export async function applyAcceptedAnswer(ctx: AppContext, delivery: Delivery, b
   const chatId = delivery.chat_id;
   const custom = customData(body.custom_data);
   const contact = contactInfo(body.contact_info);
-  const page = isObject(body.page) && isHttpUrl(body.page.url) ? { url: body.page.url, ...(optionalString(body.page.title) ? { title: optionalString(body.page.title) } : {}) } : null;
+  const page =
+    isObject(body.page) && isHttpUrl(body.page.url)
+      ? { url: body.page.url, ...(optionalString(body.page.title) ? { title: optionalString(body.page.title) } : {}) }
+      : null;
   const now = ctx.clock();
   await commit(ctx.db, ctx.signals, async (tx) => {
     const chat = await tx.selectFrom('chats').selectAll().where('id', '=', chatId).where('account_id', '=', delivery.account_id).executeTakeFirst();
@@ -62,7 +68,11 @@ export async function applyAcceptedAnswer(ctx: AppContext, delivery: Delivery, b
       .executeTakeFirstOrThrow();
     if (contact) {
       const details: Partial<Pick<VisitorsTable, 'name' | 'phone' | 'email'>> = { ...contact };
-      await tx.updateTable('visitors').set({ ...details, updated_at: now }).where('id', '=', chat.visitor_id).execute();
+      await tx
+        .updateTable('visitors')
+        .set({ ...details, updated_at: now })
+        .where('id', '=', chat.visitor_id)
+        .execute();
     }
     await recordChatState(tx, updated, 'chat.updated', now, { change: 'answer_applied' });
   });

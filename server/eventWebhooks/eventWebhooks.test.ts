@@ -29,7 +29,10 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
   const body = (r: RecordedRequest) => JSON.parse(r.body) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   const openChat = async (senderId: string, name: string) => {
     await postInbound(t, channel, textMessage(senderId, `hi from ${name}`, { name }));
-    return (await api('GET', '/chats')).json().find((c: { visitor: { name: string } }) => c.visitor.name === name) as { id: number; visitor: { number: number } };
+    return (await api('GET', '/chats')).json().find((c: { visitor: { name: string } }) => c.visitor.name === name) as {
+      id: number;
+      visitor: { number: number };
+    };
   };
 
   beforeAll(async () => {
@@ -72,7 +75,11 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
   it('signs every request with Standard Webhooks headers the official verifier accepts', async () => {
     const req = await waitFor(() => receiver.requests[0]);
     expect(secret).toMatch(/^whsec_/);
-    const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(req.headers['webhook-id']),
+      'webhook-timestamp': String(req.headers['webhook-timestamp']),
+      'webhook-signature': String(req.headers['webhook-signature']),
+    };
     expect(() => new Webhook(secret).verify(req.body, headers)).not.toThrow();
     expect(headers['webhook-signature']).toMatch(/^v1,/);
   });
@@ -169,7 +176,9 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
     expect(gap).toBeGreaterThan(3000);
     expect(gap).toBeLessThan(60_000);
     const logged = await waitFor(async () =>
-      (await api('GET', '/deliveries?kind=event_webhook')).json().find((d: { webhook_id: string; status: string }) => d.webhook_id === both[0].headers['webhook-id'] && d.status === 'delivered'),
+      (await api('GET', '/deliveries?kind=event_webhook'))
+        .json()
+        .find((d: { webhook_id: string; status: string }) => d.webhook_id === both[0].headers['webhook-id'] && d.status === 'delivered'),
     );
     expect(logged).toMatchObject({ status: 'delivered', attempts: 2, event_type: 'chat_updated' });
   });

@@ -29,7 +29,11 @@ describe('an event-webhook endpoint failing for more than a day is paused with a
     const row = await waitFor(() => db.selectFrom('deliveries').selectAll().where('kind', '=', 'event_webhook').executeTakeFirst());
     // Fast-forward the backoff: the next attempt is the last one of the schedule.
     await waitFor(async () => (await db.selectFrom('deliveries').select('attempts').where('id', '=', row.id).executeTakeFirstOrThrow()).attempts >= 1);
-    await db.updateTable('deliveries').set({ attempts: row.max_attempts - 1, next_attempt_at: Date.now() }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('deliveries')
+      .set({ attempts: row.max_attempts - 1, next_attempt_at: Date.now() })
+      .where('id', '=', row.id)
+      .execute();
     t.app.ctx.signals.deliveriesDue();
     const settings = await waitFor(async () => {
       const s = (await api('GET', '/settings')).json();

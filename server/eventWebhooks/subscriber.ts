@@ -14,14 +14,7 @@ import type { Tx } from '../db/database.js';
 import type { Call } from '../db/schema.js';
 import { assertNever } from '../events/catalogue.js';
 import type { RelayedEvent, Subscriber } from '../events/subscribers.js';
-import {
-  callEventBody,
-  chatAcceptedBody,
-  chatAssignedBody,
-  chatFinishedBody,
-  chatUpdatedBody,
-  offlineMessageBody,
-} from '../presenters/webhook/events.js';
+import { callEventBody, chatAcceptedBody, chatAssignedBody, chatFinishedBody, chatUpdatedBody, offlineMessageBody } from '../presenters/webhook/events.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';
 import { loadAgent, loadChatAgents, loadChatScope } from './loadScope.js';
 
@@ -54,7 +47,8 @@ async function offlineMessage(tx: Tx, event: RelayedEvent): Promise<Body | null>
   const offline = await tx.selectFrom('offline_messages').selectAll().where('id', '=', id).where('account_id', '=', event.account_id).executeTakeFirst();
   if (!offline) return null;
   const channel = await tx.selectFrom('channels').selectAll().where('id', '=', offline.channel_id).executeTakeFirstOrThrow();
-  const visitor = offline.visitor_id === null ? null : ((await tx.selectFrom('visitors').selectAll().where('id', '=', offline.visitor_id).executeTakeFirst()) ?? null);
+  const visitor =
+    offline.visitor_id === null ? null : ((await tx.selectFrom('visitors').selectAll().where('id', '=', offline.visitor_id).executeTakeFirst()) ?? null);
   return offlineMessageBody(channel, visitor, offline);
 }
 
@@ -72,7 +66,9 @@ async function callUpdated(tx: Tx, event: RelayedEvent): Promise<Body | null> {
   };
   const channel = await tx.selectFrom('channels').selectAll().where('id', '=', call.channel_id).executeTakeFirstOrThrow();
   const scope = call.chat_id === null ? null : await loadChatScope(tx, call.chat_id);
-  const visitor = scope?.visitor ?? (call.visitor_id === null ? null : ((await tx.selectFrom('visitors').selectAll().where('id', '=', call.visitor_id).executeTakeFirst()) ?? null));
+  const visitor =
+    scope?.visitor ??
+    (call.visitor_id === null ? null : ((await tx.selectFrom('visitors').selectAll().where('id', '=', call.visitor_id).executeTakeFirst()) ?? null));
   return callEventBody(channel, scope, visitor, await loadAgent(tx, event.account_id, call.agent_id), call);
 }
 
@@ -99,7 +95,11 @@ export const eventWebhooks: Subscriber = {
   name: 'event-webhooks',
   handles: ['chat.updated', 'offline_message.created', 'call.updated'],
   async handle(tx: Tx, event: RelayedEvent, ctx: AppContext): Promise<void> {
-    const settings = await tx.selectFrom('settings').select(['event_webhook_url', 'webhooks_paused_reason']).where('account_id', '=', event.account_id).executeTakeFirst();
+    const settings = await tx
+      .selectFrom('settings')
+      .select(['event_webhook_url', 'webhooks_paused_reason'])
+      .where('account_id', '=', event.account_id)
+      .executeTakeFirst();
     if (!settings?.event_webhook_url) return;
     const body = await bodyFor(tx, event);
     if (!body) return;

@@ -39,7 +39,11 @@ export type EventRow = Omit<Selectable<EventsTable>, 'id'>;
 
 /** SQLite: the chat's next sequence number(s), then the row (two statements, no round trips to save). */
 const bumpSeq = prepared(['chatId', 'n'], (db, p: { chatId: number; n: number }) =>
-  db.updateTable('chats').set({ last_seq: sql<number>`last_seq + ${p.n}` }).where('id', '=', p.chatId).returning('last_seq'),
+  db
+    .updateTable('chats')
+    .set({ last_seq: sql<number>`last_seq + ${p.n}` })
+    .where('id', '=', p.chatId)
+    .returning('last_seq'),
 );
 const insertEvent = prepared<EventRow, { id: number }>(['account_id', 'type', 'chat_id', 'channel_id', 'seq', 'data_json', 'created_at'], (db, row) =>
   db.insertInto('events').values(row).returning('id'),
@@ -50,7 +54,13 @@ const insertChatEvent = prepared<Omit<EventRow, 'seq'> & { chat_id: number }, { 
   ['account_id', 'type', 'chat_id', 'channel_id', 'data_json', 'created_at'],
   (db, row) =>
     db
-      .with('bumped', (qb) => qb.updateTable('chats').set({ last_seq: sql<number>`last_seq + 1` }).where('id', '=', row.chat_id).returning(['id', 'last_seq']))
+      .with('bumped', (qb) =>
+        qb
+          .updateTable('chats')
+          .set({ last_seq: sql<number>`last_seq + 1` })
+          .where('id', '=', row.chat_id)
+          .returning(['id', 'last_seq']),
+      )
       .insertInto('events')
       .columns(['account_id', 'type', 'chat_id', 'channel_id', 'seq', 'data_json', 'created_at'])
       .expression((eb) =>

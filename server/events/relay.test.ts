@@ -40,7 +40,10 @@ describe('outbox relay', () => {
       handles: ['agent.updated'],
       async handle(tx, event) {
         seen.push(event.id);
-        await tx.insertInto('departments').values({ account_id: event.account_id, name: `from-${event.id}`, created_at: 0 }).execute();
+        await tx
+          .insertInto('departments')
+          .values({ account_id: event.account_id, name: `from-${event.id}`, created_at: 0 })
+          .execute();
       },
     };
     const ids = [(await record(1)).id, (await record(2)).id, (await record(3)).id];
@@ -58,7 +61,10 @@ describe('outbox relay', () => {
       name: 'flaky',
       handles: ['agent.updated'],
       async handle(tx, event) {
-        await tx.insertInto('departments').values({ account_id: event.account_id, name: `flaky-${event.id}`, created_at: 0 }).execute();
+        await tx
+          .insertInto('departments')
+          .values({ account_id: event.account_id, name: `flaky-${event.id}`, created_at: 0 })
+          .execute();
         if (fail) throw new Error('boom');
       },
     };
@@ -79,7 +85,10 @@ describe('outbox relay', () => {
       name: 'broken',
       handles: ['agent.updated'],
       async handle(tx, event) {
-        await tx.insertInto('departments').values({ account_id: event.account_id, name: `broken-${event.id}`, created_at: 0 }).execute();
+        await tx
+          .insertInto('departments')
+          .values({ account_id: event.account_id, name: `broken-${event.id}`, created_at: 0 })
+          .execute();
         throw new Error('always');
       },
     };

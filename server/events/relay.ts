@@ -76,10 +76,13 @@ export class OutboxRelay {
     this.subscribers = options.subscribers ?? registered;
     this.batchSize = options.batchSize ?? 100;
     this.pollMs = options.pollMs ?? 1000;
-    this.claimer = new PostgresClaimer((id) => ctx.log.warn({ eventId: id }, 'an event id stayed in flight too long; relaying past it (and it, late, if it commits)'), {
-      maxGapWaitMs: options.maxGapWaitMs ?? MAX_GAP_WAIT_MS,
-      probeWaitMs: options.probeWaitMs ?? PROBE_WAIT_MS,
-    });
+    this.claimer = new PostgresClaimer(
+      (id) => ctx.log.warn({ eventId: id }, 'an event id stayed in flight too long; relaying past it (and it, late, if it commits)'),
+      {
+        maxGapWaitMs: options.maxGapWaitMs ?? MAX_GAP_WAIT_MS,
+        probeWaitMs: options.probeWaitMs ?? PROBE_WAIT_MS,
+      },
+    );
   }
 
   start(): void {
@@ -193,7 +196,8 @@ export class OutboxRelay {
         this.failures.set(event.id, counts);
         if (attempts < MAX_ATTEMPTS) throw new SubscriberFailed(subscriber.name, event.id, attempts, err);
         // Kept past MAX_ATTEMPTS, so a retry of the batch (another subscriber failing) skips it again.
-        if (attempts === MAX_ATTEMPTS) this.ctx.log.error({ err, subscriber: subscriber.name, eventId: event.id, type: event.type }, 'subscriber keeps failing; event relayed without it');
+        if (attempts === MAX_ATTEMPTS)
+          this.ctx.log.error({ err, subscriber: subscriber.name, eventId: event.id, type: event.type }, 'subscriber keeps failing; event relayed without it');
       }
     }
     return handled;

@@ -47,7 +47,9 @@ const MAX_STRAGGLER_MS = 10 * 60_000;
 export const RELAYED_THROUGH = sql<number>`(select relayed_through from relay_cursor where id = 1)`;
 
 /** The rows after the cursor, oldest first (the primary key's range). */
-export const claimOnSqlite = prepared(['limit'], (db, p: { limit: number }) => db.selectFrom('events').selectAll().where('id', '>', RELAYED_THROUGH).orderBy('id').limit(p.limit));
+export const claimOnSqlite = prepared(['limit'], (db, p: { limit: number }) =>
+  db.selectFrom('events').selectAll().where('id', '>', RELAYED_THROUGH).orderBy('id').limit(p.limit),
+);
 
 /** The same, with the cursor (where a gap would begin) and, for the rest of the transaction, a bound on the probe's wait (and any lock wait of the batch's subscribers). */
 const claimOnPostgres = prepared(['limit', 'lockTimeout'], (db, p: { limit: number; lockTimeout: string }) =>

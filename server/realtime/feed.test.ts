@@ -30,12 +30,21 @@ describe('EventFeed and retention', () => {
     const cursor = await relayedHead(ctx.db, chat.accountId);
     // More than one replay page (500 rows).
     const rows = Array.from({ length: 600 }, () => ({
-      account_id: chat.accountId, type: 'message.created', chat_id: chat.chatId, channel_id: chat.channelId, seq: null,
-      data_json: '{}', created_at: Date.now(),
+      account_id: chat.accountId,
+      type: 'message.created',
+      chat_id: chat.chatId,
+      channel_id: chat.channelId,
+      seq: null,
+      data_json: '{}',
+      created_at: Date.now(),
     }));
     const inserted = await ctx.db.insertInto('events').values(rows).returning('id').execute();
     // Seeded as relayed: the relay's cursor moves past them.
-    await ctx.db.updateTable('relay_cursor').set({ relayed_through: Math.max(...inserted.map((r) => r.id)) }).where('id', '=', 1).execute();
+    await ctx.db
+      .updateTable('relay_cursor')
+      .set({ relayed_through: Math.max(...inserted.map((r) => r.id)) })
+      .where('id', '=', 1)
+      .execute();
 
     const sent: number[] = [];
     const calls: string[] = [];

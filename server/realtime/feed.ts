@@ -76,7 +76,11 @@ export class EventFeed {
   /** Subscribes, replays what the client missed, calls ready(); resolves to the cursor then. */
   start(): Promise<number> {
     const { ctx, accountId } = this.options;
-    const sub = ctx.hub.subscribe(accountId, (e) => void this.enqueue(() => this.deliver(e)), () => this.catchUp());
+    const sub = ctx.hub.subscribe(
+      accountId,
+      (e) => void this.enqueue(() => this.deliver(e)),
+      () => this.catchUp(),
+    );
     this.unsubscribe = sub;
     return this.enqueue(async () => {
       await Promise.race([sub.ready, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);

@@ -90,12 +90,7 @@ export function presenceTickMs(graceMs: number): number {
 
 /** Sets the agent offline if it is still online (an away or offline agent keeps its status). */
 export async function markGone(ctx: AppContext, agent: AgentRef): Promise<boolean> {
-  const row = await ctx.db
-    .selectFrom('agents')
-    .select('status')
-    .where('id', '=', agent.agentId)
-    .where('account_id', '=', agent.accountId)
-    .executeTakeFirst();
+  const row = await ctx.db.selectFrom('agents').select('status').where('id', '=', agent.agentId).where('account_id', '=', agent.accountId).executeTakeFirst();
   if (row?.status !== 'online') return false;
   await setAgentStatus(ctx, { agentId: agent.agentId, accountId: agent.accountId, status: 'offline' });
   return true;
@@ -117,9 +112,12 @@ export const presenceWorker: Worker = async (app, ctx) => {
       app.unavailableLog.report(err, CHECKS, { log: ctx.log, msg: 'presence check failed', level: 'warn' });
     }
   };
-  const timer = setInterval(() => {
-    if (!running) running = tick().finally(() => (running = null));
-  }, presenceTickMs(ctx.config.presenceGraceSeconds * 1000));
+  const timer = setInterval(
+    () => {
+      if (!running) running = tick().finally(() => (running = null));
+    },
+    presenceTickMs(ctx.config.presenceGraceSeconds * 1000),
+  );
   timer.unref();
   return async () => {
     stopped = true;

@@ -73,6 +73,7 @@ describe('presence worker: its log while the database is unavailable', () => {
     }
     const lines = presenceLines(t.lines.slice(from));
     expect(lines).toHaveLength(2);
-    for (const l of lines) expect(l).toMatchObject({ level: 40, msg: 'presence check failed', err: { message: expect.stringMatching(/status/), stack: expect.any(String) } });
+    for (const l of lines)
+      expect(l).toMatchObject({ level: 40, msg: 'presence check failed', err: { message: expect.stringMatching(/status/), stack: expect.any(String) } });
   });
 });

@@ -27,7 +27,11 @@ const event = (id: number, accountId = 1): StreamEvent => ({
 describe('RedisHub', () => {
   it('delivers what one instance publishes to the subscribers of another, per account and deployment', async () => {
     const prefix = uniquePrefix();
-    const [a, b, elsewhere] = await Promise.all([RedisHub.open(REDIS_URL, prefix, log), RedisHub.open(REDIS_URL, prefix, log), RedisHub.open(REDIS_URL, uniquePrefix(), log)]);
+    const [a, b, elsewhere] = await Promise.all([
+      RedisHub.open(REDIS_URL, prefix, log),
+      RedisHub.open(REDIS_URL, prefix, log),
+      RedisHub.open(REDIS_URL, uniquePrefix(), log),
+    ]);
     try {
       const got: number[] = [];
       const foreign: number[] = [];

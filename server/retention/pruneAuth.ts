@@ -25,7 +25,11 @@ export function deleteExpiredTokens(db: Executor, p: { now: number; limit: numbe
 export function deleteOldLoginAttempts(db: Executor, p: { now: number; limit: number }) {
   return db
     .deleteFrom('login_attempts')
-    .where('key', 'in', db.selectFrom('login_attempts').select('key').where('window_started_at', '<', loginAttemptsCutoff(p.now)).orderBy('window_started_at').limit(p.limit));
+    .where(
+      'key',
+      'in',
+      db.selectFrom('login_attempts').select('key').where('window_started_at', '<', loginAttemptsCutoff(p.now)).orderBy('window_started_at').limit(p.limit),
+    );
 }
 
 /** One batch of each; null when another instance is pruning. */

@@ -52,7 +52,15 @@ describe('retention', () => {
   async function event(createdAt: number, opts: { relayed?: boolean; accountId?: number } = {}): Promise<number> {
     const row = await ctx.db
       .insertInto('events')
-      .values({ account_id: opts.accountId ?? accountId, type: 'message.created', chat_id: null, channel_id: null, seq: null, data_json: '{}', created_at: createdAt })
+      .values({
+        account_id: opts.accountId ?? accountId,
+        type: 'message.created',
+        chat_id: null,
+        channel_id: null,
+        seq: null,
+        data_json: '{}',
+        created_at: createdAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     if (opts.relayed !== false) await ctx.db.updateTable('relay_cursor').set({ relayed_through: row.id }).where('id', '=', 1).execute();
@@ -64,10 +72,28 @@ describe('retention', () => {
     const row = await ctx.db
       .insertInto('deliveries')
       .values({
-        account_id: accountId, kind: 'event_webhook', event_type: 'chat_accepted', event_id: eventId, chat_id: null, message_id: null,
-        url: 'http://127.0.0.1:9/hook', body: '{}', webhook_id: `msg_${crypto.randomBytes(8).toString('hex')}`, chunked: 0, status,
-        attempts: 1, max_attempts: 8, next_attempt_at: at, deadline_at: null, locked_until: null, last_status_code: null,
-        last_response: null, last_error: null, created_at: at, updated_at: at, delivered_at: status === 'delivered' ? at : null,
+        account_id: accountId,
+        kind: 'event_webhook',
+        event_type: 'chat_accepted',
+        event_id: eventId,
+        chat_id: null,
+        message_id: null,
+        url: 'http://127.0.0.1:9/hook',
+        body: '{}',
+        webhook_id: `msg_${crypto.randomBytes(8).toString('hex')}`,
+        chunked: 0,
+        status,
+        attempts: 1,
+        max_attempts: 8,
+        next_attempt_at: at,
+        deadline_at: null,
+        locked_until: null,
+        last_status_code: null,
+        last_response: null,
+        last_error: null,
+        created_at: at,
+        updated_at: at,
+        delivered_at: status === 'delivered' ? at : null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -99,12 +125,7 @@ describe('retention', () => {
   it('deletes finished deliveries past retention; keeps recent ones and every pending or paused one', async () => {
     await delivery('delivered', OLD);
     await delivery('failed', OLD);
-    const kept = [
-      await delivery('delivered', RECENT),
-      await delivery('failed', RECENT),
-      await delivery('pending', OLD),
-      await delivery('paused', OLD),
-    ];
+    const kept = [await delivery('delivered', RECENT), await delivery('failed', RECENT), await delivery('pending', OLD), await delivery('paused', OLD)];
     // Redelivered today: created long ago, pending again.
     const redelivered = await delivery('delivered', OLD);
     await ctx.db.updateTable('deliveries').set({ status: 'pending', next_attempt_at: NOW, updated_at: NOW }).where('id', '=', redelivered).execute();
@@ -225,7 +246,11 @@ describe('retention', () => {
       // An instance that finds the other one pruning ends its pass: a later pass finishes the work.
       const last = await new Retention(ctx, { batchSize: 5 }).pass();
       const total = (k: keyof (typeof passes)[number]) => passes[0][k] + passes[1][k] + last[k];
-      expect({ events: total('events'), deliveries: total('deliveries'), inbound_dedup: total('inbound_dedup') }).toEqual({ events: 40, deliveries: 40, inbound_dedup: 40 });
+      expect({ events: total('events'), deliveries: total('deliveries'), inbound_dedup: total('inbound_dedup') }).toEqual({
+        events: 40,
+        deliveries: 40,
+        inbound_dedup: 40,
+      });
       expect(await ids('events')).toEqual([keptEvent]);
       expect(await ids('deliveries')).toEqual([keptDelivery]);
     } finally {

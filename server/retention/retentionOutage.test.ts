@@ -36,28 +36,38 @@ describe('retention worker: its log while the database is unavailable', () => {
     await t?.close();
   });
 
-  it.runIf(testDialect() === 'postgres')('passes failing while PostgreSQL is down: one warn line, summaries, one line once they stop; no error line', { timeout: 30_000 }, async () => {
-    const from = t.lines.length;
-    await t.relay!.cut();
-    await new Promise((r) => setTimeout(r, 5500));
-    await t.relay!.restore();
-    await until(() => retentionLines(t.lines.slice(from)).some((l) => l.level === 30), 8000, 'the line saying passes work again');
-    const lines = retentionLines(t.lines.slice(from));
-    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
-    expect(lines[0]).toMatchObject({
-      level: 40,
-      source: 'retention',
-      err: { stack: expect.any(String) },
-      msg: 'retention: database unavailable: retention pass failed; further failures are counted and logged at most once per 2 s',
-    });
-    const summaries = lines.slice(1, -1);
-    expect(summaries.length).toBeGreaterThanOrEqual(1);
-    for (const s of summaries) expect(s).toMatchObject({ level: 40, msg: expect.stringMatching(/^retention: database unavailable: \d+ pass(es)? failed in the last [\d.]+ s$/) });
-    const failed = 1 + summaries.reduce((n, s) => n + (s.failures as number), 0);
-    expect(failed).toBeGreaterThanOrEqual(4);
-    expect(summaries.length).toBeLessThan(failed - 1);
-    expect(lines.at(-1)).toMatchObject({ level: 30, source: 'retention', failures: failed, msg: expect.stringMatching(/^retention: database available again: no pass failed in the last [\d.]+ s/) });
-  });
+  it.runIf(testDialect() === 'postgres')(
+    'passes failing while PostgreSQL is down: one warn line, summaries, one line once they stop; no error line',
+    { timeout: 30_000 },
+    async () => {
+      const from = t.lines.length;
+      await t.relay!.cut();
+      await new Promise((r) => setTimeout(r, 5500));
+      await t.relay!.restore();
+      await until(() => retentionLines(t.lines.slice(from)).some((l) => l.level === 30), 8000, 'the line saying passes work again');
+      const lines = retentionLines(t.lines.slice(from));
+      expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+      expect(lines[0]).toMatchObject({
+        level: 40,
+        source: 'retention',
+        err: { stack: expect.any(String) },
+        msg: 'retention: database unavailable: retention pass failed; further failures are counted and logged at most once per 2 s',
+      });
+      const summaries = lines.slice(1, -1);
+      expect(summaries.length).toBeGreaterThanOrEqual(1);
+      for (const s of summaries)
+        expect(s).toMatchObject({ level: 40, msg: expect.stringMatching(/^retention: database unavailable: \d+ pass(es)? failed in the last [\d.]+ s$/) });
+      const failed = 1 + summaries.reduce((n, s) => n + (s.failures as number), 0);
+      expect(failed).toBeGreaterThanOrEqual(4);
+      expect(summaries.length).toBeLessThan(failed - 1);
+      expect(lines.at(-1)).toMatchObject({
+        level: 30,
+        source: 'retention',
+        failures: failed,
+        msg: expect.stringMatching(/^retention: database available again: no pass failed in the last [\d.]+ s/),
+      });
+    },
+  );
 
   it('a pass that fails for another reason is logged at error with its stack, each time', { timeout: 20_000 }, async () => {
     const from = t.lines.length;

@@ -24,12 +24,28 @@ import { chatChannelRoutes } from './wh/wh.js';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 
-const apiV1: RouteModule[] = [authRoutes, meRoutes, chatRoutes, deliveriesRoutes, agentsRoutes, departmentsRoutes, channelsRoutes, settingsRoutes, streamRoutes, callsRoutes, offlineMessagesRoutes, cannedResponsesRoutes];
+const apiV1: RouteModule[] = [
+  authRoutes,
+  meRoutes,
+  chatRoutes,
+  deliveriesRoutes,
+  agentsRoutes,
+  departmentsRoutes,
+  channelsRoutes,
+  settingsRoutes,
+  streamRoutes,
+  callsRoutes,
+  offlineMessagesRoutes,
+  cannedResponsesRoutes,
+];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await app.register(async (scope) => {
-    for (const mod of apiV1) await mod(scope, ctx);
-  }, { prefix: '/api/v1' });
+  await app.register(
+    async (scope) => {
+      for (const mod of apiV1) await mod(scope, ctx);
+    },
+    { prefix: '/api/v1' },
+  );
   await chatChannelRoutes(app, ctx);
   await systemRoutes(app, ctx);
   await widgetAssetRoutes(app, ctx);

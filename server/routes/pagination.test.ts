@@ -14,12 +14,19 @@ describe('readPage', () => {
     expect(readPage({ before: '99999999999' })).toEqual({ limit: 100, before: null });
   });
 
-  it.each([{ limit: '0' }, { limit: '1001' }, { limit: '-1' }, { limit: '1e2' }, { limit: '' }, { limit: 'ten' }, { before: '0' }, { before: 'abc' }, { before: '1.5' }])(
-    'refuses %j with a sentence',
-    (query) => {
-      expect(() => readPage(query)).toThrow(/must be/);
-    },
-  );
+  it.each([
+    { limit: '0' },
+    { limit: '1001' },
+    { limit: '-1' },
+    { limit: '1e2' },
+    { limit: '' },
+    { limit: 'ten' },
+    { before: '0' },
+    { before: 'abc' },
+    { before: '1.5' },
+  ])('refuses %j with a sentence', (query) => {
+    expect(() => readPage(query)).toThrow(/must be/);
+  });
 });
 
 describe('describeSchemaErrors', () => {

@@ -57,11 +57,7 @@ export function readPage(query: Partial<PageQueryT> | undefined): Page {
 }
 
 /** Newest first by `idColumn`, below page.before, at most page.limit rows. */
-export function applyPage<DB, TB extends keyof DB, O>(
-  qb: SelectQueryBuilder<DB, TB, O>,
-  page: Page,
-  idColumn: string,
-): SelectQueryBuilder<DB, TB, O> {
+export function applyPage<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, page: Page, idColumn: string): SelectQueryBuilder<DB, TB, O> {
   const id = sql.ref(idColumn);
   const filtered = page.before === null ? qb : qb.where(sql<boolean>`${id} < ${page.before}`);
   return filtered.orderBy(id, 'desc').limit(page.limit);

@@ -48,11 +48,22 @@ describe('deliverer: answers, wire format, signature', () => {
     expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.body)));
     expect(r.headers['transfer-encoding']).toBeUndefined();
     const { webhook_secret } = await ctx.db.selectFrom('settings').select('webhook_secret').where('account_id', '=', seed.accountId).executeTakeFirstOrThrow();
-    const headers = { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(r.headers['webhook-id']),
+      'webhook-timestamp': String(r.headers['webhook-timestamp']),
+      'webhook-signature': String(r.headers['webhook-signature']),
+    };
     expect(new Webhook(webhook_secret).verify(r.body, headers)).toMatchObject({ message: { type: 'text', text: 'Hello' } });
 
     const d = await row(ctx, id);
-    expect(d).toMatchObject({ attempts: 1, last_status_code: 200, last_response: '{"result":"ok"}', last_error: null, locked_until: null, webhook_id: headers['webhook-id'] });
+    expect(d).toMatchObject({
+      attempts: 1,
+      last_status_code: 200,
+      last_response: '{"result":"ok"}',
+      last_error: null,
+      locked_until: null,
+      webhook_id: headers['webhook-id'],
+    });
     expect(d.delivered_at).toBeGreaterThanOrEqual(sentAt);
     const message = await ctx.db.selectFrom('messages').selectAll().where('id', '=', seed.messageId).executeTakeFirstOrThrow();
     expect(message).toMatchObject({ delivery_status: 'delivered', delivery_error: null });
@@ -132,23 +143,33 @@ describe('deliverer: batched records', () => {
       const ctx = t.app.ctx;
       // The store refuses to record an attempt of the rows sent to /nul… (a trigger, as a broken row would).
       if (testDialect() === 'sqlite') {
-        await sql`create trigger refuse_nul before update of attempts on deliveries when new.url like '%/nul%' begin select raise(abort, 'refused'); end`.execute(ctx.db);
+        await sql`create trigger refuse_nul before update of attempts on deliveries when new.url like '%/nul%' begin select raise(abort, 'refused'); end`.execute(
+          ctx.db,
+        );
       } else {
         await sql`create function refuse_nul() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`.execute(ctx.db);
-        await sql`create trigger refuse_nul before update of attempts on deliveries for each row when (new.url like '%/nul%' and new.attempts > old.attempts) execute function refuse_nul()`.execute(ctx.db);
+        await sql`create trigger refuse_nul before update of attempts on deliveries for each row when (new.url like '%/nul%' and new.attempts > old.attempts) execute function refuse_nul()`.execute(
+          ctx.db,
+        );
       }
       const ids = await commit(ctx.db, ctx.signals, async (tx) => {
         const out: Array<{ id: number; nul: boolean }> = [];
         for (let i = 0; i < 12; i++) {
           const nul = i % 4 === 0;
           const url = `${ep.url}/${nul ? 'nul' : 'ok'}${i}`;
-          out.push({ id: (await enqueueDelivery(tx, { accountId: ctx.defaultAccountId, kind: 'event_webhook', eventType: 'chat_updated', url, body: { i } }, ctx.clock())).id, nul });
+          out.push({
+            id: (
+              await enqueueDelivery(tx, { accountId: ctx.defaultAccountId, kind: 'event_webhook', eventType: 'chat_updated', url, body: { i } }, ctx.clock())
+            ).id,
+            nul,
+          });
         }
         return out;
       });
       const good = ids.filter((x) => !x.nul).map((x) => x.id);
       await waitUntil(
-        async () => (await ctx.db.selectFrom('deliveries').select('id').where('id', 'in', good).where('status', '=', 'delivered').execute()).length === good.length,
+        async () =>
+          (await ctx.db.selectFrom('deliveries').select('id').where('id', 'in', good).where('status', '=', 'delivered').execute()).length === good.length,
         5000,
         'the good rows delivered',
       );
@@ -167,7 +188,8 @@ describe('deliverer: batched records', () => {
       const raw = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/raw`, body: { i: 1 } });
       const escaped = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/escaped`, body: { i: 2 } });
       await waitUntil(
-        async () => (await ctx.db.selectFrom('deliveries').select('id').where('id', 'in', [raw, escaped]).where('status', '=', 'delivered').execute()).length === 2,
+        async () =>
+          (await ctx.db.selectFrom('deliveries').select('id').where('id', 'in', [raw, escaped]).where('status', '=', 'delivered').execute()).length === 2,
         5000,
         'both delivered and recorded',
       );

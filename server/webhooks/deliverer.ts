@@ -255,7 +255,10 @@ class RecordBatcher {
         }
         this.queue = later;
         try {
-          const rows = await recordPlainAttempts(this.ctx, batch.map((p) => p.record));
+          const rows = await recordPlainAttempts(
+            this.ctx,
+            batch.map((p) => p.record),
+          );
           batch.forEach((p, i) => p.resolve(rows[i]));
         } catch (err) {
           if (batch.length === 1) batch[0].reject(err);

@@ -77,7 +77,11 @@ describe('deliverer: its log while the database is unavailable', () => {
       // Summed up: fewer lines than failed polls.
       expect(summaries.length).toBeLessThan(failed - 1);
       expect(lines.filter((l) => l.level === 30)).toEqual([
-        expect.objectContaining({ source: 'deliverer', failures: failed, msg: expect.stringMatching(/^deliverer: database available again: no poll failed in the last [\d.]+ s; \d+ did since /) }),
+        expect.objectContaining({
+          source: 'deliverer',
+          failures: failed,
+          msg: expect.stringMatching(/^deliverer: database available again: no poll failed in the last [\d.]+ s; \d+ did since /),
+        }),
       ]);
       // Nothing but those: no line per poll.
       expect(lines).toHaveLength(opened.length + summaries.length + 1);
@@ -96,7 +100,11 @@ describe('deliverer: its log while the database is unavailable', () => {
     }
     const lines = delivererLines(t.lines.slice(from));
     const errors = lines.filter((l) => l.level === 50);
-    for (const e of errors) expect(e).toMatchObject({ msg: 'deliverer: claiming due deliveries failed', err: { message: expect.stringMatching(/locked_until/), stack: expect.any(String) } });
+    for (const e of errors)
+      expect(e).toMatchObject({
+        msg: 'deliverer: claiming due deliveries failed',
+        err: { message: expect.stringMatching(/locked_until/), stack: expect.any(String) },
+      });
     expect(lines.filter((l) => l.level === 40)).toEqual([]);
     // And it delivers again.
     const id = await enqueue(ctx, { url: `${endpoint.url}/hook` });

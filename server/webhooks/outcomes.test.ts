@@ -6,9 +6,30 @@ import type { SendResult } from './send.js';
 
 const T0 = 1_700_000_000_000;
 const row = (over: Partial<Delivery> = {}): Delivery => ({
-  id: 1, account_id: 1, kind: 'chat_channel', event_type: 'message', event_id: null, chat_id: 1, message_id: 1, url: 'http://x/y', body: '{}',
-  webhook_id: 'msg_1', chunked: 0, status: 'pending', attempts: 0, max_attempts: 3, next_attempt_at: T0, deadline_at: T0 + 8500,
-  locked_until: null, last_status_code: null, last_response: null, last_error: null, created_at: T0, updated_at: T0, delivered_at: null, ...over,
+  id: 1,
+  account_id: 1,
+  kind: 'chat_channel',
+  event_type: 'message',
+  event_id: null,
+  chat_id: 1,
+  message_id: 1,
+  url: 'http://x/y',
+  body: '{}',
+  webhook_id: 'msg_1',
+  chunked: 0,
+  status: 'pending',
+  attempts: 0,
+  max_attempts: 3,
+  next_attempt_at: T0,
+  deadline_at: T0 + 8500,
+  locked_until: null,
+  last_status_code: null,
+  last_response: null,
+  last_error: null,
+  created_at: T0,
+  updated_at: T0,
+  delivered_at: null,
+  ...over,
 });
 const ok = (body: unknown): SendResult => ({ ok: true, statusCode: 200, body, excerpt: JSON.stringify(body) });
 const fail = (failure: SendResult['failure'], error: string, statusCode?: number): SendResult => ({ ok: false, statusCode, excerpt: '', error, failure });
@@ -43,12 +64,18 @@ describe('scheduling', () => {
     expect(d).toMatchObject({ status: 'failed', outcome: 'failed', attempts: 3 });
     expect(d.messageError).toBe('Not delivered: the customer endpoint did not answer (timeout after 3 attempts).');
     expect(decide(row(), fail('status', 'HTTP 500', 500), T0 + 20)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: T0 + 3000 });
-    expect(decide(row({ attempts: 2 }), fail('network', 'connection refused (connect ECONNREFUSED)'), T0 + 6000).messageError).toContain('could not be reached (connection refused');
+    expect(decide(row({ attempts: 2 }), fail('network', 'connection refused (connect ECONNREFUSED)'), T0 + 6000).messageError).toContain(
+      'could not be reached (connection refused',
+    );
   });
 
   it('a refusal is final with the error message', () => {
     expect(decide(row(), ok({ error: { code: 12, message: 'User blocked' } }), T0 + 50)).toMatchObject({
-      status: 'failed', outcome: 'refused', attempts: 1, messageError: 'User blocked', lastError: 'refused: User blocked',
+      status: 'failed',
+      outcome: 'refused',
+      attempts: 1,
+      messageError: 'User blocked',
+      lastError: 'refused: User blocked',
     });
   });
 

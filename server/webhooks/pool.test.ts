@@ -67,8 +67,7 @@ async function receiver(hosts: string[], answer?: (req: http.IncomingMessage, re
   };
 }
 
-const send = (url: string) =>
-  sendOnce({ url, body: '{"a":1}', headers: { 'webhook-id': 'msg_pool' }, chunked: false, timeoutMs: 2000, allowPrivate: false });
+const send = (url: string) => sendOnce({ url, body: '{"a":1}', headers: { 'webhook-id': 'msg_pool' }, chunked: false, timeoutMs: 2000, allowPrivate: false });
 
 describe('sendOnce connection pool', () => {
   const open: Receiver[] = [];

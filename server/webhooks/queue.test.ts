@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { decide } from './outcomes.js';
 import { policyFor } from './policies.js';
-import { claimDue, DEADLINE_LOCK_MARGIN_MS, isPlainRecord, LOCK_MARGIN_MS, recordAttempt, recordPlainAttempts, type AttemptRecord, type Claim } from './queue.js';
+import {
+  claimDue,
+  DEADLINE_LOCK_MARGIN_MS,
+  isPlainRecord,
+  LOCK_MARGIN_MS,
+  recordAttempt,
+  recordPlainAttempts,
+  type AttemptRecord,
+  type Claim,
+} from './queue.js';
 import type { SendResult } from './send.js';
 import { enqueue } from '../../test/helpers/webhooks.js';
 
@@ -30,7 +39,11 @@ describe('claimDue lock duration', () => {
     // `late` is at its third attempt: sent 6 s ago, deadline 2.5 s from now.
     const now = Date.now();
     const deadline = now + 2500;
-    await ctx.db.updateTable('deliveries').set({ deadline_at: deadline, created_at: deadline - 8500, attempts: 2 }).where('id', '=', late).execute();
+    await ctx.db
+      .updateTable('deliveries')
+      .set({ deadline_at: deadline, created_at: deadline - 8500, attempts: 2 })
+      .where('id', '=', late)
+      .execute();
 
     const claims = await claimDue(ctx, 10, now);
     const lockOf = (id: number) => claims.find((c) => c.row.id === id)?.lock;
@@ -79,7 +92,8 @@ describe('recordPlainAttempts: several attempts in one statement', () => {
     const single: number[] = [];
     const batched: number[] = [];
     for (const list of [single, batched]) {
-      for (const kind of kinds) list.push(await enqueue(ctx, { url: `http://127.0.0.1:9/${kind}`, kind, eventType: kind === 'chat_channel' ? 'message' : 'chat_updated' }));
+      for (const kind of kinds)
+        list.push(await enqueue(ctx, { url: `http://127.0.0.1:9/${kind}`, kind, eventType: kind === 'chat_channel' ? 'message' : 'chat_updated' }));
     }
     const now = Date.now() + 1;
     const claims = await claimAll([...single, ...batched], now);
@@ -92,7 +106,11 @@ describe('recordPlainAttempts: several attempts in one statement', () => {
       expect(await recordAttempt(ctx, r.claim, r.decision, r.result, r.now)).not.toBeNull();
     }
     // The last batched row was taken over (its lock changed): its write must not land.
-    await ctx.db.updateTable('deliveries').set({ locked_until: now + 99_999 }).where('id', '=', batched[3]).execute();
+    await ctx.db
+      .updateTable('deliveries')
+      .set({ locked_until: now + 99_999 })
+      .where('id', '=', batched[3])
+      .execute();
     const records = batchClaims.map((c, i) => make(c, results[i], at));
     const out = await recordPlainAttempts(ctx, records);
     expect(out.map((d) => d?.id ?? null)).toEqual([batched[0], batched[1], batched[2], null]);
@@ -101,7 +119,14 @@ describe('recordPlainAttempts: several attempts in one statement', () => {
       expect(written(b)).toEqual(written(a));
       expect(out[i]).toEqual(b);
     }
-    expect(await row(batched[1])).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 500, last_response: awkward, last_error: 'HTTP 500', locked_until: null });
+    expect(await row(batched[1])).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_status_code: 500,
+      last_response: awkward,
+      last_error: 'HTTP 500',
+      locked_until: null,
+    });
     expect(await row(batched[2])).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_response: '', delivered_at: null });
     expect(await row(batched[0])).toMatchObject({ status: 'delivered', attempts: 1, delivered_at: at, updated_at: at });
     expect(await row(batched[3])).toMatchObject({ status: 'pending', attempts: 0, locked_until: now + 99_999 });

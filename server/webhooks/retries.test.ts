@@ -79,7 +79,9 @@ describe('chat channel retries', () => {
     expect(d.updated_at - sentAt).toBeLessThanOrEqual(9000);
     expect(d.last_error).toMatch(/^connection refused/);
     for (const gap of gaps(watch.times)) expect(Math.abs(gap - 3000)).toBeLessThanOrEqual(500);
-    expect((await message(ctx, seed.messageId)).delivery_error).toBe('Not delivered: the customer endpoint could not be reached (connection refused, after 3 attempts).');
+    expect((await message(ctx, seed.messageId)).delivery_error).toBe(
+      'Not delivered: the customer endpoint could not be reached (connection refused, after 3 attempts).',
+    );
     console.log(`connection refused: attempts recorded at gaps ${gaps(watch.times).join(' / ')} ms, failed at +${d.updated_at - sentAt} ms`);
   });
 
@@ -88,20 +90,50 @@ describe('chat channel retries', () => {
     const ep = await startEndpoint();
     try {
       const locked = await ctx.db.transaction().execute(async (tx) => {
-        const r = await enqueueDelivery(tx, { accountId: ctx.defaultAccountId, kind: 'chat_channel', eventType: 'message', url: `${ep.url}/locked`, body: { a: 1 } }, Date.now());
-        await tx.updateTable('deliveries').set({ locked_until: Date.now() + 60_000 }).where('id', '=', r.id).execute();
+        const r = await enqueueDelivery(
+          tx,
+          { accountId: ctx.defaultAccountId, kind: 'chat_channel', eventType: 'message', url: `${ep.url}/locked`, body: { a: 1 } },
+          Date.now(),
+        );
+        await tx
+          .updateTable('deliveries')
+          .set({ locked_until: Date.now() + 60_000 })
+          .where('id', '=', r.id)
+          .execute();
         return r.id;
       });
       const seed = await seedChat(ctx, ep.url);
-      const late = await ctx.db.transaction().execute(async (tx) =>
-        (await enqueueDelivery(tx, { accountId: ctx.defaultAccountId, kind: 'chat_channel', eventType: 'message', url: `${ep.url}/late`, body: { a: 2 }, chatId: seed.chatId, messageId: seed.messageId }, Date.now() - 20_000)).id,
+      const late = await ctx.db.transaction().execute(
+        async (tx) =>
+          (
+            await enqueueDelivery(
+              tx,
+              {
+                accountId: ctx.defaultAccountId,
+                kind: 'chat_channel',
+                eventType: 'message',
+                url: `${ep.url}/late`,
+                body: { a: 2 },
+                chatId: seed.chatId,
+                messageId: seed.messageId,
+              },
+              Date.now() - 20_000,
+            )
+          ).id,
       );
       // The poller (1 s) finds the late row without any wake-up.
       await waitUntil(async () => (await row(ctx, late)).status === 'failed', 3000, 'the late row to fail');
-      expect(await message(ctx, seed.messageId)).toMatchObject({ delivery_status: 'failed', delivery_error: expect.stringContaining('did not answer in time') });
+      expect(await message(ctx, seed.messageId)).toMatchObject({
+        delivery_status: 'failed',
+        delivery_error: expect.stringContaining('did not answer in time'),
+      });
       expect((await row(ctx, locked)).status).toBe('pending');
       expect(ep.requests).toHaveLength(0);
-      await ctx.db.updateTable('deliveries').set({ locked_until: Date.now() - 1 }).where('id', '=', locked).execute();
+      await ctx.db
+        .updateTable('deliveries')
+        .set({ locked_until: Date.now() - 1 })
+        .where('id', '=', locked)
+        .execute();
       await waitUntil(async () => (await row(ctx, locked)).status === 'delivered', 3000, 'the takeover');
       expect(ep.requests.map((r) => r.url)).toEqual(['/locked']);
     } finally {
@@ -174,13 +206,25 @@ describe('several instances on one PostgreSQL store', () => {
       const ids = await a.db.transaction().execute(async (tx) => {
         const out: number[] = [];
         for (let i = 0; i < 60; i++) {
-          out.push((await enqueueDelivery(tx, { accountId: a.defaultAccountId, kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/e${i}`, body: { i } }, Date.now())).id);
+          out.push(
+            (
+              await enqueueDelivery(
+                tx,
+                { accountId: a.defaultAccountId, kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/e${i}`, body: { i } },
+                Date.now(),
+              )
+            ).id,
+          );
         }
         return out;
       });
       a.signals.deliveriesDue();
       b.signals.deliveriesDue();
-      await waitUntil(async () => (await a.db.selectFrom('deliveries').select('id').where('status', '=', 'delivered').execute()).length === ids.length, 10_000, 'all delivered');
+      await waitUntil(
+        async () => (await a.db.selectFrom('deliveries').select('id').where('status', '=', 'delivered').execute()).length === ids.length,
+        10_000,
+        'all delivered',
+      );
       expect(ep.requests).toHaveLength(ids.length);
       expect(new Set(ep.requests.map((r) => r.headers['webhook-id'])).size).toBe(ids.length);
       const rows = await a.db.selectFrom('deliveries').select('attempts').execute();

@@ -6,7 +6,13 @@ import { MAX_RESPONSE_BYTES, sendOnce, type SendRequest } from './send.js';
 import { closedPort, startEndpoint, type Endpoint } from '../../test/helpers/webhooks.js';
 
 const base = (url: string, over: Partial<SendRequest> = {}): SendRequest => ({
-  url, body: JSON.stringify({ message: { type: 'text', text: 'héllo' } }), headers: { 'webhook-id': 'msg_x' }, chunked: false, timeoutMs: 2000, allowPrivate: true, ...over,
+  url,
+  body: JSON.stringify({ message: { type: 'text', text: 'héllo' } }),
+  headers: { 'webhook-id': 'msg_x' },
+  chunked: false,
+  timeoutMs: 2000,
+  allowPrivate: true,
+  ...over,
 });
 
 describe('sendOnce', () => {

@@ -64,7 +64,12 @@ type PinnedOptions = http.ClientRequestArgs & { [PIN_OPTION]?: string };
 
 /** The pool key of validated addresses: order-independent, one string. */
 function pinKey(addresses: Target['addresses']): string | undefined {
-  return addresses ? addresses.map((a) => `${a.family}/${a.address}`).sort().join(',') : undefined;
+  return addresses
+    ? addresses
+        .map((a) => `${a.family}/${a.address}`)
+        .sort()
+        .join(',')
+    : undefined;
 }
 
 function idleCount(agent: http.Agent): number {

@@ -97,8 +97,20 @@ describe('misbehaving customer endpoints (CONTRACT §2)', () => {
     try {
       const failedWith = (pattern: RegExp) => (d: DeliveryDto) => expect(d.last_error ?? '').toMatch(pattern);
       const cases: Case[] = [
-        { name: 'reset mid-request', script: always({ kind: 'reset-on-headers' }), outcome: 'failed', attempts: 3, check: failedWith(/reset|socket hang up|closed/i) },
-        { name: 'reset mid-answer', script: always({ kind: 'reset-mid-response' }), outcome: 'failed', attempts: 3, check: failedWith(/reset|closed|aborted/i) },
+        {
+          name: 'reset mid-request',
+          script: always({ kind: 'reset-on-headers' }),
+          outcome: 'failed',
+          attempts: 3,
+          check: failedWith(/reset|socket hang up|closed/i),
+        },
+        {
+          name: 'reset mid-answer',
+          script: always({ kind: 'reset-mid-response' }),
+          outcome: 'failed',
+          attempts: 3,
+          check: failedWith(/reset|closed|aborted/i),
+        },
         { name: 'trickled answer', script: always({ kind: 'trickle-status' }), outcome: 'failed', attempts: 3, check: failedWith(/timeout/) },
         { name: 'trickled body', script: always({ kind: 'trickle-body' }), outcome: 'failed', attempts: 3, check: failedWith(/timeout/) },
         {
@@ -147,7 +159,12 @@ describe('misbehaving customer endpoints (CONTRACT §2)', () => {
           outcome: 'delivered',
           attempts: 3,
         },
-        { name: '50 MB error, then ok', script: (i) => (i === 0 ? { kind: 'huge', status: 502, bytes: HUGE } : { kind: 'ok' }), outcome: 'delivered', attempts: 2 },
+        {
+          name: '50 MB error, then ok',
+          script: (i) => (i === 0 ? { kind: 'huge', status: 502, bytes: HUGE } : { kind: 'ok' }),
+          outcome: 'delivered',
+          attempts: 2,
+        },
       ];
       const ready = await Promise.all(
         cases.map(async (c) => {
@@ -184,7 +201,9 @@ describe('misbehaving customer endpoints (CONTRACT §2)', () => {
         const message = chat.messages.find((m) => m.id === messageId);
         expect(message?.delivery?.status, label).toBe(c.outcome);
         if (c.outcome === 'failed') expect(message?.delivery?.error, label).toMatch(/^Not delivered/);
-        report.push(`${c.name}: ${d.status} after ${d.attempts} attempt(s), gaps ${gaps.join('/') || '-'} ms, settled ${d.updated_at - d.created_at} ms after sending, bytes written to its socket ${ep.attempts.map((a) => a.written).join('/')}`);
+        report.push(
+          `${c.name}: ${d.status} after ${d.attempts} attempt(s), gaps ${gaps.join('/') || '-'} ms, settled ${d.updated_at - d.created_at} ms after sending, bytes written to its socket ${ep.attempts.map((a) => a.written).join('/')}`,
+        );
       }
       expect(trap.requests).toHaveLength(0);
       console.log(`[faults] misbehaving endpoints:\n  ${report.join('\n  ')}`);

@@ -143,7 +143,14 @@ export interface Channel {
 }
 
 export async function createChannel(base: string, token: string, webhookUrl: string, name = 'Faults'): Promise<Channel> {
-  const channel = await expectCall<Omit<Channel, 'path'>>(201, base, 'POST', '/api/v1/channels', { type: 'chat_api', name, webhook_url: webhookUrl, chunked: false, agent_ids: [] }, token);
+  const channel = await expectCall<Omit<Channel, 'path'>>(
+    201,
+    base,
+    'POST',
+    '/api/v1/channels',
+    { type: 'chat_api', name, webhook_url: webhookUrl, chunked: false, agent_ids: [] },
+    token,
+  );
   return { ...channel, path: new URL(channel.endpoint_url).pathname };
 }
 
@@ -156,7 +163,14 @@ export const inbound = (senderId: string, text: string, name?: string): unknown 
 export async function openChat(base: string, token: string, channel: Channel, senderId: string): Promise<number> {
   const text = `hello from ${senderId}`;
   await expectCall(200, base, 'POST', channel.path, inbound(senderId, text, senderId));
-  const chats = await expectCall<Array<{ id: number; channel_id: number; visitor: { name: string | null } }>>(200, base, 'GET', '/api/v1/chats?limit=1000', undefined, token);
+  const chats = await expectCall<Array<{ id: number; channel_id: number; visitor: { name: string | null } }>>(
+    200,
+    base,
+    'GET',
+    '/api/v1/chats?limit=1000',
+    undefined,
+    token,
+  );
   const chat = chats.find((c) => c.channel_id === channel.id && c.visitor.name === senderId);
   if (!chat) throw new Error(`no chat for ${senderId}`);
   return chat.id;
@@ -191,11 +205,14 @@ export async function startReceiver(maxDelayMs = 0): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       requests.push({ path: req.url ?? '', webhookId: String(req.headers['webhook-id'] ?? ''), body: Buffer.concat(chunks).toString('utf8'), at });
-      setTimeout(() => {
-        if (res.destroyed) return;
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"result":"ok"}');
-      }, Math.floor(Math.random() * (maxDelayMs + 1)));
+      setTimeout(
+        () => {
+          if (res.destroyed) return;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{"result":"ok"}');
+        },
+        Math.floor(Math.random() * (maxDelayMs + 1)),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -237,7 +254,12 @@ export async function openReader(env: Record<string, string>): Promise<StoreRead
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls check() every stepMs until it returns a truthy value; throws after timeoutMs. */
-export async function waitFor<T>(what: string, check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs: number, stepMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs: number,
+  stepMs = 100,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -143,7 +143,9 @@ describe(`kill -9 under load and restart on the same data (${testDialect()})`, (
     const rows = await waitFor(
       'every delivery to settle',
       async () => {
-        const all = await reader!.all<DeliveryRow>('select id, kind, status, webhook_id, message_id, event_id, body, attempts, last_error from deliveries order by id');
+        const all = await reader!.all<DeliveryRow>(
+          'select id, kind, status, webhook_id, message_id, event_id, body, attempts, last_error from deliveries order by id',
+        );
         return all.every((d) => d.status !== 'pending') ? all : null;
       },
       45_000,
@@ -200,13 +202,19 @@ describe(`kill -9 under load and restart on the same data (${testDialect()})`, (
     const repeats = kills.map(() => ({ chat_channel: 0, event_webhook: 0, offsets: [] as number[] }));
     for (const [id, copies] of byWebhookId) {
       expect(new Set(copies.map((c) => c.body)).size, `${id}: every copy is the same body`).toBe(1);
-      expect(copies.every((c) => c.body === rowByWebhookId.get(id)?.body), `${id}: the stored body`).toBe(true);
+      expect(
+        copies.every((c) => c.body === rowByWebhookId.get(id)?.body),
+        `${id}: the stored body`,
+      ).toBe(true);
       for (let i = 1; i < copies.length; i++) {
         // Allowed only when a kill came between the two copies: the earlier attempt was in flight
         // then (sent by the killed process), the later one is the new process's retry.
         const k = kills.findIndex((x) => copies[i - 1].at <= x.spawnedAt + OBSERVATION_LAG_MS && copies[i].at > x.at);
         const times = copies.map((c) => c.at - copies[0].at).join('/');
-        expect(k, `${rowByWebhookId.get(id)?.kind} ${id}: copy ${i + 1} without a kill in between (copies at +${times} ms; kills ${kills.map((x) => x.at - copies[0].at).join('/')})`).toBeGreaterThanOrEqual(0);
+        expect(
+          k,
+          `${rowByWebhookId.get(id)?.kind} ${id}: copy ${i + 1} without a kill in between (copies at +${times} ms; kills ${kills.map((x) => x.at - copies[0].at).join('/')})`,
+        ).toBeGreaterThanOrEqual(0);
         const kind = rowByWebhookId.get(id)!.kind as 'chat_channel' | 'event_webhook';
         repeats[k][kind] += 1;
         repeats[k].offsets.push(copies[i - 1].at - kills[k].at);
@@ -214,16 +222,24 @@ describe(`kill -9 under load and restart on the same data (${testDialect()})`, (
     }
     // At most one repeat per attempt the deliverer had in flight (MAX_IN_FLIGHT = 32) at each kill.
     for (const r of repeats) expect(r.chat_channel + r.event_webhook).toBeLessThanOrEqual(32);
-    const latencies = sent.filter((s) => s.status !== 0).map((s) => s.ms).sort((a, b) => a - b);
+    const latencies = sent
+      .filter((s) => s.status !== 0)
+      .map((s) => s.ms)
+      .sort((a, b) => a - b);
 
-    const count = (kind: Sent['kind'], ok: number): string => `${sent.filter((s) => s.kind === kind && s.status === ok).length}/${sent.filter((s) => s.kind === kind).length}`;
+    const count = (kind: Sent['kind'], ok: number): string =>
+      `${sent.filter((s) => s.kind === kind && s.status === ok).length}/${sent.filter((s) => s.kind === kind).length}`;
     console.log(
       `[faults] kill -9 (${testDialect()}): ${kills.length} kills at ${kills.map((k, i) => `${i + 1}: restart took ${k.readyAt - k.at} ms`).join(', ')}; ` +
         `visitor messages 200: ${count('inbound', 200)}, agent messages 201: ${count('agent', 201)} (the rest got no answer: killed in flight); ` +
         `deliveries ${rows.length} (${rows.filter((d) => d.kind === 'chat_channel').length} chat channel, ${rows.filter((d) => d.kind === 'event_webhook').length} event webhooks), all delivered; ` +
         `answer times p50 ${latencies[Math.floor(latencies.length / 2)]} ms, max ${latencies[latencies.length - 1]} ms; requests at the receiver ${receiver.requests.length}; ` +
         `same-webhook-id repeats per kill: ${repeats
-          .map((r, i) => `${i + 1}: ${r.chat_channel} chat channel + ${r.event_webhook} event webhooks` + (r.offsets.length ? ` (earlier copy seen ${Math.min(...r.offsets)}…${Math.max(...r.offsets)} ms from the kill signal)` : ''))
+          .map(
+            (r, i) =>
+              `${i + 1}: ${r.chat_channel} chat channel + ${r.event_webhook} event webhooks` +
+              (r.offsets.length ? ` (earlier copy seen ${Math.min(...r.offsets)}…${Math.max(...r.offsets)} ms from the kill signal)` : ''),
+          )
           .join(', ')}`,
     );
   });

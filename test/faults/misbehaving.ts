@@ -62,7 +62,11 @@ export async function startMisbehaving(script: (index: number) => Behaviour): Pr
       if (end < 0) return;
       started = true;
       const lines = head.slice(0, end).split('\r\n');
-      const header = (name: string): string => lines.find((l) => l.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? '';
+      const header = (name: string): string =>
+        lines
+          .find((l) => l.toLowerCase().startsWith(`${name}:`))
+          ?.slice(name.length + 1)
+          .trim() ?? '';
       const attempt: Attempt = { at: Date.now(), webhookId: header('webhook-id'), path: lines[0].split(' ')[1] ?? '', written: 0, closedAt: null };
       attempts.push(attempt);
       socket.on('close', () => (attempt.closedAt = Date.now()));

@@ -16,7 +16,22 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialect } from '../helpers/testApp.js';
 import { assertBuilt } from '../process/serverProcess.js';
-import { call, createChannel, expectCall, inbound, login, openChat, openReader, sleep, startParley, startReceiver, waitFor, type Channel, type Parley, type Receiver } from './harness.js';
+import {
+  call,
+  createChannel,
+  expectCall,
+  inbound,
+  login,
+  openChat,
+  openReader,
+  sleep,
+  startParley,
+  startReceiver,
+  waitFor,
+  type Channel,
+  type Parley,
+  type Receiver,
+} from './harness.js';
 import { startPrivatePostgres, type PrivatePostgres } from './privatePostgres.js';
 
 /** How long PostgreSQL stays down. */
@@ -101,12 +116,14 @@ describe.runIf(testDialect() === 'postgres')('PostgreSQL restarted under load', 
       },
       30_000,
       200,
-    ).catch((err: Error) => {
-      const recent = outcomes.slice(-20).map((o) => `${o.status}/${o.ms}ms`);
-      throw new Error(`${err.message}; last answers: ${recent.join(', ')}\n${app?.output().slice(-4000)}`);
-    }).finally(() => {
-      running = false;
-    });
+    )
+      .catch((err: Error) => {
+        const recent = outcomes.slice(-20).map((o) => `${o.status}/${o.ms}ms`);
+        throw new Error(`${err.message}; last answers: ${recent.join(', ')}\n${app?.output().slice(-4000)}`);
+      })
+      .finally(() => {
+        running = false;
+      });
     await load;
 
     const during = outcomes.filter((o) => o.start >= down && o.start < up);
@@ -124,8 +141,14 @@ describe.runIf(testDialect() === 'postgres')('PostgreSQL restarted under load', 
       expect([200, 503], `${o.text}: ${o.status}\n${summary}`).toContain(o.status);
       expect(o.ms, `${o.text}: ${o.status}`).toBeLessThan(ANSWER_BOUND_MS);
     }
-    expect(during.some((o) => o.status === 503), summary).toBe(true);
-    expect(health.some((h) => h.status === 503), summary).toBe(true);
+    expect(
+      during.some((o) => o.status === 503),
+      summary,
+    ).toBe(true);
+    expect(
+      health.some((h) => h.status === 503),
+      summary,
+    ).toBe(true);
     for (const h of health) expect([200, 503]).toContain(h.status);
     expect((await call(base, 'GET', '/healthz')).status).toBe(200);
 
@@ -135,7 +158,14 @@ describe.runIf(testDialect() === 'postgres')('PostgreSQL restarted under load', 
     await waitFor(
       'the message to be delivered',
       async () => {
-        const chat = await expectCall<{ messages: Array<{ id: number; delivery?: { status: string } }> }>(200, base, 'GET', `/api/v1/chats/${chatId}`, undefined, token);
+        const chat = await expectCall<{ messages: Array<{ id: number; delivery?: { status: string } }> }>(
+          200,
+          base,
+          'GET',
+          `/api/v1/chats/${chatId}`,
+          undefined,
+          token,
+        );
         return chat.messages.find((m) => m.id === message.id)?.delivery?.status === 'delivered';
       },
       10_000,

@@ -10,14 +10,30 @@ import { createTestApp, type TestApp } from '../helpers/testApp.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 
-const senderId = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.constant(''), fc.constant(null), fc.double(), fc.boolean(), fc.object({ maxDepth: 1 }));
+const senderId = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.integer(),
+  fc.constant(''),
+  fc.constant(null),
+  fc.double(),
+  fc.boolean(),
+  fc.object({ maxDepth: 1 }),
+);
 const messageType = fc.oneof(
   fc.constantFrom('text', 'typein', 'typeout', 'video', 'audio', 'voice', 'photo', 'sticker', 'document', 'location'),
   fc.string({ maxLength: 12 }),
   fc.integer(),
   fc.constant(null),
 );
-const anyValue = fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.webUrl(), fc.constant('javascript:alert(1)'));
+const anyValue = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.webUrl(),
+  fc.constant('javascript:alert(1)'),
+);
 const message = fc.record(
   {
     type: messageType,
@@ -33,14 +49,27 @@ const message = fc.record(
   },
   { requiredKeys: [] },
 );
-const sender = fc.record({ id: senderId, name: anyValue, email: anyValue, phone: anyValue, photo: anyValue, url: anyValue, invite: anyValue }, { requiredKeys: [] });
+const sender = fc.record(
+  { id: senderId, name: anyValue, email: anyValue, phone: anyValue, photo: anyValue, url: anyValue, invite: anyValue },
+  { requiredKeys: [] },
+);
 const structured = fc.record({ sender: fc.oneof(sender, anyValue), message: fc.oneof(message, anyValue) }, { requiredKeys: [] });
 const nearlyValid = fc.record({
   sender: fc.record({ id: fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), fc.integer()), name: anyValue, photo: anyValue }, { requiredKeys: ['id'] }),
   message: fc.oneof(
-    fc.record({ type: fc.constant('text'), text: fc.string({ minLength: 1, maxLength: 1500 }), id: fc.string({ maxLength: 4 }) }, { requiredKeys: ['type', 'text'] }),
-    fc.record({ type: fc.constantFrom('photo', 'document', 'voice'), file: fc.webUrl(), file_size: anyValue, file_name: anyValue }, { requiredKeys: ['type', 'file'] }),
-    fc.record({ type: fc.constant('location'), latitude: fc.double({ min: -90, max: 90, noNaN: true }), longitude: fc.double({ min: -180, max: 180, noNaN: true }) }),
+    fc.record(
+      { type: fc.constant('text'), text: fc.string({ minLength: 1, maxLength: 1500 }), id: fc.string({ maxLength: 4 }) },
+      { requiredKeys: ['type', 'text'] },
+    ),
+    fc.record(
+      { type: fc.constantFrom('photo', 'document', 'voice'), file: fc.webUrl(), file_size: anyValue, file_name: anyValue },
+      { requiredKeys: ['type', 'file'] },
+    ),
+    fc.record({
+      type: fc.constant('location'),
+      latitude: fc.double({ min: -90, max: 90, noNaN: true }),
+      longitude: fc.double({ min: -180, max: 180, noNaN: true }),
+    }),
     fc.record({ type: fc.constantFrom('typein', 'typeout') }),
   ),
 });
@@ -60,7 +89,13 @@ describe('chat channel inbound, fuzzed', () => {
     const db = t.app.ctx.db;
     const count = async (table: 'visitors' | 'chats' | 'messages' | 'events' | 'inbound_dedup') =>
       Number((await db.selectFrom(table).select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    return { visitors: await count('visitors'), chats: await count('chats'), messages: await count('messages'), events: await count('events'), dedup: await count('inbound_dedup') };
+    return {
+      visitors: await count('visitors'),
+      chats: await count('chats'),
+      messages: await count('messages'),
+      events: await count('events'),
+      dedup: await count('inbound_dedup'),
+    };
   };
 
   beforeAll(async () => {

@@ -17,17 +17,32 @@ import { encodeSafely, hostileString, runs, timeoutFor } from './support.js';
 
 const RUNS = runs(150);
 
-type FrameSpec = { kind: 'text'; text: string } | { kind: 'binary'; bytes: Uint8Array } | { kind: 'big'; size: number; binary: boolean } | { kind: 'ping' } | { kind: 'badUtf8' };
+type FrameSpec =
+  | { kind: 'text'; text: string }
+  | { kind: 'binary'; bytes: Uint8Array }
+  | { kind: 'big'; size: number; binary: boolean }
+  | { kind: 'ping' }
+  | { kind: 'badUtf8' };
 
 const jsonish = fc.oneof(
   fc.json({ maxDepth: 3 }),
-  fc.record({ type: fc.constantFrom('ping', 'pong', 'ready', 'message', 'typing', 'subscribe', '__proto__'), data: fc.anything({ maxDepth: 2 }) }, { requiredKeys: [] }).map((v) => JSON.stringify(v) ?? '{}'),
+  fc
+    .record(
+      { type: fc.constantFrom('ping', 'pong', 'ready', 'message', 'typing', 'subscribe', '__proto__'), data: fc.anything({ maxDepth: 2 }) },
+      { requiredKeys: [] },
+    )
+    .map((v) => JSON.stringify(v) ?? '{}'),
   fc.constantFrom('{"type":"ping"}', '{"type": "ping", "x": "' + 'y'.repeat(90) + '"}', '{"type":"ping"', 'null', '[]', '"ping"'),
 );
 const frame: fc.Arbitrary<FrameSpec> = fc.oneof(
   { arbitrary: fc.oneof(jsonish, hostileString).map((text): FrameSpec => ({ kind: 'text', text })), weight: 6 },
   { arbitrary: fc.uint8Array({ maxLength: 256 }).map((bytes): FrameSpec => ({ kind: 'binary', bytes })), weight: 3 },
-  { arbitrary: fc.record({ size: fc.constantFrom(60 * 1024, 64 * 1024 + 1, 200 * 1024), binary: fc.boolean() }).map(({ size, binary }): FrameSpec => ({ kind: 'big', size, binary })), weight: 1 },
+  {
+    arbitrary: fc
+      .record({ size: fc.constantFrom(60 * 1024, 64 * 1024 + 1, 200 * 1024), binary: fc.boolean() })
+      .map(({ size, binary }): FrameSpec => ({ kind: 'big', size, binary })),
+    weight: 1,
+  },
   { arbitrary: fc.constant<FrameSpec>({ kind: 'ping' }), weight: 1 },
   { arbitrary: fc.constant<FrameSpec>({ kind: 'badUtf8' }), weight: 1 },
 );
@@ -95,8 +110,21 @@ describe('sockets, fuzzed', () => {
   }
 
   function urlOf(c: Connection): string {
-    const token = c.token === 'valid' ? (c.endpoint === 'visitor' ? visitorToken : t.adminToken) : c.token === 'garbage' ? 'garbage' : c.token === 'huge' ? 'x'.repeat(5000) : undefined;
-    const params = [token === undefined ? '' : `token=${encodeURIComponent(token)}`, c.cursor === undefined ? '' : `cursor=${encodeSafely(c.cursor)}`, c.extra].filter(Boolean);
+    const token =
+      c.token === 'valid'
+        ? c.endpoint === 'visitor'
+          ? visitorToken
+          : t.adminToken
+        : c.token === 'garbage'
+          ? 'garbage'
+          : c.token === 'huge'
+            ? 'x'.repeat(5000)
+            : undefined;
+    const params = [
+      token === undefined ? '' : `token=${encodeURIComponent(token)}`,
+      c.cursor === undefined ? '' : `cursor=${encodeSafely(c.cursor)}`,
+      c.extra,
+    ].filter(Boolean);
     const path = c.endpoint === 'visitor' ? `/widget/ws/${widget.widget_id}` : '/api/v1/stream';
     return `${base}${path}?${params.join('&')}`;
   }
@@ -152,29 +180,33 @@ describe('sockets, fuzzed', () => {
     });
   }
 
-  it(`never crashes, never closes with 1011, and never disturbs other sockets (${RUNS} connections)`, async () => {
-    const codes: Record<string, number> = {};
-    let cases = 0;
-    await fc.assert(
-      fc.asyncProperty(connection, async (c) => {
-        const code = await play(c);
-        codes[String(code)] = (codes[String(code)] ?? 0) + 1;
-        expect(code, JSON.stringify({ ...c, frames: c.frames.map((f) => f.kind) })).not.toBe(1011);
-        expect(visitorBystander.closeInfo).toBeNull();
-        expect(agentBystander.closeInfo).toBeNull();
-        expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
-        if (++cases % 10 === 0) await bystandersServed();
-      }),
-      { numRuns: RUNS },
-    );
-    await bystandersServed();
-    // The bystanders got each reply once, in order.
-    const texts = visitorBystander.frames.filter((f) => f.type === 'message.created').map((f) => (f.data.message as { text?: string }).text);
-    expect(texts.filter((x) => x?.startsWith('check '))).toEqual(Array.from({ length: replies }, (_, i) => `check ${i + 1}`));
-    // Sockets were opened, refused and cut in every way.
-    expect(Object.keys(codes).length).toBeGreaterThan(2);
-    const status = await t.app.inject({ method: 'GET', url: `/api/v1/chats/${chatId}`, headers: bearer(t.adminToken) });
-    expect(status.statusCode).toBe(200);
-    if (process.env.FUZZ_DEBUG) console.log(JSON.stringify(codes));
-  }, timeoutFor(RUNS, 400));
+  it(
+    `never crashes, never closes with 1011, and never disturbs other sockets (${RUNS} connections)`,
+    async () => {
+      const codes: Record<string, number> = {};
+      let cases = 0;
+      await fc.assert(
+        fc.asyncProperty(connection, async (c) => {
+          const code = await play(c);
+          codes[String(code)] = (codes[String(code)] ?? 0) + 1;
+          expect(code, JSON.stringify({ ...c, frames: c.frames.map((f) => f.kind) })).not.toBe(1011);
+          expect(visitorBystander.closeInfo).toBeNull();
+          expect(agentBystander.closeInfo).toBeNull();
+          expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+          if (++cases % 10 === 0) await bystandersServed();
+        }),
+        { numRuns: RUNS },
+      );
+      await bystandersServed();
+      // The bystanders got each reply once, in order.
+      const texts = visitorBystander.frames.filter((f) => f.type === 'message.created').map((f) => (f.data.message as { text?: string }).text);
+      expect(texts.filter((x) => x?.startsWith('check '))).toEqual(Array.from({ length: replies }, (_, i) => `check ${i + 1}`));
+      // Sockets were opened, refused and cut in every way.
+      expect(Object.keys(codes).length).toBeGreaterThan(2);
+      const status = await t.app.inject({ method: 'GET', url: `/api/v1/chats/${chatId}`, headers: bearer(t.adminToken) });
+      expect(status.statusCode).toBe(200);
+      if (process.env.FUZZ_DEBUG) console.log(JSON.stringify(codes));
+    },
+    timeoutFor(RUNS, 400),
+  );
 });

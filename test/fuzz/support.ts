@@ -74,13 +74,26 @@ export const anyValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** A body as sent on the wire: JSON of a value (often an object), broken JSON, raw text, or nothing; with some Content-Type. */
 export function wireBody(value: fc.Arbitrary<unknown>): fc.Arbitrary<{ payload: string | undefined; contentType: string | undefined }> {
-  const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'APPLICATION/JSON', undefined);
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'APPLICATION/JSON',
+    undefined,
+  );
   return fc.oneof(
     { arbitrary: fc.record({ payload: value.map((v) => JSON.stringify(v) ?? 'null'), contentType: fc.constant('application/json') }), weight: 8 },
     { arbitrary: fc.record({ payload: value.map((v) => JSON.stringify(v) ?? 'null'), contentType }), weight: 2 },
-    { arbitrary: fc.record({ payload: value.map((v) => (JSON.stringify(v) ?? 'null').slice(0, -1)), contentType: fc.constant('application/json') }), weight: 1 },
+    {
+      arbitrary: fc.record({ payload: value.map((v) => (JSON.stringify(v) ?? 'null').slice(0, -1)), contentType: fc.constant('application/json') }),
+      weight: 1,
+    },
     { arbitrary: fc.record({ payload: fc.oneof(fc.string({ maxLength: 60 }), fc.json()), contentType }), weight: 1 },
-    { arbitrary: fc.record({ payload: fc.constantFrom(undefined, '', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}'), contentType }), weight: 1 },
+    {
+      arbitrary: fc.record({ payload: fc.constantFrom(undefined, '', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}'), contentType }),
+      weight: 1,
+    },
   );
 }
 

@@ -16,7 +16,11 @@ export async function createOtherAccount(t: TestApp, email = 'boss@other.example
   const now = Date.now();
   const hash = await hashPassword(OTHER_PASSWORD);
   const { accountId, adminId } = await db.transaction().execute(async (tx) => {
-    const account = await tx.insertInto('accounts').values({ name: 'Other', next_visitor_number: 1, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const account = await tx
+      .insertInto('accounts')
+      .values({ name: 'Other', next_visitor_number: 1, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const admin = await tx
       .insertInto('agents')
       .values({

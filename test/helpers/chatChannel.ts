@@ -21,7 +21,13 @@ export async function createChatApiChannel(
     method: 'POST',
     url: '/api/v1/channels',
     headers: bearer(t.adminToken),
-    payload: { type: 'chat_api', name: body.name ?? 'Support app', webhook_url: body.webhook_url ?? 'https://customer.example.com/hook', chunked: body.chunked ?? false, agent_ids: body.agent_ids ?? [] },
+    payload: {
+      type: 'chat_api',
+      name: body.name ?? 'Support app',
+      webhook_url: body.webhook_url ?? 'https://customer.example.com/hook',
+      chunked: body.chunked ?? false,
+      agent_ids: body.agent_ids ?? [],
+    },
   });
   if (res.statusCode !== 201) throw new Error(`channel creation failed: ${res.statusCode} ${res.body}`);
   const channel = res.json();
@@ -54,7 +60,13 @@ export async function startCustomerEndpoint(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const rec: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now() };
+      const rec: RecordedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+        at: Date.now(),
+      };
       requests.push(rec);
       const answer = respond(rec, requests.length);
       const send = () => {

@@ -74,7 +74,15 @@ export async function outageApp(opts: { env?: Record<string, string>; workers?: 
     env.DATABASE_URL = url.toString();
   }
   const lines: LogLine[] = [];
-  const config = loadConfig({ PUBLIC_URL: 'http://parley.test', ADMIN_EMAIL, ADMIN_PASSWORD, OUTBOUND_ALLOW_PRIVATE: '1', DB_CONNECT_TIMEOUT_MS: '1000', ...env, ...opts.env });
+  const config = loadConfig({
+    PUBLIC_URL: 'http://parley.test',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    OUTBOUND_ALLOW_PRIVATE: '1',
+    DB_CONNECT_TIMEOUT_MS: '1000',
+    ...env,
+    ...opts.env,
+  });
   const app = await buildApp({
     config,
     workers: opts.workers ?? false,

@@ -133,36 +133,87 @@ export async function seedAgent(
 }
 
 export async function seedAccount(app: App): Promise<number> {
-  const row = await app.ctx.db.insertInto('accounts').values({ name: 'Other', next_visitor_number: 1, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+  const row = await app.ctx.db
+    .insertInto('accounts')
+    .values({ name: 'Other', next_visitor_number: 1, created_at: Date.now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 /** A widget channel, assigned to agentIds (none: every agent of the account), with one visitor and one chat. */
-export async function seedChat(app: App, opts: { accountId?: number; agentIds?: number[] } = {}): Promise<{ channelId: number; chatId: number; accountId: number }> {
+export async function seedChat(
+  app: App,
+  opts: { accountId?: number; agentIds?: number[] } = {},
+): Promise<{ channelId: number; chatId: number; accountId: number }> {
   const db = app.ctx.db;
   const now = Date.now();
   const accountId = opts.accountId ?? app.ctx.defaultAccountId;
   const channel = await db
     .insertInto('channels')
-    .values({ account_id: accountId, type: 'widget', name: 'Site', public_id: crypto.randomBytes(8).toString('hex'), secret: null, webhook_url: null, chunked: 0, options_json: '{}', created_at: now, updated_at: now })
+    .values({
+      account_id: accountId,
+      type: 'widget',
+      name: 'Site',
+      public_id: crypto.randomBytes(8).toString('hex'),
+      secret: null,
+      webhook_url: null,
+      chunked: 0,
+      options_json: '{}',
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  for (const agentId of opts.agentIds ?? []) await db.insertInto('channel_agents').values({ account_id: accountId, channel_id: channel.id, agent_id: agentId }).execute();
+  for (const agentId of opts.agentIds ?? [])
+    await db.insertInto('channel_agents').values({ account_id: accountId, channel_id: channel.id, agent_id: agentId }).execute();
   const visitor = await db
     .insertInto('visitors')
     .values({
-      account_id: accountId, channel_id: channel.id, external_id: crypto.randomBytes(4).toString('hex'), external_id_is_number: 0, number: 1,
-      name: null, email: null, phone: null, photo: null, url: null, invite: null, description: null, user_token: null, blacklisted: 0,
-      token_hash: null, session_json: '{}', chats_count: 1, created_at: now, updated_at: now,
+      account_id: accountId,
+      channel_id: channel.id,
+      external_id: crypto.randomBytes(4).toString('hex'),
+      external_id_is_number: 0,
+      number: 1,
+      name: null,
+      email: null,
+      phone: null,
+      photo: null,
+      url: null,
+      invite: null,
+      description: null,
+      user_token: null,
+      blacklisted: 0,
+      token_hash: null,
+      session_json: '{}',
+      chats_count: 1,
+      created_at: now,
+      updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   const chat = await db
     .insertInto('chats')
     .values({
-      account_id: accountId, channel_id: channel.id, visitor_id: visitor.id, department_id: null, status: 'pending', accepted_by: null,
-      agent_ids_json: '[]', custom_data_json: '[]', contact_info_json: null, crm_link: null, enable_assign: 0, page_json: null, rate: null,
-      blacklisted: 0, last_seq: 0, created_at: now, accepted_at: null, finished_at: null, updated_at: now,
+      account_id: accountId,
+      channel_id: channel.id,
+      visitor_id: visitor.id,
+      department_id: null,
+      status: 'pending',
+      accepted_by: null,
+      agent_ids_json: '[]',
+      custom_data_json: '[]',
+      contact_info_json: null,
+      crm_link: null,
+      enable_assign: 0,
+      page_json: null,
+      rate: null,
+      blacklisted: 0,
+      last_seq: 0,
+      created_at: now,
+      accepted_at: null,
+      finished_at: null,
+      updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -170,8 +221,15 @@ export async function seedChat(app: App, opts: { accountId?: number; agentIds?: 
 }
 
 /** Commits one event of the chat through the outbox (which wakes the relay). */
-export function emit(app: App, chat: { accountId: number; channelId: number; chatId: number }, type: EventType = 'message.created', data: Record<string, unknown> = {}): Promise<RecordedEvent> {
-  return commit(app.ctx.db, app.ctx.signals, (tx) => recordEvent(tx, { accountId: chat.accountId, type, chatId: chat.chatId, channelId: chat.channelId, data }, Date.now()));
+export function emit(
+  app: App,
+  chat: { accountId: number; channelId: number; chatId: number },
+  type: EventType = 'message.created',
+  data: Record<string, unknown> = {},
+): Promise<RecordedEvent> {
+  return commit(app.ctx.db, app.ctx.signals, (tx) =>
+    recordEvent(tx, { accountId: chat.accountId, type, chatId: chat.chatId, channelId: chat.channelId, data }, Date.now()),
+  );
 }
 
 /** Waits until the relay has relayed every committed event. */

@@ -101,32 +101,92 @@ export async function seedChat(ctx: AppContext, webhookUrl: string, chunked = fa
   const publicId = `pub${Math.random().toString(36).slice(2, 10)}`;
   const channel = await ctx.db
     .insertInto('channels')
-    .values({ account_id: accountId, type: 'chat_api', name: 'API', public_id: publicId, secret: 'sekrit', webhook_url: webhookUrl, chunked: chunked ? 1 : 0, options_json: '{}', created_at: now, updated_at: now })
+    .values({
+      account_id: accountId,
+      type: 'chat_api',
+      name: 'API',
+      public_id: publicId,
+      secret: 'sekrit',
+      webhook_url: webhookUrl,
+      chunked: chunked ? 1 : 0,
+      options_json: '{}',
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const visitor = await ctx.db
     .insertInto('visitors')
     .values({
-      account_id: accountId, channel_id: channel.id, external_id: 'u-1', external_id_is_number: 0, number: 1, name: 'Ann', email: null, phone: null,
-      photo: null, url: null, invite: null, description: null, user_token: null, blacklisted: 0, token_hash: null, session_json: '{}', chats_count: 1,
-      created_at: now, updated_at: now,
+      account_id: accountId,
+      channel_id: channel.id,
+      external_id: 'u-1',
+      external_id_is_number: 0,
+      number: 1,
+      name: 'Ann',
+      email: null,
+      phone: null,
+      photo: null,
+      url: null,
+      invite: null,
+      description: null,
+      user_token: null,
+      blacklisted: 0,
+      token_hash: null,
+      session_json: '{}',
+      chats_count: 1,
+      created_at: now,
+      updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   const chat = await ctx.db
     .insertInto('chats')
     .values({
-      account_id: accountId, channel_id: channel.id, visitor_id: visitor.id, department_id: null, status: 'active', accepted_by: agent.id, agent_ids_json: '[]',
-      custom_data_json: '[]', contact_info_json: null, crm_link: null, enable_assign: 0, page_json: null, rate: null, blacklisted: 0, last_seq: 0,
-      created_at: now, accepted_at: now, finished_at: null, updated_at: now,
+      account_id: accountId,
+      channel_id: channel.id,
+      visitor_id: visitor.id,
+      department_id: null,
+      status: 'active',
+      accepted_by: agent.id,
+      agent_ids_json: '[]',
+      custom_data_json: '[]',
+      contact_info_json: null,
+      crm_link: null,
+      enable_assign: 0,
+      page_json: null,
+      rate: null,
+      blacklisted: 0,
+      last_seq: 0,
+      created_at: now,
+      accepted_at: now,
+      finished_at: null,
+      updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   const message = await ctx.db
     .insertInto('messages')
     .values({
-      account_id: accountId, chat_id: chat.id, author: 'agent', agent_id: agent.id, type: 'text', text: 'Hello', file: null, file_name: null, file_size: null,
-      thumb: null, latitude: null, longitude: null, extra_json: null, external_id: null, internal: 0, suppressed: 0, delivery_status: 'pending', delivery_error: null, created_at: now,
+      account_id: accountId,
+      chat_id: chat.id,
+      author: 'agent',
+      agent_id: agent.id,
+      type: 'text',
+      text: 'Hello',
+      file: null,
+      file_name: null,
+      file_size: null,
+      thumb: null,
+      latitude: null,
+      longitude: null,
+      extra_json: null,
+      external_id: null,
+      internal: 0,
+      suppressed: 0,
+      delivery_status: 'pending',
+      delivery_error: null,
+      created_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -142,7 +202,16 @@ export async function enqueue(
   const row = await commit(ctx.db, ctx.signals, (tx) =>
     enqueueDelivery(
       tx,
-      { accountId: ctx.defaultAccountId, kind: d.kind ?? 'chat_channel', eventType: d.eventType ?? 'message', url: d.url, body, chatId: d.chatId, messageId: d.messageId, chunked: d.chunked },
+      {
+        accountId: ctx.defaultAccountId,
+        kind: d.kind ?? 'chat_channel',
+        eventType: d.eventType ?? 'message',
+        url: d.url,
+        body,
+        chatId: d.chatId,
+        messageId: d.messageId,
+        chunked: d.chunked,
+      },
       ctx.clock(),
     ),
   );

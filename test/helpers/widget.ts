@@ -20,8 +20,17 @@ export function freshIp(): string {
   return `198.18.${Math.floor(lastIp / 250) % 250}.${(lastIp % 250) + 1}`;
 }
 
-export async function createWidget(t: TestApp, body: { name?: string; agent_ids?: number[]; allowed_domains?: string[] } = {}, token = t.adminToken): Promise<TestWidget> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/channels', headers: bearer(token), payload: { type: 'widget', name: body.name ?? 'Site', ...body } });
+export async function createWidget(
+  t: TestApp,
+  body: { name?: string; agent_ids?: number[]; allowed_domains?: string[] } = {},
+  token = t.adminToken,
+): Promise<TestWidget> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/channels',
+    headers: bearer(token),
+    payload: { type: 'widget', name: body.name ?? 'Site', ...body },
+  });
   if (res.statusCode !== 201) throw new Error(`widget creation failed: ${res.statusCode} ${res.body}`);
   return res.json<TestWidget>();
 }
@@ -38,7 +47,11 @@ export function postSession(t: TestApp, widgetId: string, o: SessionOptions = {}
   return t.app.inject({
     method: 'POST',
     url: `/widget/api/${widgetId}/session`,
-    headers: { 'x-forwarded-for': o.ip ?? freshIp(), 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36', ...o.headers },
+    headers: {
+      'x-forwarded-for': o.ip ?? freshIp(),
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+      ...o.headers,
+    },
     payload: { visitor_token: o.token, page: o.page ?? { url: 'https://shop.example.com/', title: 'Shop' }, utm: o.utm },
   });
 }
@@ -66,7 +79,13 @@ export function visitorCall(
   });
 }
 
-export async function sendText(t: TestApp, widgetId: string, token: string, text: string, extra: Record<string, unknown> = {}): Promise<{ id: number; chat_id: number }> {
+export async function sendText(
+  t: TestApp,
+  widgetId: string,
+  token: string,
+  text: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: number; chat_id: number }> {
   const res = await visitorCall(t, widgetId, token, 'messages', { type: 'text', text, ...extra });
   if (res.statusCode !== 201) throw new Error(`message failed: ${res.statusCode} ${res.body}`);
   return res.json();

@@ -52,10 +52,7 @@ async function stopTwice(proc: ServerProcess): Promise<{ code: number | null; ms
 }
 
 async function waitExit(proc: ServerProcess, started: number): Promise<{ code: number | null; ms: number }> {
-  const exit = await Promise.race([
-    proc.exited,
-    new Promise<null>((r) => setTimeout(() => r(null), STOP_LIMIT_MS + 2000)),
-  ]);
+  const exit = await Promise.race([proc.exited, new Promise<null>((r) => setTimeout(() => r(null), STOP_LIMIT_MS + 2000))]);
   const ms = Date.now() - started;
   if (exit === null) throw new Error(`still running ${ms} ms after SIGTERM\nstdout:\n${proc.stdout()}\nstderr:\n${proc.stderr()}`);
   return { code: exit.code, ms };
@@ -110,13 +107,19 @@ describe('process lifecycle (npm start)', () => {
     expect(processGroupCommands(first.child.pid!)).not.toContain('sh');
 
     const token = await login(first.baseUrl, EMAIL, PASSWORD);
-    const created = await call(first.baseUrl, 'POST', '/api/v1/channels', {
-      type: 'chat_api',
-      name: 'Process test channel',
-      webhook_url: 'https://example.com/hook',
-      chunked: false,
-      agent_ids: [],
-    }, token);
+    const created = await call(
+      first.baseUrl,
+      'POST',
+      '/api/v1/channels',
+      {
+        type: 'chat_api',
+        name: 'Process test channel',
+        webhook_url: 'https://example.com/hook',
+        chunked: false,
+        agent_ids: [],
+      },
+      token,
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const channel = created.body as { id: number; public_id: string; endpoint_url: string };
     expect(channel.endpoint_url).toMatch(new RegExp(`^http://localhost:${port}/wh/[^/]+/${channel.public_id}$`));

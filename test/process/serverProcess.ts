@@ -19,7 +19,9 @@ export function assertBuilt(): void {
   const newest = newestSource(path.join(repoRoot, 'server'));
   if (newest.mtimeMs > builtAt + 1000) {
     // A warning, not a failure: in a tree being edited the sources move all the time.
-    console.warn(`WARNING: dist/ is older than ${path.relative(repoRoot, newest.file)}; the process tests run the old build. Run \`npm run build\` (npm test does it).`);
+    console.warn(
+      `WARNING: dist/ is older than ${path.relative(repoRoot, newest.file)}; the process tests run the old build. Run \`npm run build\` (npm test does it).`,
+    );
   }
 }
 

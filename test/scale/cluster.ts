@@ -135,7 +135,15 @@ export async function startReceiver(decide: (r: Received, sameId: Received[]) =>
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const webhookId = String(req.headers['webhook-id'] ?? '');
-      const rec: Received = { url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now(), webhookId, droppedAt: null, answered: null };
+      const rec: Received = {
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+        at: Date.now(),
+        webhookId,
+        droppedAt: null,
+        answered: null,
+      };
       requests.push(rec);
       const reply = decide(
         rec,

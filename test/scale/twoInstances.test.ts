@@ -80,7 +80,9 @@ if (testDialect() !== 'postgres') {
     beforeAll(async () => {
       assertBuilt();
       store = freshStore();
-      customer = await startReceiver((r) => (r.body.includes(REFUSE) ? { status: 200, body: '{"error":{"code":12,"message":"User blocked"}}' } : { status: 200 }));
+      customer = await startReceiver((r) =>
+        r.body.includes(REFUSE) ? { status: 200, body: '{"error":{"code":12,"message":"User blocked"}}' } : { status: 200 },
+      );
       events = await startReceiver();
       const env = {
         ...store.env,
@@ -104,7 +106,14 @@ if (testDialect() !== 'postgres') {
       agent1 = await addAgent('one@scale.example');
       agent2 = await addAgent('two@scale.example');
       const agentIds = [agent1.id, agent2.id];
-      channel = await ok<ChatApiChannel>(201, B.base, 'POST', '/api/v1/channels', { type: 'chat_api', name: 'App', webhook_url: customer.url, chunked: false, agent_ids: agentIds }, admin);
+      channel = await ok<ChatApiChannel>(
+        201,
+        B.base,
+        'POST',
+        '/api/v1/channels',
+        { type: 'chat_api', name: 'App', webhook_url: customer.url, chunked: false, agent_ids: agentIds },
+        admin,
+      );
       widget = await ok(201, A.base, 'POST', '/api/v1/channels', { type: 'widget', name: 'Site', agent_ids: agentIds }, admin);
       await ok(200, B.base, 'PUT', '/api/v1/settings', { event_webhook_url: events.url }, admin);
       await ok(200, A.base, 'PUT', '/api/v1/me/status', { status: 'online' }, agent1.token);
@@ -133,7 +142,10 @@ if (testDialect() !== 'postgres') {
       await streamB.until((s) => s.frames.some((f) => f.type === 'message.created' && messageText(f) === 'hello from A'), 10_000);
       const chatId = streamB.frames.find((f) => messageText(f) === 'hello from A')!.chat_id!;
       expect((await inbound({ sender: { id: 'cc-visitor' }, message: { type: 'typein' } })).status).toBe(200);
-      await streamB.until((s) => s.frames.some((f) => f.type === 'typing' && f.chat_id === chatId && f.data.author === 'visitor' && f.data.typing === true), 10_000);
+      await streamB.until(
+        (s) => s.frames.some((f) => f.type === 'typing' && f.chat_id === chatId && f.data.author === 'visitor' && f.data.typing === true),
+        10_000,
+      );
 
       // Agent on B → the customer endpoint: typing, then messages; their delivery status reaches both instances.
       expect((await api(B.base, 'POST', `/api/v1/chats/${chatId}/typing`, { typing: true }, agent2.token)).status).toBe(204);
@@ -141,20 +153,34 @@ if (testDialect() !== 'postgres') {
       const sent = await ok<{ id: number }>(201, B.base, 'POST', `/api/v1/chats/${chatId}/messages`, { type: 'text', text: 'answer from B' }, agent2.token);
       const refused = await ok<{ id: number }>(201, B.base, 'POST', `/api/v1/chats/${chatId}/messages`, { type: 'text', text: REFUSE }, agent2.token);
       await customer.until(() => customer.requests.some((r) => r.body.includes('answer from B')), 10_000, 'the agent message at the customer');
-      const settled = (s: StreamClient, id: number, status: string) => s.frames.some((f) => f.type === 'message.updated' && (f.data.message as { id?: number }).id === id && deliveryOf(f) === status);
+      const settled = (s: StreamClient, id: number, status: string) =>
+        s.frames.some((f) => f.type === 'message.updated' && (f.data.message as { id?: number }).id === id && deliveryOf(f) === status);
       await streamB.until((s) => settled(s, sent.id, 'delivered') && settled(s, refused.id, 'failed'), 10_000);
       await streamA.until((s) => settled(s, sent.id, 'delivered') && settled(s, refused.id, 'failed'), 10_000);
-      const onA = await ok<{ messages: Array<{ id: number; delivery?: { status: string; error?: string } }> }>(200, A.base, 'GET', `/api/v1/chats/${chatId}`, undefined, agent1.token);
+      const onA = await ok<{ messages: Array<{ id: number; delivery?: { status: string; error?: string } }> }>(
+        200,
+        A.base,
+        'GET',
+        `/api/v1/chats/${chatId}`,
+        undefined,
+        agent1.token,
+      );
       expect(onA.messages.find((m) => m.id === sent.id)?.delivery).toEqual({ status: 'delivered' });
       expect(onA.messages.find((m) => m.id === refused.id)?.delivery).toEqual({ status: 'failed', error: 'User blocked' });
     });
 
     it('carries a widget visitor on A and an agent on B: messages and typing both ways', async () => {
-      const session = await ok<SessionResponse>(200, A.base, 'POST', `/widget/api/${widget.widget_id}/session`, { page: { url: 'https://shop.example/', title: 'Shop' } });
+      const session = await ok<SessionResponse>(200, A.base, 'POST', `/widget/api/${widget.widget_id}/session`, {
+        page: { url: 'https://shop.example/', title: 'Shop' },
+      });
       const visitor = await StreamClient.ready(visitorSocketUrl(A.ws, widget.widget_id, session.visitor_token, session.cursor));
       sockets.push(visitor);
       const call = (p: string, body: unknown) =>
-        fetch(`${A.base}/widget/api/${widget.widget_id}/${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.visitor_token}` }, body: JSON.stringify(body) });
+        fetch(`${A.base}/widget/api/${widget.widget_id}/${p}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${session.visitor_token}` },
+          body: JSON.stringify(body),
+        });
 
       expect((await call('messages', { type: 'text', text: 'widget hello' })).status).toBe(201);
       await streamB.until((s) => s.frames.some((f) => f.type === 'message.created' && messageText(f) === 'widget hello'), 10_000);
@@ -164,7 +190,12 @@ if (testDialect() !== 'postgres') {
 
       expect((await api(B.base, 'POST', `/api/v1/chats/${chatId}/typing`, { typing: true }, agent2.token)).status).toBe(204);
       await ok(201, B.base, 'POST', `/api/v1/chats/${chatId}/messages`, { type: 'text', text: 'widget answer from B' }, agent2.token);
-      await visitor.until((s) => s.frames.some((f) => f.type === 'typing' && f.data.typing === true) && s.frames.some((f) => f.type === 'message.created' && messageText(f) === 'widget answer from B'), 10_000);
+      await visitor.until(
+        (s) =>
+          s.frames.some((f) => f.type === 'typing' && f.data.typing === true) &&
+          s.frames.some((f) => f.type === 'message.created' && messageText(f) === 'widget answer from B'),
+        10_000,
+      );
     });
 
     it('agrees on availability (chat-channel /status, widget chatMode) on both instances after PUT /me/status on one', async () => {
@@ -172,7 +203,13 @@ if (testDialect() !== 'postgres') {
       const visitor = await StreamClient.ready(visitorSocketUrl(A.ws, widget.widget_id, session.visitor_token, session.cursor));
       sockets.push(visitor);
       const statusOn = async (i: Instance) => (await api(i.base, 'GET', path(channel.status_url))).text;
-      const modeOn = async (i: Instance) => (await ok<SessionResponse>(200, i.base, 'POST', `/widget/api/${widget.widget_id}/session`, { visitor_token: session.visitor_token, page: { url: 'https://shop.example/' } })).online;
+      const modeOn = async (i: Instance) =>
+        (
+          await ok<SessionResponse>(200, i.base, 'POST', `/widget/api/${widget.widget_id}/session`, {
+            visitor_token: session.visitor_token,
+            page: { url: 'https://shop.example/' },
+          })
+        ).online;
       const lastStatus = (s: StreamClient) => s.frames.filter((f) => f.type === 'status').at(-1)?.data.online;
 
       await ok(200, A.base, 'PUT', '/api/v1/me/status', { status: 'away' }, agent1.token);
@@ -253,7 +290,11 @@ if (testDialect() !== 'postgres') {
         const cursors = s.events().map((f) => f.cursor!);
         expect(cursors.every((c, i) => i === 0 || c > cursors[i - 1])).toBe(true);
       }
-      const shared = (s: StreamClient) => s.events().filter((f) => f.type !== 'agent.updated').map((f) => f.cursor);
+      const shared = (s: StreamClient) =>
+        s
+          .events()
+          .filter((f) => f.type !== 'agent.updated')
+          .map((f) => f.cursor);
       const common = Math.min(...[streamA, streamB].map((s) => s.lastCursor()));
       expect(shared(streamA).filter((c) => c! <= common)).toEqual(shared(streamB).filter((c) => c! <= common));
     }, 90_000);
@@ -264,20 +305,45 @@ if (testDialect() !== 'postgres') {
       const plan = new Map<string, (n: number) => 'fail' | 'hold' | 'ok'>();
       const kill = await startReceiver((r: Received, same: Received[]) => {
         const text = r.body.includes('kill-one') ? 'one' : r.body.includes('kill-two') ? 'two' : 'other';
-        if (!plan.has(r.webhookId)) plan.set(r.webhookId, text === 'one' ? (n) => (n < 3 ? 'fail' : 'hold') : text === 'two' ? (n) => (n < 2 ? 'fail' : n === 2 ? 'hold' : 'ok') : () => 'ok');
+        if (!plan.has(r.webhookId))
+          plan.set(
+            r.webhookId,
+            text === 'one' ? (n) => (n < 3 ? 'fail' : 'hold') : text === 'two' ? (n) => (n < 2 ? 'fail' : n === 2 ? 'hold' : 'ok') : () => 'ok',
+          );
         const what = plan.get(r.webhookId)!(same.length);
         return what === 'hold' ? 'hold' : what === 'fail' ? { status: 500 } : { status: 200 };
       });
       try {
-        const kc = await ok<ChatApiChannel>(201, A.base, 'POST', '/api/v1/channels', { type: 'chat_api', name: 'Flaky', webhook_url: kill.url, chunked: false, agent_ids: [agent1.id, agent2.id] }, admin);
+        const kc = await ok<ChatApiChannel>(
+          201,
+          A.base,
+          'POST',
+          '/api/v1/channels',
+          { type: 'chat_api', name: 'Flaky', webhook_url: kill.url, chunked: false, agent_ids: [agent1.id, agent2.id] },
+          admin,
+        );
         expect((await fetch(on(B, kc.endpoint_url), { method: 'POST', body: JSON.stringify(textMessage('kill-visitor', 'hi')) })).status).toBe(200);
         await streamB.until((s) => s.frames.some((f) => f.type === 'message.created' && messageText(f) === 'hi' && f.data.message !== undefined), 10_000);
         const chatId = streamB.frames.filter((f) => f.type === 'message.created' && messageText(f) === 'hi').at(-1)!.chat_id!;
 
-        const m1 = await ok<{ id: number; created_at: number }>(201, A.base, 'POST', `/api/v1/chats/${chatId}/messages`, { type: 'text', text: 'kill-one' }, agent1.token);
+        const m1 = await ok<{ id: number; created_at: number }>(
+          201,
+          A.base,
+          'POST',
+          `/api/v1/chats/${chatId}/messages`,
+          { type: 'text', text: 'kill-one' },
+          agent1.token,
+        );
         const id1 = () => kill.requests.find((r) => r.body.includes('kill-one'))?.webhookId ?? '';
         await kill.until(() => kill.byId(id1()).length >= 2, 8000, 'the second attempt of M1');
-        const m2 = await ok<{ id: number; created_at: number }>(201, A.base, 'POST', `/api/v1/chats/${chatId}/messages`, { type: 'text', text: 'kill-two' }, agent1.token);
+        const m2 = await ok<{ id: number; created_at: number }>(
+          201,
+          A.base,
+          'POST',
+          `/api/v1/chats/${chatId}/messages`,
+          { type: 'text', text: 'kill-two' },
+          agent1.token,
+        );
         const id2 = () => kill.requests.find((r) => r.body.includes('kill-two'))?.webhookId ?? '';
 
         // B pauses (as a busy instance would) just before the attempts are due, so A claims both rows.
@@ -299,7 +365,8 @@ if (testDialect() !== 'postgres') {
         // B takes M2 over when A's lock expires and delivers it; M1 ends failed within the spec's 9 s.
         await kill.until(() => kill.byId(id2()).length >= 3, 10_000, 'B taking M2 over');
         const takeover = kill.byId(id2())[2];
-        const settled = (id: number, status: string) => streamB.frames.some((f) => f.type === 'message.updated' && (f.data.message as { id?: number }).id === id && deliveryOf(f) === status);
+        const settled = (id: number, status: string) =>
+          streamB.frames.some((f) => f.type === 'message.updated' && (f.data.message as { id?: number }).id === id && deliveryOf(f) === status);
         await streamB.until(() => settled(m1.id, 'failed') && settled(m2.id, 'delivered'), 12_000);
         const rows = await ok<Delivery[]>(200, B.base, 'GET', '/api/v1/deliveries?kind=chat_channel&limit=1000', undefined, admin);
         const row1 = rows.find((d) => d.message_id === m1.id)!;

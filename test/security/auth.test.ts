@@ -139,10 +139,15 @@ describe('token expiry and revocation', () => {
     expect(relogin.json().error.code).toBe('invalid_credentials');
   });
 
-  it('a password change by an admin closes the agent\'s open stream at once, not at the next ping', async () => {
+  it("a password change by an admin closes the agent's open stream at once, not at the next ping", async () => {
     const agent = await addAgent(t, { email: 'reset@example.com' });
     const stream = await StreamClient.ready(streamUrl(base, agent.token));
-    const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/agents/${agent.id}`, headers: bearer(t.adminToken), payload: { password: 'a-fresh-password-1' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/agents/${agent.id}`,
+      headers: bearer(t.adminToken),
+      payload: { password: 'a-fresh-password-1' },
+    });
     expect(res.statusCode).toBe(200);
     // Well before the 25 s ping that rechecks tokens.
     expect((await stream.waitClosed(5000)).code).toBe(4401);

@@ -85,12 +85,16 @@ describe('chat channel: guessing addresses is rate-limited per client address', 
     expect((await wh(t, 'GET', `${channel.path}/status`, ip)).statusCode).toBe(429);
   });
 
-  it('keeps the chat channel\'s body shape and numeric codes for its other errors', async () => {
+  it("keeps the chat channel's body shape and numeric codes for its other errors", async () => {
     const res = await wh(t, 'POST', channel.path, '203.0.113.30', 'not json');
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toEqual(expect.any(Number));
     // Any other path under /wh, whatever the method, is the chat channel's 404 (numeric code), and counts.
-    for (const [method, url] of [['GET', '/wh/a/b/c/d'], ['PUT', `${channel.path}`], ['DELETE', '/wh/x']] as const) {
+    for (const [method, url] of [
+      ['GET', '/wh/a/b/c/d'],
+      ['PUT', `${channel.path}`],
+      ['DELETE', '/wh/x'],
+    ] as const) {
       const other = await t.app.inject({ method, url, headers: { 'x-forwarded-for': '203.0.113.31', accept: 'text/html' } });
       expect(other.statusCode, `${method} ${url}`).toBe(404);
       expect(other.json(), `${method} ${url}`).toEqual({ error: { code: 1031, message: expect.any(String) } });

@@ -16,7 +16,12 @@ import { safeEqual } from '../../server/lib/ids.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SECRETISH = /secret|token|signature|csrf|password|passwd|hash|hmac|digest|api_?key/i;
-const EQUALITY = new Set([ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.EqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsToken]);
+const EQUALITY = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+]);
 
 function serverSources(dir = path.join(ROOT, 'server')): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -82,7 +87,11 @@ describe('secrets are compared in constant time', () => {
   it('looks nothing up by a plain secret column: only *_hash columns, with sha256 of the secret', () => {
     const lookups = serverSources().flatMap((f) => {
       const text = fs.readFileSync(f, 'utf8');
-      return [...text.matchAll(/where\(\s*'([\w.]*(?:secret|token|signature|csrf|password)[\w]*)'\s*,\s*'='\s*,\s*([^)]*\)?)/gi)].map((m) => ({ file: path.relative(ROOT, f), column: m[1], value: m[2] }));
+      return [...text.matchAll(/where\(\s*'([\w.]*(?:secret|token|signature|csrf|password)[\w]*)'\s*,\s*'='\s*,\s*([^)]*\)?)/gi)].map((m) => ({
+        file: path.relative(ROOT, f),
+        column: m[1],
+        value: m[2],
+      }));
     });
     expect(lookups.length).toBeGreaterThan(0);
     for (const l of lookups) {

@@ -86,13 +86,24 @@ describe('CSRF protection of cookie sessions', () => {
   it('accepts the same requests with the right header, and safe methods without it', async () => {
     const full = `parley_token=${session.token}; parley_csrf=${session.csrf}`;
     expect((await withCookies('GET', `/api/v1/chats/${w.chatApiChatId}`, full)).statusCode).toBe(200);
-    const ok = await withCookies('POST', `/api/v1/chats/${w.chatApiChatId}/messages`, full, { 'x-csrf-token': session.csrf }, { type: 'text', text: 'sent from the app' });
+    const ok = await withCookies(
+      'POST',
+      `/api/v1/chats/${w.chatApiChatId}/messages`,
+      full,
+      { 'x-csrf-token': session.csrf },
+      { type: 'text', text: 'sent from the app' },
+    );
     expect(ok.statusCode).toBe(201);
     expect((await withCookies('PUT', '/api/v1/me/status', full, { 'x-csrf-token': session.csrf }, { status: 'away' })).statusCode).toBe(200);
   });
 
   it('needs no CSRF header with a bearer token (not sent by browsers on their own)', async () => {
-    const res = await t.app.inject({ method: 'PUT', url: '/api/v1/me/status', headers: { authorization: `Bearer ${session.token}` }, payload: { status: 'online' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/me/status',
+      headers: { authorization: `Bearer ${session.token}` },
+      payload: { status: 'online' },
+    });
     expect(res.statusCode).toBe(200);
   });
 });

@@ -29,7 +29,18 @@ function parseCsp(header: string | string[] | number | undefined): Map<string, s
   );
 }
 
-const UNSAFE_SOURCES = ["'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "'wasm-unsafe-eval'", '*', 'data:', 'blob:', 'http:', 'https:', "'strict-dynamic'"];
+const UNSAFE_SOURCES = [
+  "'unsafe-inline'",
+  "'unsafe-eval'",
+  "'unsafe-hashes'",
+  "'wasm-unsafe-eval'",
+  '*',
+  'data:',
+  'blob:',
+  'http:',
+  'https:',
+  "'strict-dynamic'",
+];
 
 /** No <script> without src, no inline event handler, no javascript: URL in the HTML. */
 function expectNoInlineScript(html: string): void {
@@ -80,7 +91,8 @@ describe('security headers', () => {
       expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
       expect(csp.get('form-action')).toEqual(["'self'"]);
       for (const directive of ['default-src', 'script-src', 'style-src', 'connect-src', 'font-src']) {
-        for (const source of csp.get(directive) ?? []) if (directive !== 'connect-src' || !['ws:', 'wss:'].includes(source)) expect(UNSAFE_SOURCES, `${directive} ${source}`).not.toContain(source);
+        for (const source of csp.get(directive) ?? [])
+          if (directive !== 'connect-src' || !['ws:', 'wss:'].includes(source)) expect(UNSAFE_SOURCES, `${directive} ${source}`).not.toContain(source);
       }
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -112,7 +124,12 @@ describe('security headers', () => {
     }
     // Narrowing the list takes effect at once, and the ETag changes with the policy.
     const first = await t.app.inject({ method: 'GET', url: `/widget/frame/${limited.widget_id}` });
-    await t.app.inject({ method: 'PATCH', url: `/api/v1/channels/${limited.id}`, headers: bearer(t.adminToken), payload: { allowed_domains: ['other.example'] } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/channels/${limited.id}`,
+      headers: bearer(t.adminToken),
+      payload: { allowed_domains: ['other.example'] },
+    });
     const second = await t.app.inject({ method: 'GET', url: `/widget/frame/${limited.widget_id}`, headers: { 'if-none-match': String(first.headers.etag) } });
     expect(second.statusCode).toBe(200);
     expect(parseCsp(second.headers['content-security-policy']).get('frame-ancestors')).toEqual(["'self'", 'https://other.example', 'http://other.example']);
@@ -137,7 +154,12 @@ describe('security headers', () => {
       const signedIn = url === '/api/v1/auth/logout' ? throwaway : admin;
       const bodied = route.method !== 'GET' && route.method !== 'DELETE';
       for (const headers of [signedIn, {}, { accept: 'text/html' }]) {
-        requests.push({ method: route.method, url, headers: bodied ? { ...headers, 'content-type': 'application/json' } : headers, payload: bodied ? '{}' : undefined });
+        requests.push({
+          method: route.method,
+          url,
+          headers: bodied ? { ...headers, 'content-type': 'application/json' } : headers,
+          payload: bodied ? '{}' : undefined,
+        });
       }
       // Broken input: not JSON, or ids that name nothing.
       if (bodied) requests.push({ method: route.method, url, headers: { ...signedIn, 'content-type': 'application/json' }, payload: '{not json' });
@@ -148,7 +170,12 @@ describe('security headers', () => {
       { method: 'GET', url: '/no/such/route' },
       { method: 'GET', url: '/api/v1/no-such-route', headers: admin },
       { method: 'POST', url: '/api/v1/departments', headers: { ...admin, 'content-type': 'application/xml' }, payload: '<x/>' },
-      { method: 'POST', url: '/api/v1/departments', headers: { ...admin, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }) },
+      {
+        method: 'POST',
+        url: '/api/v1/departments',
+        headers: { ...admin, 'content-type': 'application/json' },
+        payload: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
+      },
       { method: 'GET', url: '/widget/nope.js' },
       { method: 'GET', url: '/widget/frame/nope' },
       { method: 'GET', url: '/widget/assets/nope.js' },
@@ -160,7 +187,12 @@ describe('security headers', () => {
     );
     const statuses = new Set<number>();
     for (const r of requests) {
-      const res = await t.app.inject({ method: r.method as 'GET', url: r.url, headers: r.headers ?? {}, ...(r.payload === undefined ? {} : { payload: r.payload }) });
+      const res = await t.app.inject({
+        method: r.method as 'GET',
+        url: r.url,
+        headers: r.headers ?? {},
+        ...(r.payload === undefined ? {} : { payload: r.payload }),
+      });
       statuses.add(res.statusCode);
       expect(res.statusCode, `${r.method} ${r.url} → ${res.body.slice(0, 200)}`).toBeLessThan(500);
       expect(res.headers['x-content-type-options'], `${r.method} ${r.url} → ${res.statusCode}`).toBe('nosniff');

@@ -65,7 +65,13 @@ export async function otherAccount(t: TestApp, prefix = 'other'): Promise<OtherA
     payload: { name: 'Other agent', email, password: 'other-agent-pass', role: 'agent' },
   });
   if (res.statusCode !== 201) throw new Error(`other agent: ${res.statusCode} ${res.body}`);
-  return { accountId: other.accountId, adminId: other.adminId, adminToken: other.token, agentId: res.json().id, agentToken: await t.login(email, 'other-agent-pass') };
+  return {
+    accountId: other.accountId,
+    adminId: other.adminId,
+    adminToken: other.token,
+    agentId: res.json().id,
+    agentToken: await t.login(email, 'other-agent-pass'),
+  };
 }
 
 export interface RouteEntry {
@@ -79,7 +85,15 @@ export async function appWithRoutes(
   opts: { env?: Record<string, string>; clock?: Clock; workers?: boolean; logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<{ t: TestApp; routes: RouteEntry[] }> {
   const store = freshStore();
-  const config = loadConfig({ PUBLIC_URL: 'http://parley.test', ADMIN_EMAIL, ADMIN_PASSWORD, OUTBOUND_ALLOW_PRIVATE: '1', LOG_LEVEL: 'silent', ...store.env, ...opts.env });
+  const config = loadConfig({
+    PUBLIC_URL: 'http://parley.test',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    OUTBOUND_ALLOW_PRIVATE: '1',
+    LOG_LEVEL: 'silent',
+    ...store.env,
+    ...opts.env,
+  });
   const routes: RouteEntry[] = [];
   const app = await buildApp({
     config,

@@ -49,7 +49,12 @@ describe('logs', () => {
     const logged = lines.slice(start);
     expect(logged.length).toBeGreaterThan(10);
     const text = logged.join('\n');
-    for (const [what, value] of [['agent token', agentToken], ['visitor token', visitor], ['channel secret', secret], ['password', password]] as const) {
+    for (const [what, value] of [
+      ['agent token', agentToken],
+      ['visitor token', visitor],
+      ['channel secret', secret],
+      ['password', password],
+    ] as const) {
       expect(text.includes(value), `${what} in the log`).toBe(false);
       expect(text.includes(encodeURIComponent(value)), `${what} (encoded) in the log`).toBe(false);
     }

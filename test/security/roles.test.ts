@@ -61,7 +61,9 @@ describe('role checks on every route', () => {
 
   it('answers 403 forbidden to an agent on every other /api/v1 route, and changes nothing', async () => {
     const adminOnly = api().filter((r) => !AGENT_ROUTES.has(key(r)));
-    expect(adminOnly.map(key)).toEqual(expect.arrayContaining(['POST /api/v1/agents', 'PUT /api/v1/settings', 'GET /api/v1/deliveries', 'DELETE /api/v1/channels/:id']));
+    expect(adminOnly.map(key)).toEqual(
+      expect.arrayContaining(['POST /api/v1/agents', 'PUT /api/v1/settings', 'GET /api/v1/deliveries', 'DELETE /api/v1/channels/:id']),
+    );
     const before = await snapshotTables(t);
     for (const route of adminOnly) {
       const url = await concrete(route.url);
@@ -88,7 +90,12 @@ describe('role checks on every route', () => {
       if (key(route) === 'POST /api/v1/auth/login') continue;
       const url = await concrete(route.url);
       for (const headers of [{}, bearer('not-a-token'), { authorization: 'Basic YWRtaW46eA==' }, { cookie: 'parley_token=forged' }]) {
-        const res = await t.app.inject({ method: route.method as 'GET', url, headers, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }) });
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers,
+          ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+        });
         // A forged cookie on an unsafe method is refused by the CSRF check first.
         const expected = 'cookie' in headers && route.method !== 'GET' ? [401, 403] : [401];
         expect(expected, `${key(route)} ${JSON.stringify(headers)} → ${res.statusCode}`).toContain(res.statusCode);

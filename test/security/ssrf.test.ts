@@ -76,8 +76,18 @@ describe('SSRF: private targets refused at save time', () => {
   it.each(PRIVATE_LITERALS)('refuses %s as webhook_url (create and change) and event_webhook_url', async (url) => {
     const channel = await createChatApiChannel(t, { webhook_url: 'https://hooks.example.com/in' });
     const before = await stored();
-    const created = await t.app.inject({ method: 'POST', url: '/api/v1/channels', headers: bearer(t.adminToken), payload: { type: 'chat_api', name: 'X', webhook_url: url } });
-    const changed = await t.app.inject({ method: 'PATCH', url: `/api/v1/channels/${channel.id}`, headers: bearer(t.adminToken), payload: { webhook_url: url } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/channels',
+      headers: bearer(t.adminToken),
+      payload: { type: 'chat_api', name: 'X', webhook_url: url },
+    });
+    const changed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/channels/${channel.id}`,
+      headers: bearer(t.adminToken),
+      payload: { webhook_url: url },
+    });
     const settings = await put({ event_webhook_url: url });
     for (const res of [created, changed, settings]) {
       expect(res.statusCode, res.body).toBe(400);
@@ -109,7 +119,12 @@ describe('SSRF: private targets refused at send time', () => {
     await postInbound(t, { path: channelPath } as Parameters<typeof postInbound>[1], textMessage(senderId, 'hello'));
     const visitor = await t.app.ctx.db.selectFrom('visitors').select('id').where('external_id', '=', senderId).executeTakeFirstOrThrow();
     const chat = await t.app.ctx.db.selectFrom('chats').select('id').where('visitor_id', '=', visitor.id).executeTakeFirstOrThrow();
-    const sent = await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chat.id}/messages`, headers: bearer(t.adminToken), payload: { type: 'text', text: 'reply' } });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/chats/${chat.id}/messages`,
+      headers: bearer(t.adminToken),
+      payload: { type: 'text', text: 'reply' },
+    });
     expect(sent.statusCode).toBe(201);
     const messageId = sent.json().id as number;
     return waitFor(async () => {
@@ -127,11 +142,18 @@ describe('SSRF: private targets refused at send time', () => {
         const delivery = await replyThrough(t, channel.path, `visitor-${name}`);
         expect(delivery.error).toMatch(new RegExp(`${name} resolves to .*(loopback|private)`));
       }
-      const settings = await t.app.inject({ method: 'PUT', url: '/api/v1/settings', headers: bearer(t.adminToken), payload: { event_webhook_url: `http://${names[0]}:${port}/events` } });
+      const settings = await t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/settings',
+        headers: bearer(t.adminToken),
+        payload: { event_webhook_url: `http://${names[0]}:${port}/events` },
+      });
       expect(settings.statusCode).toBe(200);
       const channel = await createChatApiChannel(t, { webhook_url: 'https://hooks.example.com/x' });
       await postInbound(t, channel, textMessage('event-visitor', 'makes events'));
-      const [chat] = (await t.app.inject({ method: 'GET', url: '/api/v1/chats?status=pending', headers: bearer(t.adminToken) })).json() as Array<{ id: number }>;
+      const [chat] = (await t.app.inject({ method: 'GET', url: '/api/v1/chats?status=pending', headers: bearer(t.adminToken) })).json() as Array<{
+        id: number;
+      }>;
       // Reply (accept) sends chat_accepted.
       expect((await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chat.id}/accept`, headers: bearer(t.adminToken) })).statusCode).toBe(200);
       const row = await waitFor(() =>

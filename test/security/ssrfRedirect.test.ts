@@ -40,10 +40,11 @@ function server(respond: (req: http.IncomingMessage, res: http.ServerResponse) =
   return {
     requests,
     start: () => new Promise<number>((resolve) => srv.listen(0, '127.0.0.1', () => resolve((srv.address() as AddressInfo).port))),
-    close: () => new Promise<void>((resolve) => {
-      srv.closeAllConnections();
-      srv.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        srv.closeAllConnections();
+        srv.close(() => resolve());
+      }),
   };
 }
 
@@ -78,7 +79,12 @@ describe('SSRF: a public target that redirects to a private one', () => {
     await postInbound(t, channel, textMessage(`redirected-${code}`, 'hello'));
     const visitor = await t.app.ctx.db.selectFrom('visitors').select('id').where('external_id', '=', `redirected-${code}`).executeTakeFirstOrThrow();
     const chat = await t.app.ctx.db.selectFrom('chats').select('id').where('visitor_id', '=', visitor.id).executeTakeFirstOrThrow();
-    const sent = await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chat.id}/messages`, headers: bearer(t.adminToken), payload: { type: 'text', text: 'reply' } });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/chats/${chat.id}/messages`,
+      headers: bearer(t.adminToken),
+      payload: { type: 'text', text: 'reply' },
+    });
     expect(sent.statusCode).toBe(201);
     const row = await waitFor(() =>
       t.app.ctx.db.selectFrom('deliveries').selectAll().where('message_id', '=', sent.json().id).where('attempts', '>=', 1).executeTakeFirst(),

@@ -52,7 +52,11 @@ function probesOf(w: World): Probe[] {
     ...chat(w.chatApiChatId),
     ...chat(w.widgetChatId),
     { method: 'GET', url: `/api/v1/calls/${w.callId}` },
-    ...['agent_connected', 'client_connected', 'end', 'error'].map((status): Probe => ({ method: 'POST', url: `/api/v1/calls/${w.callId}/status`, body: { status } })),
+    ...['agent_connected', 'client_connected', 'end', 'error'].map((status): Probe => ({
+      method: 'POST',
+      url: `/api/v1/calls/${w.callId}/status`,
+      body: { status },
+    })),
     { method: 'POST', url: `/api/v1/deliveries/${w.deliveryId}/redeliver`, admin: true },
   ];
 }
@@ -130,7 +134,7 @@ describe('tenant isolation over the API', () => {
     });
   }
 
-  it("keeps settings apart: the other admin reads and changes only its own", async () => {
+  it('keeps settings apart: the other admin reads and changes only its own', async () => {
     await call('PUT', '/api/v1/settings', t.adminToken, { event_webhook_url: 'https://a.example.com/events', safe_url: 'https://a.example.com' });
     const mine = (await call('GET', '/api/v1/settings', t.adminToken)).json();
     const theirs = (await call('GET', '/api/v1/settings', b.adminToken)).json();
@@ -170,7 +174,10 @@ describe('tenant isolation over the API', () => {
     ];
     for (const [path, body, method] of paths) {
       // A's visitor at B's widget, and B's visitor at A's widget.
-      for (const [widgetId, token] of [[bWidget.widget_id, w.visitorToken], [w.widget.widget_id, bSession.visitor_token]]) {
+      for (const [widgetId, token] of [
+        [bWidget.widget_id, w.visitorToken],
+        [w.widget.widget_id, bSession.visitor_token],
+      ]) {
         const res = await visitorCall(t, widgetId, token, path, body, { method });
         expect(res.statusCode, `${method} ${path}`).toBe(401);
       }
@@ -247,10 +254,24 @@ describe('tenant isolation of live frames', () => {
 
     for (const client of [theirAdmin, theirAgent, theirVisitor]) {
       const text = JSON.stringify(client.events());
-      for (const secret of [VISITOR_NAME, 'I need help', 'How can I help?', 'Hello from the site', 'Call me back later', 'second message', 'back again', '5550100199']) {
+      for (const secret of [
+        VISITOR_NAME,
+        'I need help',
+        'How can I help?',
+        'Hello from the site',
+        'Call me back later',
+        'second message',
+        'back again',
+        '5550100199',
+      ]) {
         expect(text).not.toContain(secret);
       }
-      const chatIds = new Set(client.events().map((f) => f.chat_id ?? (f.data.message as { chat_id?: number } | undefined)?.chat_id).filter((id) => id !== undefined));
+      const chatIds = new Set(
+        client
+          .events()
+          .map((f) => f.chat_id ?? (f.data.message as { chat_id?: number } | undefined)?.chat_id)
+          .filter((id) => id !== undefined),
+      );
       expect(chatIds.has(w.chatApiChatId)).toBe(false);
       expect(chatIds.has(w.widgetChatId)).toBe(false);
       expect(client.closeInfo).toBeNull();

@@ -23,7 +23,12 @@ describe('widget uploads: limits, types and names', () => {
     t.app.inject({
       method: 'POST',
       url: `/widget/api/${widget.widget_id}/uploads`,
-      headers: { ...bearer(token), ...(type === undefined ? {} : { 'content-type': type }), ...(o.name === undefined ? {} : { 'x-file-name': o.name }), 'x-forwarded-for': o.ip ?? freshIp() },
+      headers: {
+        ...bearer(token),
+        ...(type === undefined ? {} : { 'content-type': type }),
+        ...(o.name === undefined ? {} : { 'x-file-name': o.name }),
+        'x-forwarded-for': o.ip ?? freshIp(),
+      },
       payload: body,
     });
   const visitor = async () => (await startSession(t, widget.widget_id)).visitor_token;
@@ -113,7 +118,7 @@ describe('widget uploads: limits, types and names', () => {
     const names = [
       '../../../../etc/passwd',
       '..\\..\\windows\\win.ini',
-      'a"; filename*=UTF-8\'\'evil.html',
+      "a\"; filename*=UTF-8''evil.html",
       'line\r\nSet-Cookie: parley_token=x.txt',
       '<img src=x onerror=alert(1)>.txt',
       encodeURIComponent('%2e%2e%2f..%2fsecret.txt'),

@@ -58,7 +58,11 @@ export async function buildWorld(t: TestApp, tag = 'a'): Promise<World> {
 
   const session = await startSession(t, widget.widget_id);
   const sent = await sendText(t, widget.widget_id, session.visitor_token, 'Hello from the site');
-  const offline = await visitorCall(t, widget.widget_id, session.visitor_token, 'offline', { name: VISITOR_NAME, message: 'Call me back later', email: 'zelda@example.com' });
+  const offline = await visitorCall(t, widget.widget_id, session.visitor_token, 'offline', {
+    name: VISITOR_NAME,
+    message: 'Call me back later',
+    email: 'zelda@example.com',
+  });
   if (offline.statusCode !== 200) throw new Error(`offline: ${offline.statusCode} ${offline.body}`);
   const offlineRow = await db.selectFrom('offline_messages').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
   const call = await visitorCall(t, widget.widget_id, session.visitor_token, 'callback', { phone: '+1 555 010 0199' });

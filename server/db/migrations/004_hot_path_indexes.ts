@@ -27,10 +27,5 @@ export async function up(db: AnyDb): Promise<void> {
 
   await db.schema.dropIndex('chats_visitor').execute();
   await db.schema.createIndex('chats_visitor_id').on('chats').columns(['visitor_id', 'id']).execute();
-  await db.schema
-    .createIndex('chats_visitor_open')
-    .on('chats')
-    .columns(['visitor_id', 'id'])
-    .where(sql.ref('status'), '<>', sql.lit('finished'))
-    .execute();
+  await db.schema.createIndex('chats_visitor_open').on('chats').columns(['visitor_id', 'id']).where(sql.ref('status'), '<>', sql.lit('finished')).execute();
 }

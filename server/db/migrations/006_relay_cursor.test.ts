@@ -38,12 +38,22 @@ afterAll(async () => {
 
 it('starts the cursor at the newest relayed event and drops the per-row mark', async () => {
   if (dialect === 'postgres') await sql`create schema ${sql.id(schema)}`.execute(db);
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(columnKinds(dialect)) }, ...(dialect === 'postgres' ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrationsFor(columnKinds(dialect)) },
+    ...(dialect === 'postgres' ? { migrationTableSchema: schema } : {}),
+  });
   expect((await migrator.migrateTo('005_retention')).error).toBeUndefined();
 
   const { id: accountId } = await db.insertInto('accounts').values({ name: 'a', created_at: 0 }).returning('id').executeTakeFirstOrThrow();
   const event = async (relayed: 0 | 1) =>
-    (await db.insertInto('events').values({ account_id: accountId, type: 'agent.updated', data_json: '{}', created_at: 0, relayed }).returning('id').executeTakeFirstOrThrow()).id as number;
+    (
+      await db
+        .insertInto('events')
+        .values({ account_id: accountId, type: 'agent.updated', data_json: '{}', created_at: 0, relayed })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id as number;
   await event(1);
   const lastRelayed = await event(1);
   await event(0);

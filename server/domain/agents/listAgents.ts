@@ -11,12 +11,7 @@ export async function listAgents(ctx: AppContext, input: { actor: Actor; page: P
 }
 
 export async function getAgent(ctx: AppContext, input: { actor: Actor; id: number }): Promise<Agent> {
-  const agent = await ctx.db
-    .selectFrom('agents')
-    .selectAll()
-    .where('id', '=', input.id)
-    .where('account_id', '=', input.actor.account_id)
-    .executeTakeFirst();
+  const agent = await ctx.db.selectFrom('agents').selectAll().where('id', '=', input.id).where('account_id', '=', input.actor.account_id).executeTakeFirst();
   if (!agent) throw notFound(`Agent ${input.id}`);
   return agent;
 }

@@ -17,7 +17,12 @@ export async function logout(ctx: AppContext, input: { agent: Pick<Agent, 'id' |
   await commit(ctx.db, ctx.signals, async (tx) => {
     await revokeToken(tx, input.token, now);
     // Read in the transaction: the event carries the agent as it is, so clients that apply it change nothing.
-    const agent = await tx.selectFrom('agents').selectAll().where('id', '=', input.agent.id).where('account_id', '=', input.agent.account_id).executeTakeFirst();
+    const agent = await tx
+      .selectFrom('agents')
+      .selectAll()
+      .where('id', '=', input.agent.id)
+      .where('account_id', '=', input.agent.account_id)
+      .executeTakeFirst();
     if (agent) await recordEvent(tx, { accountId: agent.account_id, type: 'agent.updated', data: { agent: presentAgent(agent) } }, now);
   });
 }

@@ -39,7 +39,12 @@ export async function resolveToken(db: Db, token: string, now: number): Promise<
 
 /** A revoked token also expires at that moment, so the retention worker deletes it with the expired ones (server/retention/pruneAuth.ts). */
 export async function revokeToken(db: Db, token: string, now: number): Promise<void> {
-  await db.updateTable('auth_tokens').set({ revoked_at: now, expires_at: now }).where('token_hash', '=', sha256(token)).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('auth_tokens')
+    .set({ revoked_at: now, expires_at: now })
+    .where('token_hash', '=', sha256(token))
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function revokeAgentTokens(db: Db, agentId: number, now: number): Promise<void> {

@@ -40,7 +40,10 @@ export async function hasActiveCall(db: Executor, accountId: number, visitorId: 
 }
 
 /** The availability and the callback settings it was judged on (requestCallback needs both). */
-export async function judgeAvailability(db: Executor, input: AvailabilityInput): Promise<{ availability: CallbackAvailabilityResult; callback: CallbackSettings }> {
+export async function judgeAvailability(
+  db: Executor,
+  input: AvailabilityInput,
+): Promise<{ availability: CallbackAvailabilityResult; callback: CallbackSettings }> {
   const callback = callbackOf(await settingsOf(db, input.accountId, input.now));
   const fail = (reason: typeof CALLBACK_DISABLED | typeof CALLBACK_UNAVAILABLE) => ({ availability: { result: 'fail' as const, reason }, callback });
   if (!callback.enabled) return fail(CALLBACK_DISABLED);

@@ -71,7 +71,7 @@ describe('callbackAvailability and requestCallback', () => {
     expect(await at('2024-01-02T10:00:00Z')).toEqual({ result: 'fail', reason: CALLBACK_UNAVAILABLE });
   });
 
-  it('requestCallback refuses outside the hours (judged at the clock\'s now)', async () => {
+  it("requestCallback refuses outside the hours (judged at the clock's now)", async () => {
     const today = new Date().getUTCDay();
     const otherDay = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'][today % 7]; // the day after today (getUTCDay: 0 = sunday)
     await putCallback({ enabled: true, balance_seconds: 600, hours: { [otherDay]: [['00:00', '24:00']] } });
@@ -79,7 +79,7 @@ describe('callbackAvailability and requestCallback', () => {
     expect(await callRows()).toEqual([]);
   });
 
-  it('stores the call (E.164, status start, the visitor\'s chat) with its call.updated event', async () => {
+  it("stores the call (E.164, status start, the visitor's chat) with its call.updated event", async () => {
     await putCallback({ enabled: true, balance_seconds: 600 });
     const v = await newVisitor();
     const result = await ask(v, '001 (555) 010-0199');
@@ -100,7 +100,10 @@ describe('callbackAvailability and requestCallback', () => {
     });
     const event = await db().selectFrom('events').selectAll().where('type', '=', 'call.updated').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(event).toMatchObject({ account_id: accountId, chat_id: v.chatId, channel_id: channel.id });
-    expect(JSON.parse(event.data_json)).toMatchObject({ call: { id: call?.id, phone: '+15550100199', status: 'start', chat_id: v.chatId }, visitor_id: v.visitorId });
+    expect(JSON.parse(event.data_json)).toMatchObject({
+      call: { id: call?.id, phone: '+15550100199', status: 'start', chat_id: v.chatId },
+      visitor_id: v.visitorId,
+    });
   });
 
   it('allows one active call per visitor: a second request is unavaiable until the first ends', async () => {
@@ -129,12 +132,13 @@ describe('callbackAvailability and requestCallback', () => {
   it('refuses a bad phone with its reason and stores nothing', async () => {
     await putCallback({ enabled: true, balance_seconds: 600 });
     const v = await newVisitor();
-    for (const phone of ['5550100199', '+1 555 CALL', '+123', 42]) expect(await ask(v, phone)).toEqual({ result: 'fail', reason: 'Invalid phone number format' });
+    for (const phone of ['5550100199', '+1 555 CALL', '+123', 42])
+      expect(await ask(v, phone)).toEqual({ result: 'fail', reason: 'Invalid phone number format' });
     expect(await ask(v, '')).toEqual({ result: 'fail', reason: 'Phone number is required' });
     expect(await callRows()).toEqual([]);
   });
 
-  it('ignores a chat id that is not the visitor\'s, and refuses a visitor of another channel or account', async () => {
+  it("ignores a chat id that is not the visitor's, and refuses a visitor of another channel or account", async () => {
     await putCallback({ enabled: true, balance_seconds: 600 });
     const a = await newVisitor();
     const b = await newVisitor();
@@ -143,7 +147,9 @@ describe('callbackAvailability and requestCallback', () => {
     const other = await createOtherAccount(t, `calls-${n}@other.example`);
     const stranger = requestCallback(t.app.ctx, { accountId: other.accountId, channelId: channel.id, visitorId: b.visitorId, phone: '+15550100199' });
     await expect(stranger).rejects.toBeInstanceOf(AppError);
-    await expect(requestCallback(t.app.ctx, { accountId, channelId: channel.id + 1000, visitorId: b.visitorId, phone: '+15550100199' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(requestCallback(t.app.ctx, { accountId, channelId: channel.id + 1000, visitorId: b.visitorId, phone: '+15550100199' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('ends the call with status error when the provider cannot start it', async () => {

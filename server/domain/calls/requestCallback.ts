@@ -60,7 +60,13 @@ export async function requestCallback(ctx: CallsContext, input: RequestCallbackI
     const chat =
       input.chatId == null
         ? undefined
-        : await tx.selectFrom('chats').select(['id', 'status', 'accepted_by']).where('id', '=', input.chatId).where('account_id', '=', input.accountId).where('visitor_id', '=', visitor.id).executeTakeFirst();
+        : await tx
+            .selectFrom('chats')
+            .select(['id', 'status', 'accepted_by'])
+            .where('id', '=', input.chatId)
+            .where('account_id', '=', input.accountId)
+            .where('visitor_id', '=', visitor.id)
+            .executeTakeFirst();
     const call = await tx
       .insertInto('calls')
       .values({

@@ -7,10 +7,7 @@ import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanShortcut, cleanText, cleanTitle, rethrowDuplicate, type CannedResponse } from './cannedResponseInput.js';
 import { assertShortcutFree, type NewCannedResponse } from './createCannedResponse.js';
 
-export async function updateCannedResponse(
-  ctx: AppContext,
-  input: { actor: Actor; id: number; fields: Partial<NewCannedResponse> },
-): Promise<CannedResponse> {
+export async function updateCannedResponse(ctx: AppContext, input: { actor: Actor; id: number; fields: Partial<NewCannedResponse> }): Promise<CannedResponse> {
   const { actor, id, fields } = input;
   assertAdmin(actor);
   const set: Updateable<CannedResponsesTable> = {};

@@ -43,7 +43,13 @@ export async function channelIdsVisibleTo(db: Executor, agent: Pick<Agent, 'id' 
     .where('channels.account_id', '=', agent.account_id)
     .where((eb) =>
       eb.or([
-        eb.exists(eb.selectFrom('channel_agents').select('agent_id').whereRef('channel_agents.channel_id', '=', 'channels.id').where('channel_agents.agent_id', '=', agent.id)),
+        eb.exists(
+          eb
+            .selectFrom('channel_agents')
+            .select('agent_id')
+            .whereRef('channel_agents.channel_id', '=', 'channels.id')
+            .where('channel_agents.agent_id', '=', agent.id),
+        ),
         eb.not(eb.exists(eb.selectFrom('channel_agents').select('agent_id').whereRef('channel_agents.channel_id', '=', 'channels.id'))),
       ]),
     )

@@ -40,9 +40,7 @@ export async function createChannel(
   const name = cleanName(fields.name ?? '');
   const chatApi = type === 'chat_api';
   const webhookUrl = chatApi ? cleanWebhookUrl(ctx.config, fields.webhook_url) : null;
-  const options: WidgetOptions = chatApi
-    ? {}
-    : { color: cleanColor(fields.color ?? null), allowed_domains: cleanDomains(fields.allowed_domains ?? null) };
+  const options: WidgetOptions = chatApi ? {} : { color: cleanColor(fields.color ?? null), allowed_domains: cleanDomains(fields.allowed_domains ?? null) };
   if (!chatApi) applyIdentitySecret(options, { identity_verification: fields.identity_verification });
   const now = ctx.clock();
 

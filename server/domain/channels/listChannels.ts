@@ -16,7 +16,11 @@ export async function listChannels(ctx: AppContext, input: { actor: Actor; page:
   assertAdmin(input.actor);
   const q = ctx.db.selectFrom('channels').selectAll().where('account_id', '=', input.actor.account_id);
   const channels = await applyPage(q, input.page, 'id').execute();
-  const byChannel = await assignedAgents(ctx.db, input.actor.account_id, channels.map((c) => c.id));
+  const byChannel = await assignedAgents(
+    ctx.db,
+    input.actor.account_id,
+    channels.map((c) => c.id),
+  );
   return channels.map((channel) => ({ channel, agentIds: byChannel.get(channel.id) ?? [] }));
 }
 

@@ -10,7 +10,13 @@ describe('claimInbound: one message.id per sender per 24 h', () => {
   const T0 = 1_700_000_000_000;
   const claim = (now: number, k = key) => inTransaction(t.app.ctx.db, (tx) => claimInbound(tx, k, now));
   const row = () =>
-    t.app.ctx.db.selectFrom('inbound_dedup').selectAll().where('channel_id', '=', key.channelId).where('sender_id', '=', key.senderId).where('message_external_id', '=', key.messageId).executeTakeFirstOrThrow();
+    t.app.ctx.db
+      .selectFrom('inbound_dedup')
+      .selectAll()
+      .where('channel_id', '=', key.channelId)
+      .where('sender_id', '=', key.senderId)
+      .where('message_external_id', '=', key.messageId)
+      .executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     t = await createTestApp({ workers: false });

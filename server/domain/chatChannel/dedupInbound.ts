@@ -14,11 +14,7 @@ export const DEDUP_WINDOW_MS = 24 * 60 * 60 * 1000;
  * has expired. (Two statements, an insert then an update of an expired key,
  * would treat a key the retention worker deleted between them as a duplicate.)
  */
-export async function claimInbound(
-  tx: Tx,
-  key: { accountId: number; channelId: number; senderId: string; messageId: string },
-  now: number,
-): Promise<boolean> {
+export async function claimInbound(tx: Tx, key: { accountId: number; channelId: number; senderId: string; messageId: string }, now: number): Promise<boolean> {
   const claimed = await tx
     .insertInto('inbound_dedup')
     .values({

@@ -21,7 +21,11 @@ const chatApiChannel = prepared(['publicId'], (db, p: { publicId: string }) =>
 );
 
 const chatApiChannels = prepared(['publicIds'], (db, p: { publicIds: string[] }) =>
-  db.selectFrom('channels').selectAll().where('public_id', '=', sql<string>`any(${p.publicIds})`).where('type', '=', 'chat_api'),
+  db
+    .selectFrom('channels')
+    .selectAll()
+    .where('public_id', '=', sql<string>`any(${p.publicIds})`)
+    .where('type', '=', 'chat_api'),
 );
 
 /** One cache per store: apps of separate tests never share entries. */
@@ -31,8 +35,8 @@ function cacheOf(db: Db): ChannelCache {
   let cache = caches.get(db);
   if (!cache) {
     if (isPostgres(db)) {
-      const loader = new Coalescer<string, Channel>(async (publicIds) =>
-        new Map((await chatApiChannels.execute(db, { publicIds })).map((c) => [c.public_id, c])),
+      const loader = new Coalescer<string, Channel>(
+        async (publicIds) => new Map((await chatApiChannels.execute(db, { publicIds })).map((c) => [c.public_id, c])),
       );
       cache = new ChannelCache((publicId) => loader.get(publicId));
     } else {

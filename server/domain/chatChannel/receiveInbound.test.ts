@@ -66,10 +66,14 @@ describe('chat channel: messages that arrive together', () => {
 
   it('fails only the message the store refuses: the others of its transaction are stored, and nothing of it is', async () => {
     if (testDialect() === 'sqlite') {
-      await sql`create trigger refuse_poison before insert on messages when new.text = 'poison' begin select raise(abort, 'refused'); end`.execute(t.app.ctx.db);
+      await sql`create trigger refuse_poison before insert on messages when new.text = 'poison' begin select raise(abort, 'refused'); end`.execute(
+        t.app.ctx.db,
+      );
     } else {
       await sql`create function refuse_poison() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`.execute(t.app.ctx.db);
-      await sql`create trigger refuse_poison before insert on messages for each row when (new.text = 'poison') execute function refuse_poison()`.execute(t.app.ctx.db);
+      await sql`create trigger refuse_poison before insert on messages for each row when (new.text = 'poison') execute function refuse_poison()`.execute(
+        t.app.ctx.db,
+      );
     }
     const posts = ['fine-a', 'poison', 'fine-b', 'fine-c'].map((text) => postInbound(t, channel, textMessage(`p-${text}`, text, { name: `P ${text}` })));
     const codes = (await Promise.all(posts)).map((r) => r.statusCode);

@@ -52,8 +52,15 @@ describe('storeInboundBatch', () => {
     const visitors = await db.selectFrom('visitors').selectAll().where('channel_id', '=', channel.id).orderBy('external_id').execute();
     const byId = new Map(visitors.map((v) => [v.id, v.external_id]));
     const chats = await db.selectFrom('chats').selectAll().where('channel_id', '=', channel.id).orderBy('id').execute();
-    const chatName = new Map(chats.map((c) => [c.id, `${byId.get(c.visitor_id)}#${chats.filter((o) => o.visitor_id === c.visitor_id && o.id <= c.id).length}`]));
-    const messages = await db.selectFrom('messages').selectAll().where('chat_id', 'in', [0, ...chats.map((c) => c.id)]).orderBy('id').execute();
+    const chatName = new Map(
+      chats.map((c) => [c.id, `${byId.get(c.visitor_id)}#${chats.filter((o) => o.visitor_id === c.visitor_id && o.id <= c.id).length}`]),
+    );
+    const messages = await db
+      .selectFrom('messages')
+      .selectAll()
+      .where('chat_id', 'in', [0, ...chats.map((c) => c.id)])
+      .orderBy('id')
+      .execute();
     const events = await db.selectFrom('events').selectAll().where('channel_id', '=', channel.id).orderBy('id').execute();
     for (const chat of chats) {
       const seqs = events.filter((e) => e.chat_id === chat.id).map((e) => e.seq);
@@ -63,7 +70,9 @@ describe('storeInboundBatch', () => {
     // Jobs of different visitors may be written in another order (they arrived together); each chat's own order must hold.
     const byChat = <R extends { id: number }>(rows: R[], chatOf: (r: R) => number | null) =>
       [...rows].sort((x, y) => (chatName.get(chatOf(x)!) ?? '').localeCompare(chatName.get(chatOf(y)!) ?? '') || x.id - y.id);
-    const messageIds = new Map(messages.map((m) => [m.id, `${chatName.get(m.chat_id)}/${messages.filter((o) => o.chat_id === m.chat_id && o.id <= m.id).length}`]));
+    const messageIds = new Map(
+      messages.map((m) => [m.id, `${chatName.get(m.chat_id)}/${messages.filter((o) => o.chat_id === m.chat_id && o.id <= m.id).length}`]),
+    );
     return {
       visitors: visitors.map(({ id: _id, channel_id: _c, number: _n, updated_at: _u, token_hash: _t, ...v }) => v),
       chats: chats.map(({ id, visitor_id: _v, channel_id: _c, ...c }) => ({ ...c, name: chatName.get(id) })),

@@ -33,8 +33,15 @@ import { senderDetails, storeInbound, type InboundJob, type InboundOutcome } fro
 export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<InboundOutcome[]> {
   const outcomes: InboundOutcome[] = new Array(jobs.length);
   const groups = byVisitor(jobs);
-  const visitors = await touchVisitors(tx, [...groups.values()].map((indexes) => jobs[indexes[0]!]!), Math.max(...jobs.map((j) => j.now)));
-  const openChats = await openChatsOf(tx, [...visitors.values()].map((v) => v.id));
+  const visitors = await touchVisitors(
+    tx,
+    [...groups.values()].map((indexes) => jobs[indexes[0]!]!),
+    Math.max(...jobs.map((j) => j.now)),
+  );
+  const openChats = await openChatsOf(
+    tx,
+    [...visitors.values()].map((v) => v.id),
+  );
 
   const common: Array<{ index: number; chat: OpenChat }> = [];
   for (const [key, indexes] of groups) {
@@ -47,7 +54,10 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
     }
   }
   if (common.length > 0) {
-    await storeMessages(tx, common.map(({ index, chat }) => ({ chat, row: rowOf(jobs[index]!, chat) })));
+    await storeMessages(
+      tx,
+      common.map(({ index, chat }) => ({ chat, row: rowOf(jobs[index]!, chat) })),
+    );
     for (const { index } of common) outcomes[index] = 'stored';
   }
   return outcomes;
@@ -118,7 +128,9 @@ export const touchVisitorsSqlite = prepared(['now', 'keys'], (db, p: { keys: str
 /** 2. The open chat of each visitor (the newest not finished). */
 async function openChatsOf(tx: Tx, visitorIds: number[]): Promise<Map<number, OpenChat>> {
   if (visitorIds.length === 0) return new Map();
-  const rows = isPostgres(tx) ? (await openChatsQuery(visitorIds).execute(tx)).rows : await openChatsSqlite.execute(tx, { visitorIds: JSON.stringify(visitorIds) });
+  const rows = isPostgres(tx)
+    ? (await openChatsQuery(visitorIds).execute(tx)).rows
+    : await openChatsSqlite.execute(tx, { visitorIds: JSON.stringify(visitorIds) });
   return new Map(rows.map((c) => [c.visitor_id, c]));
 }
 

@@ -17,13 +17,7 @@ export async function loadChatDto(tx: Tx, chat: Chat): Promise<ChatDto> {
   return presentChat(chat, visitor);
 }
 
-export async function recordChatEvent(
-  tx: Tx,
-  chat: Chat,
-  type: EventType,
-  data: Record<string, unknown>,
-  now: number,
-): Promise<RecordedEvent> {
+export async function recordChatEvent(tx: Tx, chat: Chat, type: EventType, data: Record<string, unknown>, now: number): Promise<RecordedEvent> {
   return recordEvent(tx, { accountId: chat.account_id, type, chatId: chat.id, channelId: chat.channel_id, data }, now);
 }
 

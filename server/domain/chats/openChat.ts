@@ -63,7 +63,11 @@ export async function openChat(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await tx.updateTable('visitors').set({ chats_count: sql<number>`chats_count + 1` }).where('id', '=', visitor.id).execute();
+  await tx
+    .updateTable('visitors')
+    .set({ chats_count: sql<number>`chats_count + 1` })
+    .where('id', '=', visitor.id)
+    .execute();
   await recordChatState(tx, chat, 'chat.created', now);
   return { chat, created: true };
 }

@@ -25,10 +25,7 @@ function containing(text: string): string {
 export async function listChats(db: Db, agent: Agent, q: ChatListQuery): Promise<ChatDto[]> {
   const channels = await readableChannelIds(db, agent);
   if (channels && channels.length === 0) return [];
-  let query = db
-    .selectFrom('chats')
-    .selectAll()
-    .where('account_id', '=', agent.account_id);
+  let query = db.selectFrom('chats').selectAll().where('account_id', '=', agent.account_id);
   if (channels) query = query.where('channel_id', 'in', channels);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.before !== undefined) query = query.where('id', '<', q.before);
@@ -38,14 +35,31 @@ export async function listChats(db: Db, agent: Agent, q: ChatListQuery): Promise
     const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     query = query.where((eb) =>
       eb.or([
-        eb.exists(eb.selectFrom('visitors').select('visitors.id').whereRef('visitors.id', '=', 'chats.visitor_id').where((v) => v.or([like('visitors.name'), like('visitors.email')]))),
-        eb.exists(eb.selectFrom('messages').select('messages.id').whereRef('messages.chat_id', '=', 'chats.id').where('messages.suppressed', '=', 0).where(like('messages.text'))),
+        eb.exists(
+          eb
+            .selectFrom('visitors')
+            .select('visitors.id')
+            .whereRef('visitors.id', '=', 'chats.visitor_id')
+            .where((v) => v.or([like('visitors.name'), like('visitors.email')])),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('messages')
+            .select('messages.id')
+            .whereRef('messages.chat_id', '=', 'chats.id')
+            .where('messages.suppressed', '=', 0)
+            .where(like('messages.text')),
+        ),
       ]),
     );
   }
   const chats = await query.orderBy('id', 'desc').limit(q.limit).execute();
   if (chats.length === 0) return [];
-  const visitors = await db.selectFrom('visitors').selectAll().where('id', 'in', [...new Set(chats.map((c) => c.visitor_id))]).execute();
+  const visitors = await db
+    .selectFrom('visitors')
+    .selectAll()
+    .where('id', 'in', [...new Set(chats.map((c) => c.visitor_id))])
+    .execute();
   const byId = new Map(visitors.map((v) => [v.id, v]));
   return chats.map((c) => presentChat(c, byId.get(c.visitor_id)!));
 }

@@ -18,8 +18,25 @@ export interface InsertMessageInput {
 export type MessageRow = Omit<Message, 'id'>;
 
 export const MESSAGE_COLUMNS = [
-  'account_id', 'chat_id', 'author', 'agent_id', 'type', 'text', 'file', 'file_name', 'file_size', 'thumb', 'latitude', 'longitude',
-  'extra_json', 'external_id', 'internal', 'suppressed', 'delivery_status', 'delivery_error', 'created_at',
+  'account_id',
+  'chat_id',
+  'author',
+  'agent_id',
+  'type',
+  'text',
+  'file',
+  'file_name',
+  'file_size',
+  'thumb',
+  'latitude',
+  'longitude',
+  'extra_json',
+  'external_id',
+  'internal',
+  'suppressed',
+  'delivery_status',
+  'delivery_error',
+  'created_at',
 ] as const satisfies readonly (keyof MessageRow)[];
 
 const insertRow = prepared<MessageRow, Message>(MESSAGE_COLUMNS, (db, row) => db.insertInto('messages').values(row).returningAll());

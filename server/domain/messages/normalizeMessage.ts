@@ -78,7 +78,11 @@ export function normalizeMessage(raw: unknown): NormalizedInput {
     throw new InvalidMessage(`message.type "${cutText(type, 40)}" is unknown; use one of ${[...MESSAGE_TYPES, ...TYPING_TYPES].join(', ')}.`);
   }
   const external =
-    typeof raw.id === 'string' && raw.id.trim() !== '' ? cutText(raw.id.trim(), 200) : typeof raw.id === 'number' && Number.isFinite(raw.id) ? String(raw.id) : null;
+    typeof raw.id === 'string' && raw.id.trim() !== ''
+      ? cutText(raw.id.trim(), 200)
+      : typeof raw.id === 'number' && Number.isFinite(raw.id)
+        ? String(raw.id)
+        : null;
   const text = typeof raw.text === 'string' && raw.text.trim() !== '' ? cutText(raw.text) : null;
   const msg: NormalizedMessage = {
     type: type as MessageType,

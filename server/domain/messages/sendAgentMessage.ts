@@ -30,7 +30,12 @@ export async function sendAgentMessage(
     else if (!input.internal) {
       const agentIds = withAgent(chat, actor.id);
       if (agentIds !== chat.agent_ids_json) {
-        chat = await tx.updateTable('chats').set({ agent_ids_json: agentIds, updated_at: now }).where('id', '=', chat.id).returningAll().executeTakeFirstOrThrow();
+        chat = await tx
+          .updateTable('chats')
+          .set({ agent_ids_json: agentIds, updated_at: now })
+          .where('id', '=', chat.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
       }
     }
     const channel = await tx.selectFrom('channels').selectAll().where('id', '=', chat.channel_id).executeTakeFirstOrThrow();

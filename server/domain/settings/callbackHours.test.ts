@@ -33,7 +33,16 @@ describe('isCallbackOpen', () => {
   });
 
   it('treats a missing or empty day as closed and checks every range of a day', () => {
-    const cb = { timezone: 'UTC', hours: { mon: [['08:00', '10:00'], ['14:00', '16:00']] as [string, string][], tue: [] } };
+    const cb = {
+      timezone: 'UTC',
+      hours: {
+        mon: [
+          ['08:00', '10:00'],
+          ['14:00', '16:00'],
+        ] as [string, string][],
+        tue: [],
+      },
+    };
     expect(isCallbackOpen(cb, at('2024-01-01T09:00:00Z'))).toBe(true);
     expect(isCallbackOpen(cb, at('2024-01-01T12:00:00Z'))).toBe(false);
     expect(isCallbackOpen(cb, at('2024-01-01T15:00:00Z'))).toBe(true);

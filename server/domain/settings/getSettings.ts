@@ -20,7 +20,12 @@ export async function getSettings(ctx: AppContext, input: { actor: Actor }): Pro
  * so concurrent partial changes do not overwrite each other.
  */
 export async function settingsOf(db: Executor, accountId: number, now: number, lock = false): Promise<SettingsRow> {
-  const select = () => db.selectFrom('settings').selectAll().where('account_id', '=', accountId).$if(lock, (q) => q.forUpdate());
+  const select = () =>
+    db
+      .selectFrom('settings')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .$if(lock, (q) => q.forUpdate());
   const row = await select().executeTakeFirst();
   if (row) return row;
   await db

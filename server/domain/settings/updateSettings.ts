@@ -33,7 +33,14 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
     // A new receiver URL ends a pause: the held deliveries go to the new URL.
     if (set.event_webhook_url && set.event_webhook_url !== current.event_webhook_url && current.webhooks_paused_reason) {
       await resumeEventWebhooks(tx, actor.account_id, now);
-      await tx.updateTable('deliveries').set({ url: set.event_webhook_url }).where('account_id', '=', actor.account_id).where('kind', '=', 'event_webhook').where('status', '=', 'pending').where('attempts', '=', 0).execute();
+      await tx
+        .updateTable('deliveries')
+        .set({ url: set.event_webhook_url })
+        .where('account_id', '=', actor.account_id)
+        .where('kind', '=', 'event_webhook')
+        .where('status', '=', 'pending')
+        .where('attempts', '=', 0)
+        .execute();
     }
     return tx
       .updateTable('settings')

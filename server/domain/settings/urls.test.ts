@@ -14,10 +14,24 @@ const refused = (url: string): string | undefined => {
 
 describe('privateHostReason', () => {
   it.each([
-    'http://127.0.0.1/', 'http://127.255.0.9/', 'http://10.0.0.1/', 'http://172.16.0.1/', 'http://172.31.255.255/',
-    'http://192.168.0.1/', 'http://169.254.169.254/', 'http://0.0.0.0/', 'http://[::1]/', 'http://[fc00::1]/',
-    'http://[fdff::1]/', 'http://[fe80::1]/', 'http://[::ffff:10.0.0.1]/', 'http://localhost/', 'http://LOCALHOST./',
-    'http://x.localhost/', 'http://2130706433/', 'http://0x7f.1/',
+    'http://127.0.0.1/',
+    'http://127.255.0.9/',
+    'http://10.0.0.1/',
+    'http://172.16.0.1/',
+    'http://172.31.255.255/',
+    'http://192.168.0.1/',
+    'http://169.254.169.254/',
+    'http://0.0.0.0/',
+    'http://[::1]/',
+    'http://[fc00::1]/',
+    'http://[fdff::1]/',
+    'http://[fe80::1]/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://localhost/',
+    'http://LOCALHOST./',
+    'http://x.localhost/',
+    'http://2130706433/',
+    'http://0x7f.1/',
   ])('refuses %s', (url) => {
     expect(privateHostReason(hostOf(url))).toEqual(expect.any(String));
   });

@@ -33,7 +33,10 @@ const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !
 
 function onlyKeys(where: string, value: Rec, allowed: string[]): void {
   const extra = Object.keys(value).filter((k) => !allowed.includes(k));
-  if (extra.length > 0) throw invalid(`${where} has unknown ${extra.length > 1 ? 'keys' : 'key'} ${extra.map((k) => `"${k.slice(0, 40)}"`).join(', ')}; allowed: ${allowed.join(', ')}.`);
+  if (extra.length > 0)
+    throw invalid(
+      `${where} has unknown ${extra.length > 1 ? 'keys' : 'key'} ${extra.map((k) => `"${k.slice(0, 40)}"`).join(', ')}; allowed: ${allowed.join(', ')}.`,
+    );
 }
 
 function count(where: string, value: unknown, max: number, integer: boolean): number {
@@ -112,7 +115,8 @@ export async function cleanWidgetRules(db: Executor, accountId: number, value: u
     const found = await db.selectFrom('departments').select('id').where('account_id', '=', accountId).where('id', 'in', departments).execute();
     const known = new Set(found.map((d) => d.id));
     const missing = departments.filter((d) => !known.has(d));
-    if (missing.length > 0) throw invalid(`action.department_id must name departments of this account; ${missing.slice(0, 10).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not.`);
+    if (missing.length > 0)
+      throw invalid(`action.department_id must name departments of this account; ${missing.slice(0, 10).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not.`);
   }
   return { rules };
 }

@@ -67,7 +67,13 @@ export async function receiveWidgetMessage(ctx: AppContext, input: WidgetMessage
       visitor = await tx.updateTable('visitors').set({ invite }).where('id', '=', visitor.id).returningAll().executeTakeFirstOrThrow();
     }
     const session = readSession(visitor);
-    const { chat } = await openChat(tx, { visitor, departmentId, page: session.page ? { ...session.page } : null, customData: session.custom_data ?? null, now });
+    const { chat } = await openChat(tx, {
+      visitor,
+      departmentId,
+      page: session.page ? { ...session.page } : null,
+      customData: session.custom_data ?? null,
+      now,
+    });
     const stored = await insertMessage(tx, { chat, author: 'visitor', message, now });
     await recordMessageCreated(tx, chat, stored, now);
     return stored;

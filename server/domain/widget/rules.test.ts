@@ -31,7 +31,9 @@ describe('widget rules', () => {
   });
 
   it('cleans custom data: objects only, string values only, empty fields dropped', () => {
-    expect(cleanCustomData([null, 'x', [1], { title: 5, content: '  ' }, { key: 'Plan', content: 'Pro', extra: 'dropped' }], null)).toEqual([{ key: 'Plan', content: 'Pro' }]);
+    expect(cleanCustomData([null, 'x', [1], { title: 5, content: '  ' }, { key: 'Plan', content: 'Pro', extra: 'dropped' }], null)).toEqual([
+      { key: 'Plan', content: 'Pro' },
+    ]);
     expect(() => cleanCustomData({ 0: { title: 'x' } }, null)).toThrow('Custom data must be array.');
   });
 

@@ -35,7 +35,12 @@ export function displayName(raw: string | undefined, type: UploadType): string {
 
 /** `<random>-<ascii name>.<ext>`: nothing a path or a header could misread. */
 export function storedName(display: string, type: UploadType): string {
-  const base = display.replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'file';
+  const base =
+    display
+      .replace(/\.[^.]*$/, '')
+      .replace(/[^A-Za-z0-9_-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 60) || 'file';
   return `${randomPublicId(24)}-${base}.${type.ext}`;
 }
 
@@ -46,7 +51,10 @@ export function uploadFile(dataDir: string, name: string): { file: string; type:
   return { file: path.join(uploadsDir(dataDir), name), type };
 }
 
-export async function storeUpload(ctx: AppContext, input: { contentType: string | undefined; fileName: string | undefined; data: Buffer }): Promise<UploadResponse> {
+export async function storeUpload(
+  ctx: AppContext,
+  input: { contentType: string | undefined; fileName: string | undefined; data: Buffer },
+): Promise<UploadResponse> {
   const type = uploadTypeOf(input.contentType);
   if (!type) {
     throw new AppError('unsupported_media_type', 'This file type cannot be sent; send an image, audio, video, PDF, office document, text or zip file.');

@@ -15,7 +15,10 @@ export interface UploadType {
   magic?: (head: Buffer) => boolean;
 }
 
-const starts = (...prefixes: string[]) => (head: Buffer): boolean => prefixes.some((p) => head.subarray(0, p.length).equals(Buffer.from(p, 'latin1')));
+const starts =
+  (...prefixes: string[]) =>
+  (head: Buffer): boolean =>
+    prefixes.some((p) => head.subarray(0, p.length).equals(Buffer.from(p, 'latin1')));
 const webp = (head: Buffer): boolean => starts('RIFF')(head) && head.subarray(8, 12).toString('latin1') === 'WEBP';
 const zipMagic = starts('PK\x03\x04', 'PK\x05\x06');
 const ole = starts('\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1');
@@ -44,9 +47,24 @@ export const UPLOAD_TYPES: Readonly<Record<string, UploadType>> = {
   'application/msword': T('doc', 'document', 'application/msword', ole),
   'application/vnd.ms-excel': T('xls', 'document', 'application/vnd.ms-excel', ole),
   'application/vnd.ms-powerpoint': T('ppt', 'document', 'application/vnd.ms-powerpoint', ole),
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': T('docx', 'document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', zipMagic),
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': T('xlsx', 'document', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', zipMagic),
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': T('pptx', 'document', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', zipMagic),
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': T(
+    'docx',
+    'document',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    zipMagic,
+  ),
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': T(
+    'xlsx',
+    'document',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    zipMagic,
+  ),
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': T(
+    'pptx',
+    'document',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    zipMagic,
+  ),
   'application/vnd.oasis.opendocument.text': T('odt', 'document', 'application/vnd.oasis.opendocument.text', zipMagic),
   'application/vnd.oasis.opendocument.spreadsheet': T('ods', 'document', 'application/vnd.oasis.opendocument.spreadsheet', zipMagic),
   'application/vnd.oasis.opendocument.presentation': T('odp', 'document', 'application/vnd.oasis.opendocument.presentation', zipMagic),

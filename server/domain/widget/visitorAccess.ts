@@ -20,12 +20,7 @@ export async function findWidgetChannel(db: Executor, widgetId: string): Promise
 /** The visitor of this widget holding `token`, or null. */
 export async function findVisitorByToken(db: Executor, channel: Pick<Channel, 'id'>, token: string | null | undefined): Promise<Visitor | null> {
   if (!token || token.length > 200) return null;
-  const visitor = await db
-    .selectFrom('visitors')
-    .selectAll()
-    .where('token_hash', '=', sha256(token))
-    .where('channel_id', '=', channel.id)
-    .executeTakeFirst();
+  const visitor = await db.selectFrom('visitors').selectAll().where('token_hash', '=', sha256(token)).where('channel_id', '=', channel.id).executeTakeFirst();
   return visitor ?? null;
 }
 

@@ -66,9 +66,7 @@ describe('OpenAPI document', () => {
   it('lists every /api/v1 route the app registers', async () => {
     expect(routes.length).toBeGreaterThan(0);
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApiDocument>();
-    const missing = routes
-      .filter(({ method, url }) => !doc.paths?.[openApiPath(url)]?.[method.toLowerCase()])
-      .map(({ method, url }) => `${method} ${url}`);
+    const missing = routes.filter(({ method, url }) => !doc.paths?.[openApiPath(url)]?.[method.toLowerCase()]).map(({ method, url }) => `${method} ${url}`);
     expect(missing).toEqual([]);
     // The login route, at least, is there under its OpenAPI path.
     expect(doc.paths?.['/api/v1/auth/login']?.post).toBeDefined();

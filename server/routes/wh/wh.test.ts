@@ -113,15 +113,34 @@ describe('chat channel inbound (spec A, CONTRACT §2)', () => {
     for (const type of types) {
       const res = await postInbound(t, channel, {
         sender: { id: 'u-media', name: 'Media' },
-        message: { type, file: `https://cdn.example.com/f.${type}`, file_name: `f.${type}`, file_size: 1234, thumb: 'https://cdn.example.com/t.png', duration: 5, text: 'caption' },
+        message: {
+          type,
+          file: `https://cdn.example.com/f.${type}`,
+          file_name: `f.${type}`,
+          file_size: 1234,
+          thumb: 'https://cdn.example.com/t.png',
+          duration: 5,
+          text: 'caption',
+        },
       });
       expect(res.statusCode).toBe(200);
     }
-    expect((await postInbound(t, channel, { sender: { id: 'u-media' }, message: { type: 'photo', file: 'https://cdn.example.com/bare.png' } })).statusCode).toBe(200);
-    expect((await postInbound(t, channel, { sender: { id: 'u-media' }, message: { type: 'location', latitude: 48.85, longitude: '2.35' } })).statusCode).toBe(200);
+    expect(
+      (await postInbound(t, channel, { sender: { id: 'u-media' }, message: { type: 'photo', file: 'https://cdn.example.com/bare.png' } })).statusCode,
+    ).toBe(200);
+    expect((await postInbound(t, channel, { sender: { id: 'u-media' }, message: { type: 'location', latitude: 48.85, longitude: '2.35' } })).statusCode).toBe(
+      200,
+    );
     const detail = await chatDetail((await chatOfSender('Media')).id);
     expect(detail.messages.map((m: { type: string }) => m.type)).toEqual([...types, 'photo', 'location']);
-    expect(detail.messages[0]).toMatchObject({ file: 'https://cdn.example.com/f.video', file_name: 'f.video', file_size: 1234, thumb: 'https://cdn.example.com/t.png', duration: 5, text: 'caption' });
+    expect(detail.messages[0]).toMatchObject({
+      file: 'https://cdn.example.com/f.video',
+      file_name: 'f.video',
+      file_size: 1234,
+      thumb: 'https://cdn.example.com/t.png',
+      duration: 5,
+      text: 'caption',
+    });
     expect(detail.messages[6]).toMatchObject({ file: 'https://cdn.example.com/bare.png' });
     expect(detail.messages[6].file_name).toBeUndefined();
     expect(detail.messages[7]).toMatchObject({ latitude: 48.85, longitude: 2.35 });
@@ -153,7 +172,13 @@ describe('chat channel inbound (spec A, CONTRACT §2)', () => {
     expect((await postInbound(t, channel, { sender: { id: 'u-typing' }, message: { type: 'typein' } })).statusCode).toBe(200);
     expect((await postInbound(t, channel, { sender: { id: 'u-typing' }, message: { type: 'typeout', text: 'ignored' } })).statusCode).toBe(200);
     expect((await chatDetail(chat.id)).messages).toHaveLength(1);
-    const events = await t.app.ctx.db.selectFrom('events').select(['type', 'data_json']).where('chat_id', '=', chat.id).where('type', '=', 'typing').orderBy('id').execute();
+    const events = await t.app.ctx.db
+      .selectFrom('events')
+      .select(['type', 'data_json'])
+      .where('chat_id', '=', chat.id)
+      .where('type', '=', 'typing')
+      .orderBy('id')
+      .execute();
     expect(events.map((e) => JSON.parse(e.data_json).typing)).toEqual([true, false]);
   });
 
@@ -186,10 +211,19 @@ describe('NUL characters (PostgreSQL cannot store them)', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json()[0].visitor.name).toBe('Nul');
     for (const url of ['/wh/%00/%00', `${channel.path}%00/status`, '/widget/api/%00/session']) {
-      const r = await t.app.inject({ method: url.endsWith('session') ? 'POST' : 'GET', url, payload: url.endsWith('session') ? { page: { url: 'https://x.example/' } } : undefined });
+      const r = await t.app.inject({
+        method: url.endsWith('session') ? 'POST' : 'GET',
+        url,
+        payload: url.endsWith('session') ? { page: { url: 'https://x.example/' } } : undefined,
+      });
       expect(r.statusCode, url).toBeLessThan(500);
     }
-    const agent = await t.app.inject({ method: 'POST', url: '/api/v1/agents', headers: bearer(t.adminToken), payload: { name: 'A\u0000gent', email: 'nul@example.com', password: 'nul-password-1', role: 'agent' } });
+    const agent = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/agents',
+      headers: bearer(t.adminToken),
+      payload: { name: 'A\u0000gent', email: 'nul@example.com', password: 'nul-password-1', role: 'agent' },
+    });
     expect(agent.statusCode).toBe(201);
     expect(agent.json().name).toBe('Agent');
   });

@@ -22,7 +22,8 @@ describe('widget visitor actions', () => {
   const db = () => t.app.ctx.db;
   const visitorOf = (number: number) => db().selectFrom('visitors').selectAll().where('number', '=', number).executeTakeFirstOrThrow();
   const chatOf = (id: number) => db().selectFrom('chats').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const chatEvents = (chatId: number) => db().selectFrom('events').selectAll().where('chat_id', '=', chatId).where('type', '=', 'chat.updated').orderBy('id').execute();
+  const chatEvents = (chatId: number) =>
+    db().selectFrom('events').selectAll().where('chat_id', '=', chatId).where('type', '=', 'chat.updated').orderBy('id').execute();
   const settings = (payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: '/api/v1/settings', headers: bearer(t.adminToken), payload });
 
   it('stores contact info on the visitor; with an open chat records chat.updated (visitor_updated) → chat_updated webhook', async () => {
@@ -40,7 +41,12 @@ describe('widget visitor actions', () => {
     await visitorCall(t, widget.widget_id, s.visitor_token, 'contact', { name: 'Ann Lee' });
     expect(await chatEvents(chatId)).toHaveLength(1);
     await allRelayed(t.app);
-    const delivery = await db().selectFrom('deliveries').selectAll().where('chat_id', '=', chatId).where('event_type', '=', 'chat_updated').executeTakeFirstOrThrow();
+    const delivery = await db()
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('chat_id', '=', chatId)
+      .where('event_type', '=', 'chat_updated')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(delivery.body)).toMatchObject({ event_name: 'chat_updated', chat_id: chatId, visitor: { name: 'Ann Lee', description: 'VIP customer' } });
     expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'contact', { email: 'not-an-email' })).statusCode).toBe(400);
     await settings({ event_webhook_url: null });
@@ -94,7 +100,11 @@ describe('widget visitor actions', () => {
     expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'user-token', { token: 42 })).json()).toEqual({ result: 'fail', token: false });
 
     const secret = 'identity-secret-1';
-    await db().updateTable('channels').set({ options_json: JSON.stringify({ identity_secret: secret }) }).where('id', '=', widget.id).execute();
+    await db()
+      .updateTable('channels')
+      .set({ options_json: JSON.stringify({ identity_secret: secret }) })
+      .where('id', '=', widget.id)
+      .execute();
     const call = (body: Record<string, unknown>) => visitorCall(t, widget.widget_id, s.visitor_token, 'user-token', body).then((r) => r.json());
     expect(await call({ token: 'crm-43' })).toEqual({ result: 'fail', token: false });
     expect(await call({ token: 'crm-43', signature: userTokenSignature('crm-44', secret) })).toEqual({ result: 'fail', token: false });
@@ -113,7 +123,9 @@ describe('widget visitor actions', () => {
     expect((await session()).page).toEqual({ url: 'https://shop.example.com/cart', title: 'Your cart (2)' });
     expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'page', { url: 'ftp://x' })).statusCode).toBe(400);
 
-    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'attributes', { attributes: { plan: 'pro', seats: 3, trial: false } })).statusCode).toBe(204);
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'attributes', { attributes: { plan: 'pro', seats: 3, trial: false } })).statusCode).toBe(
+      204,
+    );
     await visitorCall(t, widget.widget_id, s.visitor_token, 'attributes', { attributes: { seats: 4 } });
     expect((await session()).attributes).toEqual({ plan: 'pro', seats: 4, trial: false });
     expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'attributes', { attributes: { nested: { a: 1 } } })).statusCode).toBe(400);

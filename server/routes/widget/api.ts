@@ -63,11 +63,15 @@ export async function widgetApiRoutes(app: FastifyInstance, ctx: AppContext, lim
     return ok;
   });
 
-  app.post<Route>('/api/:widgetId/custom-data', { schema: schema('setCustomData ({fields} → {result}, 400 "Custom data must be array.")') }, async (request) => {
-    const { visitor } = await visitorOf(ctx, limiter, request, action);
-    await setCustomData(ctx, { visitor, fields: bodyObject(request.body).fields });
-    return ok;
-  });
+  app.post<Route>(
+    '/api/:widgetId/custom-data',
+    { schema: schema('setCustomData ({fields} → {result}, 400 "Custom data must be array.")') },
+    async (request) => {
+      const { visitor } = await visitorOf(ctx, limiter, request, action);
+      await setCustomData(ctx, { visitor, fields: bodyObject(request.body).fields });
+      return ok;
+    },
+  );
 
   app.post<Route>('/api/:widgetId/user-token', { schema: schema('setUserToken ({token, signature?} → {result, token})') }, async (request) => {
     const call = await visitorOf(ctx, limiter, request, action);
@@ -108,7 +112,13 @@ export async function widgetApiRoutes(app: FastifyInstance, ctx: AppContext, lim
     const { channel, visitor } = await visitorOf(ctx, limiter, request, { visitor: LIMITS.callbackPerVisitor, ip: LIMITS.callbackPerIp });
     const chat = await currentChat(ctx.db, visitor.id);
     const phone = bodyObject(request.body).phone;
-    const outcome = await requestCallback(ctx, { accountId: channel.account_id, channelId: channel.id, visitorId: visitor.id, chatId: chat?.id ?? null, phone });
+    const outcome = await requestCallback(ctx, {
+      accountId: channel.account_id,
+      channelId: channel.id,
+      visitorId: visitor.id,
+      chatId: chat?.id ?? null,
+      phone,
+    });
     return outcome.result === 'ok' ? { result: 'ok', call_id: outcome.call.id } : outcome;
   });
 }

@@ -16,7 +16,8 @@ import { ensureWidgetBuilt } from '../../../web/widget/build.js';
 import { defaultWidgetDistDir, injectLoader, registerWidgetAssets } from './assets.js';
 
 const LOADER = 'window.__out = { base: `__PARLEY_BASE__/widget/frame/` + "__PARLEY_WIDGET_ID__", quoted: \'__PARLEY_BASE__\' };';
-const HTML = '<!doctype html><html><head><script type="module" crossorigin src="../assets/frame-abc123.js"></script></head><body><div id="app"></div></body></html>';
+const HTML =
+  '<!doctype html><html><head><script type="module" crossorigin src="../assets/frame-abc123.js"></script></head><body><div id="app"></div></body></html>';
 
 describe('widget assets (fixture build)', () => {
   let t: TestApp;
@@ -26,7 +27,12 @@ describe('widget assets (fixture build)', () => {
   let lockedId: string;
 
   const createWidget = async (payload: Record<string, unknown>): Promise<string> => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/channels', headers: bearer(t.adminToken), payload: { type: 'widget', name: 'Site', ...payload } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/channels',
+      headers: bearer(t.adminToken),
+      payload: { type: 'widget', name: 'Site', ...payload },
+    });
     expect(res.statusCode).toBe(201);
     return res.json().widget_id as string;
   };
@@ -78,10 +84,10 @@ describe('widget assets (fixture build)', () => {
   });
 
   it('never lets an injected value end the string it is put in', () => {
-    const out = injectLoader(LOADER, "https://x.test/a'b\"c`${d}\\e</script>", 'id');
+    const out = injectLoader(LOADER, 'https://x.test/a\'b"c`${d}\\e</script>', 'id');
     const sandbox: { window: { __out?: { base: string; quoted: string } } } = { window: {} };
     vm.runInNewContext(out, sandbox);
-    expect(sandbox.window.__out?.quoted).toBe("https://x.test/a'b\"c`${d}\\e</script>");
+    expect(sandbox.window.__out?.quoted).toBe('https://x.test/a\'b"c`${d}\\e</script>');
     expect(out).not.toContain('</script>');
   });
 
@@ -92,7 +98,7 @@ describe('widget assets (fixture build)', () => {
     expect(open.body).toBe(HTML);
     const csp = String(open.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain('connect-src \'self\' wss://chat.example.com');
+    expect(csp).toContain("connect-src 'self' wss://chat.example.com");
     expect(csp).toContain('frame-ancestors *');
     expect(csp).not.toContain('unsafe');
     expect(open.headers['x-frame-options']).toBeUndefined();

@@ -129,7 +129,10 @@ export async function registerWidgetAssets(app: FastifyInstance, ctx: AppContext
     const channel = await widgetChannel(ctx, widgetId);
     reply.type(JS);
     if (!channel) {
-      return reply.code(404).header('cache-control', 'no-cache').send(`/* Parley: there is no widget "${jsStringChars(widgetId).slice(0, 64)}". Copy the install snippet from the channel's settings. */\n`);
+      return reply
+        .code(404)
+        .header('cache-control', 'no-cache')
+        .send(`/* Parley: there is no widget "${jsStringChars(widgetId).slice(0, 64)}". Copy the install snippet from the channel's settings. */\n`);
     }
     const loader = await build.read('loader.js');
     if (!loader) return reply.code(503).header('cache-control', 'no-store').send(`/* Parley: ${notBuilt} */\n`);

@@ -9,7 +9,11 @@ import { LIMITS } from './limits.js';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Sessions from one address until the first 429 (at most twice the limit: a Redis window may turn over once). */
-async function sessionsUntilRefused(t: TestApp, widgetId: string, ip: string): Promise<{ allowed: number; refusal: { status: number; body: { error: { code: string; message: string } }; retryAfter: unknown } }> {
+async function sessionsUntilRefused(
+  t: TestApp,
+  widgetId: string,
+  ip: string,
+): Promise<{ allowed: number; refusal: { status: number; body: { error: { code: string; message: string } }; retryAfter: unknown } }> {
   const cap = LIMITS.sessionPerIp.capacity;
   for (let i = 0; i < 2 * cap + 1; i++) {
     const res = await postSession(t, widgetId, { ip });
@@ -33,7 +37,8 @@ describe('widget safety', () => {
   afterAll(() => t.close());
 
   it('refuses a session from an Origin or page whose host is not allowed (403), accepts allowed ones and our own', async () => {
-    const from = (origin: string | undefined, url = 'https://shop.example.com/') => postSession(t, guarded.widget_id, { headers: origin ? { origin } : {}, page: { url } });
+    const from = (origin: string | undefined, url = 'https://shop.example.com/') =>
+      postSession(t, guarded.widget_id, { headers: origin ? { origin } : {}, page: { url } });
     const evil = await from('https://evil.example');
     expect(evil.statusCode).toBe(403);
     expect(evil.json().error).toMatchObject({ code: 'origin_not_allowed', message: expect.stringContaining('evil.example') });
@@ -42,7 +47,9 @@ describe('widget safety', () => {
     expect((await from('https://shop.example.com')).statusCode).toBe(200);
     expect((await from('https://www.brand.example', 'https://www.brand.example/x')).statusCode).toBe(200);
     expect((await from('http://parley.test')).statusCode).toBe(200); // the frame itself, on PUBLIC_URL
-    expect((await postSession(t, open.widget_id, { headers: { origin: 'https://anything.example' }, page: { url: 'https://anything.example/' } })).statusCode).toBe(200);
+    expect(
+      (await postSession(t, open.widget_id, { headers: { origin: 'https://anything.example' }, page: { url: 'https://anything.example/' } })).statusCode,
+    ).toBe(200);
   });
 
   it('refuses the socket from a foreign Origin before the upgrade, and other visitor calls too', async () => {
@@ -50,7 +57,14 @@ describe('widget safety', () => {
     await expect(StreamClient.open(visitorSocketUrl(base, guarded.widget_id, s.visitor_token), { origin: 'https://evil.example' })).rejects.toThrow(/403/);
     const ok = await StreamClient.ready(visitorSocketUrl(base, guarded.widget_id, s.visitor_token), { origin: 'https://shop.example.com' });
     await ok.close();
-    const res = await visitorCall(t, guarded.widget_id, s.visitor_token, 'messages', { type: 'text', text: 'x' }, { headers: { origin: 'https://evil.example' } });
+    const res = await visitorCall(
+      t,
+      guarded.widget_id,
+      s.visitor_token,
+      'messages',
+      { type: 'text', text: 'x' },
+      { headers: { origin: 'https://evil.example' } },
+    );
     expect(res.statusCode).toBe(403);
   });
 

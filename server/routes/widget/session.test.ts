@@ -106,7 +106,12 @@ describe('widget session', () => {
   });
 
   it('says online once an agent of the channel is online, and gives the widget colour', async () => {
-    await t.app.inject({ method: 'PATCH', url: `/api/v1/channels/${widget.id}`, headers: { authorization: `Bearer ${t.adminToken}` }, payload: { color: '#112233' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/channels/${widget.id}`,
+      headers: { authorization: `Bearer ${t.adminToken}` },
+      payload: { color: '#112233' },
+    });
     await t.app.inject({ method: 'PUT', url: '/api/v1/me/status', headers: { authorization: `Bearer ${t.adminToken}` }, payload: { status: 'online' } });
     const s = await startSession(t, widget.widget_id);
     expect(s.online).toBe(true);

@@ -45,9 +45,17 @@ describe('visitor socket', () => {
     expect(second.chat_id).toBe(first.chat_id);
     const list = await t.app.inject({ method: 'GET', url: '/api/v1/chats?status=pending', headers: bearer(t.adminToken) });
     const chat = list.json().find((c: { id: number }) => c.id === first.chat_id);
-    expect(chat).toMatchObject({ status: 'pending', channel_id: widget.id, department_id: dep.json().id, visitor: { number: s.visitor.number, invite: 'Need help choosing?' } });
+    expect(chat).toMatchObject({
+      status: 'pending',
+      channel_id: widget.id,
+      department_id: dep.json().id,
+      visitor: { number: s.visitor.number, invite: 'Need help choosing?' },
+    });
     const detail = await t.app.inject({ method: 'GET', url: `/api/v1/chats/${first.chat_id}`, headers: bearer(t.adminToken) });
-    expect(detail.json().messages.map((m: { text: string; author: string }) => [m.author, m.text])).toEqual([['visitor', 'Hi!'], ['visitor', 'Anyone?']]);
+    expect(detail.json().messages.map((m: { text: string; author: string }) => [m.author, m.text])).toEqual([
+      ['visitor', 'Hi!'],
+      ['visitor', 'Anyone?'],
+    ]);
   });
 
   it('drops a department id that names no department, also one past the largest id (found by the fuzzer: a 500 on PostgreSQL)', async () => {
@@ -75,9 +83,16 @@ describe('visitor socket', () => {
     const client = await open(s.visitor_token, s.cursor);
     await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chatId}/accept`, headers: bearer(t.adminToken) });
     await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chatId}/typing`, headers: bearer(t.adminToken), payload: { typing: true } });
-    await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chatId}/messages`, headers: bearer(t.adminToken), payload: { type: 'text', text: 'secret note', internal: true } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/chats/${chatId}/messages`,
+      headers: bearer(t.adminToken),
+      payload: { type: 'text', text: 'secret note', internal: true },
+    });
     await agentReply(t, chatId, 'How can I help?');
-    await client.until((c) => c.events().some((f) => f.type === 'message.created' && f.data.message && (f.data.message as { author: string }).author === 'agent'));
+    await client.until((c) =>
+      c.events().some((f) => f.type === 'message.created' && f.data.message && (f.data.message as { author: string }).author === 'agent'),
+    );
     const types = client.events().map((f) => f.type);
     // The session's cursor is from before the first message: the chat's creation and that message are replayed.
     expect(types).toEqual(['chat.updated', 'message.created', 'chat.updated', 'typing', 'message.created']);
@@ -121,7 +136,10 @@ describe('visitor socket', () => {
     await again.until((c) => c.events().filter((f) => f.type === 'message.created').length === 4);
     await allRelayed(t.app);
     await new Promise((r) => setTimeout(r, 100));
-    const texts = again.events().filter((f) => f.type === 'message.created').map((f) => (f.data.message as { text: string }).text);
+    const texts = again
+      .events()
+      .filter((f) => f.type === 'message.created')
+      .map((f) => (f.data.message as { text: string }).text);
     expect(texts).toEqual(['one', 'two', 'three', 'four']);
     const cursors = again.events().map((f) => f.cursor as number);
     expect(new Set(cursors).size).toBe(cursors.length);
@@ -185,6 +203,11 @@ describe('visitor socket', () => {
     await setStatus(t, 'away', agent.token);
     await client.until((c) => c.events().filter((f) => f.type === 'status').length === 2);
     await allRelayed(t.app);
-    expect(client.events().filter((f) => f.type === 'status').map((f) => f.data.online)).toEqual([true, false]);
+    expect(
+      client
+        .events()
+        .filter((f) => f.type === 'status')
+        .map((f) => f.data.online),
+    ).toEqual([true, false]);
   });
 });

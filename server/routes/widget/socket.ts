@@ -23,13 +23,28 @@ import type { Channel, Visitor } from '../../db/schema.js';
 import { findVisitorByToken, findWidgetChannel } from '../../domain/widget/visitorAccess.js';
 import type { UnavailableSource } from '../../errors/unavailableLog.js';
 import { EventFeed } from '../../realtime/feed.js';
-import { CLOSE_BAD_REQUEST, CLOSE_INTERNAL, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED, closeWith, keepAlive, parseCursor, RESET_FRAME, sendJson } from '../../realtime/socket.js';
+import {
+  CLOSE_BAD_REQUEST,
+  CLOSE_INTERNAL,
+  CLOSE_TRY_AGAIN,
+  CLOSE_UNAUTHORIZED,
+  closeWith,
+  keepAlive,
+  parseCursor,
+  RESET_FRAME,
+  sendJson,
+} from '../../realtime/socket.js';
 import type { VisitorFrame } from '../../../protocol/widget.js';
 import { VisitorFrames } from './visitorFrames.js';
 import { widgetOf, type WidgetParams } from './visitorCall.js';
 
 /** Visitor sockets' failures while the database is unavailable, in the outage log. */
-const OPEN_FAILED: UnavailableSource = { name: 'visitor socket', first: 'visitor socket failed to open', unit: ['visitor socket', 'visitor sockets'], verb: 'failed to open' };
+const OPEN_FAILED: UnavailableSource = {
+  name: 'visitor socket',
+  first: 'visitor socket failed to open',
+  unit: ['visitor socket', 'visitor sockets'],
+  verb: 'failed to open',
+};
 const FEED_FAILED: UnavailableSource = { name: 'visitor socket', first: 'visitor socket feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
 
 export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -91,7 +106,8 @@ class VisitorSocket {
       reset: () => this.send(RESET_FRAME),
       ready: (at) => this.send({ type: 'ready', data: { cursor: at, online: this.frames.online } }),
       fail: (reason, err) => {
-        if (err) request.server.unavailableLog.report(err, FEED_FAILED, { log: request.log, msg: 'visitor socket feed failed', fields: { visitor: visitor.id } });
+        if (err)
+          request.server.unavailableLog.report(err, FEED_FAILED, { log: request.log, msg: 'visitor socket feed failed', fields: { visitor: visitor.id } });
         closeWith(socket, err ? CLOSE_INTERNAL : CLOSE_TRY_AGAIN, reason);
       },
     });

@@ -69,36 +69,39 @@ describe('visitor socket: its log while the database is unavailable', () => {
     ]);
   });
 
-  it.runIf(testDialect() === 'postgres')('a live socket whose feed fails while PostgreSQL is down: a warn line through the outage log, no error line', async () => {
-    const c = await StreamClient.ready(visitorSocketUrl(base, widget.widget_id, visitorToken));
-    clients.push(c);
-    const from = t.lines.length;
-    await t.relay!.cut();
-    // An agent's change: the socket asks the store whether the widget is still staffed, and that fails.
-    await t.app.ctx.hub.publish({
-      id: 1_000_000_000,
-      account_id: t.app.ctx.defaultAccountId,
-      type: 'agent.updated',
-      chat_id: null,
-      channel_id: null,
-      seq: null,
-      data: { agent: { id: 1, active: true } },
-      created_at: Date.now(),
-    });
-    expect(await c.waitClosed()).toMatchObject({ code: CLOSE_INTERNAL });
-    await until(() => socketLines(t.lines.slice(from)).length >= 1, 5000, 'the feed line');
-    const lines = t.lines.slice(from);
-    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
-    expect(socketLines(lines)).toEqual([
-      expect.objectContaining({
-        level: 40,
-        source: 'visitor socket',
-        visitor: expect.any(Number),
-        err: expect.objectContaining({ stack: expect.any(String) }),
-        msg: expect.stringMatching(/^visitor socket: database unavailable: visitor socket feed failed;/),
-      }),
-    ]);
-  });
+  it.runIf(testDialect() === 'postgres')(
+    'a live socket whose feed fails while PostgreSQL is down: a warn line through the outage log, no error line',
+    async () => {
+      const c = await StreamClient.ready(visitorSocketUrl(base, widget.widget_id, visitorToken));
+      clients.push(c);
+      const from = t.lines.length;
+      await t.relay!.cut();
+      // An agent's change: the socket asks the store whether the widget is still staffed, and that fails.
+      await t.app.ctx.hub.publish({
+        id: 1_000_000_000,
+        account_id: t.app.ctx.defaultAccountId,
+        type: 'agent.updated',
+        chat_id: null,
+        channel_id: null,
+        seq: null,
+        data: { agent: { id: 1, active: true } },
+        created_at: Date.now(),
+      });
+      expect(await c.waitClosed()).toMatchObject({ code: CLOSE_INTERNAL });
+      await until(() => socketLines(t.lines.slice(from)).length >= 1, 5000, 'the feed line');
+      const lines = t.lines.slice(from);
+      expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+      expect(socketLines(lines)).toEqual([
+        expect.objectContaining({
+          level: 40,
+          source: 'visitor socket',
+          visitor: expect.any(Number),
+          err: expect.objectContaining({ stack: expect.any(String) }),
+          msg: expect.stringMatching(/^visitor socket: database unavailable: visitor socket feed failed;/),
+        }),
+      ]);
+    },
+  );
 
   it('a socket that fails to open for another reason is logged at error with its stack, each time', async () => {
     const from = t.lines.length;
@@ -114,7 +117,12 @@ describe('visitor socket: its log while the database is unavailable', () => {
     const lines = socketLines(t.lines.slice(from));
     expect(lines).toHaveLength(2);
     for (const l of lines) {
-      expect(l).toMatchObject({ level: 50, msg: 'visitor socket failed to open', reqId: expect.any(String), err: { message: expect.stringMatching(/token_hash/), stack: expect.any(String) } });
+      expect(l).toMatchObject({
+        level: 50,
+        msg: 'visitor socket failed to open',
+        reqId: expect.any(String),
+        err: { message: expect.stringMatching(/token_hash/), stack: expect.any(String) },
+      });
     }
     clients.push(await StreamClient.ready(visitorSocketUrl(base, widget.widget_id, visitorToken)));
   });

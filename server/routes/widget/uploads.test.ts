@@ -32,7 +32,12 @@ describe('widget uploads', () => {
     const res = await upload(PNG, 'image/png', encodeURIComponent('Screen shot ü.png'));
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toEqual({ file: expect.stringMatching(/^http:\/\/parley\.test\/widget\/uploads\/[a-z0-9]{24}-Screen_shot\.png$/), file_name: 'Screen shot ü.png', file_size: PNG.length, type: 'photo' });
+    expect(body).toEqual({
+      file: expect.stringMatching(/^http:\/\/parley\.test\/widget\/uploads\/[a-z0-9]{24}-Screen_shot\.png$/),
+      file_name: 'Screen shot ü.png',
+      file_size: PNG.length,
+      type: 'photo',
+    });
     const name = body.file.split('/').pop();
     expect(fs.readFileSync(path.join(t.config.dataDir, 'uploads', name))).toEqual(PNG);
     const served = await t.app.inject({ method: 'GET', url: `/widget/uploads/${name}` });
@@ -52,13 +57,23 @@ describe('widget uploads', () => {
     expect(served.headers['content-type']).toBe('application/pdf');
     expect(served.headers['content-disposition']).toBe(`attachment; filename="${name.slice(25)}"`);
 
-    const sent = await sendText(t, widget.widget_id, token, '', { type: 'document', text: undefined, file: body.file, file_name: body.file_name, file_size: body.file_size });
+    const sent = await sendText(t, widget.widget_id, token, '', {
+      type: 'document',
+      text: undefined,
+      file: body.file,
+      file_name: body.file_name,
+      file_size: body.file_size,
+    });
     const chat = await t.app.inject({ method: 'GET', url: `/api/v1/chats/${sent.chat_id}`, headers: bearer(t.adminToken) });
     expect(chat.json().messages.at(-1)).toMatchObject({ type: 'document', file: body.file, file_name: 'invoice.pdf', file_size: PDF.length });
   });
 
   it('refuses other types, content that lies about its type, empty and oversized files, and strangers', async () => {
-    for (const [body, type] of [[Buffer.from('<html><script>alert(1)</script>'), 'text/html'], [Buffer.from('<svg/>'), 'image/svg+xml'], [Buffer.from('<html>'), 'image/png']] as const) {
+    for (const [body, type] of [
+      [Buffer.from('<html><script>alert(1)</script>'), 'text/html'],
+      [Buffer.from('<svg/>'), 'image/svg+xml'],
+      [Buffer.from('<html>'), 'image/png'],
+    ] as const) {
       const res = await upload(body, type);
       expect(res.statusCode, type).toBe(415);
       expect(res.json().error.code).toBe('unsupported_media_type');

@@ -22,7 +22,7 @@ type CallData = { id?: unknown; status?: unknown; reason?: unknown; visitor_id?:
 
 const CHAT_STATUSES = ['pending', 'active', 'finished'] as const;
 const RATES = ['positive', 'negative'] as const;
-const oneOf = <T extends string>(list: readonly T[], v: unknown): T | null => (list as readonly unknown[]).includes(v) ? (v as T) : null;
+const oneOf = <T extends string>(list: readonly T[], v: unknown): T | null => ((list as readonly unknown[]).includes(v) ? (v as T) : null);
 
 export class VisitorFrames {
   /** Whether the channel is available, as last told to the visitor. */
@@ -73,7 +73,8 @@ export class VisitorFrames {
     if (this.mine.has(chatId)) return true;
     if (this.notMine.has(chatId)) return false;
     const owner = (e.data.chat as ChatData | undefined)?.visitor?.id;
-    const row = owner === undefined ? await this.db.selectFrom('chats').select('visitor_id').where('id', '=', chatId).executeTakeFirst() : { visitor_id: owner };
+    const row =
+      owner === undefined ? await this.db.selectFrom('chats').select('visitor_id').where('id', '=', chatId).executeTakeFirst() : { visitor_id: owner };
     const yes = row?.visitor_id === this.visitor.id;
     (yes ? this.mine : this.notMine).add(chatId);
     return yes;

@@ -112,7 +112,11 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
     });
     s.start();
     reloadAgents();
-    if (meRef.current.role === 'admin') api.settings().then((st) => setSafeUrl(st.safe_url), () => {});
+    if (meRef.current.role === 'admin')
+      api.settings().then(
+        (st) => setSafeUrl(st.safe_url),
+        () => {},
+      );
     return () => {
       alive = false;
       window.clearTimeout(retry);
@@ -125,9 +129,12 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
     const ids = Object.entries(inbox.typing);
     if (ids.length === 0) return;
     const next = Math.min(...ids.map(([, until]) => until));
-    const timer = window.setTimeout(() => {
-      for (const [id, until] of ids) if (until <= Date.now()) dispatch({ type: 'typing', chatId: Number(id), until: null });
-    }, Math.max(0, next - Date.now()) + 50);
+    const timer = window.setTimeout(
+      () => {
+        for (const [id, until] of ids) if (until <= Date.now()) dispatch({ type: 'typing', chatId: Number(id), until: null });
+      },
+      Math.max(0, next - Date.now()) + 50,
+    );
     return () => window.clearTimeout(timer);
   }, [inbox.typing]);
 

@@ -27,7 +27,10 @@ export function chime(): void {
     gain.gain.setValueAtTime(0.0001, now);
     gain.gain.exponentialRampToValueAtTime(0.2, now + 0.02);
     gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.45);
-    for (const [freq, at] of [[880, 0], [1318.5, 0.12]] as const) {
+    for (const [freq, at] of [
+      [880, 0],
+      [1318.5, 0.12],
+    ] as const) {
       const osc = audio.createOscillator();
       osc.type = 'sine';
       osc.frequency.setValueAtTime(freq, now + at);

@@ -56,7 +56,10 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       fx.dispatch({ type: 'message', message, unread });
       if (!fx.known[message.chat_id]) {
         fx.known[message.chat_id] = true;
-        api.chat(message.chat_id).then((chat) => fx.dispatch({ type: 'chat', chat }), () => {});
+        api.chat(message.chat_id).then(
+          (chat) => fx.dispatch({ type: 'chat', chat }),
+          () => {},
+        );
       }
       if (unread) {
         chime();

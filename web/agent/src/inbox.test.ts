@@ -22,7 +22,13 @@ describe('inbox stale', () => {
   };
 
   it('keeps only the chat on screen', () => {
-    expect(inboxReducer(full, { type: 'stale', keep: 1 })).toEqual({ chats: { 1: chat(1) }, messages: { 1: [] }, preview: { 1: 'hi' }, typing: {}, unread: {} });
+    expect(inboxReducer(full, { type: 'stale', keep: 1 })).toEqual({
+      chats: { 1: chat(1) },
+      messages: { 1: [] },
+      preview: { 1: 'hi' },
+      typing: {},
+      unread: {},
+    });
   });
 
   it('keeps nothing when no chat is on screen, or the one on screen is unknown', () => {

@@ -89,7 +89,10 @@ function upsertChat(state: InboxState, chat: Chat): InboxState {
   if (messages) {
     const merged = mergeMessages(state.messages[chat.id], messages);
     next = { ...next, messages: { ...next.messages, [chat.id]: merged } };
-    const last = [...merged].reverse().map(previewOf).find((p) => p !== null);
+    const last = [...merged]
+      .reverse()
+      .map(previewOf)
+      .find((p) => p !== null);
     if (last) next = { ...next, preview: { ...next.preview, [chat.id]: last } };
   }
   return next;

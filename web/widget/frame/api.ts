@@ -36,7 +36,11 @@ export function createApi(widgetId: string): Api {
     }
     if (!res.ok) {
       const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-      throw new ApiError(res.status, String(error?.code ?? res.status), typeof error?.message === 'string' ? error.message : `The request failed (${res.status}).`);
+      throw new ApiError(
+        res.status,
+        String(error?.code ?? res.status),
+        typeof error?.message === 'string' ? error.message : `The request failed (${res.status}).`,
+      );
     }
     return parsed as T;
   }

@@ -336,7 +336,6 @@ export class WidgetCore extends Store {
     this.set({ callback: result });
     return result;
   }
-
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -61,7 +61,8 @@ function start(): void {
   frame.title = 'Chat';
   frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin);
   frame.setAttribute('allow', 'autoplay');
-  frame.style.cssText = 'position:fixed;right:0;bottom:0;width:0;height:0;border:0;margin:0;padding:0;z-index:2147483647;background:transparent;color-scheme:normal';
+  frame.style.cssText =
+    'position:fixed;right:0;bottom:0;width:0;height:0;border:0;margin:0;padding:0;z-index:2147483647;background:transparent;color-scheme:normal';
 
   const layout = (): void => {
     if (full !== (full = size.open && innerWidth <= 480)) send('layout', { full });

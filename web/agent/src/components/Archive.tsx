@@ -87,7 +87,9 @@ export function Archive() {
         </label>
       </form>
       <p className="muted small" role="status">
-        {q ? `${results.length} of ${finished.length} loaded chats match${scanning > 0 ? ' (searching message text…)' : ''}.` : `${finished.length} chats loaded.`}
+        {q
+          ? `${results.length} of ${finished.length} loaded chats match${scanning > 0 ? ' (searching message text…)' : ''}.`
+          : `${finished.length} chats loaded.`}
       </p>
       <ChatList chats={results} openId={null} empty={q ? 'No loaded chat matches.' : 'No finished chat yet.'} label="Finished chats" />
       {error && (

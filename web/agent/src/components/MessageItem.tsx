@@ -8,11 +8,7 @@ import { MessageBody } from './MessageBody';
 export function MessageItem({ message, chat }: { message: Message; chat: Chat }) {
   const { agents } = useApp();
   const author =
-    message.author === 'visitor'
-      ? visitorName(chat.visitor)
-      : message.author === 'agent'
-        ? (agents[message.agent_id ?? -1]?.name ?? 'Agent')
-        : 'System';
+    message.author === 'visitor' ? visitorName(chat.visitor) : message.author === 'agent' ? (agents[message.agent_id ?? -1]?.name ?? 'Agent') : 'System';
   const kind = message.internal ? 'note' : message.author;
   return (
     <li className={`message ${kind}`} data-message-id={message.id}>

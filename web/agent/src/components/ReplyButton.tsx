@@ -21,19 +21,16 @@ export function ReplyButton({ chat, className }: { chat: Chat; className?: strin
       const text = err instanceof ApiError && err.code === 'chat_already_accepted' ? TAKEN : errorText(err);
       toast(text);
       // Another agent took it: fetch the current state so the lists move it.
-      api.chat(chat.id).then((c) => dispatch({ type: 'chat', chat: c }), () => {});
+      api.chat(chat.id).then(
+        (c) => dispatch({ type: 'chat', chat: c }),
+        () => {},
+      );
     } finally {
       setBusy(false);
     }
   };
   return (
-    <button
-      type="button"
-      className={`primary ${className ?? ''}`}
-      disabled={busy}
-      onClick={() => void reply()}
-      aria-label={`Reply to ${chatTitle(chat)}`}
-    >
+    <button type="button" className={`primary ${className ?? ''}`} disabled={busy} onClick={() => void reply()} aria-label={`Reply to ${chatTitle(chat)}`}>
       Reply
     </button>
   );

@@ -23,11 +23,7 @@ export function Shell() {
         {route.name === 'offline' && <OfflineMessages />}
         {route.name === 'calls' && <Calls />}
         {route.name === 'admin' &&
-          (me.role === 'admin' ? (
-            <AdminPage section={route.section} />
-          ) : (
-            <p className="page-note">Only administrators can open the admin screens.</p>
-          ))}
+          (me.role === 'admin' ? <AdminPage section={route.section} /> : <p className="page-note">Only administrators can open the admin screens.</p>)}
         {route.name === 'notFound' && <p className="page-note">Nothing here. Use the navigation above.</p>}
       </main>
     </div>

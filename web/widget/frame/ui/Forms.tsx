@@ -18,7 +18,9 @@ export function ContactsForm({ w, s }: Props) {
     const v = formValues(e.currentTarget as HTMLFormElement);
     if (!v.name && !v.email && !v.phone) return setError('Please fill in at least one field.');
     if (v.email && !isEmail(v.email)) return setError('Please enter a valid e-mail address.');
-    void w.saveContact({ client_name: v.name, email: v.email, phone: v.phone }, true).catch(() => w.set({ notice: 'Your details were not saved; please try again.' }));
+    void w
+      .saveContact({ client_name: v.name, email: v.email, phone: v.phone }, true)
+      .catch(() => w.set({ notice: 'Your details were not saved; please try again.' }));
   };
   return (
     <form class="form" aria-label="Your contact details" onSubmit={submit}>

@@ -14,10 +14,16 @@ export function Launcher({ w, s, btn }: { w: Widget; s: UiState; btn: Ref<HTMLBu
     if (btn && typeof btn === 'object') btn.current?.focus();
   }, [w, btn]);
   return (
-    <button ref={btn} type="button" class="launcher" onClick={() => {
+    <button
+      ref={btn}
+      type="button"
+      class="launcher"
+      onClick={() => {
         w.focusRequested = true;
         w.openWindow();
-      }} aria-label={s.unread ? `${label}, ${s.unread} unread` : label}>
+      }}
+      aria-label={s.unread ? `${label}, ${s.unread} unread` : label}
+    >
       <ChatIcon />
       <span>{label}</span>
       {s.unread > 0 && (

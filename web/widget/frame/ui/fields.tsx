@@ -12,7 +12,11 @@ export function Field(props: { label: string; name: string; type?: string; requi
         {props.label}
         {props.required && <span aria-hidden="true"> *</span>}
       </label>
-      {props.multiline ? <textarea {...common} rows={4} maxLength={4000} /> : <input {...common} type={props.type ?? 'text'} autocomplete={props.autocomplete} maxLength={200} />}
+      {props.multiline ? (
+        <textarea {...common} rows={4} maxLength={4000} />
+      ) : (
+        <input {...common} type={props.type ?? 'text'} autocomplete={props.autocomplete} maxLength={200} />
+      )}
     </p>
   );
 }

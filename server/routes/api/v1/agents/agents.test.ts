@@ -145,7 +145,7 @@ describe('/api/v1/agents', () => {
     expect((await patch(second.id, { role: 'agent' }, second.token)).statusCode).toBe(200);
   });
 
-  it('never shows or changes another account\'s agents', async () => {
+  it("never shows or changes another account's agents", async () => {
     const other = await createOtherAccount(t, 'boss2@other.example');
     const list = (await get('/api/v1/agents', other.token)).json() as { id: number }[];
     expect(list.map((a) => a.id)).toEqual([other.adminId]);

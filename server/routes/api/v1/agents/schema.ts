@@ -20,7 +20,7 @@ export const UpdateAgentBody = Type.Object(
     name: Type.Optional(Type.String({ maxLength: 200 })),
     role: Type.Optional(Role),
     phone: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()], { description: 'null or "" clears it.' })),
-    password: Type.Optional(Type.String({ maxLength: 1024, description: 'At least 8 characters; revokes the agent\'s sessions unless it is your own.' })),
+    password: Type.Optional(Type.String({ maxLength: 1024, description: "At least 8 characters; revokes the agent's sessions unless it is your own." })),
     active: Type.Optional(Type.Boolean({ description: 'false deactivates the agent: its tokens are revoked and it goes offline.' })),
   },
   { additionalProperties: true },

@@ -67,7 +67,7 @@ describe('logout and open streams, two instances on one store with REDIS_URL', (
     await store.cleanup();
   });
 
-  it('a logout on one instance closes that token\'s stream on the other at once; another session stays open', async () => {
+  it("a logout on one instance closes that token's stream on the other at once; another session stays open", async () => {
     const agent = await addAgent(a, { email: 'roaming@example.com' });
     const second = await a.login('roaming@example.com', 'agent-password-1');
     const [mine, theirs] = await Promise.all([StreamClient.ready(streamUrl(baseB, agent.token)), StreamClient.ready(streamUrl(baseB, second))]);

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent, createOtherAccount } from '../../../../../test/helpers/accounts.js';
-import { createChatApiChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatApiChannel } from '../../../../../test/helpers/chatChannel.js';
+import {
+  createChatApiChannel,
+  postInbound,
+  startCustomerEndpoint,
+  textMessage,
+  waitFor,
+  type ChatApiChannel,
+} from '../../../../../test/helpers/chatChannel.js';
 import { listen, StreamClient, streamUrl } from '../../../../../test/helpers/realtime.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 import type { Call } from '../../../../db/schema.js';
@@ -30,7 +37,8 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
   const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, token = t.adminToken) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
   const post = (id: number, body: Record<string, unknown>, token = agent.token) => api('POST', `/calls/${id}/status`, body, token);
-  const callEvents = (callPhone: string) => receiver.requests.map((r) => JSON.parse(r.body) as CallEventBody).filter((b) => b.event_name === 'call_event' && b.call.phone === callPhone);
+  const callEvents = (callPhone: string) =>
+    receiver.requests.map((r) => JSON.parse(r.body) as CallEventBody).filter((b) => b.event_name === 'call_event' && b.call.phone === callPhone);
   const eventWith = (phone: string, status: string) => waitFor(() => callEvents(phone).find((b) => b.call.status === status));
   const balance = async () => (await api('GET', '/settings')).json().callback.balance_seconds as number;
 
@@ -42,7 +50,13 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
     const visitor = await db.selectFrom('visitors').select('id').where('external_id', '=', senderId).executeTakeFirstOrThrow();
     const chat = await db.selectFrom('chats').select('id').where('visitor_id', '=', visitor.id).executeTakeFirstOrThrow();
     const phone = `+1555010${String(1000 + n)}`;
-    const result = await requestCallback(t.app.ctx, { accountId: t.app.ctx.defaultAccountId, channelId: channel.id, visitorId: visitor.id, chatId: chat.id, phone: `${phone.slice(0, 2)} ${phone.slice(2)}` });
+    const result = await requestCallback(t.app.ctx, {
+      accountId: t.app.ctx.defaultAccountId,
+      channelId: channel.id,
+      visitorId: visitor.id,
+      chatId: chat.id,
+      phone: `${phone.slice(0, 2)} ${phone.slice(2)}`,
+    });
     if (result.result !== 'ok') throw new Error(`requestCallback: ${result.reason}`);
     return { call: result.call, chatId: chat.id, phone };
   };
@@ -50,7 +64,9 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
   beforeAll(async () => {
     t = await createTestApp({ clock: () => Date.now() + offset });
     receiver = await startCustomerEndpoint();
-    expect((await api('PUT', '/settings', { event_webhook_url: `${receiver.url}/events`, callback: { enabled: true, balance_seconds: BALANCE } })).statusCode).toBe(200);
+    expect(
+      (await api('PUT', '/settings', { event_webhook_url: `${receiver.url}/events`, callback: { enabled: true, balance_seconds: BALANCE } })).statusCode,
+    ).toBe(200);
     channel = await createChatApiChannel(t);
     agent = await addAgent(t, { email: 'caller-agent@example.com', name: 'Ada Agent' });
   });
@@ -62,7 +78,14 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
   it('sends call_event start → agent_connected → client_connected → end (+record_url), reported by an agent, and charges the balance', async () => {
     const { call, chatId, phone } = await newCall();
     const start = await eventWith(phone, 'start');
-    expect(start).toMatchObject({ event_name: 'call_event', widget_id: channel.public_id, chat_id: chatId, agent: null, user_token: null, call: { type: 'callback', phone, status: 'start' } });
+    expect(start).toMatchObject({
+      event_name: 'call_event',
+      widget_id: channel.public_id,
+      chat_id: chatId,
+      agent: null,
+      user_token: null,
+      call: { type: 'callback', phone, status: 'start' },
+    });
     expect(start.visitor).toMatchObject({ name: `Caller ${n}` });
     expect(start.call).not.toHaveProperty('reason');
     expect(start.call).not.toHaveProperty('record_url');
@@ -72,7 +95,11 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
     expect(connected.statusCode).toBe(200);
     expect(connected.json()).toMatchObject({ id: call.id, status: 'agent_connected', agent_id: agent.id, connected_at: expect.any(Number) });
     const agentShape = { id: agent.id, name: 'Ada Agent', email: 'caller-agent@example.com' };
-    expect(await eventWith(phone, 'agent_connected')).toMatchObject({ chat_id: chatId, agent: agentShape, call: { type: 'callback', phone, status: 'agent_connected' } });
+    expect(await eventWith(phone, 'agent_connected')).toMatchObject({
+      chat_id: chatId,
+      agent: agentShape,
+      call: { type: 'callback', phone, status: 'agent_connected' },
+    });
 
     expect((await post(call.id, { status: 'client_connected' })).statusCode).toBe(200);
     expect(await eventWith(phone, 'client_connected')).toMatchObject({ chat_id: chatId, agent: agentShape, call: { status: 'client_connected' } });
@@ -86,20 +113,30 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
     expect(body.duration_seconds).toBeGreaterThanOrEqual(90);
     expect(body.duration_seconds).toBe(Math.ceil((body.ended_at - body.connected_at) / 1000));
     const end = await eventWith(phone, 'end');
-    expect(end).toMatchObject({ chat_id: chatId, agent: agentShape, call: { type: 'callback', phone, status: 'end', record_url: 'https://records.example.com/calls/1.mp3' } });
+    expect(end).toMatchObject({
+      chat_id: chatId,
+      agent: agentShape,
+      call: { type: 'callback', phone, status: 'end', record_url: 'https://records.example.com/calls/1.mp3' },
+    });
     expect(end.call).not.toHaveProperty('reason');
     expect(callEvents(phone).map((b) => b.call.status)).toEqual(['start', 'agent_connected', 'client_connected', 'end']);
     expect(await balance()).toBe(before - body.duration_seconds);
   });
 
-  it('names the agent who accepted the visitor\'s chat from the start', async () => {
+  it("names the agent who accepted the visitor's chat from the start", async () => {
     const senderId = `call-${++n}`;
     await postInbound(t, channel, textMessage(senderId, 'hello'));
     const db = t.app.ctx.db;
     const visitor = await db.selectFrom('visitors').select('id').where('external_id', '=', senderId).executeTakeFirstOrThrow();
     const chat = await db.selectFrom('chats').select('id').where('visitor_id', '=', visitor.id).executeTakeFirstOrThrow();
     expect((await api('POST', `/chats/${chat.id}/accept`, undefined, agent.token)).statusCode).toBe(200);
-    const result = await requestCallback(t.app.ctx, { accountId: t.app.ctx.defaultAccountId, channelId: channel.id, visitorId: visitor.id, chatId: chat.id, phone: '+44 20 7946 0958' });
+    const result = await requestCallback(t.app.ctx, {
+      accountId: t.app.ctx.defaultAccountId,
+      channelId: channel.id,
+      visitorId: visitor.id,
+      chatId: chat.id,
+      phone: '+44 20 7946 0958',
+    });
     expect(result.result === 'ok' && result.call.agent_id).toBe(agent.id);
     expect(await eventWith('+442079460958', 'start')).toMatchObject({ chat_id: chat.id, agent: { id: agent.id, name: 'Ada Agent' } });
   });
@@ -136,7 +173,10 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
       for (const status of ['agent_connected', 'client_connected', 'end', 'error']) {
         const res = await post(id, { status });
         expect(res.statusCode).toBe(409);
-        expect(res.json().error).toEqual({ code: 'call_finished', message: `Call ${id} has already ended (status ${before.status}); its status can no longer change.` });
+        expect(res.json().error).toEqual({
+          code: 'call_finished',
+          message: `Call ${id} has already ended (status ${before.status}); its status can no longer change.`,
+        });
       }
       expect((await api('GET', `/calls/${id}`)).json()).toEqual(before);
     }
@@ -144,7 +184,14 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
 
   it('refuses unknown statuses and bad values with 400', async () => {
     const { call } = await newCall();
-    for (const body of [{ status: 'start' }, { status: 'ringing' }, {}, { status: 'end', record_url: 'ftp://x.example/a.mp3' }, { status: 'end', record_url: 'not a url' }, { status: 'error', reason: 5 }]) {
+    for (const body of [
+      { status: 'start' },
+      { status: 'ringing' },
+      {},
+      { status: 'end', record_url: 'ftp://x.example/a.mp3' },
+      { status: 'end', record_url: 'not a url' },
+      { status: 'error', reason: 5 },
+    ]) {
       const res = await post(call.id, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().error.code).toBe('validation_failed');
@@ -166,7 +213,7 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
     expect(callEvents(phone).map((b) => b.call.status)).toEqual(['start', 'agent_connected', 'end']);
   });
 
-  it('lists the account\'s calls newest first, by status, in pages, with every field', async () => {
+  it("lists the account's calls newest first, by status, in pages, with every field", async () => {
     const a = await newCall();
     const b = await newCall();
     const list = await api('GET', '/calls', undefined, agent.token);
@@ -199,7 +246,7 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
     expect((await api('GET', `/calls/${a.call.id}`, undefined, agent.token)).json()).toMatchObject({ id: a.call.id, phone: a.phone });
   });
 
-  it('answers 404 for another account\'s call or an unknown one, and 401 without a token', async () => {
+  it("answers 404 for another account's call or an unknown one, and 401 without a token", async () => {
     const { call } = await newCall();
     const other = await createOtherAccount(t, 'calls-boss@other.example');
     expect((await api('GET', `/calls/${call.id}`, undefined, other.token)).statusCode).toBe(404);
@@ -219,9 +266,13 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
     const stream = await StreamClient.ready(streamUrl(base, agent.token));
     try {
       const { call, chatId } = await newCall();
-      const frameOf = (status: string) => stream.events().find((f) => f.type === 'call.updated' && (f.data.call as CallDto).id === call.id && (f.data.call as CallDto).status === status);
+      const frameOf = (status: string) =>
+        stream.events().find((f) => f.type === 'call.updated' && (f.data.call as CallDto).id === call.id && (f.data.call as CallDto).status === status);
       await stream.until(() => frameOf('start') !== undefined);
-      expect(frameOf('start')).toMatchObject({ chat_id: chatId, data: { call: { id: call.id, chat_id: chatId, status: 'start' }, visitor_id: call.visitor_id } });
+      expect(frameOf('start')).toMatchObject({
+        chat_id: chatId,
+        data: { call: { id: call.id, chat_id: chatId, status: 'start' }, visitor_id: call.visitor_id },
+      });
       await post(call.id, { status: 'agent_connected' });
       await stream.until(() => frameOf('agent_connected') !== undefined);
       expect(frameOf('agent_connected')?.data.call).toMatchObject({ agent_id: agent.id });

@@ -39,7 +39,10 @@ describe('/api/v1/canned-responses', () => {
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toEqual({ ...refund, text: 'Refunds take 3 days.', updated_at: expect.any(Number) });
     // Renaming a shortcut to itself is not a duplicate.
-    expect((await call('PATCH', `/canned-responses/${refund.id}`, { shortcut: 'REFUND_POLICY-2', title: 'Refund policy' })).json()).toMatchObject({ shortcut: 'refund_policy-2', title: 'Refund policy' });
+    expect((await call('PATCH', `/canned-responses/${refund.id}`, { shortcut: 'REFUND_POLICY-2', title: 'Refund policy' })).json()).toMatchObject({
+      shortcut: 'refund_policy-2',
+      title: 'Refund policy',
+    });
     expect((await call('PATCH', `/canned-responses/${refund.id}`, {})).statusCode).toBe(200);
 
     const removed = await call('DELETE', `/canned-responses/${refund.id}`);
@@ -115,7 +118,7 @@ describe('/api/v1/canned-responses', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/canned-responses' })).statusCode).toBe(401);
   });
 
-  it('keeps accounts apart: own list only, 404 on the other\'s rows, the same shortcut allowed in each', async () => {
+  it("keeps accounts apart: own list only, 404 on the other's rows, the same shortcut allowed in each", async () => {
     const mine = (await create({ shortcut: 'shared-name', title: 'Mine', text: 'mine' })).json();
     const other = await createOtherAccount(t);
     expect((await call('GET', '/canned-responses', undefined, other.token)).json()).toEqual([]);

@@ -10,7 +10,14 @@ describe('/api/v1/channels', () => {
   const call = (method: Method, url: string, payload?: Record<string, unknown>, token = t.adminToken) =>
     t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
   const chatApi = (extra: Record<string, unknown> = {}) =>
-    call('POST', '/api/v1/channels', { type: 'chat_api', name: 'Shop app', webhook_url: 'https://hooks.example.com/in', chunked: false, agent_ids: [], ...extra });
+    call('POST', '/api/v1/channels', {
+      type: 'chat_api',
+      name: 'Shop app',
+      webhook_url: 'https://hooks.example.com/in',
+      chunked: false,
+      agent_ids: [],
+      ...extra,
+    });
   const storeRows = async () => [await rowsOf(t, 'channels'), await rowsOf(t, 'channel_agents')];
 
   beforeAll(async () => {
@@ -112,7 +119,12 @@ describe('/api/v1/channels', () => {
 
   it('changes a chat_api channel and rotates its secret', async () => {
     const ch = (await chatApi({ agent_ids: [agent.id] })).json();
-    const res = await call('PATCH', `/api/v1/channels/${ch.id}`, { name: 'Renamed', webhook_url: 'https://new.example.com/hook', chunked: true, agent_ids: [] });
+    const res = await call('PATCH', `/api/v1/channels/${ch.id}`, {
+      name: 'Renamed',
+      webhook_url: 'https://new.example.com/hook',
+      chunked: true,
+      agent_ids: [],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ...ch, name: 'Renamed', webhook_url: 'https://new.example.com/hook', chunked: true, agent_ids: [] });
     const rotated = (await call('PATCH', `/api/v1/channels/${ch.id}`, { rotate_secret: true })).json();
@@ -121,7 +133,14 @@ describe('/api/v1/channels', () => {
     expect(rotated.endpoint_url).toMatch(new RegExp(`^http://parley\\.test/wh/[A-Za-z0-9_-]{32}/${ch.public_id}$`));
 
     const before = await storeRows();
-    for (const payload of [{ color: '#000000' }, { webhook_url: 'mailto:a@b.c' }, { webhook_url: null }, { agent_ids: [123456] }, { name: ' ' }, { chunked: 'yes' }]) {
+    for (const payload of [
+      { color: '#000000' },
+      { webhook_url: 'mailto:a@b.c' },
+      { webhook_url: null },
+      { agent_ids: [123456] },
+      { name: ' ' },
+      { chunked: 'yes' },
+    ]) {
       const bad = await call('PATCH', `/api/v1/channels/${ch.id}`, payload);
       expect(bad.statusCode, JSON.stringify(payload)).toBe(400);
     }
@@ -203,17 +222,32 @@ describe('/api/v1/channels without OUTBOUND_ALLOW_PRIVATE', () => {
     'http://2130706433/',
   ])('refuses %s with outbound_url_refused and stores nothing', async (url) => {
     const before = await rowsOf(t, 'channels');
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/channels', headers: bearer(t.adminToken), payload: { type: 'chat_api', name: 'X', webhook_url: url } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/channels',
+      headers: bearer(t.adminToken),
+      payload: { type: 'chat_api', name: 'X', webhook_url: url },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toEqual({ code: 'outbound_url_refused', message: expect.stringMatching(/webhook_url/) });
     expect(await rowsOf(t, 'channels')).toEqual(before);
   });
 
   it('accepts a public host', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/channels', headers: bearer(t.adminToken), payload: { type: 'chat_api', name: 'X', webhook_url: 'https://hooks.example.com/x' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/channels',
+      headers: bearer(t.adminToken),
+      payload: { type: 'chat_api', name: 'X', webhook_url: 'https://hooks.example.com/x' },
+    });
     expect(res.statusCode).toBe(201);
     const ch = res.json();
-    const patch = await t.app.inject({ method: 'PATCH', url: `/api/v1/channels/${ch.id}`, headers: bearer(t.adminToken), payload: { webhook_url: 'http://127.0.0.1/' } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/channels/${ch.id}`,
+      headers: bearer(t.adminToken),
+      payload: { webhook_url: 'http://127.0.0.1/' },
+    });
     expect(patch.json().error.code).toBe('outbound_url_refused');
   });
 });

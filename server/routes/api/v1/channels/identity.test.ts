@@ -66,7 +66,12 @@ describe('widget channel identity secret', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().error).toEqual({ code: 'validation_failed', message: expect.stringMatching(message) });
     }
-    const created = await call('POST', '/channels', { type: 'chat_api', name: 'API', webhook_url: 'https://hooks.example.com/in', identity_verification: true });
+    const created = await call('POST', '/channels', {
+      type: 'chat_api',
+      name: 'API',
+      webhook_url: 'https://hooks.example.com/in',
+      identity_verification: true,
+    });
     expect(created.statusCode).toBe(400);
     expect(await rowsOf(t, 'channels')).toEqual(before);
     // false says nothing to a chat_api channel (generic forms may send it).

@@ -13,11 +13,12 @@ const WebhookUrl = Type.String({
 });
 const Chunked = Type.Boolean({ description: 'chat_api: send replies with Transfer-Encoding: chunked (default false).' });
 const AgentIds = Type.Union([Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 1000 }), Type.Null()], {
-  description: 'Agents who receive the channel\'s chats; empty or null = every agent of the account.',
+  description: "Agents who receive the channel's chats; empty or null = every agent of the account.",
 });
 const Color = Type.Union([Type.String({ maxLength: 20 }), Type.Null()], { description: 'widget: #rrggbb.' });
 const IdentityVerification = Type.Boolean({
-  description: 'widget: true issues an identity secret (kept if there is one) and setUserToken then needs hex HMAC-SHA256(token, secret) as its signature; false removes it.',
+  description:
+    'widget: true issues an identity secret (kept if there is one) and setUserToken then needs hex HMAC-SHA256(token, secret) as its signature; false removes it.',
 });
 const AllowedDomains = Type.Union([Type.Array(Type.String({ maxLength: 260 }), { maxItems: 100 }), Type.Null()], {
   description: 'widget: host names the widget may be embedded on (example.com, *.example.com); empty = any.',
@@ -48,7 +49,9 @@ export const UpdateChannelBody = Type.Object(
     allowed_domains: Type.Optional(AllowedDomains),
     rotate_secret: Type.Optional(Type.Boolean({ description: 'chat_api: true issues a new path secret; the old endpoint URL stops working.' })),
     identity_verification: Type.Optional(IdentityVerification),
-    rotate_identity_secret: Type.Optional(Type.Boolean({ description: 'widget: true issues a new identity secret (verification must be on); signatures made with the old one stop working.' })),
+    rotate_identity_secret: Type.Optional(
+      Type.Boolean({ description: 'widget: true issues a new identity secret (verification must be on); signatures made with the old one stop working.' }),
+    ),
   },
   { additionalProperties: true },
 );

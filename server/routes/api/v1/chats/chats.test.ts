@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatApiChannel } from '../../../../../test/helpers/chatChannel.js';
+import {
+  createChatApiChannel,
+  postInbound,
+  startCustomerEndpoint,
+  textMessage,
+  waitFor,
+  type ChatApiChannel,
+} from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 
 describe('agent chat API with a chat-channel customer endpoint', () => {
@@ -76,7 +83,11 @@ describe('agent chat API with a chat-channel customer endpoint', () => {
       recipient: { id: 7001 },
       message: { type: 'text', id: String(message.id), text: 'How can I help?' },
     });
-    await waitFor(async () => (await api('GET', `/chats/${chat.id}`)).json().messages.find((m: { id: number; delivery?: { status: string } }) => m.id === message.id && m.delivery?.status === 'delivered'));
+    await waitFor(async () =>
+      (await api('GET', `/chats/${chat.id}`))
+        .json()
+        .messages.find((m: { id: number; delivery?: { status: string } }) => m.id === message.id && m.delivery?.status === 'delivered'),
+    );
     // Writing in a pending chat accepted it.
     expect((await api('GET', `/chats/${chat.id}`)).json().status).toBe('active');
   });
@@ -91,7 +102,12 @@ describe('agent chat API with a chat-channel customer endpoint', () => {
 
   it('sends multimedia replies and refuses broken ones with 400', async () => {
     const chat = await newChat('media-1', 'MediaFan');
-    const photo = await api('POST', `/chats/${chat.id}/messages`, agentToken, { type: 'photo', file: 'https://cdn.example.com/a.png', file_name: 'a.png', file_size: 10 });
+    const photo = await api('POST', `/chats/${chat.id}/messages`, agentToken, {
+      type: 'photo',
+      file: 'https://cdn.example.com/a.png',
+      file_name: 'a.png',
+      file_size: 10,
+    });
     expect(photo.statusCode).toBe(201);
     expect(photo.json()).toMatchObject({ type: 'photo', file: 'https://cdn.example.com/a.png', file_name: 'a.png', file_size: 10 });
     for (const bad of [{ type: 'photo' }, { type: 'text' }, { type: 'text', text: 5 }, { type: 'fax', text: 'x' }, { type: 'typein' }, {}]) {
@@ -108,7 +124,9 @@ describe('agent chat API with a chat-channel customer endpoint', () => {
       const chat = await newChat('ref-1', 'Refuser');
       const message = (await api('POST', `/chats/${chat.id}/messages`, agentToken, { type: 'text', text: 'hi' })).json();
       const failed = await waitFor(async () =>
-        (await api('GET', `/chats/${chat.id}`)).json().messages.find((m: { id: number; delivery?: { status: string } }) => m.id === message.id && m.delivery?.status === 'failed'),
+        (await api('GET', `/chats/${chat.id}`))
+          .json()
+          .messages.find((m: { id: number; delivery?: { status: string } }) => m.id === message.id && m.delivery?.status === 'failed'),
       );
       expect(failed.delivery).toEqual({ status: 'failed', error: 'User blocked the bot' });
     } finally {
@@ -132,7 +150,10 @@ describe('agent chat API with a chat-channel customer endpoint', () => {
 
   it('a blacklisted visitor is stored but never reaches agents', async () => {
     const chat = await newChat('black-1', 'Spammer');
-    expect((await api('POST', `/chats/${chat.id}/finish`, agentToken, { blacklist: true })).json()).toMatchObject({ blacklisted: true, visitor: { blacklisted: true } });
+    expect((await api('POST', `/chats/${chat.id}/finish`, agentToken, { blacklist: true })).json()).toMatchObject({
+      blacklisted: true,
+      visitor: { blacklisted: true },
+    });
     const res = await postInbound(t, channel, textMessage('black-1', 'spam again', { name: 'Spammer' }));
     expect(res.statusCode).toBe(200);
     const chats = (await api('GET', '/chats')).json().filter((c: { visitor: { name: string } }) => c.visitor.name === 'Spammer');
@@ -166,7 +187,19 @@ describe('agent chat API with a chat-channel customer endpoint', () => {
     const { hashPassword } = await import('../../../../domain/auth/passwords.js');
     await db
       .insertInto('agents')
-      .values({ account_id: other.id, name: 'Eve', email: 'eve@other.example', password_hash: await hashPassword('eve-password-1'), role: 'admin', phone: null, photo_url: null, status: 'offline', active: 1, created_at: now, updated_at: now })
+      .values({
+        account_id: other.id,
+        name: 'Eve',
+        email: 'eve@other.example',
+        password_hash: await hashPassword('eve-password-1'),
+        role: 'admin',
+        phone: null,
+        photo_url: null,
+        status: 'offline',
+        active: 1,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const eve = await t.login('eve@other.example', 'eve-password-1');
     expect((await api('GET', '/chats', eve)).json()).toEqual([]);

@@ -62,11 +62,21 @@ describe('POST /api/v1/chats/:id/transfer', () => {
     const chat = res.json();
     expect(chat).toMatchObject({ id: chatId, status: 'active', accepted_by: bob.id, agent_ids: [alice.id, bob.id] });
     const last = chat.messages.at(-1);
-    expect(last).toEqual({ id: expect.any(Number), chat_id: chatId, author: 'system', type: 'text', text: 'Transferred from Alice to Bob', created_at: expect.any(Number) });
+    expect(last).toEqual({
+      id: expect.any(Number),
+      chat_id: chatId,
+      author: 'system',
+      type: 'text',
+      text: 'Transferred from Alice to Bob',
+      created_at: expect.any(Number),
+    });
 
     const events = await eventsOf(chatId);
     const [updated, created] = events.slice(-2).map((e) => ({ type: e.type, data: JSON.parse(e.data_json) }));
-    expect(updated).toMatchObject({ type: 'chat.updated', data: { change: 'transferred', agent_id: alice.id, chat: { accepted_by: bob.id, agent_ids: [alice.id, bob.id] } } });
+    expect(updated).toMatchObject({
+      type: 'chat.updated',
+      data: { change: 'transferred', agent_id: alice.id, chat: { accepted_by: bob.id, agent_ids: [alice.id, bob.id] } },
+    });
     expect(created).toMatchObject({ type: 'message.created', data: { message: { author: 'system', text: 'Transferred from Alice to Bob' } } });
 
     // The chat is Bob's now: he writes in it; Alice still reads it but may not move it again.

@@ -17,7 +17,19 @@ describe('GET /deliveries, POST /deliveries/:id/redeliver', () => {
     const now = Date.now();
     await t.app.ctx.db
       .insertInto('agents')
-      .values({ account_id: t.app.ctx.defaultAccountId, name: 'Agent', email: 'agent@example.com', password_hash: await hashPassword('agent-password-1'), role: 'agent', phone: null, photo_url: null, status: 'offline', active: 1, created_at: now, updated_at: now })
+      .values({
+        account_id: t.app.ctx.defaultAccountId,
+        name: 'Agent',
+        email: 'agent@example.com',
+        password_hash: await hashPassword('agent-password-1'),
+        role: 'agent',
+        phone: null,
+        photo_url: null,
+        status: 'offline',
+        active: 1,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     agentToken = await t.login('agent@example.com', 'agent-password-1');
   });
@@ -28,7 +40,7 @@ describe('GET /deliveries, POST /deliveries/:id/redeliver', () => {
 
   const list = (query = '', token = t.adminToken) => t.app.inject({ method: 'GET', url: `/api/v1/deliveries${query}`, headers: bearer(token) });
 
-  it('lists the account\'s deliveries newest first with status, attempts and last answer; filters and pages', async () => {
+  it("lists the account's deliveries newest first with status, attempts and last answer; filters and pages", async () => {
     const ctx = t.app.ctx;
     const a = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_accepted', url: `${ep.url}/events`, body: { event_name: 'chat_accepted' } });
     const b = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/events`, body: { event_name: 'chat_updated' } });
@@ -38,9 +50,22 @@ describe('GET /deliveries, POST /deliveries/:id/redeliver', () => {
     const rows = res.json();
     expect(rows.map((d: { id: number }) => d.id)).toEqual([b, a]);
     expect(rows[0]).toEqual({
-      id: b, kind: 'event_webhook', event_type: 'chat_updated', url: `${ep.url}/events`, status: 'pending', attempts: 1, last_status_code: 500,
-      last_response: 'down', last_error: 'HTTP 500', webhook_id: expect.stringMatching(/^msg_/), chat_id: null, message_id: null,
-      created_at: expect.any(Number), updated_at: expect.any(Number), delivered_at: null, next_attempt_at: expect.any(Number),
+      id: b,
+      kind: 'event_webhook',
+      event_type: 'chat_updated',
+      url: `${ep.url}/events`,
+      status: 'pending',
+      attempts: 1,
+      last_status_code: 500,
+      last_response: 'down',
+      last_error: 'HTTP 500',
+      webhook_id: expect.stringMatching(/^msg_/),
+      chat_id: null,
+      message_id: null,
+      created_at: expect.any(Number),
+      updated_at: expect.any(Number),
+      delivered_at: null,
+      next_attempt_at: expect.any(Number),
     });
     expect((await list(`?before=${b}`)).json().map((d: { id: number }) => d.id)).toEqual([a]);
     expect((await list('?limit=1')).json()).toHaveLength(1);
@@ -55,7 +80,11 @@ describe('GET /deliveries, POST /deliveries/:id/redeliver', () => {
     answer = 500;
     const seed = await seedChat(ctx, ep.url);
     const id = await enqueue(ctx, { url: `${ep.url}/${seed.publicId}`, chatId: seed.chatId, messageId: seed.messageId });
-    await waitUntil(async () => (await ctx.db.selectFrom('deliveries').select('attempts').where('id', '=', id).executeTakeFirstOrThrow()).attempts >= 1, 5000, 'attempt');
+    await waitUntil(
+      async () => (await ctx.db.selectFrom('deliveries').select('attempts').where('id', '=', id).executeTakeFirstOrThrow()).attempts >= 1,
+      5000,
+      'attempt',
+    );
     const firstRequests = ep.requests.filter((r) => r.url === `/${seed.publicId}`);
     answer = 200;
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/deliveries/${id}/redeliver`, headers: bearer(t.adminToken) });
@@ -67,16 +96,30 @@ describe('GET /deliveries, POST /deliveries/:id/redeliver', () => {
     expect(last.headers['webhook-id']).toBe(firstRequests[0].headers['webhook-id']);
     expect(last.body).toBe(firstRequests[0].body);
     expect((await list(`?before=${id + 1}&limit=1`)).json()[0]).toMatchObject({ attempts: 1, last_status_code: 200, next_attempt_at: null });
-    const events = await ctx.db.selectFrom('events').select('data_json').where('chat_id', '=', seed.chatId).where('type', '=', 'message.updated').orderBy('id').execute();
+    const events = await ctx.db
+      .selectFrom('events')
+      .select('data_json')
+      .where('chat_id', '=', seed.chatId)
+      .where('type', '=', 'message.updated')
+      .orderBy('id')
+      .execute();
     expect(events.map((e) => JSON.parse(e.data_json).message.delivery.status)).toEqual(['pending', 'delivered']);
   });
 
-  it('is scoped by account: another account\'s deliveries are neither listed nor redeliverable', async () => {
+  it("is scoped by account: another account's deliveries are neither listed nor redeliverable", async () => {
     const ctx = t.app.ctx;
     const otherId = await ctx.db.transaction().execute(async (tx) => {
-      const account = await tx.insertInto('accounts').values({ name: 'Other', next_visitor_number: 1, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+      const account = await tx
+        .insertInto('accounts')
+        .values({ name: 'Other', next_visitor_number: 1, created_at: Date.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       await createSettingsRow(tx, account.id, Date.now());
-      const d = await enqueueDelivery(tx, { accountId: account.id, kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/other`, body: {} }, Date.now());
+      const d = await enqueueDelivery(
+        tx,
+        { accountId: account.id, kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/other`, body: {} },
+        Date.now(),
+      );
       return d.id;
     });
     expect((await list('?limit=1000')).json().map((d: { id: number }) => d.id)).not.toContain(otherId);

@@ -15,9 +15,7 @@ export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const { requireAgent } = makeGuards(ctx);
 
-  app.get('/me', { schema: { tags: ['me'], security: [{ bearer: [] }] }, preValidation: requireAgent }, async (request) =>
-    presentAgent(actor(request)),
-  );
+  app.get('/me', { schema: { tags: ['me'], security: [{ bearer: [] }] }, preValidation: requireAgent }, async (request) => presentAgent(actor(request)));
 
   app.put('/me/status', { schema: { tags: ['me'], security: [{ bearer: [] }], body: StatusBody }, preValidation: requireAgent }, async (request) => {
     const me = actor(request);

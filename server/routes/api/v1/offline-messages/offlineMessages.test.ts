@@ -53,7 +53,12 @@ describe('offline messages', () => {
     expect(event).toMatchObject({ channel_id: widget.id, chat_id: null });
     await allRelayed(t.app);
     const delivery = await t.app.ctx.db.selectFrom('deliveries').selectAll().where('event_type', '=', 'offline_message').executeTakeFirstOrThrow();
-    expect(JSON.parse(delivery.body)).toMatchObject({ event_name: 'offline_message', widget_id: widget.widget_id, offline_message_id: String(listed[0].id), message: 'Call me back' });
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      event_name: 'offline_message',
+      widget_id: widget.widget_id,
+      offline_message_id: String(listed[0].id),
+      message: 'Call me back',
+    });
     await t.app.inject({ method: 'PUT', url: '/api/v1/settings', headers: bearer(t.adminToken), payload: { event_webhook_url: null } });
   });
 

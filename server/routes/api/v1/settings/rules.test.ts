@@ -35,11 +35,19 @@ describe('/api/v1/settings rules', () => {
   it('stores the rules, returns them, leaves other keys alone, and null clears them', async () => {
     const before = (await get()).json();
     expect(before.rules).toBeNull();
-    const rules = { rules: [rule({ action: { type: 'invitation', text: '  Questions about our plans? ', department_id: departmentId } }), { id: 7, conditions: {}, action: { type: 'invitation', text: 'Hi' } }] };
+    const rules = {
+      rules: [
+        rule({ action: { type: 'invitation', text: '  Questions about our plans? ', department_id: departmentId } }),
+        { id: 7, conditions: {}, action: { type: 'invitation', text: 'Hi' } },
+      ],
+    };
     const res = await put({ rules });
     expect(res.statusCode).toBe(200);
     const stored = {
-      rules: [rule({ action: { type: 'invitation', text: 'Questions about our plans?', department_id: departmentId } }), { id: 7, conditions: {}, action: { type: 'invitation', text: 'Hi' } }],
+      rules: [
+        rule({ action: { type: 'invitation', text: 'Questions about our plans?', department_id: departmentId } }),
+        { id: 7, conditions: {}, action: { type: 'invitation', text: 'Hi' } },
+      ],
     };
     expect(res.json()).toEqual({ ...before, rules: stored });
     expect((await get()).json().rules).toEqual(stored);
@@ -83,7 +91,10 @@ describe('/api/v1/settings rules', () => {
     [{ rules: { rules: [rule({ action: { type: 'invitation', text: '   ' } })] } }, /action\.text must be a non-empty string/],
     [{ rules: { rules: [rule({ action: { type: 'invitation', text: 'x'.repeat(501) } })] } }, /action\.text must have at most 500 characters/],
     [{ rules: { rules: [rule({ action: { type: 'invitation', text: 'x', department_id: '3' } })] } }, /department_id must be the id of a department/],
-    [{ rules: { rules: [rule({ action: { type: 'invitation', text: 'x', department_id: 999999 } })] } }, /must name departments of this account; 999999 is not/],
+    [
+      { rules: { rules: [rule({ action: { type: 'invitation', text: 'x', department_id: 999999 } })] } },
+      /must name departments of this account; 999999 is not/,
+    ],
     [{ rules: { rules: [rule({ action: { type: 'invitation', text: 'x', color: 'red' } })] } }, /action has unknown key "color"/],
   ])('refuses %j with a clear 400 and stores nothing', async (payload, message) => {
     const before = await rowsOf(t, 'settings');
@@ -94,11 +105,13 @@ describe('/api/v1/settings rules', () => {
   });
 
   it('accepts a 500-character invitation and pattern exactly', async () => {
-    const res = await put({ rules: { rules: [rule({ conditions: { url_matches: 'a'.repeat(500) }, action: { type: 'invitation', text: 'x'.repeat(500) } })] } });
+    const res = await put({
+      rules: { rules: [rule({ conditions: { url_matches: 'a'.repeat(500) }, action: { type: 'invitation', text: 'x'.repeat(500) } })] },
+    });
     expect(res.statusCode).toBe(200);
   });
 
-  it('reaches the widget: the session response carries the account\'s rules', async () => {
+  it("reaches the widget: the session response carries the account's rules", async () => {
     const widget = await createWidget(t);
     const stored = (await put({ rules: { rules: [rule()] } })).json().rules;
     const session = await startSession(t, widget.widget_id);
@@ -107,7 +120,7 @@ describe('/api/v1/settings rules', () => {
     expect((await startSession(t, widget.widget_id)).settings.rules).toBeNull();
   });
 
-  it('answers 403 to agents and keeps accounts apart (another account\'s department is refused)', async () => {
+  it("answers 403 to agents and keeps accounts apart (another account's department is refused)", async () => {
     const { token } = await addAgent(t, { email: 'rules-agent@example.com' });
     const before = await rowsOf(t, 'settings');
     for (const payload of [{ rules: { rules: [rule()] } }, { rules: 'bad' }, { rules: null }]) {

@@ -20,7 +20,14 @@ export const CallbackBody = Type.Object(
         description: 'mon…sun → list of ranges; a missing day is closed; null = always open.',
       }),
     ),
-    provider: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Who places callback calls: "agent_dialled" (the default and only one: the agent rings the visitor and reports statuses).' }))),
+    provider: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 64,
+          description: 'Who places callback calls: "agent_dialled" (the default and only one: the agent rings the visitor and reports statuses).',
+        }),
+      ),
+    ),
   },
   { additionalProperties: true },
 );
@@ -28,12 +35,15 @@ export const CallbackBody = Type.Object(
 export const SettingsBody = Type.Object(
   {
     event_webhook_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL event webhooks are POSTed to.' }))),
-    safe_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL of the site\'s own domain; custom-data links elsewhere are hidden.' }))),
+    safe_url: Type.Optional(
+      Nullable(Type.String({ maxLength: 2048, description: "http(s) URL of the site's own domain; custom-data links elsewhere are hidden." })),
+    ),
     webhook_secret: Type.Optional(Type.Unknown({ description: 'Read-only: ignored here.' })),
     callback: Type.Optional(Nullable(CallbackBody, { description: 'Partial too; null resets callbacks to their defaults.' })),
     rules: Type.Optional(
       Type.Unknown({
-        description: 'Widget invitation rules, {rules: [{id, conditions: {seconds_on_page?, url_contains?, url_matches?, min_visits?}, action: {type: "invitation", text, department_id?}}]} as docs/WIDGET.md describes (at most 50); null clears them.',
+        description:
+          'Widget invitation rules, {rules: [{id, conditions: {seconds_on_page?, url_contains?, url_matches?, min_visits?}, action: {type: "invitation", text, department_id?}}]} as docs/WIDGET.md describes (at most 50); null clears them.',
       }),
     ),
   },

@@ -44,14 +44,24 @@ describe('/api/v1/settings', () => {
       safe_url: 'https://shop.example.com',
       callback: { ...DEFAULT_CALLBACK, enabled: true, balance_seconds: 600 },
     });
-    const hours = { mon: [['09:00', '12:00'], ['13:00', '17:30']], sat: [['10:00', '24:00']] };
+    const hours = {
+      mon: [
+        ['09:00', '12:00'],
+        ['13:00', '17:30'],
+      ],
+      sat: [['10:00', '24:00']],
+    };
     const c = (await put({ callback: { timezone: 'europe/berlin', hours } })).json();
     expect(c.callback).toEqual({ ...DEFAULT_CALLBACK, enabled: true, balance_seconds: 600, timezone: 'Europe/Berlin', hours });
     expect(await get().then((r) => r.json())).toEqual(c);
   });
 
   it('clears with null: URLs, single callback keys (hours null = always open), or the whole callback', async () => {
-    await put({ event_webhook_url: 'https://events.example.com/x', safe_url: 'https://a.example', callback: { enabled: true, timezone: 'Asia/Tokyo', hours: { mon: [['09:00', '10:00']] } } });
+    await put({
+      event_webhook_url: 'https://events.example.com/x',
+      safe_url: 'https://a.example',
+      callback: { enabled: true, timezone: 'Asia/Tokyo', hours: { mon: [['09:00', '10:00']] } },
+    });
     const a = (await put({ event_webhook_url: null, callback: { hours: null } })).json();
     expect(a.event_webhook_url).toBeNull();
     expect(a.safe_url).toBe('https://a.example');
@@ -129,7 +139,7 @@ describe('/api/v1/settings', () => {
     expect(await rowsOf(t, 'settings')).toEqual(before);
   });
 
-  it('keeps each account\'s settings apart', async () => {
+  it("keeps each account's settings apart", async () => {
     await put({ event_webhook_url: 'https://first.example/hook' });
     const mine = (await get()).json();
     const other = await createOtherAccount(t);

@@ -26,9 +26,7 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
   // validation failures answer one readable sentence (see validationMessage.ts).
   const admin = { preValidation: requireAdmin, schemaErrorFormatter: readableSchemaErrors };
 
-  app.get('/settings', { schema: { tags, security }, ...admin }, async (request) =>
-    presentSettings(await getSettings(ctx, { actor: actor(request) })),
-  );
+  app.get('/settings', { schema: { tags, security }, ...admin }, async (request) => presentSettings(await getSettings(ctx, { actor: actor(request) })));
 
   app.put('/settings', { schema: { tags, security, body: SettingsBody }, ...admin }, async (request) =>
     presentSettings(await updateSettings(ctx, { actor: actor(request), changes: pickChanges(request.body) })),

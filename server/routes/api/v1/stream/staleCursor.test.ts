@@ -93,7 +93,10 @@ describe('agent stream and retention', () => {
   it('starts a socket without a cursor at the mark when every event of the account is gone, and does not reset it later', async () => {
     await allRelayed(t.app);
     await pruneAfter(31);
-    const { count } = await t.app.ctx.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const { count } = await t.app.ctx.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     expect(Number(count)).toBe(0);
     const mark = await deletedThrough(t.app.ctx.db, t.app.ctx.defaultAccountId);
     const fresh = await open(t.adminToken);

@@ -106,7 +106,13 @@ describe('agent stream', () => {
     const chat = await seedChat(t.app);
     const agent = await seedAgent(t.app);
     await allRelayed(t.app);
-    const head = (await t.app.ctx.db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id ?? 0;
+    const head =
+      (
+        await t.app.ctx.db
+          .selectFrom('events')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirstOrThrow()
+      ).id ?? 0;
     for (let n = 0; n < 30; n++) await emit(t.app, chat, 'message.created', { n });
     const writer = (async () => {
       for (let n = 30; n < 60; n++) await emit(t.app, chat, 'message.created', { n });
@@ -142,7 +148,12 @@ describe('agent stream', () => {
     const deadline = Date.now() + 4000;
     while ((await status()) !== 'offline' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await status()).toBe('offline');
-    const row = await t.app.ctx.db.selectFrom('events').select(['type', 'data_json']).where('type', '=', 'agent.updated').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const row = await t.app.ctx.db
+      .selectFrom('events')
+      .select(['type', 'data_json'])
+      .where('type', '=', 'agent.updated')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.data_json).agent).toMatchObject({ id: agent.id, status: 'offline' });
   });
 

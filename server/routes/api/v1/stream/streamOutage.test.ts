@@ -66,38 +66,46 @@ describe('agent stream: its log while the database is unavailable', () => {
       const lines = streamLines(t.lines.slice(from));
       expect(lines.filter((l) => l.level >= 50)).toEqual([]);
       // The 4 after the first (one more if the first attempt after the restore met a connection the cut left dead).
-      expect(lines[1]).toMatchObject({ level: 40, source: 'stream', failures: expect.any(Number), msg: expect.stringMatching(/^stream: database unavailable: \d+ streams failed to open in the last [\d.]+ s$/) });
+      expect(lines[1]).toMatchObject({
+        level: 40,
+        source: 'stream',
+        failures: expect.any(Number),
+        msg: expect.stringMatching(/^stream: database unavailable: \d+ streams failed to open in the last [\d.]+ s$/),
+      });
       expect(lines[1].failures).toBeGreaterThanOrEqual(4);
     },
   );
 
-  it.runIf(testDialect() === 'postgres')('a live stream whose feed fails while PostgreSQL is down: warn lines through the outage log, no error line', async () => {
-    const c = await StreamClient.ready(streamUrl(base, agent.token));
-    clients.push(c);
-    const from = t.lines.length;
-    await t.relay!.cut();
-    // A change of the agent itself: the stream catches up from the store and rechecks the token, both failing.
-    await t.app.ctx.hub.publish({
-      id: 1_000_000_000,
-      account_id: agent.accountId,
-      type: 'agent.updated',
-      chat_id: null,
-      channel_id: null,
-      seq: null,
-      data: { agent: { id: agent.id, active: true } },
-      created_at: Date.now(),
-    });
-    expect(await c.waitClosed()).toMatchObject({ code: CLOSE_INTERNAL });
-    await until(() => streamLines(t.lines.slice(from)).length >= 2, 5000, 'the feed and token check lines');
-    const lines = t.lines.slice(from);
-    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
-    const failed = streamLines(lines);
-    expect(failed.map((l) => [l.level, l.source, l.msg.replace(/;.*/, '')]).sort()).toEqual([
-      [40, 'stream', 'stream: database unavailable: stream feed failed'],
-      [40, 'stream', 'stream: database unavailable: stream token check failed'],
-    ]);
-    for (const l of failed) expect(l.err?.stack).toEqual(expect.any(String));
-  });
+  it.runIf(testDialect() === 'postgres')(
+    'a live stream whose feed fails while PostgreSQL is down: warn lines through the outage log, no error line',
+    async () => {
+      const c = await StreamClient.ready(streamUrl(base, agent.token));
+      clients.push(c);
+      const from = t.lines.length;
+      await t.relay!.cut();
+      // A change of the agent itself: the stream catches up from the store and rechecks the token, both failing.
+      await t.app.ctx.hub.publish({
+        id: 1_000_000_000,
+        account_id: agent.accountId,
+        type: 'agent.updated',
+        chat_id: null,
+        channel_id: null,
+        seq: null,
+        data: { agent: { id: agent.id, active: true } },
+        created_at: Date.now(),
+      });
+      expect(await c.waitClosed()).toMatchObject({ code: CLOSE_INTERNAL });
+      await until(() => streamLines(t.lines.slice(from)).length >= 2, 5000, 'the feed and token check lines');
+      const lines = t.lines.slice(from);
+      expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+      const failed = streamLines(lines);
+      expect(failed.map((l) => [l.level, l.source, l.msg.replace(/;.*/, '')]).sort()).toEqual([
+        [40, 'stream', 'stream: database unavailable: stream feed failed'],
+        [40, 'stream', 'stream: database unavailable: stream token check failed'],
+      ]);
+      for (const l of failed) expect(l.err?.stack).toEqual(expect.any(String));
+    },
+  );
 
   it('a stream that fails to open for another reason is logged at error with its stack, each time', async () => {
     const from = t.lines.length;
@@ -113,7 +121,12 @@ describe('agent stream: its log while the database is unavailable', () => {
     const lines = streamLines(t.lines.slice(from));
     expect(lines).toHaveLength(2);
     for (const l of lines) {
-      expect(l).toMatchObject({ level: 50, msg: 'stream failed to open', reqId: expect.any(String), err: { message: expect.stringMatching(/token_hash/), stack: expect.any(String) } });
+      expect(l).toMatchObject({
+        level: 50,
+        msg: 'stream failed to open',
+        reqId: expect.any(String),
+        err: { message: expect.stringMatching(/token_hash/), stack: expect.any(String) },
+      });
     }
     clients.push(await StreamClient.ready(streamUrl(base, agent.token)));
   });

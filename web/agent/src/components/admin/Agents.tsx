@@ -50,7 +50,12 @@ export function Agents() {
                 <th scope="row">{a.name}</th>
                 <td>{a.email}</td>
                 <td>
-                  <select aria-label={`Role of ${a.name}`} value={a.role} disabled={a.id === me.id} onChange={(e) => void change(a, { role: e.target.value as Role })}>
+                  <select
+                    aria-label={`Role of ${a.name}`}
+                    value={a.role}
+                    disabled={a.id === me.id}
+                    onChange={(e) => void change(a, { role: e.target.value as Role })}
+                  >
                     <option value="agent">Agent</option>
                     <option value="admin">Admin</option>
                   </select>

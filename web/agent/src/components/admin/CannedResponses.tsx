@@ -64,7 +64,16 @@ function CannedRow({ item, onChanged, onRemoved }: { item: CannedResponse; onCha
           <button type="submit" className="primary" disabled={!dirty}>
             Save
           </button>
-          <ConfirmButton label="Remove" question={`Remove /${item.shortcut}?`} onConfirm={() => run(async () => { await api.deleteCannedResponse(item.id); onRemoved(); })} />
+          <ConfirmButton
+            label="Remove"
+            question={`Remove /${item.shortcut}?`}
+            onConfirm={() =>
+              run(async () => {
+                await api.deleteCannedResponse(item.id);
+                onRemoved();
+              })
+            }
+          />
           <span role="status" className="saved small">
             {saved}
           </span>

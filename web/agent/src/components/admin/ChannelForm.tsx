@@ -51,7 +51,11 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
   };
 
   return (
-    <form className="card form-grid" onSubmit={submit} aria-label={initial ? `Change ${initial.name}` : type === 'chat_api' ? 'Connect chat API' : 'Add a website widget'}>
+    <form
+      className="card form-grid"
+      onSubmit={submit}
+      aria-label={initial ? `Change ${initial.name}` : type === 'chat_api' ? 'Connect chat API' : 'Add a website widget'}
+    >
       <label htmlFor={`${prefix}-name`}>Channel name</label>
       <input id={`${prefix}-name`} name="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
       {type === 'chat_api' ? (
@@ -76,7 +80,14 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
           <label htmlFor={`${prefix}-color`}>Colour</label>
           <input id={`${prefix}-color`} name="color" type="color" value={color} onChange={(e) => setColor(e.target.value)} />
           <label htmlFor={`${prefix}-domains`}>Allowed domains (one per line; empty: any)</label>
-          <textarea id={`${prefix}-domains`} name="allowed_domains" rows={3} placeholder={'example.com\n*.example.com'} value={domains} onChange={(e) => setDomains(e.target.value)} />
+          <textarea
+            id={`${prefix}-domains`}
+            name="allowed_domains"
+            rows={3}
+            placeholder={'example.com\n*.example.com'}
+            value={domains}
+            onChange={(e) => setDomains(e.target.value)}
+          />
         </>
       )}
       <AgentPicker value={agentIds} onChange={setAgentIds} />

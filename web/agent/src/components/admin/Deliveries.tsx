@@ -94,7 +94,10 @@ export function Deliveries() {
                 <td className="break">{d.url}</td>
                 <td>
                   <span className={`pill pill-${d.status}`}>{d.status}</span>
-                  <span className="muted small"> {d.attempts} attempt{d.attempts === 1 ? '' : 's'}</span>
+                  <span className="muted small">
+                    {' '}
+                    {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+                  </span>
                 </td>
                 <td className="break small">
                   {d.last_status_code !== null && <strong>{d.last_status_code} </strong>}

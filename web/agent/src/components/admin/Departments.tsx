@@ -25,7 +25,16 @@ function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onCha
       <button type="button" disabled={name.trim() === dept.name} onClick={() => void run(async () => onChanged(await api.renameDepartment(dept.id, name)))}>
         Rename
       </button>
-      <button type="button" className="danger" onClick={() => void run(async () => { await api.deleteDepartment(dept.id); onRemoved(); })}>
+      <button
+        type="button"
+        className="danger"
+        onClick={() =>
+          void run(async () => {
+            await api.deleteDepartment(dept.id);
+            onRemoved();
+          })
+        }
+      >
         Remove
       </button>
       <ErrorText error={error} />

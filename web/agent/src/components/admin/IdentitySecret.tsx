@@ -29,12 +29,20 @@ export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run(f
       <h4>Identity verification</h4>
       <CopyField label="Identity secret" value={channel.identity_secret} />
       <p className="muted small">
-        On your server, sign the user token with HMAC-SHA256 using this secret (as text) as the key, and pass the hex signature as the second
-        argument: <code>svc_api.setUserToken(token, signature)</code>. Tokens without a valid signature are ignored.
+        On your server, sign the user token with HMAC-SHA256 using this secret (as text) as the key, and pass the hex signature as the second argument:{' '}
+        <code>svc_api.setUserToken(token, signature)</code>. Tokens without a valid signature are ignored.
       </p>
       <div className="row">
-        <ConfirmButton label="New identity secret" question="Signatures made with the current secret stop working. Go on?" onConfirm={change({ rotate_identity_secret: true })} />
-        <ConfirmButton label="Turn off identity verification" question="Pages may then set any user token. Turn it off?" onConfirm={change({ identity_verification: false })} />
+        <ConfirmButton
+          label="New identity secret"
+          question="Signatures made with the current secret stop working. Go on?"
+          onConfirm={change({ rotate_identity_secret: true })}
+        />
+        <ConfirmButton
+          label="Turn off identity verification"
+          question="Pages may then set any user token. Turn it off?"
+          onConfirm={change({ identity_verification: false })}
+        />
       </div>
     </section>
   );

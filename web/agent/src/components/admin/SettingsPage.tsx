@@ -75,7 +75,14 @@ export function SettingsPage() {
       <form className="card form-grid" onSubmit={saveUrls} aria-labelledby="integration-title">
         <h2 id="integration-title">Integration settings for developers</h2>
         <label htmlFor="event-webhook-url">Event webhook URL</label>
-        <input id="event-webhook-url" name="event_webhook_url" type="url" placeholder="https://crm.example.com/parley-events" value={eventUrl} onChange={(e) => setEventUrl(e.target.value)} />
+        <input
+          id="event-webhook-url"
+          name="event_webhook_url"
+          type="url"
+          placeholder="https://crm.example.com/parley-events"
+          value={eventUrl}
+          onChange={(e) => setEventUrl(e.target.value)}
+        />
         <p className="muted small">Chat and call events are POSTed here as JSON, signed with the secret below. Empty: no events.</p>
         <label htmlFor="safe-url">Safe URL</label>
         <input id="safe-url" name="safe_url" type="url" placeholder="https://www.example.com" value={safeUrl} onChange={(e) => setSafe(e.target.value)} />

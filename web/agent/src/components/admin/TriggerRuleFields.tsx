@@ -35,7 +35,13 @@ export function TriggerRuleFields({ draft, index, count, departments, onChange, 
           </label>
           <label>
             URL matches (regular expression)
-            <input value={draft.matches} maxLength={500} onChange={set('matches')} placeholder="^https://shop\.example\.com/" aria-invalid={problem ? true : undefined} />
+            <input
+              value={draft.matches}
+              maxLength={500}
+              onChange={set('matches')}
+              placeholder="^https://shop\.example\.com/"
+              aria-invalid={problem ? true : undefined}
+            />
           </label>
           <label>
             At least this many visits

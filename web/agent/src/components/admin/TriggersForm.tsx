@@ -55,8 +55,8 @@ export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | u
     <form className="card" onSubmit={submit} aria-labelledby="triggers-title">
       <h2 id="triggers-title">Widget triggers</h2>
       <p className="muted small">
-        Proactive invitations the widget shows on its own. The first rule whose conditions all hold shows its text (once per page view, only when
-        an agent is online and no chat is going on); empty conditions are not checked. A page can replace these with svc_api.setRules().
+        Proactive invitations the widget shows on its own. The first rule whose conditions all hold shows its text (once per page view, only when an agent is
+        online and no chat is going on); empty conditions are not checked. A page can replace these with svc_api.setRules().
       </p>
       {drafts.length === 0 ? (
         <p className="muted">No trigger: the widget waits for the visitor.</p>
