@@ -14,7 +14,7 @@ import pg from 'pg';
 const [portArg, dir, pgUrl, schema] = process.argv.slice(2);
 const port = Number(portArg);
 
-type Insert = (sender: string, body: string, at: number) => Promise<unknown> | unknown;
+type Insert = (sender: string, body: string, at: number) => unknown;
 
 async function store(): Promise<{ insert: Insert; close: () => Promise<void> }> {
   if (pgUrl && schema) {
@@ -29,7 +29,7 @@ async function store(): Promise<{ insert: Insert; close: () => Promise<void> }> 
       close: () => pool.end(),
     };
   }
-  const db = new Database(path.join(dir!, 'bare.db'));
+  const db = new Database(path.join(dir, 'bare.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec('create table if not exists messages (id integer primary key autoincrement, sender text, body text, created_at integer)');

@@ -17,6 +17,7 @@ import { machineLine, today } from './lib/machine.js';
 import { percentile, recordGoal, writeSection } from './lib/report.js';
 import { dropPostgresSchema } from '../server/db/database.js';
 import { chatApiSetup, cleanup, cpuMs, freePort, PG_URL, ROOT, startParley, waitReady, type Db } from './lib/server.js';
+import { wsText } from '../server/lib/wsText.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 /** Closed-loop rounds (Parley, then each baseline) and the length of each run in them. */
@@ -62,7 +63,7 @@ export async function benchChatChannel(db: Db): Promise<ChatChannelResult> {
     const ws = new WebSocket(`${parley.ws}/api/v1/stream?token=${token}`);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     ws.on('message', (raw) => {
-      const frame = JSON.parse(raw.toString()) as { type: string; data?: { message?: { text?: string } } };
+      const frame = JSON.parse(wsText(raw)) as { type: string; data?: { message?: { text?: string } } };
       const text = frame.type === 'message.created' ? frame.data?.message?.text : undefined;
       const t0 = text ? sentAt.get(text) : undefined;
       if (text && t0 !== undefined) {
@@ -95,7 +96,7 @@ export async function benchChatChannel(db: Db): Promise<ChatChannelResult> {
       cpu += cpuMs(parley.pid) - cpuBefore;
       parleyOk += p.ok;
       errors += p.errors;
-      const same = await closedLoop(bares[0]!.url, body('bare'), { concurrency: 32, seconds: ROUND_SECONDS });
+      const same = await closedLoop(bares[0].url, body('bare'), { concurrency: 32, seconds: ROUND_SECONDS });
       const sqlite = bares[1] ? await closedLoop(bares[1].url, body('bare'), { concurrency: 32, seconds: ROUND_SECONDS }) : null;
       rounds.push({ parley: perSecond(p), bare: perSecond(same), bareSqlite: sqlite ? perSecond(sqlite) : null });
     }
@@ -139,7 +140,7 @@ const perSecond = (r: LoadResult): number => r.ok / r.seconds;
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function report(
@@ -151,7 +152,7 @@ function report(
   errors: number,
 ): string {
   const ms = (v: number) => `${v.toFixed(1)} ms`;
-  const range = `${r.ratios[0]!.toFixed(2)}–${r.ratios[r.ratios.length - 1]!.toFixed(2)}`;
+  const range = `${r.ratios[0].toFixed(2)}–${r.ratios[r.ratios.length - 1].toFixed(2)}`;
   const toSqlite = r.bareSqlite !== null && r.ratioToSqlite !== null ? `${r.bareSqlite.toFixed(0)} (${r.ratioToSqlite.toFixed(2)})` : '(same)';
   return `| ${db} | ${r.rate.toFixed(0)} | ${r.cpuUsPerMessage.toFixed(0)} µs | ${r.bare.toFixed(0)} | **${r.ratio.toFixed(2)}** (${range}) | ${toSqlite} | ${ms(percentile(fixed.latencies, 50))} / ${ms(percentile(fixed.latencies, 99))} | ${ms(percentile(frames, 50))} / ${ms(percentile(frames, 99))} | ${errors} | ${lost} |`;
 }
@@ -184,7 +185,7 @@ ${results.map((r) => r.row).join('\n')}`,
       key: `chat-channel-ratio-${r.db}`,
       benchmark: `Chat channel msgs/s ÷ bare Fastify + 1 insert, same store (${r.db})`,
       goal: '≥ 0.5',
-      measured: `${r.ratio.toFixed(2)} (rounds ${r.ratios[0]!.toFixed(2)}–${r.ratios[r.ratios.length - 1]!.toFixed(2)})${r.ratioToSqlite === null ? '' : `; ${r.ratioToSqlite.toFixed(2)} of bare SQLite`}`,
+      measured: `${r.ratio.toFixed(2)} (rounds ${r.ratios[0].toFixed(2)}–${r.ratios[r.ratios.length - 1].toFixed(2)})${r.ratioToSqlite === null ? '' : `; ${r.ratioToSqlite.toFixed(2)} of bare SQLite`}`,
       met: r.ratio >= 0.5,
     });
     recordGoal({

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { machineLine, today } from './lib/machine.js';
 import { percentile, recordGoal, writeSection } from './lib/report.js';
 import { chatApiSetup, cleanup, startParley, type Db } from './lib/server.js';
+import { wsText } from '../server/lib/wsText.js';
 
 const SIZES = [100, 1000];
 const EVENTS = Number(process.env.BENCH_FANOUT_EVENTS ?? 40);
@@ -28,7 +29,7 @@ function openSocket(url: string, onFrame: (text: string, at: number) => void): P
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { perMessageDeflate: false });
     ws.on('message', (raw) => {
-      const text = String(raw);
+      const text = wsText(raw);
       if (text.includes('"ready"')) resolve(ws);
       else onFrame(text, performance.now());
     });

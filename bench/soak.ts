@@ -15,6 +15,7 @@ import { openLoop } from './lib/load.js';
 import { machineLine, today } from './lib/machine.js';
 import { recordGoal, writeSection } from './lib/report.js';
 import { chatApiSetup, cleanup, json, rssOf, startParley, type Db } from './lib/server.js';
+import { wsText } from '../server/lib/wsText.js';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const RATE = Number(process.env.SOAK_RATE ?? 1000);
@@ -43,7 +44,7 @@ async function soak(db: Db): Promise<string> {
     let replyErrors = 0;
     let replies = 0;
     ws.on('message', (raw) => {
-      const frame = JSON.parse(raw.toString()) as { type: string; data?: { message?: { chat_id: number; author: string; id: number } } };
+      const frame = JSON.parse(wsText(raw)) as { type: string; data?: { message?: { chat_id: number; author: string; id: number } } };
       const m = frame.type === 'message.created' ? frame.data?.message : undefined;
       if (!m || m.author !== 'visitor' || m.id % 10 !== 0) return;
       replies++;

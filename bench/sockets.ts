@@ -72,9 +72,9 @@ async function benchSockets(db: Db): Promise<SocketsResult> {
     const answers = clients.map((child, i) => {
       const count = Math.min(PER_CLIENT, wanted - i * PER_CLIENT);
       const answer = new Promise<{ opened: number; failed: number; ms: number }>((resolve) =>
-        readline.createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { opened: number; failed: number; ms: number })),
+        readline.createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as { opened: number; failed: number; ms: number })),
       );
-      child.stdin!.write(`${JSON.stringify({ urls, count, concurrency: 50 })}\n`);
+      child.stdin.write(`${JSON.stringify({ urls, count, concurrency: 50 })}\n`);
       return answer;
     });
     const done = await Promise.all(answers);
@@ -92,7 +92,7 @@ async function benchSockets(db: Db): Promise<SocketsResult> {
       heapAfter: await heapUsed(server.base),
     };
   } finally {
-    for (const child of clients) child.stdin!.end();
+    for (const child of clients) child.stdin.end();
     await Promise.all(clients.map((c) => new Promise<void>((resolve) => (c.exitCode !== null ? resolve() : c.once('exit', () => resolve())))));
     await server.stop();
     await cleanup(server);

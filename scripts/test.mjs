@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // npm test: builds once (`npm run build`: server and web apps; the process tests
-// run the real `npm start` on dist/), then the whole suite on SQLite and on
+// run the real `npm start` on dist/), runs the static checks (types, lint,
+// formatting), then the whole suite on SQLite and on
 // PostgreSQL, and closes with one plain line "N passed, N failed, N skipped".
 // Exits with vitest's code.
 // The PostgreSQL half needs TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
 // Outside CI it is skipped, loudly, when no server answers; with CI=true it is required.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,11 +45,35 @@ if (build.status !== 0) {
   process.exit(build.status ?? 1);
 }
 
-console.log('Type-checking (npm run typecheck: server, tests, e2e, web apps)…');
-const typecheck = spawnSync('npm', ['run', 'typecheck'], { stdio: 'inherit' });
-if (typecheck.status !== 0) {
-  console.error('Type errors; no test was run.');
-  process.exit(typecheck.status ?? 1);
+// The static checks are independent of each other: they run side by side, each one's output
+// printed whole when it ends, and any red one stops the run before the suite.
+console.log('Static checks (typecheck, lint, format:check), side by side…');
+const checks = await Promise.all(
+  [
+    ['typecheck', 'Type errors (npm run typecheck: server, tests, e2e, web apps).'],
+    ['lint', 'Lint errors (npm run lint: ESLint with typescript-eslint). `npx eslint . --fix` mends some.'],
+    ['format:check', 'Files not formatted (npm run format:check). Run `npm run format`.'],
+  ].map(
+    ([script, failure]) =>
+      new Promise((resolve) => {
+        const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let output = '';
+        child.stdout.on('data', (d) => (output += d));
+        child.stderr.on('data', (d) => (output += d));
+        child.on('close', (code) => {
+          const lines = output.split('\n').filter((l) => !/^npm warn Unknown (user|env) config/.test(l));
+          console.log(`-- ${script}: ${code === 0 ? 'ok' : 'FAILED'}`);
+          if (code !== 0) console.log(lines.join('\n'));
+          resolve({ script, code, failure });
+        });
+      }),
+  ),
+);
+const red = checks.filter((c) => c.code !== 0);
+if (red.length > 0) {
+  for (const c of red) console.error(c.failure);
+  console.error('No test was run.');
+  process.exit(1);
 }
 
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-vitest-'));

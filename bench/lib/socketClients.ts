@@ -11,6 +11,7 @@
  */
 import readline from 'node:readline';
 import WebSocket from 'ws';
+import { wsText } from '../../server/lib/wsText.js';
 
 interface Job {
   urls: string[];
@@ -33,7 +34,7 @@ function openOne(url: string, n: number): Promise<boolean> {
       resolve(ok);
     };
     ws.on('message', (raw) => {
-      if (String(raw).includes('"ready"')) done(true);
+      if (wsText(raw).includes('"ready"')) done(true);
     });
     ws.on('error', () => done(false));
     ws.on('close', () => done(false));

@@ -23,6 +23,6 @@ it.runIf(testDialect() === 'postgres')('opens the same new schema from several i
     const opened = await Promise.allSettled(Array.from({ length: 6 }, () => openStore({ databaseUrl: url, databaseSchema: schema, dataDir: '/nonexistent' })));
     const stores = opened.filter((r): r is PromiseFulfilledResult<Store> => r.status === 'fulfilled').map((r) => r.value);
     await Promise.all(stores.map((s) => s.close()));
-    expect(opened.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    expect(opened.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
   }
 });

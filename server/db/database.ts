@@ -73,7 +73,7 @@ function withStatementCache(file: SqliteDatabase.Database, max = 500): SqliteDat
     get(target, prop, receiver) {
       if (prop === 'prepare') return prepare;
       const value: unknown = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }
@@ -131,7 +131,9 @@ function postgresPool(url: string, schema: string | null, options: pg.PoolConfig
     options: session.length ? session.join(' ') : undefined,
     types: {
       getTypeParser: ((oid: number, format?: string) =>
-        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        oid === INT8_OID
+          ? (v: string) => Number(v)
+          : (pg.types.getTypeParser(oid, format as 'text') as (v: string) => unknown)) as typeof pg.types.getTypeParser,
     },
     ...options,
   });
@@ -153,7 +155,7 @@ async function migrate(db: Db, dialect: DialectName, schema: string | null): Pro
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`);
   }
 }
 

@@ -69,7 +69,7 @@ describe('GroupCommit', () => {
     for (let v = 0; v < 8; v++) {
       const lanesOfKey = batches.filter((b) => b.some((n) => n % 8 === v));
       expect(lanesOfKey).toHaveLength(1); // all of this key's jobs in one batch of one lane
-      expect(lanesOfKey[0]!.filter((n) => n % 8 === v)).toEqual(jobs.filter((j) => j.n % 8 === v).map((j) => j.n));
+      expect(lanesOfKey[0].filter((n) => n % 8 === v)).toEqual(jobs.filter((j) => j.n % 8 === v).map((j) => j.n));
     }
     expect(batches.flat().sort((a, b) => a - b)).toEqual(jobs.map((j) => j.n));
   });

@@ -62,12 +62,12 @@ class Lane<J, R> {
       results = await this.o.run(batch.map((p) => p.job));
     } catch (err) {
       this.report(batch.length, 'failed');
-      if (batch.length === 1) batch[0]!.reject(err);
+      if (batch.length === 1) batch[0].reject(err);
       else for (const p of batch) await this.write([p]);
       return;
     }
     // After the try: only a failed transaction may be written again, never a committed one.
-    batch.forEach((p, i) => p.resolve(results[i] as R));
+    batch.forEach((p, i) => p.resolve(results[i]));
     this.report(batch.length, 'committed');
   }
 
@@ -90,7 +90,7 @@ export class GroupCommit<J, R> {
 
   /** Resolves with the job's result once its transaction has committed. */
   submit(job: J): Promise<R> {
-    const lane = this.lanes.length === 1 ? this.lanes[0]! : this.lanes[hash(this.o.keyOf(job)) % this.lanes.length]!;
+    const lane = this.lanes.length === 1 ? this.lanes[0] : this.lanes[hash(this.o.keyOf(job)) % this.lanes.length];
     return new Promise<R>((resolve, reject) => lane.push({ job, resolve, reject }));
   }
 }

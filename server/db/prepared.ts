@@ -72,7 +72,7 @@ export function prepared<P extends Record<string, unknown>, R>(
     only: async (db, params) => {
       const rows = await execute(db, params);
       if (rows.length === 0) throw new Error('prepared(): no row');
-      return rows[0] as R;
+      return rows[0];
     },
   };
 }

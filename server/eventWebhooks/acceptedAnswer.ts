@@ -41,7 +41,7 @@ function contactInfo(v: unknown): Record<string, string> | null {
 }
 
 export async function applyAcceptedAnswer(ctx: AppContext, delivery: Delivery, body: unknown): Promise<void> {
-  if (!isObject(body) || String(body.result ?? '').toLowerCase() !== 'ok' || delivery.chat_id === null) return;
+  if (!isObject(body) || typeof body.result !== 'string' || body.result.toLowerCase() !== 'ok' || delivery.chat_id === null) return;
   const chatId = delivery.chat_id;
   const custom = customData(body.custom_data);
   const contact = contactInfo(body.contact_info);

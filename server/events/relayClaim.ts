@@ -66,7 +66,7 @@ const moveCursor = prepared(['id'], (db, p: { id: number }) => db.updateTable('r
 
 export async function claimSqlite(tx: Tx, limit: number): Promise<Claim> {
   const rows = await claimOnSqlite.execute(tx, { limit });
-  if (rows.length > 0) await moveCursor.execute(tx, { id: rows[rows.length - 1]!.id });
+  if (rows.length > 0) await moveCursor.execute(tx, { id: rows[rows.length - 1].id });
   return { rows, more: rows.length === limit };
 }
 
@@ -90,7 +90,7 @@ export class PostgresClaimer {
     const claimed = await claimOnPostgres.execute(tx, { limit, lockTimeout: `${this.waits.probeWaitMs}ms` });
     if (claimed.length === 0) return { rows: late, more: false };
     const rows: EventRow[] = claimed.map(({ relayed_through: _c, lock_timeout: _l, ...row }) => row);
-    let next = claimed[0]!.relayed_through + 1;
+    let next = claimed[0].relayed_through + 1;
     const settled: EventRow[] = [];
     let stopped = false;
     for (const row of rows) {
@@ -103,7 +103,7 @@ export class PostgresClaimer {
       settled.push(row);
       next = row.id + 1;
     }
-    if (settled.length > 0) await moveCursor.execute(tx, { id: settled[settled.length - 1]!.id });
+    if (settled.length > 0) await moveCursor.execute(tx, { id: settled[settled.length - 1].id });
     return { rows: [...late, ...settled], more: stopped || rows.length === limit };
   }
 

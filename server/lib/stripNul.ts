@@ -5,11 +5,9 @@
  * cleaned of them once, before validation (app.ts); bodies parsed later (the chat channel's)
  * call stripNul themselves.
  */
-const NUL = /\u0000/g;
-
 export function stripNul<T>(value: T): T {
-  if (typeof value === 'string') return (value.includes('\u0000') ? value.replace(NUL, '') : value) as T;
-  if (Array.isArray(value)) return value.map((v) => stripNul(v)) as T;
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replaceAll('\u0000', '') : value) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((v) => stripNul(v)) as T;
   if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value) && !(value instanceof Uint8Array)) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[stripNul(k)] = stripNul(v);

@@ -24,7 +24,7 @@ export async function deploymentPrefix(store: Store, config: Pick<Config, 'dataD
 
 async function postgresIdentity(store: Store): Promise<string> {
   const names = await sql<{ db: string; schema: string }>`select current_database() as db, current_schema() as schema`.execute(store.db);
-  let system = '';
+  let system: string;
   try {
     // Readable by superusers and pg_monitor only, on some installations.
     const row = await sql<{ id: string }>`select system_identifier::text as id from pg_control_system()`.execute(store.db);

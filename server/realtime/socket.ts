@@ -4,6 +4,7 @@
  * reason, sending with back-pressure, and the ping that finds dead peers.
  */
 import type { WebSocket } from 'ws';
+import { wsText } from '../lib/wsText.js';
 
 export const PING_INTERVAL_MS = 25_000;
 export const CLOSE_UNAUTHORIZED = 4401;
@@ -59,7 +60,7 @@ export function keepAlive(socket: WebSocket, onTick: () => void): () => void {
   let alive = true;
   socket.on('pong', () => (alive = true));
   socket.on('message', (raw) => {
-    const text = raw.toString();
+    const text = wsText(raw);
     if (text.length < 100 && /"type"\s*:\s*"ping"/.test(text)) sendJson(socket, { type: 'pong', data: {} });
   });
   const ticker = setInterval(() => {

@@ -32,10 +32,11 @@ export function deleteOldEvents(db: Executor, p: { after: number; hi: number; cu
     .where('id', '<=', p.hi)
     .where('id', '<=', RELAYED_THROUGH)
     .where('created_at', '<', p.cutoff)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('deliveries')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('deliveries')
             .select('deliveries.id')
             .whereRef('deliveries.event_id', '=', 'events.id')
             // Spelled as the partial index deliveries_open_event spells it (literals).

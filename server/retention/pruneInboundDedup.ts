@@ -31,11 +31,12 @@ export function deleteOldDedup(db: Executor, dialect: DialectName, p: { cutoff: 
   // SQLite has one writer: nothing changes between the statement's read and its delete.
   return db
     .deleteFrom('inbound_dedup')
-    .where(({ eb, refTuple, selectFrom }) =>
+    .where((eb) =>
       eb(
-        refTuple('channel_id', 'sender_id', 'message_external_id'),
+        eb.refTuple('channel_id', 'sender_id', 'message_external_id'),
         'in',
-        selectFrom('inbound_dedup as old')
+        eb
+          .selectFrom('inbound_dedup as old')
           .select(['old.channel_id', 'old.sender_id', 'old.message_external_id'])
           .where('old.created_at', '<', p.cutoff)
           .orderBy('old.created_at')

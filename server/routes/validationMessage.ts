@@ -24,7 +24,7 @@ export function describeSchemaErrors(errors: FastifySchemaValidationError[], dat
     const params = e.params as { type?: unknown; allowedValue?: unknown; allowedValues?: unknown };
     if (e.keyword === 'type' && typeof params.type === 'string') field.types.push(params.type);
     else if (e.keyword === 'const') field.allowed.push(params.allowedValue);
-    else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) field.allowed.push(...params.allowedValues);
+    else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) field.allowed.push(...(params.allowedValues as unknown[]));
     else field.other.push(e.message ?? 'is not valid');
     fields.set(path, field);
   }

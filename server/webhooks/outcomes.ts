@@ -32,7 +32,7 @@ export function refusalOf(body: unknown): string | null {
   if (typeof e === 'string' && e.trim() !== '') return e;
   if (!isObject(e)) return null;
   if (typeof e.message === 'string' && e.message.trim() !== '') return e.message;
-  if (e.code !== undefined && e.code !== null) return `The customer system refused the message (code ${String(e.code)}).`;
+  if (typeof e.code === 'number' || (typeof e.code === 'string' && e.code !== '')) return `The customer system refused the message (code ${e.code}).`;
   return null;
 }
 

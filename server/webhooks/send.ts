@@ -105,8 +105,8 @@ class PinnedHttpsAgent extends https.Agent {
 }
 
 /** Node's pool name of a connection, with the validated addresses when the request is pinned. */
-function withPin(name: string, options: http.ClientRequestArgs | undefined): string {
-  const pin = (options as PinnedOptions | undefined)?.[PIN_OPTION];
+function withPin(name: string, options: PinnedOptions | undefined): string {
+  const pin = options?.[PIN_OPTION];
   return pin === undefined ? name : `${name}|pin=${pin}`;
 }
 

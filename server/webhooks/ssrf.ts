@@ -164,10 +164,10 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.
 
 /** A `lookup` for http.request that answers only the validated addresses. */
 export function pinnedLookup(addresses: dns.LookupAddress[]): net.LookupFunction {
-  return ((_host: string, options: dns.LookupOptions, callback: LookupCallback) => {
+  return (_host: string, options: dns.LookupOptions, callback: LookupCallback) => {
     const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
     const list = wanted.length > 0 ? wanted : addresses;
     if (options.all) callback(null, list);
     else callback(null, list[0].address, list[0].family);
-  }) as net.LookupFunction;
+  };
 }

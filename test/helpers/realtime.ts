@@ -10,6 +10,7 @@ import type { EventType } from '../../server/events/catalogue.js';
 import { commit, recordEvent, type RecordedEvent } from '../../server/events/outbox.js';
 import { RELAYED_THROUGH } from '../../server/events/relayClaim.js';
 import { issueToken } from '../../server/domain/auth/tokens.js';
+import { wsText } from '../../server/lib/wsText.js';
 
 export interface Frame {
   type: string;
@@ -26,7 +27,7 @@ export class StreamClient {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (raw) => {
-      this.frames.push(JSON.parse(raw.toString()) as Frame);
+      this.frames.push(JSON.parse(wsText(raw)) as Frame);
       this.notify();
     });
     ws.on('close', (code, reason) => {

@@ -185,8 +185,8 @@ describe('process lifecycle (npm start)', () => {
 
     const first = startServer(env);
     await first.waitReady();
-    const email = (await first.waitForOutput(/e-mail:\s+(\S+)/))[1]!;
-    const password = (await first.waitForOutput(/password:\s+(\S+)/))[1]!;
+    const email = (await first.waitForOutput(/e-mail:\s+(\S+)/))[1];
+    const password = (await first.waitForOutput(/password:\s+(\S+)/))[1];
     expect(first.stdout().split(password).length - 1).toBe(1);
     await login(first.baseUrl, email, password);
     // SIGTERM to the npm process alone (not the group): npm passes it on to node.

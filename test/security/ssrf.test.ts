@@ -48,7 +48,7 @@ const PRIVATE_LITERALS = [
 
 /** Names this machine resolves (through /etc/hosts) to a private address, other than `localhost` (refused by name at save time). */
 function privateHostNames(): string[] {
-  let text = '';
+  let text: string;
   try {
     text = fs.readFileSync('/etc/hosts', 'utf8');
   } catch {
@@ -151,9 +151,7 @@ describe('SSRF: private targets refused at send time', () => {
       expect(settings.statusCode).toBe(200);
       const channel = await createChatApiChannel(t, { webhook_url: 'https://hooks.example.com/x' });
       await postInbound(t, channel, textMessage('event-visitor', 'makes events'));
-      const [chat] = (await t.app.inject({ method: 'GET', url: '/api/v1/chats?status=pending', headers: bearer(t.adminToken) })).json() as Array<{
-        id: number;
-      }>;
+      const [chat] = (await t.app.inject({ method: 'GET', url: '/api/v1/chats?status=pending', headers: bearer(t.adminToken) })).json<Array<{ id: number }>>();
       // Reply (accept) sends chat_accepted.
       expect((await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chat.id}/accept`, headers: bearer(t.adminToken) })).statusCode).toBe(200);
       const row = await waitFor(() =>

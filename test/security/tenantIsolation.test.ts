@@ -126,7 +126,7 @@ describe('tenant isolation over the API', () => {
           continue;
         }
         expect(res.statusCode, url).toBe(200);
-        const rows = res.json() as Array<{ id: number }>;
+        const rows = res.json<Array<{ id: number }>>();
         if (url === '/api/v1/agents') expect(new Set(rows.map((r) => r.id))).toEqual(mine);
         else if (url === '/api/v1/channels') expect(rows.map((r) => r.id).sort()).toEqual([bWidget.id, bChannel.id].sort());
         else expect(rows, url).toEqual([]);

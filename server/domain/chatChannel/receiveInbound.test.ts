@@ -84,7 +84,7 @@ describe('chat channel: messages that arrive together', () => {
     // The refused message's visitor and chat were rolled back with it: no half-written record.
     const visitor = await t.app.ctx.db.selectFrom('visitors').select('id').where('external_id', '=', 'p-poison').executeTakeFirst();
     expect(visitor).toBeUndefined();
-    const chats = (await t.app.inject({ method: 'GET', url: '/api/v1/chats', headers: bearer(t.adminToken) })).json() as Array<{ visitor: { name: string } }>;
+    const chats = (await t.app.inject({ method: 'GET', url: '/api/v1/chats', headers: bearer(t.adminToken) })).json<Array<{ visitor: { name: string } }>>();
     expect(chats.some((c) => c.visitor.name === 'P poison')).toBe(false);
   });
 });

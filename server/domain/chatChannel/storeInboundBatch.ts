@@ -27,15 +27,15 @@ import { insertEventRow, takeSeqs } from '../../events/outbox.js';
 import { toJson } from '../../lib/json.js';
 import { presentMessage } from '../../presenters/message.js';
 import { insertMessageRow, messageRow, type MessageRow } from '../messages/insertMessage.js';
-import { changes, type VisitorDetails } from '../visitors/upsertVisitor.js';
+import { changes } from '../visitors/upsertVisitor.js';
 import { senderDetails, storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
 
 export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<InboundOutcome[]> {
-  const outcomes: InboundOutcome[] = new Array(jobs.length);
+  const outcomes = new Array<InboundOutcome>(jobs.length);
   const groups = byVisitor(jobs);
   const visitors = await touchVisitors(
     tx,
-    [...groups.values()].map((indexes) => jobs[indexes[0]!]!),
+    [...groups.values()].map((indexes) => jobs[indexes[0]]),
     Math.max(...jobs.map((j) => j.now)),
   );
   const openChats = await openChatsOf(
@@ -47,16 +47,16 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
   for (const [key, indexes] of groups) {
     const visitor = visitors.get(key);
     const chat = visitor && openChats.get(visitor.id);
-    if (visitor && chat && indexes.every((i) => isCommon(jobs[i]!, visitor))) {
+    if (visitor && chat && indexes.every((i) => isCommon(jobs[i], visitor))) {
       for (const index of indexes) common.push({ index, chat });
     } else {
-      for (const index of indexes) outcomes[index] = await storeInbound(tx, jobs[index]!);
+      for (const index of indexes) outcomes[index] = await storeInbound(tx, jobs[index]);
     }
   }
   if (common.length > 0) {
     await storeMessages(
       tx,
-      common.map(({ index, chat }) => ({ chat, row: rowOf(jobs[index]!, chat) })),
+      common.map(({ index, chat }) => ({ chat, row: rowOf(jobs[index], chat) })),
     );
     for (const { index } of common) outcomes[index] = 'stored';
   }
@@ -184,14 +184,14 @@ async function storeMessages(tx: Tx, items: Array<{ chat: OpenChat; row: Message
     )
     select id from input order by position`.execute(tx);
   if (ids.rows.length !== items.length) throw new Error('storeInboundBatch: message ids missing');
-  const messages: Message[] = items.map(({ row }, i) => ({ id: Number(ids.rows[i]!.id), ...row }));
+  const messages: Message[] = items.map(({ row }, i) => ({ id: Number(ids.rows[i].id), ...row }));
 
   // Each chat's messages take the next sequence numbers in job order: k = 1, 2, … within the chat.
   const perChat = new Map<number, number>();
   const events = items.map(({ chat }, i) => {
     const k = (perChat.get(chat.id) ?? 0) + 1;
     perChat.set(chat.id, k);
-    return { chat, k, data_json: toJson({ message: presentMessage(messages[i]!) }), created_at: messages[i]!.created_at };
+    return { chat, k, data_json: toJson({ message: presentMessage(messages[i]) }), created_at: messages[i].created_at };
   });
   const inserted = await sql<{ id: number }>`with bumped as (
       update chats set last_seq = chats.last_seq + v.n

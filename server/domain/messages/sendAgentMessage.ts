@@ -40,7 +40,7 @@ export async function sendAgentMessage(
     }
     const channel = await tx.selectFrom('channels').selectAll().where('id', '=', chat.channel_id).executeTakeFirstOrThrow();
     const viaChannel = channel.type === 'chat_api' && !input.internal && channel.webhook_url !== null;
-    let message = await insertMessage(tx, {
+    const message = await insertMessage(tx, {
       chat,
       author: 'agent',
       agentId: actor.id,

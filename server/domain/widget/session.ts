@@ -32,7 +32,7 @@ export const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as c
 
 export function readSession(v: Pick<Visitor, 'session_json'>): WidgetSession {
   const parsed = parseJson<unknown>(v.session_json, {});
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as WidgetSession) : {};
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {};
 }
 
 export async function writeSession(tx: Tx, visitorId: number, session: WidgetSession, now: number): Promise<Visitor> {

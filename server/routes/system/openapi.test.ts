@@ -33,7 +33,7 @@ describe('OpenAPI document', () => {
       logger: false,
       beforeRoutes: (a) => {
         a.addHook('onRoute', (route: RouteOptions) => {
-          const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+          const hidden = route.schema?.hide === true;
           if (hidden || !route.url.startsWith('/api/v1')) return;
           for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
         });

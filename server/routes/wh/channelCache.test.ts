@@ -101,7 +101,7 @@ describe('chat channel: channels cached in the process', () => {
     // Submitted in one turn: one transaction (db/groupCommit.ts) that fails, then each job alone.
     const answers = await Promise.all([post(t, gone.path, 'gone-known'), post(t, gone.path, 'gone-new'), post(t, alive.path, 'alive-1')]);
     expect(answers.map((r) => r.statusCode)).toEqual([404, 404, 200]);
-    expect(answers[0]!.json()).toEqual((await post(t, `/wh/x/${gone.public_id}x`, 'unknown')).json()); // the 404 of a missing channel
+    expect(answers[0].json()).toEqual((await post(t, `/wh/x/${gone.public_id}x`, 'unknown')).json()); // the 404 of a missing channel
     expect(await storedFor(t, 'gone-new')).toBe(0);
     expect(await storedFor(t, 'gone-known')).toBe(0);
     expect(await storedFor(t, 'alive-1')).toBe(2);

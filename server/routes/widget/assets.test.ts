@@ -154,7 +154,7 @@ describe('widget assets (real app, real build)', () => {
 
   it('is registered: the loader, the frame page and its assets are served', async () => {
     const channel = await t.app.inject({ method: 'POST', url: '/api/v1/channels', headers: bearer(t.adminToken), payload: { type: 'widget', name: 'Site' } });
-    const { widget_id: widgetId, script_url: scriptUrl } = channel.json() as { widget_id: string; script_url: string };
+    const { widget_id: widgetId, script_url: scriptUrl } = channel.json<{ widget_id: string; script_url: string }>();
     const loader = await t.app.inject({ method: 'GET', url: new URL(scriptUrl).pathname });
     expect(loader.statusCode).toBe(200);
     expect(loader.body).toContain(`http://127.0.0.1:9999`);

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, StreamClient } from '../../../test/helpers/realtime.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
-import { createWidget, postSession, sendText, startSession, visitorCall, visitorSocketUrl, type TestWidget } from '../../../test/helpers/widget.js';
+import { createWidget, postSession, startSession, visitorCall, visitorSocketUrl, type TestWidget } from '../../../test/helpers/widget.js';
 import { frameAncestors } from '../../domain/widget/allowedDomains.js';
 import { LIMITS } from './limits.js';
 

@@ -15,9 +15,9 @@ import type { Agent, StreamFrame } from './types';
 
 interface Props {
   me: Agent;
-  setMe(agent: Agent): void;
-  signOut(): Promise<void>;
-  sessionLost(): void;
+  setMe: (agent: Agent) => void;
+  signOut: () => Promise<void>;
+  sessionLost: () => void;
   children: ReactNode;
 }
 

@@ -75,7 +75,7 @@ async function request<T>(method: Method, path: string, body?: unknown, query?: 
   }
   if (res.status === 204) return undefined as T;
   const text = await res.text();
-  let parsed: unknown = null;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {

@@ -10,10 +10,10 @@ import type { Agent, StreamFrame } from './types';
 
 export interface AppContextValue {
   me: Agent;
-  setMe(agent: Agent): void;
-  signOut(): Promise<void>;
+  setMe: (agent: Agent) => void;
+  signOut: () => Promise<void>;
   agents: Record<number, Agent>;
-  reloadAgents(): void;
+  reloadAgents: () => void;
   inbox: InboxState;
   dispatch: Dispatch<InboxAction>;
   /** True once the first lists arrived after the stream went live. */
@@ -21,19 +21,19 @@ export interface AppContextValue {
   stream: StreamState;
   /** Safe URL of the account when known (admins read settings); null otherwise. */
   safeUrl: string | null;
-  setSafeUrl(url: string | null): void;
+  setSafeUrl: (url: string | null) => void;
   /** The conversation on screen, so its messages do not count as unread. */
-  setOpenChat(id: number | null): void;
+  setOpenChat: (id: number | null) => void;
   /** Polite announcement for screen readers (new chats, errors of background work). */
-  announce(text: string): void;
+  announce: (text: string) => void;
   /** A visible notice that stays a few seconds (role=alert): failures of an action whose button may vanish. */
-  toast(text: string): void;
-  onFrame(fn: (frame: StreamFrame) => void): () => void;
+  toast: (text: string) => void;
+  onFrame: (fn: (frame: StreamFrame) => void) => () => void;
   /** Counts the stream's resets (an expired cursor): screens holding data of their own load it again when it changes. */
   resyncs: number;
   /** Items that arrived live and were not looked at yet, for the nav badges. */
   badges: { offline: number; calls: number };
-  clearBadge(which: 'offline' | 'calls'): void;
+  clearBadge: (which: 'offline' | 'calls') => void;
 }
 
 export const AppCtx = createContext<AppContextValue | null>(null);

@@ -17,11 +17,11 @@ export interface FrameEffects {
   dispatch: Dispatch<InboxAction>;
   /** Chats this client has a copy of (a message of another one makes it fetch the chat). */
   known: Record<number, true>;
-  meId(): number;
-  openChatId(): number | null;
-  announce(text: string): void;
-  agentChanged(agent: Agent): void;
-  bump(which: 'offline' | 'calls'): void;
+  meId: () => number;
+  openChatId: () => number | null;
+  announce: (text: string) => void;
+  agentChanged: (agent: Agent) => void;
+  bump: (which: 'offline' | 'calls') => void;
 }
 
 export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {

@@ -13,14 +13,14 @@ import type { StreamFrame } from './types';
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
 export interface StreamHandlers {
-  onFrame(frame: StreamFrame): void;
+  onFrame: (frame: StreamFrame) => void;
   /** Live from here on; `first` is true once per start(), and again after a refused or expired cursor (load the lists then). */
-  onReady(first: boolean): void;
+  onReady: (first: boolean) => void;
   /** The cursor expired (a `reset` frame): what the app shows may be stale; `ready` follows with `first` true. */
-  onReset(): void;
-  onState(state: StreamState): void;
+  onReset: () => void;
+  onState: (state: StreamState) => void;
   /** The server refused the session (expired, revoked, deactivated). */
-  onUnauthorized(): void;
+  onUnauthorized: () => void;
 }
 
 const HEARTBEAT_MS = 20_000;

@@ -103,7 +103,8 @@ export interface Call {
   type?: string;
   /** E.164, e.g. +15550100199. */
   phone: string;
-  status: CallStatus | string;
+  /** One of CallStatus; typed wide so a status added by a newer server still renders. */
+  status: string;
   reason?: string | null;
   record_url?: string | null;
   created_at: number;

@@ -17,8 +17,8 @@ export class ApiError extends Error {
 
 export interface Api {
   token: string | null;
-  call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
-  upload(file: File): Promise<UploadResponse>;
+  call: <T>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T>;
+  upload: (file: File) => Promise<UploadResponse>;
 }
 
 export function createApi(widgetId: string): Api {
@@ -28,7 +28,7 @@ export function createApi(widgetId: string): Api {
     if (api.token) headers.authorization = `Bearer ${api.token}`;
     const res = await fetch(new URL(path, base), { method, body, headers, credentials: 'omit' });
     const text = await res.text();
-    let parsed: unknown = null;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {
@@ -38,7 +38,7 @@ export function createApi(widgetId: string): Api {
       const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
       throw new ApiError(
         res.status,
-        String(error?.code ?? res.status),
+        typeof error?.code === 'string' || typeof error?.code === 'number' ? String(error.code) : String(res.status),
         typeof error?.message === 'string' ? error.message : `The request failed (${res.status}).`,
       );
     }

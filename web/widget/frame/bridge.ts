@@ -9,7 +9,7 @@ import type { FrameEvents, LoaderCommand } from '../shared/messages';
 export interface Bridge {
   /** Whether a loader embeds this frame (else it runs alone: the page is the frame). */
   readonly embedded: boolean;
-  post<K extends keyof FrameEvents>(event: K, payload: FrameEvents[K], id?: number): void;
+  post: <K extends keyof FrameEvents>(event: K, payload: FrameEvents[K], id?: number) => void;
 }
 
 /**

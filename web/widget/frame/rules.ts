@@ -71,7 +71,7 @@ export function parseRules(input: unknown): InvitationRule[] {
     const a = rec.action as Rec;
     out.push({
       id: typeof rec.id === 'string' || typeof rec.id === 'number' ? String(rec.id) : String(i),
-      conditions: (rec.conditions ?? {}) as RuleConditions,
+      conditions: rec.conditions ?? {},
       action: { type: 'invitation', text: (a.text as string).trim(), ...(typeof a.department_id === 'number' ? { department_id: a.department_id } : {}) },
     });
   });

@@ -7,11 +7,11 @@
 import type { VisitorFrame } from '../../../protocol/widget';
 
 export interface SocketHandlers {
-  url(): string;
-  frame(f: VisitorFrame): void;
-  connected(up: boolean): void;
+  url: () => string;
+  frame: (f: VisitorFrame) => void;
+  connected: (up: boolean) => void;
   /** The server refused the socket for good (4xxx close code): a bad token, say. */
-  refused(code: number): void;
+  refused: (code: number) => void;
 }
 
 export class VisitorSocket {

@@ -81,7 +81,7 @@ function start(): void {
     if (e.origin !== origin || !e.source || e.source !== frame.contentWindow || !d || d.ns !== MESSAGE_NAMESPACE) return;
     const p = d.payload;
     if (d.event === 'hello') {
-      target = e.source as Window;
+      target = e.source;
       send('init', { page: page(), utm, started: Math.round(performance.timeOrigin) });
       for (const env of queue.splice(0)) target.postMessage(env, origin);
     } else if (d.event === 'ready' || d.event === 'state') {

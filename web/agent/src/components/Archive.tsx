@@ -67,6 +67,7 @@ export function Archive() {
     };
     void Promise.all(Array.from({ length: PARALLEL }, worker));
     // Runs again when the search starts or another page arrives, not for every chat fetched.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: see the line above
   }, [searching, finished.length]);
 
   const results = q

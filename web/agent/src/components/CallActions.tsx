@@ -9,7 +9,7 @@ const ACTIONS = [
   ['end', 'End call'],
 ] as const;
 
-export function CallActions({ call, onChanged }: { call: Call; onChanged(call: Call): void }) {
+export function CallActions({ call, onChanged }: { call: Call; onChanged: (call: Call) => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [failing, setFailing] = useState(false);

@@ -12,9 +12,9 @@ import type { CannedResponse } from '../types';
 
 export interface CannedPicker {
   /** Handles the key when the list is open; true = handled (the composer must not act on it). */
-  onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): boolean;
+  onKeyDown: (e: KeyboardEvent<HTMLTextAreaElement>) => boolean;
   /** Caret moves (typing, clicks, arrows) decide whether a `/query` is being typed. */
-  track(e: SyntheticEvent<HTMLTextAreaElement>): void;
+  track: (e: SyntheticEvent<HTMLTextAreaElement>) => void;
   textboxProps: { 'aria-autocomplete': 'list'; 'aria-controls'?: string; 'aria-activedescendant'?: string; 'aria-describedby'?: string };
   list: ReactNode;
 }

@@ -4,7 +4,7 @@ import { api, errorText } from '../api';
 import { useApp } from '../context';
 import type { Chat } from '../types';
 
-export function FinishForm({ chat, onDone }: { chat: Chat; onDone(): void }) {
+export function FinishForm({ chat, onDone }: { chat: Chat; onDone: () => void }) {
   const { dispatch, announce } = useApp();
   const [blacklist, setBlacklist] = useState(false);
   const [busy, setBusy] = useState(false);

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
 import type { Agent } from '../types';
 
-export function LoginForm({ notice, onSignedIn }: { notice?: string; onSignedIn(agent: Agent): void }) {
+export function LoginForm({ notice, onSignedIn }: { notice?: string; onSignedIn: (agent: Agent) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);

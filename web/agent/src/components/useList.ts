@@ -11,9 +11,9 @@ export interface ListState<T> {
   loading: boolean;
   error: string | null;
   missing: boolean;
-  reload(): void;
-  upsert(item: T): void;
-  setItems(update: (items: T[]) => T[]): void;
+  reload: () => void;
+  upsert: (item: T) => void;
+  setItems: (update: (items: T[]) => T[]) => void;
 }
 
 export function useList<T extends { id: number | string }>(load: () => Promise<T[]>): ListState<T> {
@@ -45,6 +45,7 @@ export function useList<T extends { id: number | string }>(load: () => Promise<T
       cancelled = true;
     };
     // `load` is a fresh closure every render; `round` says when to run again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: see the line above
   }, [round]);
 
   const reload = useCallback(() => setRound((r) => r + 1), []);

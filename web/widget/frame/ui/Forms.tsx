@@ -161,7 +161,7 @@ export function Rating({ w, s }: Props) {
 }
 
 /** After the first message of a visitor we know nothing about: an offer to introduce himself. */
-export function ContactCard({ w, onDismiss }: { w: Widget; onDismiss(): void }) {
+export function ContactCard({ w, onDismiss }: { w: Widget; onDismiss: () => void }) {
   return (
     <div class="card" role="note">
       <p>Leave your contact details so that we can reach you.</p>

@@ -81,12 +81,12 @@ describe('/api/v1/agents', () => {
 
   it('lists newest first with ?limit and ?before, and refuses bad paging', async () => {
     for (const n of [1, 2, 3]) await addAgent(t, { email: `page${n}@example.com` });
-    const all = (await get('/api/v1/agents')).json() as { id: number }[];
+    const all = (await get('/api/v1/agents')).json<{ id: number }[]>();
     const ids = all.map((a) => a.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
-    const first = (await get('/api/v1/agents?limit=2')).json() as { id: number }[];
+    const first = (await get('/api/v1/agents?limit=2')).json<{ id: number }[]>();
     expect(first.map((a) => a.id)).toEqual(ids.slice(0, 2));
-    const next = (await get(`/api/v1/agents?limit=2&before=${first[1].id}`)).json() as { id: number }[];
+    const next = (await get(`/api/v1/agents?limit=2&before=${first[1].id}`)).json<{ id: number }[]>();
     expect(next.map((a) => a.id)).toEqual(ids.slice(2, 4));
     for (const q of ['limit=0', 'limit=abc', 'limit=1001', 'limit=2.5', 'before=x', 'before=-1']) {
       const res = await get(`/api/v1/agents?${q}`);
@@ -147,7 +147,7 @@ describe('/api/v1/agents', () => {
 
   it("never shows or changes another account's agents", async () => {
     const other = await createOtherAccount(t, 'boss2@other.example');
-    const list = (await get('/api/v1/agents', other.token)).json() as { id: number }[];
+    const list = (await get('/api/v1/agents', other.token)).json<{ id: number }[]>();
     expect(list.map((a) => a.id)).toEqual([other.adminId]);
     expect((await get(`/api/v1/agents/${adminId}`, other.token)).statusCode).toBe(404);
     const before = await rowsOf(t, 'agents');

@@ -218,7 +218,7 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
     const b = await newCall();
     const list = await api('GET', '/calls', undefined, agent.token);
     expect(list.statusCode).toBe(200);
-    const calls = list.json() as CallDto[];
+    const calls = list.json<CallDto[]>();
     expect(calls.slice(0, 2).map((c) => c.id)).toEqual([b.call.id, a.call.id]);
     expect(calls[0]).toEqual({
       id: b.call.id,
@@ -235,11 +235,11 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
       ended_at: null,
       duration_seconds: null,
     });
-    const started = (await api('GET', '/calls?status=start')).json() as CallDto[];
+    const started = (await api('GET', '/calls?status=start')).json<CallDto[]>();
     expect(started.length).toBeGreaterThanOrEqual(2);
     expect(started.every((c) => c.status === 'start')).toBe(true);
-    expect(((await api('GET', '/calls?status=end')).json() as CallDto[]).every((c) => c.status === 'end')).toBe(true);
-    const page = (await api('GET', `/calls?limit=1&before=${b.call.id}`)).json() as CallDto[];
+    expect((await api('GET', '/calls?status=end')).json<CallDto[]>().every((c) => c.status === 'end')).toBe(true);
+    const page = (await api('GET', `/calls?limit=1&before=${b.call.id}`)).json<CallDto[]>();
     expect(page.map((c) => c.id)).toEqual([a.call.id]);
     expect((await api('GET', '/calls?status=ringing')).statusCode).toBe(400);
     expect((await api('GET', '/calls?limit=0')).statusCode).toBe(400);

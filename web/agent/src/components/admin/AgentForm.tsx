@@ -6,7 +6,7 @@ import { ErrorText } from './ErrorText';
 
 const EMPTY = { name: '', email: '', password: '', role: 'agent' as Role, phone: '' };
 
-export function AgentForm({ onCreated }: { onCreated(agent: Agent): void }) {
+export function AgentForm({ onCreated }: { onCreated: (agent: Agent) => void }) {
   const [form, setForm] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 /** Which agents receive a channel's chats; none ticked means every agent of the account. */
 import { useApp } from '../../context';
 
-export function AgentPicker({ value, onChange }: { value: number[]; onChange(ids: number[]): void }) {
+export function AgentPicker({ value, onChange }: { value: number[]; onChange: (ids: number[]) => void }) {
   const { agents } = useApp();
   const list = Object.values(agents).filter((a) => a.active);
   return (

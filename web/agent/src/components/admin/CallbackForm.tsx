@@ -37,7 +37,7 @@ function toHours(text: Record<Day, string>): CallbackHours {
   return hours;
 }
 
-export function CallbackForm({ callback, onSave }: { callback: CallbackSettings; onSave(cb: Partial<CallbackSettings>): void }) {
+export function CallbackForm({ callback, onSave }: { callback: CallbackSettings; onSave: (cb: Partial<CallbackSettings>) => void }) {
   const [enabled, setEnabled] = useState(callback.enabled);
   const [balance, setBalance] = useState(String(callback.balance_seconds));
   const [timezone, setTimezone] = useState(callback.timezone);

@@ -13,7 +13,7 @@ import { ErrorText } from './ErrorText';
 const EMPTY: CannedResponseFields = { shortcut: '', title: '', text: '' };
 
 /** Shortcut, title and text inputs, shared by the add form and each row. */
-function CannedFields({ value, onChange, label }: { value: CannedResponseFields; onChange(v: CannedResponseFields): void; label: string }) {
+function CannedFields({ value, onChange, label }: { value: CannedResponseFields; onChange: (v: CannedResponseFields) => void; label: string }) {
   const id = useId();
   const set = (key: keyof CannedResponseFields) => (e: { target: { value: string } }) => onChange({ ...value, [key]: e.target.value });
   return (
@@ -32,7 +32,7 @@ function CannedFields({ value, onChange, label }: { value: CannedResponseFields;
   );
 }
 
-function CannedRow({ item, onChanged, onRemoved }: { item: CannedResponse; onChanged(c: CannedResponse): void; onRemoved(): void }) {
+function CannedRow({ item, onChanged, onRemoved }: { item: CannedResponse; onChanged: (c: CannedResponse) => void; onRemoved: () => void }) {
   const [draft, setDraft] = useState<CannedResponseFields>({ shortcut: item.shortcut, title: item.title, text: item.text });
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState('');

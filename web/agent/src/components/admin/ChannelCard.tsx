@@ -9,7 +9,7 @@ import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
 import { IdentitySecret } from './IdentitySecret';
 
-export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channel; onChanged(c: Channel): void; onRemoved(): void }) {
+export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channel; onChanged: (c: Channel) => void; onRemoved: () => void }) {
   const { agents } = useApp();
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);

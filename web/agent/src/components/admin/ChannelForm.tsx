@@ -12,8 +12,8 @@ import { ErrorText } from './ErrorText';
 interface Props {
   type: Channel['type'];
   initial?: Channel;
-  onSaved(channel: Channel): void;
-  onCancel?(): void;
+  onSaved: (channel: Channel) => void;
+  onCancel?: () => void;
 }
 
 export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {

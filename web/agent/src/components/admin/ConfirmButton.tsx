@@ -1,7 +1,7 @@
 /** A destructive action that asks once more, inline (no browser dialog). */
 import { useState } from 'react';
 
-export function ConfirmButton({ label, question, onConfirm }: { label: string; question: string; onConfirm(): void | Promise<void> }) {
+export function ConfirmButton({ label, question, onConfirm }: { label: string; question: string; onConfirm: () => void | Promise<void> }) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (

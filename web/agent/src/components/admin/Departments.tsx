@@ -5,7 +5,7 @@ import type { Department } from '../../types';
 import { useList } from '../useList';
 import { ErrorText } from './ErrorText';
 
-function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onChanged(d: Department): void; onRemoved(): void }) {
+function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onChanged: (d: Department) => void; onRemoved: () => void }) {
   const [name, setName] = useState(dept.name);
   const [error, setError] = useState<string | null>(null);
   const run = async (fn: () => Promise<void>) => {

@@ -9,7 +9,7 @@ import type { WidgetChannel } from '../../types';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 
-export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run(fn: () => Promise<WidgetChannel | void>): void }) {
+export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run: (fn: () => Promise<WidgetChannel | void>) => void }) {
   const change = (fields: { identity_verification?: boolean; rotate_identity_secret?: boolean }) => () =>
     run(async () => (await api.updateChannel(channel.id, fields)) as WidgetChannel);
 

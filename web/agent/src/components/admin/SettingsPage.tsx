@@ -30,6 +30,7 @@ export function SettingsPage() {
 
   useEffect(() => {
     api.settings().then(show, (err: unknown) => setError(errorText(err)));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- loads once, when the page opens
   }, []);
 
   const run = async (fn: () => Promise<Settings>, done: string) => {

@@ -8,9 +8,9 @@ interface Props {
   index: number;
   count: number;
   departments: Department[];
-  onChange(d: RuleDraft): void;
-  onRemove(): void;
-  onMove(by: -1 | 1): void;
+  onChange: (d: RuleDraft) => void;
+  onRemove: () => void;
+  onMove: (by: -1 | 1) => void;
 }
 
 export function TriggerRuleFields({ draft, index, count, departments, onChange, onRemove, onMove }: Props) {

@@ -13,7 +13,7 @@ import { TriggerRuleFields } from './TriggerRuleFields';
 
 export const MAX_RULES = 50;
 
-export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | undefined; onSaved(settings: Settings): void }) {
+export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | undefined; onSaved: (settings: Settings) => void }) {
   const [drafts, setDrafts] = useState<RuleDraft[]>(() => toDrafts(rules));
   const [departments, setDepartments] = useState<Department[]>([]);
   const [busy, setBusy] = useState(false);
