@@ -1,8 +1,12 @@
 /**
  * CPU profile of the built server under the chat-channel closed-loop load
- * (32 requests in flight, one agent stream connected):
- *   npx tsx bench/profile.ts [--db=sqlite|postgres] [--seconds=8]
+ * (50 connections, one agent stream connected), with the bodies real clients
+ * send (bench/lib/bodies.ts):
+ *   npx tsx bench/profile.ts [--db=sqlite|postgres] [--scenario=new|existing] [--seconds=8]
  *   npx tsx bench/profile.ts --file=<profile.cpuprofile>   (summary only)
+ * --scenario=new (the default): a new sender on every request, so every
+ * message opens a visitor and a chat (issue 23's new-conversation path);
+ * existing: senders from a pool of 500 whose chats are opened first.
  * Runs `node --cpu-prof dist/server/main.js`, stops it with SIGTERM (the
  * profile is written at exit) and prints self and inclusive time per function
  * and per area (our code, kysely, the driver, fastify, …). The .cpuprofile is
@@ -14,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { realBodies } from './lib/bodies.js';
 import { closedLoop } from './lib/load.js';
 import { chatApiSetup, cleanup, cpuMs, postgresCpuMs, startParley, type Db } from './lib/server.js';
 
@@ -36,6 +41,10 @@ interface CpuProfile {
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const db = (args.get('db') ?? 'sqlite') as Db;
 const seconds = Number(args.get('seconds') ?? 8);
+const scenario = args.get('scenario') ?? 'new';
+if (scenario !== 'new' && scenario !== 'existing') throw new Error('--scenario is new or existing');
+const POOL = 500;
+const CONNECTIONS = 50;
 
 function area(url: string, name: string): string {
   if (name === '(garbage collector)') return 'GC';
@@ -107,23 +116,27 @@ async function main(): Promise<void> {
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     let frames = 0;
     ws.on('message', () => frames++);
-    const body = (n: number) =>
-      JSON.stringify({ sender: { id: `visitor-${n % 200}`, name: `Visitor ${n % 200}` }, message: { type: 'text', text: `prof-${n}` } });
+    const senders = scenario === 'new' ? 'new' : { pool: POOL };
+    if (scenario === 'existing')
+      await closedLoop(endpointUrl, realBodies({ tag: 'warm-', senders }), { concurrency: CONNECTIONS, seconds: 60, count: 2 * POOL });
+    const body = realBodies({ tag: 'prof-', senders });
     const cpu0 = cpuMs(server.pid);
     const pg0 = db === 'postgres' ? postgresCpuMs() : 0;
-    const result = await closedLoop(endpointUrl, body, { concurrency: 32, seconds });
+    const result = await closedLoop(endpointUrl, body, { concurrency: CONNECTIONS, seconds });
     const perMsg = (ms: number) => `${((ms * 1000) / Math.max(1, result.ok)).toFixed(0)} µs`;
     const cpu = `server CPU ${perMsg(cpuMs(server.pid) - cpu0)}/msg${db === 'postgres' ? `, PostgreSQL CPU ${perMsg(postgresCpuMs() - pg0)}/msg` : ''}`;
     await new Promise((r) => setTimeout(r, 500));
     ws.close();
-    process.stdout.write(`${db}: ${(result.ok / result.seconds).toFixed(0)} msg/s, ${cpu}, ${result.errors} errors, ${frames} frames\n`);
+    process.stdout.write(
+      `${db}, ${scenario === 'new' ? 'a new sender on every request' : `existing conversations (${POOL} senders)`}: ${(result.ok / result.seconds).toFixed(0)} msg/s, ${cpu}, ${result.errors} errors, ${frames} frames\n`,
+    );
   } finally {
     await server.stop();
     await cleanup(server);
   }
   const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no .cpuprofile written');
-  const keep = path.join(os.tmpdir(), `parley-${db}.cpuprofile`);
+  const keep = path.join(os.tmpdir(), `parley-${db}-${scenario}.cpuprofile`);
   fs.copyFileSync(path.join(dir, file), keep);
   fs.rmSync(dir, { recursive: true, force: true });
   process.stdout.write(`${summarize(JSON.parse(fs.readFileSync(keep, 'utf8')) as CpuProfile)}\nprofile: ${keep}\n`);

@@ -11,6 +11,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
+import { MIX, realBodies } from './lib/bodies.js';
 import { openLoop } from './lib/load.js';
 import { machineLine, today } from './lib/machine.js';
 import { recordGoal, writeSection } from './lib/report.js';
@@ -57,7 +58,7 @@ async function soak(db: Db): Promise<string> {
     const samples: Array<{ t: number; rss: number }> = [];
     const started = Date.now();
     const sampler = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rss: rssOf(server.pid) }), SAMPLE_MS);
-    const body = (n: number) => JSON.stringify({ sender: { id: `v-${n % 500}`, name: `Visitor ${n % 500}` }, message: { type: 'text', text: `soak ${n}` } });
+    const body = realBodies({ tag: 'soak-', senders: { pool: 500 } });
     const load = await openLoop(endpointUrl, body, { rate: RATE, seconds: SECONDS });
     clearInterval(sampler);
     samples.push({ t: (Date.now() - started) / 1000, rss: rssOf(server.pid) });
@@ -95,7 +96,7 @@ export async function runSoakBench(dbs: Db[]): Promise<void> {
     'soak',
     `## Soak (issue 9)
 
-${today()} — ${machineLine()}. Chat-channel visitors at a fixed rate from 500 senders, one agent stream, an agent reply to every tenth message delivered to a local customer endpoint; server RSS sampled every ${SAMPLE_MS / 1000} s.
+${today()} — ${machineLine()}. Chat-channel visitors at a fixed rate from 500 senders, one agent stream, an agent reply to every tenth message delivered to a local customer endpoint; server RSS sampled every ${SAMPLE_MS / 1000} s. ${MIX}.
 
 | store | load | POSTs answered 200 | POST errors | agent replies | RSS samples | memory |
 |---|---|---|---|---|---|---|

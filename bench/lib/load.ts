@@ -16,7 +16,8 @@ export interface LoadResult {
 
 export type BodyFn = (n: number) => string;
 
-function post(agent: http.Agent, url: URL, body: string): Promise<number> {
+/** One POST of a JSON body; resolves with the status (0 when the request failed). */
+export function post(agent: http.Agent, url: URL, body: string): Promise<number> {
   return new Promise((resolve) => {
     const req = http.request(
       {
@@ -37,7 +38,8 @@ function post(agent: http.Agent, url: URL, body: string): Promise<number> {
   });
 }
 
-export async function closedLoop(target: string, body: BodyFn, opts: { concurrency: number; seconds: number }): Promise<LoadResult> {
+/** `concurrency` requests in flight for `seconds`, or until `count` requests were sent when given. */
+export async function closedLoop(target: string, body: BodyFn, opts: { concurrency: number; seconds: number; count?: number }): Promise<LoadResult> {
   const url = new URL(target);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.concurrency });
   const latencies: number[] = [];
@@ -48,7 +50,7 @@ export async function closedLoop(target: string, body: BodyFn, opts: { concurren
   const until = start + opts.seconds * 1000;
   await Promise.all(
     Array.from({ length: opts.concurrency }, async () => {
-      while (performance.now() < until) {
+      while (performance.now() < until && sent < (opts.count ?? Infinity)) {
         const n = sent++;
         const t0 = performance.now();
         const status = await post(agent, url, body(n));

@@ -20,11 +20,7 @@ export function writeSection(name: string, markdown: string): void {
   fs.writeFileSync(FILE, doc);
 }
 
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[idx];
-}
+export { percentile } from './stats.js';
 
 /** One line of the summary table at the top of docs/BENCHMARKS.md. */
 export interface GoalRow {
@@ -51,10 +47,19 @@ export function recordGoal(row: GoalRow): void {
     'summary',
     `## Summary
 
-Each goal, the last figure measured and whether it is met (details in the sections below).
+Each goal, the last figure measured and whether it is met (details in the sections below). The goals of an open issue ("#23 goal 1: …") come first, in the issue's order.
 
 | benchmark | goal | measured | |
 |---|---|---|---|
-${rows.map((r) => `| ${r.benchmark} | ${r.goal} | ${r.measured} | ${mark(r.met)} |`).join('\n')}`,
+${ordered(rows)
+  .map((r) => `| ${r.benchmark} | ${r.goal} | ${r.measured} | ${mark(r.met)} |`)
+  .join('\n')}`,
   );
+}
+
+/** An issue's goal and reference rows ("#23 goal 1: …", "#23 reference: …") first, sorted by name; the others as kept. */
+function ordered(rows: GoalRow[]): GoalRow[] {
+  const lead = (r: GoalRow) => /^#\d+ (goal|reference)/.test(r.benchmark);
+  const byName = (a: GoalRow, b: GoalRow) => (a.benchmark < b.benchmark ? -1 : a.benchmark > b.benchmark ? 1 : 0);
+  return [...rows.filter(lead).sort(byName), ...rows.filter((r) => !lead(r))];
 }

@@ -1,0 +1,76 @@
+/**
+ * The chat channel's throughput against its baselines (issue 23, goals 1 and
+ * 2): the built Parley, the rows baseline and the single-insert baseline run
+ * side by side on one store, each its own process, and take turns under a
+ * closed loop of CONCURRENCY connections (bench/lib/rounds.ts), in two
+ * scenarios:
+ *   - new: a new sender on every request (every message opens a visitor and
+ *     a chat);
+ *   - existing: senders from a pool of POOL, every one with its open chat
+ *     before the rounds start.
+ */
+import { startBaseline, type Baseline } from '../lib/baselines.js';
+import { realBodies } from '../lib/bodies.js';
+import { closedLoop } from '../lib/load.js';
+import type { LoadWatch } from '../lib/machine.js';
+import { alternate, type Contender, type Turn } from '../lib/rounds.js';
+import { chatApiSetup, cleanup, startParley, type Db } from '../lib/server.js';
+
+export const CONCURRENCY = Number(process.env.BENCH_CONNECTIONS ?? 50);
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+export const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 4);
+export const POOL = 500;
+const SETTLE_MS = 1000;
+
+export type Scenario = 'new' | 'existing';
+export const SCENARIOS: Scenario[] = ['new', 'existing'];
+export const SERVERS = ['Parley', 'rows baseline', 'single insert'] as const;
+export type ServerName = (typeof SERVERS)[number];
+
+export interface ScenarioResult {
+  db: Db;
+  scenario: Scenario;
+  /** Each server's turns, in round order. */
+  turns: Record<ServerName, Turn[]>;
+}
+
+function contenders(parley: { url: string; pid: number }, baselines: Baseline[], scenario: Scenario): Contender[] {
+  const all = [
+    { name: 'Parley', url: parley.url, pid: parley.pid },
+    ...baselines.map((b) => ({ name: `${b.kind === 'rows' ? 'rows baseline' : 'single insert'}`, url: b.url, pid: b.pid })),
+  ];
+  return all.map((c, i) => ({
+    ...c,
+    // New senders: a tag of their own per round and server, so no sender is ever seen twice.
+    bodies: (round: number) => realBodies({ tag: `${scenario}${round}s${i}-`, senders: scenario === 'new' ? 'new' : { pool: POOL } }),
+  }));
+}
+
+/** Opens the pool's conversations (two messages from every sender) or warms the server up (new senders). */
+async function warm(c: Contender, scenario: Scenario): Promise<void> {
+  const bodies = realBodies({ tag: `warm-${scenario}-`, senders: scenario === 'new' ? 'new' : { pool: POOL } });
+  await closedLoop(c.url, bodies, scenario === 'new' ? { concurrency: CONCURRENCY, seconds: 2 } : { concurrency: CONCURRENCY, seconds: 60, count: 2 * POOL });
+}
+
+export async function benchThroughput(db: Db, load: LoadWatch): Promise<ScenarioResult[]> {
+  const parley = await startParley({ db });
+  const baselines: Baseline[] = [];
+  try {
+    const { endpointUrl } = await chatApiSetup(parley.base, { name: 'bench' });
+    baselines.push(await startBaseline('rows', db, parley.dataDir, parley.schema));
+    baselines.push(await startBaseline('single', db, parley.dataDir, parley.schema));
+    const results: ScenarioResult[] = [];
+    for (const scenario of SCENARIOS) {
+      process.stderr.write(`  ${db}, ${scenario === 'new' ? 'a new sender on every request' : `existing conversations (${POOL} senders)`}…\n`);
+      const list = contenders({ url: endpointUrl, pid: parley.pid }, baselines, scenario);
+      for (const c of list) await warm(c, scenario);
+      const turns = await alternate(list, { rounds: ROUNDS, seconds: ROUND_SECONDS, concurrency: CONCURRENCY, settleMs: SETTLE_MS, load });
+      results.push({ db, scenario, turns: Object.fromEntries(SERVERS.map((s) => [s, turns.get(s)!])) as Record<ServerName, Turn[]> });
+    }
+    return results;
+  } finally {
+    for (const b of baselines) await b.stop();
+    await parley.stop();
+    await cleanup(parley);
+  }
+}

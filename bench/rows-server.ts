@@ -1,0 +1,40 @@
+/**
+ * The rows baseline of the chat-channel benchmark (issue 23): the
+ * straightforward correct endpoint, a bare Fastify route that stores the rows
+ * a chat message needs (visitor, chat, message, outbox event) in one
+ * transaction per request, on SQLite (bench/lib/rowsSqlite.ts) or PostgreSQL
+ * (bench/lib/rowsPostgres.ts). Parley's chat channel is measured against it.
+ * It answers like Parley's endpoint: 200 {"result":"ok"} once committed, 400
+ * for a body without sender.id or text (nothing stored).
+ * Usage: node --import tsx bench/rows-server.ts <port> <dir> [<postgres url> <schema>]
+ * Prints "ready" on stdout once it listens; POST /rows/<channel id>.
+ */
+import Fastify from 'fastify';
+import { readInput } from './lib/rowsInput.js';
+import { rowsPostgres } from './lib/rowsPostgres.js';
+import { rowsSqlite } from './lib/rowsSqlite.js';
+
+const [portArg, dir, pgUrl, schema] = process.argv.slice(2);
+const rows = pgUrl && schema ? await rowsPostgres(pgUrl, schema) : rowsSqlite(dir);
+
+const app = Fastify({ logger: false });
+// Like Parley's chat channel: the body is JSON whatever its Content-Type.
+app.removeAllContentTypeParsers();
+app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+app.post<{ Params: { channel: string } }>('/rows/:channel', async (request, reply) => {
+  const input = readInput(String(request.body), Number(request.params.channel), Date.now());
+  if (!input || !Number.isSafeInteger(input.channelId))
+    return reply.code(400).send({ error: { code: 400, message: 'sender.id and a text message are required' } });
+  await rows.store(input);
+  return { result: 'ok' };
+});
+await app.listen({ port: Number(portArg), host: '127.0.0.1' });
+process.stdout.write('ready\n');
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .close()
+      .then(() => rows.close())
+      .then(() => process.exit(0)),
+);
