@@ -1,7 +1,8 @@
 /**
- * The baseline of the chat-channel benchmark: a bare Fastify endpoint doing one
- * insert per request, the floor under which no chat service on this machine
- * can go. On SQLite: better-sqlite3, WAL, synchronous=NORMAL, as Parley runs it.
+ * The single-insert baseline of the chat-channel benchmark, kept as a
+ * reference beside the rows baseline (bench/rows-server.ts): a bare Fastify
+ * endpoint doing one insert per request, the floor under which no chat service
+ * on this machine can go. On SQLite: better-sqlite3, WAL, synchronous=NORMAL, as Parley runs it.
  * On PostgreSQL: a pg pool of 10 (as Parley's), one autocommitted INSERT per
  * request into a table of the given schema (dropped with it afterwards).
  * Usage: node --import tsx bench/bare-server.ts <port> <dir> [<postgres url> <schema>]

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { openStore } from '../server/db/database.js';
 import { MAX_IN_FLIGHT } from '../server/webhooks/deliverer.js';
 import { enqueueDelivery } from '../server/webhooks/enqueue.js';
-import { machineLine, today } from './lib/machine.js';
+import { LoadWatch, machineLine, today } from './lib/machine.js';
 import { recordGoal, writeSection } from './lib/report.js';
 import { cleanup, cpuMs, PG_URL, startParley, type Db } from './lib/server.js';
 
@@ -110,6 +110,7 @@ async function benchDeliveries(db: Db): Promise<DeliveriesResult> {
 
 export async function runDeliveriesBench(dbs: Db[]): Promise<void> {
   const results: DeliveriesResult[] = [];
+  const load = new LoadWatch();
   for (const db of dbs) {
     process.stderr.write(`deliveries benchmark on ${db}…\n`);
     results.push(await benchDeliveries(db));
@@ -119,7 +120,7 @@ export async function runDeliveriesBench(dbs: Db[]): Promise<void> {
     'deliveries',
     `## Event deliveries to a local receiver (issue 8)
 
-${today()} — ${machineLine()}. ${COUNT.toLocaleString('en')} event-webhook rows (a ~500-byte \`chat_finished\` body each) written into the store all due at one instant; the server's deliverer sends them (signed, on kept-alive connections pooled per validated address, at most ${MAX_IN_FLIGHT} in flight, results recorded in batches) to a receiver on 127.0.0.1 in the load process that answers 200 at once. Rate = rows recorded \`delivered\` / time from the due instant to the last one recorded. Goal: ≥ ${GOAL.toLocaleString('en')}/s.
+${today()} — ${machineLine()}; ${load.line()}. ${COUNT.toLocaleString('en')} event-webhook rows (a ~500-byte \`chat_finished\` body each) written into the store all due at one instant; the server's deliverer sends them (signed, on kept-alive connections pooled per validated address, at most ${MAX_IN_FLIGHT} in flight, results recorded in batches) to a receiver on 127.0.0.1 in the load process that answers 200 at once. Rate = rows recorded \`delivered\` / time from the due instant to the last one recorded. Goal: ≥ ${GOAL.toLocaleString('en')}/s.
 
 | store | delivered | requests received | webhook-ids received twice | time | deliveries/s | server CPU / delivery |
 |---|---|---|---|---|---|---|

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { MIX, realBodies } from './lib/bodies.js';
 import { openLoop } from './lib/load.js';
-import { machineLine, today } from './lib/machine.js';
+import { LoadWatch, machineLine, today } from './lib/machine.js';
 import { recordGoal, writeSection } from './lib/report.js';
 import { chatApiSetup, cleanup, json, rssOf, startParley, type Db } from './lib/server.js';
 import { wsText } from '../server/lib/wsText.js';
@@ -88,6 +88,7 @@ async function soak(db: Db): Promise<string> {
 
 export async function runSoakBench(dbs: Db[]): Promise<void> {
   const rows: string[] = [];
+  const load = new LoadWatch();
   for (const db of dbs) {
     process.stderr.write(`soak on ${db} (${SECONDS} s at ${RATE} msg/s)…\n`);
     rows.push(await soak(db));
@@ -96,7 +97,7 @@ export async function runSoakBench(dbs: Db[]): Promise<void> {
     'soak',
     `## Soak (issue 9)
 
-${today()} — ${machineLine()}. Chat-channel visitors at a fixed rate from 500 senders, one agent stream, an agent reply to every tenth message delivered to a local customer endpoint; server RSS sampled every ${SAMPLE_MS / 1000} s. ${MIX}.
+${today()} — ${machineLine()}; ${load.line()}. Chat-channel visitors at a fixed rate from 500 senders, one agent stream, an agent reply to every tenth message delivered to a local customer endpoint; server RSS sampled every ${SAMPLE_MS / 1000} s. ${MIX}.
 
 | store | load | POSTs answered 200 | POST errors | agent replies | RSS samples | memory |
 |---|---|---|---|---|---|---|

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { machineLine, today } from './lib/machine.js';
+import { LoadWatch, machineLine, today } from './lib/machine.js';
 import { recordGoal, writeSection } from './lib/report.js';
 import { adminToken, cleanup, json, nofileOf, raiseNofile, ROOT, rssOf, startParley, type Db } from './lib/server.js';
 
@@ -108,6 +108,7 @@ function limitNote(results: SocketsResult[]): string {
 
 export async function runSocketsBench(dbs: Db[]): Promise<void> {
   const results: SocketsResult[] = [];
+  const load = new LoadWatch();
   for (const db of dbs) {
     process.stderr.write(`sockets benchmark on ${db}…\n`);
     results.push(await benchSockets(db));
@@ -119,7 +120,7 @@ export async function runSocketsBench(dbs: Db[]): Promise<void> {
     'sockets',
     `## Idle widget sockets on one instance (issue 8)
 
-${today()} — ${machineLine()}. Visitor sockets (\`/widget/ws/<widget_id>\`, ${VISITORS} visitors, each socket replayed and \`ready\`) opened 50 at a time per client process (${PER_CLIENT.toLocaleString('en')} sockets each), from 4 loopback source addresses. Every process asks for \`ulimit -n ${NOFILE}\`; ${limitNote(results)} Memory per socket = server RSS growth (3 s after the last socket was ready, no forced GC, so an upper bound) / sockets. Goal: ≤ ${GOAL_KIB} KiB per socket.
+${today()} — ${machineLine()}; ${load.line()}. Visitor sockets (\`/widget/ws/<widget_id>\`, ${VISITORS} visitors, each socket replayed and \`ready\`) opened 50 at a time per client process (${PER_CLIENT.toLocaleString('en')} sockets each), from 4 loopback source addresses. Every process asks for \`ulimit -n ${NOFILE}\`; ${limitNote(results)} Memory per socket = server RSS growth (3 s after the last socket was ready, no forced GC, so an upper bound) / sockets. Goal: ≤ ${GOAL_KIB} KiB per socket.
 
 | store | sockets ready | failed | time to open all | server RSS before → after | RSS per socket | V8 heap per socket |
 |---|---|---|---|---|---|---|

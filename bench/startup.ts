@@ -5,7 +5,7 @@
  * password hash) and for a restart on the same store; the RSS of the idle
  * process 5 s after it became ready. Median of RUNS starts each.
  */
-import { machineLine, today } from './lib/machine.js';
+import { LoadWatch, machineLine, today } from './lib/machine.js';
 import { recordGoal, writeSection } from './lib/report.js';
 import { cleanup, rssOf, startParley, type Db } from './lib/server.js';
 
@@ -41,6 +41,7 @@ async function benchStartup(db: Db): Promise<StartupResult> {
 
 export async function runStartupBench(dbs: Db[]): Promise<void> {
   const results: StartupResult[] = [];
+  const load = new LoadWatch();
   for (const db of dbs) {
     process.stderr.write(`startup benchmark on ${db}…\n`);
     results.push(await benchStartup(db));
@@ -50,7 +51,7 @@ export async function runStartupBench(dbs: Db[]): Promise<void> {
     'startup',
     `## Cold start and idle memory (issue 8)
 
-${today()} — ${machineLine()}. Spawn of \`node dist/server/main.js\` → first \`/healthz\` 200, polled every 5 ms; median of ${RUNS}. "First start": an empty store (migrations, the first account, its password hash). "Restart": the same store again. Idle RSS: ${IDLE_MS / 1000} s after the restart was ready, no traffic.
+${today()} — ${machineLine()}; ${load.line()}. Spawn of \`node dist/server/main.js\` → first \`/healthz\` 200, polled every 5 ms; median of ${RUNS}. "First start": an empty store (migrations, the first account, its password hash). "Restart": the same store again. Idle RSS: ${IDLE_MS / 1000} s after the restart was ready, no traffic.
 
 | store | first start → ready | restart → ready | idle RSS |
 |---|---|---|---|

@@ -26,12 +26,12 @@ export class LoadWatch {
     this.oneMinute.push(os.loadavg()[0]);
   }
 
-  /** "load average 2.1–3.4 (1 min, at each turn), 2.8 / 2.5 (5 / 15 min) at the end" */
+  /** "load average 2.1–3.4 (1 min, sampled during the run), 2.8 / 2.5 (5 / 15 min) at the end" */
   line(): string {
     this.sample();
     const [, five, fifteen] = os.loadavg();
     const lo = Math.min(...this.oneMinute).toFixed(1);
     const hi = Math.max(...this.oneMinute).toFixed(1);
-    return `load average ${lo === hi ? lo : `${lo}–${hi}`} (1 min, sampled at each turn), ${five.toFixed(1)} / ${fifteen.toFixed(1)} (5 / 15 min) at the end`;
+    return `load average ${lo === hi ? lo : `${lo}–${hi}`} (1 min, sampled during the run), ${five.toFixed(1)} / ${fifteen.toFixed(1)} (5 / 15 min) at the end`;
   }
 }
