@@ -7,6 +7,8 @@
  * --scenario=new (the default): a new sender on every request, so every
  * message opens a visitor and a chat (issue 23's new-conversation path);
  * existing: senders from a pool of 500 whose chats are opened first.
+ * --statements also counts the SQL statements per message, by kind
+ * (bench/lib/countStatements.mjs): on PostgreSQL each is a round trip.
  * Runs `node --cpu-prof dist/server/main.js`, stops it with SIGTERM (the
  * profile is written at exit) and prints self and inclusive time per function
  * and per area (our code, kysely, the driver, fastify, …). The .cpuprofile is
@@ -21,6 +23,7 @@ import WebSocket from 'ws';
 import { realBodies } from './lib/bodies.js';
 import { closedLoop } from './lib/load.js';
 import { chatApiSetup, cleanup, cpuMs, postgresCpuMs, startParley, type Db } from './lib/server.js';
+import { countStatements } from './lib/statements.js';
 
 interface CallFrame {
   functionName: string;
@@ -106,10 +109,18 @@ export function summarize(profile: CpuProfile, top = 25): string {
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-prof-'));
+  const statements = args.has('statements') ? countStatements(dir) : null;
   const server = await startParley({
     db,
-    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...(process.env.BENCH_PRELOAD ? ['--require', process.env.BENCH_PRELOAD] : [])],
+    nodeArgs: [
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      ...(process.env.BENCH_PRELOAD ? ['--require', process.env.BENCH_PRELOAD] : []),
+      ...(statements?.nodeArgs ?? []),
+    ],
+    env: statements?.env,
   });
+  let messages: number;
   try {
     const { token, endpointUrl } = await chatApiSetup(server.base, { name: 'bench' });
     const ws = new WebSocket(`${server.ws}/api/v1/stream?token=${token}`);
@@ -120,9 +131,11 @@ async function main(): Promise<void> {
     if (scenario === 'existing')
       await closedLoop(endpointUrl, realBodies({ tag: 'warm-', senders }), { concurrency: CONNECTIONS, seconds: 60, count: 2 * POOL });
     const body = realBodies({ tag: 'prof-', senders });
+    statements?.start(server.pid);
     const cpu0 = cpuMs(server.pid);
     const pg0 = db === 'postgres' ? postgresCpuMs() : 0;
     const result = await closedLoop(endpointUrl, body, { concurrency: CONNECTIONS, seconds });
+    messages = result.ok;
     const perMsg = (ms: number) => `${((ms * 1000) / Math.max(1, result.ok)).toFixed(0)} µs`;
     const cpu = `server CPU ${perMsg(cpuMs(server.pid) - cpu0)}/msg${db === 'postgres' ? `, PostgreSQL CPU ${perMsg(postgresCpuMs() - pg0)}/msg` : ''}`;
     await new Promise((r) => setTimeout(r, 500));
@@ -134,6 +147,7 @@ async function main(): Promise<void> {
     await server.stop();
     await cleanup(server);
   }
+  if (statements) process.stdout.write(`${statements.report(messages)}\n`);
   const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no .cpuprofile written');
   const keep = path.join(os.tmpdir(), `parley-${db}-${scenario}.cpuprofile`);

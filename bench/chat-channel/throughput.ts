@@ -3,7 +3,7 @@
  * 2): the built Parley, the rows baseline and the single-insert baseline run
  * side by side on one store, each its own process, and take turns under a
  * closed loop of CONCURRENCY connections (bench/lib/rounds.ts), in two
- * scenarios:
+ * scenarios, each on fresh stores:
  *   - new: a new sender on every request (every message opens a visitor and
  *     a chat);
  *   - existing: senders from a pool of POOL, every one with its open chat
@@ -23,7 +23,8 @@ export const POOL = 500;
 const SETTLE_MS = 1000;
 
 export type Scenario = 'new' | 'existing';
-export const SCENARIOS: Scenario[] = ['new', 'existing'];
+/** Both by default; BENCH_SCENARIOS=existing (or new) runs one. */
+export const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'new,existing').split(',') as Scenario[];
 export const SERVERS = ['Parley', 'rows baseline', 'single insert'] as const;
 export type ServerName = (typeof SERVERS)[number];
 
@@ -52,25 +53,30 @@ async function warm(c: Contender, scenario: Scenario): Promise<void> {
   await closedLoop(c.url, bodies, scenario === 'new' ? { concurrency: CONCURRENCY, seconds: 2 } : { concurrency: CONCURRENCY, seconds: 60, count: 2 * POOL });
 }
 
-export async function benchThroughput(db: Db, load: LoadWatch): Promise<ScenarioResult[]> {
+/** One scenario on fresh stores: a new Parley and new baselines, so no scenario inherits another's rows. */
+async function benchScenario(db: Db, scenario: Scenario, load: LoadWatch): Promise<ScenarioResult> {
   const parley = await startParley({ db });
   const baselines: Baseline[] = [];
   try {
     const { endpointUrl } = await chatApiSetup(parley.base, { name: 'bench' });
     baselines.push(await startBaseline('rows', db, parley.dataDir, parley.schema));
     baselines.push(await startBaseline('single', db, parley.dataDir, parley.schema));
-    const results: ScenarioResult[] = [];
-    for (const scenario of SCENARIOS) {
-      process.stderr.write(`  ${db}, ${scenario === 'new' ? 'a new sender on every request' : `existing conversations (${POOL} senders)`}…\n`);
-      const list = contenders({ url: endpointUrl, pid: parley.pid }, baselines, scenario);
-      for (const c of list) await warm(c, scenario);
-      const turns = await alternate(list, { rounds: ROUNDS, seconds: ROUND_SECONDS, concurrency: CONCURRENCY, settleMs: SETTLE_MS, load });
-      results.push({ db, scenario, turns: Object.fromEntries(SERVERS.map((s) => [s, turns.get(s)!])) as Record<ServerName, Turn[]> });
-    }
-    return results;
+    const list = contenders({ url: endpointUrl, pid: parley.pid }, baselines, scenario);
+    for (const c of list) await warm(c, scenario);
+    const turns = await alternate(list, { rounds: ROUNDS, seconds: ROUND_SECONDS, concurrency: CONCURRENCY, settleMs: SETTLE_MS, load });
+    return { db, scenario, turns: Object.fromEntries(SERVERS.map((s) => [s, turns.get(s)!])) as Record<ServerName, Turn[]> };
   } finally {
     for (const b of baselines) await b.stop();
     await parley.stop();
     await cleanup(parley);
   }
+}
+
+export async function benchThroughput(db: Db, load: LoadWatch): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const scenario of SCENARIOS) {
+    process.stderr.write(`  ${db}, ${scenario === 'new' ? 'a new sender on every request' : `existing conversations (${POOL} senders)`}…\n`);
+    results.push(await benchScenario(db, scenario, load));
+  }
+  return results;
 }
