@@ -17,8 +17,8 @@ import { alternate, type Contender, type Turn } from '../lib/rounds.js';
 import { chatApiSetup, cleanup, startParley, type Db } from '../lib/server.js';
 
 export const CONCURRENCY = Number(process.env.BENCH_CONNECTIONS ?? 50);
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-export const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 4);
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+export const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
 export const POOL = 500;
 const SETTLE_MS = 1000;
 
