@@ -24,7 +24,7 @@ const SETTLE_MS = 1000;
 
 export type Scenario = 'new' | 'existing';
 /** Both by default; BENCH_SCENARIOS=existing (or new) runs one. */
-export const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'new,existing').split(',') as Scenario[];
+export const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'new,existing').split(',').filter((s): s is Scenario => s === 'new' || s === 'existing');
 export const SERVERS = ['Parley', 'rows baseline', 'single insert'] as const;
 export type ServerName = (typeof SERVERS)[number];
 
@@ -38,7 +38,7 @@ export interface ScenarioResult {
 function contenders(parley: { url: string; pid: number }, baselines: Baseline[], scenario: Scenario): Contender[] {
   const all = [
     { name: 'Parley', url: parley.url, pid: parley.pid },
-    ...baselines.map((b) => ({ name: `${b.kind === 'rows' ? 'rows baseline' : 'single insert'}`, url: b.url, pid: b.pid })),
+    ...baselines.map((b) => ({ name: b.kind === 'rows' ? 'rows baseline' : 'single insert', url: b.url, pid: b.pid })),
   ];
   return all.map((c, i) => ({
     ...c,
