@@ -125,3 +125,19 @@ export interface DeliveryDto {
   delivered_at: number | null;
   next_attempt_at: number | null;
 }
+
+/** Sign-in throttling of an (address, e-mail) pair or of a source address (GET /api/v1/auth/throttles, admins). */
+export interface SignInThrottleDto {
+  id: number;
+  kind: 'pair' | 'source';
+  address: string;
+  /** The e-mail a pair names; null for a source. */
+  email: string | null;
+  failures: number;
+  first_failure_at: number;
+  last_failure_at: number;
+  /** Sign-ins of this key are refused until then; null when it does not wait now. */
+  blocked_until: number | null;
+  /** When its failures are forgotten (a day after the last one, or the end of its wait). */
+  expires_at: number;
+}

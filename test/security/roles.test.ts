@@ -85,7 +85,7 @@ describe('role checks on every route', () => {
   });
 
   it('answers 401 without credentials on every /api/v1 route but sign-in, and changes nothing', async () => {
-    const before = await snapshotTables(t, ['login_attempts']);
+    const before = await snapshotTables(t, ['sign_in_throttles']);
     for (const route of api()) {
       if (key(route) === 'POST /api/v1/auth/login') continue;
       const url = await concrete(route.url);
@@ -101,6 +101,6 @@ describe('role checks on every route', () => {
         expect(expected, `${key(route)} ${JSON.stringify(headers)} → ${res.statusCode}`).toContain(res.statusCode);
       }
     }
-    expect(await snapshotTables(t, ['login_attempts'])).toEqual(before);
+    expect(await snapshotTables(t, ['sign_in_throttles'])).toEqual(before);
   });
 });

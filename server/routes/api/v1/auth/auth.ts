@@ -1,20 +1,31 @@
 /**
  * POST /auth/login (token + cookies for the web app), POST /auth/logout
- * (revokes the token and closes the streams opened with it at once).
+ * (revokes the token and closes the streams opened with it at once),
+ * POST /auth/logout-all (every session of the person), and the sign-in
+ * throttles an admin sees and clears (GET/DELETE /auth/throttles).
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../../context.js';
 import { login } from '../../../../domain/auth/login.js';
 import { logout } from '../../../../domain/auth/logout.js';
+import { logoutEverywhere } from '../../../../domain/auth/logoutEverywhere.js';
+import { clearThrottle, listThrottles } from '../../../../domain/auth/manageThrottles.js';
 import { presentAgent } from '../../../../presenters/agent.js';
-import { CSRF_COOKIE, TOKEN_COOKIE, makeGuards } from '../../../authenticate.js';
-import { LoginBody } from './schema.js';
+import { presentSignInThrottle } from '../../../../presenters/signInThrottle.js';
+import { CSRF_COOKIE, TOKEN_COOKIE, actor, makeGuards } from '../../../authenticate.js';
+import { PageQuery, readPage } from '../../../pagination.js';
+import { IdParams, readId } from '../../../params.js';
+import { LoginBody, ThrottleSchema } from './schema.js';
+
+const tags = ['auth'];
+const security = [{ bearer: [] }];
 
 export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  const { requireAgent } = makeGuards(ctx);
+  const { requireAgent, requireAdmin } = makeGuards(ctx);
   const secure = ctx.config.publicUrl.startsWith('https:');
 
   app.post('/auth/login', { schema: { tags: ['auth'], body: LoginBody } }, async (request, reply) => {
@@ -36,6 +47,29 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
     if (request.agent && request.authToken) await logout(ctx, { agent: request.agent, token: request.authToken });
     void reply.clearCookie(TOKEN_COOKIE, { path: '/' });
     void reply.clearCookie(CSRF_COOKIE, { path: '/' });
+    return reply.code(204).send();
+  });
+
+  app.post('/auth/logout-all', { schema: { tags, security }, preValidation: requireAgent }, async (request, reply) => {
+    await logoutEverywhere(ctx, { agent: actor(request) });
+    void reply.clearCookie(TOKEN_COOKIE, { path: '/' });
+    void reply.clearCookie(CSRF_COOKIE, { path: '/' });
+    return reply.code(204).send();
+  });
+
+  app.get(
+    '/auth/throttles',
+    { schema: { tags, security, querystring: PageQuery, response: { 200: Type.Array(ThrottleSchema) } }, preValidation: requireAdmin },
+    async (request) => {
+      const page = readPage(request.query);
+      const rows = await listThrottles(ctx, { actor: actor(request), limit: page.limit, before: page.before });
+      const now = ctx.clock();
+      return rows.map((r) => presentSignInThrottle(r, now));
+    },
+  );
+
+  app.delete('/auth/throttles/:id', { schema: { tags, security, params: IdParams }, preValidation: requireAdmin }, async (request, reply) => {
+    await clearThrottle(ctx, { actor: actor(request), id: readId(request.params, 'Sign-in throttle') });
     return reply.code(204).send();
   });
 }
