@@ -65,7 +65,7 @@ describe('sign-in throttling (no lockout)', () => {
     expect((await login('locked@example.com', 'right-password-1', from)).statusCode).toBe(429);
     now += 15 * SECOND;
     expect((await login('locked@example.com', 'right-password-1', from)).statusCode).toBe(200);
-  });
+  }, 120_000);
 
   it('cannot lock a person out: the right password from another address signs in at once, whatever failed elsewhere', async () => {
     // An attacker fails against the admin's e-mail as fast as it is let, for hours, from a few addresses.
@@ -84,7 +84,7 @@ describe('sign-in throttling (no lockout)', () => {
     expect((await login(ADMIN_EMAIL, ADMIN_PASSWORD, '192.0.2.20')).statusCode).toBe(200);
     expect((await login(ADMIN_EMAIL, ADMIN_PASSWORD)).statusCode).toBe(200);
     expect((await login('bystander@example.com', 'right-password-2', '203.0.113.7')).statusCode).toBe(200);
-  });
+  }, 120_000);
 
   it('a success clears the count: failures before it do not add up with later ones', async () => {
     for (let i = 0; i < 9; i++) expect((await login('bystander@example.com', 'wrong')).statusCode).toBe(401);
@@ -96,7 +96,7 @@ describe('sign-in throttling (no lockout)', () => {
       for (let i = 0; i < 4; i++) expect((await login('bystander@example.com', 'wrong', '192.0.2.30')).statusCode).toBe(401);
       expect((await login('bystander@example.com', 'right-password-2', '192.0.2.30')).statusCode).toBe(200);
     }
-  });
+  }, 120_000);
 
   it('answers an unknown e-mail exactly as a known one (no way to tell which exist)', async () => {
     const known: number[] = [];
@@ -126,7 +126,7 @@ describe('sign-in throttling (no lockout)', () => {
     expect((await login(ADMIN_EMAIL, ADMIN_PASSWORD, address)).statusCode).toBe(200);
     expect((await login('guess-more@example.com', 'wrong', address)).statusCode).toBe(401);
     expect((await login(ADMIN_EMAIL, ADMIN_PASSWORD, address)).headers['retry-after']).toBe('30');
-  });
+  }, 120_000);
 });
 
 describe('token expiry and revocation', () => {

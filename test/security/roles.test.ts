@@ -15,8 +15,10 @@ import { buildWorld, type World } from './world.js';
 const AGENT_ROUTES = new Set([
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/logout',
+  'POST /api/v1/auth/logout-all',
   'GET /api/v1/me',
   'PUT /api/v1/me/status',
+  'PUT /api/v1/me/password',
   'GET /api/v1/agents',
   'GET /api/v1/agents/:id',
   'GET /api/v1/departments',

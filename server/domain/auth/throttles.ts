@@ -11,6 +11,7 @@
  * past `expires_at` (server/retention/pruneAuth.ts). Unknown e-mails are
  * throttled exactly like known ones, so answers do not tell which exist.
  */
+import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/database.js';
 import type { SignInThrottlesTable } from '../../db/schema.js';
 import { AppError } from '../../errors/AppError.js';
@@ -65,32 +66,28 @@ export async function recordSignInFailure(db: Db, keys: ThrottleKeys & { account
 }
 
 async function countFailure(tx: Executor, row: Pick<SignInThrottlesTable, 'key' | 'kind' | 'address' | 'email' | 'account_id'>, now: number): Promise<void> {
-  // A row that expired counts as none: it starts again at one failure.
-  await tx
-    .insertInto('sign_in_throttles')
-    .values({ ...row, failures: 0, first_failure_at: now, last_failure_at: now, blocked_until: now, expires_at: now })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
+  // One upsert: a row that expired counts as none and starts again at one failure.
+  const expired = sql<boolean>`sign_in_throttles.expires_at <= ${now}`;
   const counted = await tx
-    .updateTable('sign_in_throttles')
-    .set((eb) => ({
-      failures: eb
-        .case()
-        .when('expires_at', '<=', now)
-        .then(1)
-        .else(eb('failures', '+', 1))
-        .end(),
-      first_failure_at: eb.case().when('expires_at', '<=', now).then(now).else(eb.ref('first_failure_at')).end(),
-      account_id: row.account_id,
-      last_failure_at: now,
-    }))
-    .where('key', '=', row.key)
+    .insertInto('sign_in_throttles')
+    .values({ ...row, failures: 1, first_failure_at: now, last_failure_at: now, blocked_until: now, expires_at: now + FORGET_MS })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        failures: sql<number>`case when ${expired} then 1 else sign_in_throttles.failures + 1 end`,
+        first_failure_at: sql<number>`case when ${expired} then ${now} else sign_in_throttles.first_failure_at end`,
+        account_id: row.account_id,
+        last_failure_at: now,
+        blocked_until: now,
+        expires_at: now + FORGET_MS,
+      }),
+    )
     .returning(['id', 'failures'])
     .executeTakeFirstOrThrow();
-  const blockedUntil = now + delayAfter(row.kind, Number(counted.failures));
+  const delay = delayAfter(row.kind, Number(counted.failures));
+  if (delay === 0) return;
   await tx
     .updateTable('sign_in_throttles')
-    .set({ blocked_until: blockedUntil, expires_at: Math.max(blockedUntil, now + FORGET_MS) })
+    .set({ blocked_until: now + delay, expires_at: now + Math.max(delay, FORGET_MS) })
     .where('id', '=', counted.id)
     .execute();
 }

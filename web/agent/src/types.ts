@@ -4,7 +4,7 @@
  * with the server; the rest are the app's own views of them.
  */
 
-import type { AgentDto, ChatApiChannelDto, ChatDto, DeliveryDto, MessageDto, VisitorDto, WidgetChannelDto } from '../../../protocol/agent';
+import type { AgentDto, ChatApiChannelDto, ChatDto, DeliveryDto, MessageDto, SignInThrottleDto, VisitorDto, WidgetChannelDto } from '../../../protocol/agent';
 
 export type Agent = AgentDto;
 export type Visitor = VisitorDto;
@@ -14,6 +14,7 @@ export type ChatApiChannel = ChatApiChannelDto;
 export type WidgetChannel = WidgetChannelDto;
 export type Channel = ChatApiChannelDto | WidgetChannelDto;
 export type DeliveryRecord = DeliveryDto;
+export type SignInThrottle = SignInThrottleDto;
 
 export type Role = 'admin' | 'agent';
 export type AgentStatus = 'online' | 'away' | 'offline';

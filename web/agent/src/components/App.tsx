@@ -41,7 +41,13 @@ export function App() {
 
   const setMe = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
 
-  const signOut = useCallback(async () => {
+  /** `everywhere`: every session of the person ends (POST /auth/logout-all); a failure is thrown, so the button can say it did not happen. */
+  const signOut = useCallback(async (everywhere = false) => {
+    if (everywhere) {
+      await api.logoutAll();
+      setSession({ state: 'signedOut', notice: 'You are signed out on every device and browser.' });
+      return;
+    }
     try {
       await api.logout();
     } catch {

@@ -1,4 +1,4 @@
-/** The admin area: agents, departments, canned responses, channels, settings and the delivery log, one section at a time. */
+/** The admin area: agents, departments, canned responses, channels, settings, the delivery log and sign-in throttles, one section at a time. */
 import { Link } from '../../router';
 import type { AdminSection } from '../../routes';
 import { Agents } from './Agents';
@@ -7,6 +7,7 @@ import { Channels } from './Channels';
 import { Deliveries } from './Deliveries';
 import { Departments } from './Departments';
 import { SettingsPage } from './SettingsPage';
+import { SignInThrottles } from './SignInThrottles';
 
 type Section = AdminSection;
 
@@ -17,6 +18,7 @@ const SECTIONS: Array<[Section, string]> = [
   ['channels', 'Channels'],
   ['settings', 'Settings'],
   ['deliveries', 'Delivery log'],
+  ['sign-in-throttles', 'Sign-in throttles'],
 ];
 
 export function AdminPage({ section }: { section: Section }) {
@@ -35,6 +37,7 @@ export function AdminPage({ section }: { section: Section }) {
       {section === 'channels' && <Channels />}
       {section === 'settings' && <SettingsPage />}
       {section === 'deliveries' && <Deliveries />}
+      {section === 'sign-in-throttles' && <SignInThrottles />}
     </div>
   );
 }
