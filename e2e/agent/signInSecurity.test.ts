@@ -54,7 +54,10 @@ describe.skipIf(!chromiumAvailable())('agent app: sign-in throttles and signing 
     await screenshot(page, 'sign-in-throttles-listed');
 
     await page.getByRole('button', { name: `Clear the throttle of ${ADMIN_EMAIL} from 203.0.113.9` }).click();
-    await page.getByRole('status').filter({ hasText: `Cleared: sign-ins of ${ADMIN_EMAIL} from 203.0.113.9 are accepted again now.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Cleared: sign-ins of ${ADMIN_EMAIL} from 203.0.113.9 are accepted again now.` })
+      .waitFor();
     await row.waitFor({ state: 'detached' });
     await screenshot(page, 'sign-in-throttles-cleared');
     expect((await login(ADMIN_PASSWORD, '203.0.113.9')).statusCode).toBe(200);

@@ -3,7 +3,7 @@
  * the sign-in form or the live app. Any 401 of the API, or the stream's
  * "sign in again" close, brings the form back.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { unlockAudio } from '../alerts';
 import { api, ApiError, setUnauthorizedHandler } from '../api';
 import { LiveProvider } from '../LiveProvider';
@@ -11,13 +11,18 @@ import type { Agent } from '../types';
 import { LoginForm } from './LoginForm';
 import { Shell } from './Shell';
 
+const SIGNED_OUT_EVERYWHERE = 'You are signed out on every device and browser.';
+
 type Session = { state: 'checking' } | { state: 'signedOut'; notice?: string } | { state: 'signedIn'; me: Agent };
 
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'checking' });
 
+  // Signing out everywhere closes this browser's stream too, maybe before the API answers: say why the session ended.
+  const leavingEverywhere = useRef(false);
   const sessionLost = useCallback(() => {
-    setSession((s) => (s.state === 'signedIn' ? { state: 'signedOut', notice: 'Your session ended; sign in again.' } : s));
+    const notice = leavingEverywhere.current ? SIGNED_OUT_EVERYWHERE : 'Your session ended; sign in again.';
+    setSession((s) => (s.state === 'signedIn' ? { state: 'signedOut', notice } : s));
   }, []);
 
   useEffect(() => {
@@ -44,8 +49,13 @@ export function App() {
   /** `everywhere`: every session of the person ends (POST /auth/logout-all); a failure is thrown, so the button can say it did not happen. */
   const signOut = useCallback(async (everywhere = false) => {
     if (everywhere) {
-      await api.logoutAll();
-      setSession({ state: 'signedOut', notice: 'You are signed out on every device and browser.' });
+      leavingEverywhere.current = true;
+      try {
+        await api.logoutAll();
+      } finally {
+        leavingEverywhere.current = false;
+      }
+      setSession({ state: 'signedOut', notice: SIGNED_OUT_EVERYWHERE });
       return;
     }
     try {

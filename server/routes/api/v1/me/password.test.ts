@@ -20,9 +20,10 @@ describe('own password and signing out everywhere', () => {
   const cookieSession = async (email: string, password: string) => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
     const c = Object.fromEntries(res.cookies.map((x) => [x.name, x.value]));
-    return { cookie: `parley_token=${c.parley_token}; parley_csrf=${c.parley_csrf}`, csrf: c.parley_csrf as string };
+    return { cookie: `parley_token=${c.parley_token}; parley_csrf=${c.parley_csrf}`, csrf: c.parley_csrf };
   };
-  const hashOf = async (id: number) => (await t.app.ctx.db.selectFrom('agents').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
+  const hashOf = async (id: number) =>
+    (await t.app.ctx.db.selectFrom('agents').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -88,7 +89,12 @@ describe('own password and signing out everywhere', () => {
     const short = await change(agent.token, { current_password: 'old-password-1', new_password: 'short' });
     expect(short.statusCode).toBe(400);
     expect(short.json().error).toEqual({ code: 'validation_failed', message: 'password must have at least 8 characters.' });
-    for (const payload of [{}, { current_password: 'old-password-1' }, { new_password: 'new-password-2' }, { current_password: 5, new_password: 'x'.repeat(9) }]) {
+    for (const payload of [
+      {},
+      { current_password: 'old-password-1' },
+      { new_password: 'new-password-2' },
+      { current_password: 5, new_password: 'x'.repeat(9) },
+    ]) {
       expect((await change(agent.token, payload)).statusCode, JSON.stringify(payload)).toBe(400);
     }
     expect(await hashOf(agent.id)).toBe(before);

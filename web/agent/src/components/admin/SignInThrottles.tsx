@@ -16,6 +16,11 @@ function what(t: SignInThrottle): string {
   return t.kind === 'pair' ? `${t.email ?? ''} from ${t.address}` : `every e-mail from ${t.address}`;
 }
 
+function left(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 120 ? `${seconds} s left` : `${Math.ceil(seconds / 60)} min left`;
+}
+
 export function SignInThrottles() {
   const list = useList<SignInThrottle>(() => api.throttles());
   const [error, setError] = useState<string | null>(null);
@@ -38,9 +43,9 @@ export function SignInThrottles() {
     <section className="page" aria-labelledby="throttles-title">
       <h1 id="throttles-title">Sign-in throttles</h1>
       <p className="muted small">
-        After 5 failed sign-ins of one e-mail from one address (or 100 of any e-mails from one address), that address waits before it may try again: 15
-        seconds, then twice as long after each new failure, up to 15 minutes. Nobody else is held back: the right password from another address is
-        always accepted. Failures are forgotten a day after the last one.
+        After 5 failed sign-ins of one e-mail from one address (or 100 of any e-mails from one address), that address waits before it may try again: 15 seconds,
+        then twice as long after each new failure, up to 15 minutes. Nobody else is held back: the right password from another address is always accepted.
+        Failures are forgotten a day after the last one.
       </p>
       <div className="row">
         <button type="button" onClick={list.reload}>
@@ -86,7 +91,10 @@ export function SignInThrottles() {
                   <td>{dateTime(t.last_failure_at)}</td>
                   <td>
                     {t.blocked_until !== null && t.blocked_until > now ? (
-                      <span className="pill pill-failed">{dateTime(t.blocked_until)}</span>
+                      <>
+                        <span className="pill pill-failed">{dateTime(t.blocked_until)}</span>
+                        <span className="muted small"> {left(t.blocked_until - now)}</span>
+                      </>
                     ) : (
                       <span className="muted small">not waiting</span>
                     )}
