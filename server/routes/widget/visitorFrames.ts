@@ -11,12 +11,10 @@ import type { Db } from '../../db/database.js';
 import type { Channel, Visitor } from '../../db/schema.js';
 import { isChannelAvailable } from '../../domain/channels/access.js';
 import { widgetAgents } from '../../domain/widget/widgetState.js';
-import { assertNever } from '../../events/catalogue.js';
+import { assertNever, type RelayedEvent } from '../../events/catalogue.js';
 import { presentWidgetChatHead, widgetMessageFromDto } from '../../presenters/widget.js';
 import type { StreamEvent } from '../../realtime/hub.js';
 import type { VisitorFrame, WidgetAgent } from '../../../protocol/widget.js';
-
-type EventOf<T extends StreamEvent['type']> = Extract<StreamEvent, { type: T }>;
 
 export class VisitorFrames {
   /** Whether the channel is available, as last told to the visitor. */
@@ -79,7 +77,7 @@ export class VisitorFrames {
     return this.agents.get(id) ?? undefined;
   }
 
-  private async agentUpdated(e: EventOf<'agent.updated'>): Promise<VisitorFrame | null> {
+  private async agentUpdated(e: RelayedEvent<'agent.updated'>): Promise<VisitorFrame | null> {
     this.agents.delete(e.data.agent.id);
     const online = await isChannelAvailable(this.db, this.channel.account_id, this.channel.id);
     if (online === this.online) return null;
@@ -87,7 +85,7 @@ export class VisitorFrames {
     return { type: 'status', cursor: e.id, data: { online } };
   }
 
-  private async chatFrame(e: EventOf<'chat.created' | 'chat.updated'>): Promise<VisitorFrame | null> {
+  private async chatFrame(e: RelayedEvent<'chat.created' | 'chat.updated'>): Promise<VisitorFrame | null> {
     const c = e.data.chat;
     if (e.chat_id === null) return null;
     const agent = c.accepted_by === null ? null : ((await this.agent(c.accepted_by)) ?? null);
@@ -98,21 +96,21 @@ export class VisitorFrames {
     return { type: 'chat.updated', cursor: e.id, data: { chat } };
   }
 
-  private async messageFrame(e: EventOf<'message.created' | 'message.updated'>): Promise<VisitorFrame | null> {
+  private async messageFrame(e: RelayedEvent<'message.created' | 'message.updated'>): Promise<VisitorFrame | null> {
     const dto = e.data.message;
     const agent = dto.agent_id === undefined ? undefined : await this.agent(dto.agent_id);
     const message = widgetMessageFromDto(dto, () => agent);
     return message ? { type: e.type, cursor: e.id, data: { message } } : null;
   }
 
-  private async typingFrame(e: EventOf<'typing'>): Promise<VisitorFrame | null> {
+  private async typingFrame(e: RelayedEvent<'typing'>): Promise<VisitorFrame | null> {
     const { author, agent_id: agentId, typing } = e.data;
     if (author !== 'agent' || e.chat_id === null) return null; // the visitor's own typing is not echoed
     const agent = agentId === undefined ? undefined : await this.agent(agentId);
     return { type: 'typing', cursor: e.id, data: { chat_id: e.chat_id, typing, ...(agent ? { agent } : {}) } };
   }
 
-  private async callFrame(e: EventOf<'call.updated'>): Promise<VisitorFrame | null> {
+  private async callFrame(e: RelayedEvent<'call.updated'>): Promise<VisitorFrame | null> {
     const call = e.data.call;
     if (call.visitor_id !== this.visitor.id && !(await this.isMine(e))) return null;
     const data = { id: call.id, status: call.status, ...(call.reason === undefined ? {} : { reason: call.reason }) };
