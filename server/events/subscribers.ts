@@ -12,6 +12,7 @@ import type { EventsTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import { parseJson } from '../lib/json.js';
 import { eventWebhooks } from '../eventWebhooks/subscriber.js';
+import { reportsSubscriber } from '../domain/reports/subscriber.js';
 import { EVENT_TYPES, type EventType } from './catalogue.js';
 
 /** A committed outbox row as consumers see it: data parsed, type checked against the catalogue. */
@@ -30,11 +31,15 @@ export interface Subscriber {
   /** Shown in logs when the subscriber fails. */
   name: string;
   handles: readonly EventType[];
+  /** Narrower than `handles`: false skips the event before any work (no savepoint), e.g. a message it does not count. */
+  wants?(event: RelayedEvent): boolean;
+  /** False when it never enqueues deliveries (so running it need not wake the deliverer); default true. */
+  enqueuesDeliveries?: boolean;
   handle(tx: Tx, event: RelayedEvent, ctx: AppContext): Promise<void>;
 }
 
 /** Every subscriber of production, in the order they run for one event. */
-export const subscribers: Subscriber[] = [eventWebhooks];
+export const subscribers: Subscriber[] = [eventWebhooks, reportsSubscriber];
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 
