@@ -39,7 +39,7 @@ export class TimeAccumulator {
   addBin(key: string | number, metric: Metric, bin: number, count: number): void {
     const id = `${key}|${metric}`;
     let m = this.bins.get(id);
-    if (!m) this.bins.set(id, (m = new Map()));
+    if (!m) this.bins.set(id, (m = new Map<number, number>()));
     m.set(bin, (m.get(bin) ?? 0) + count);
   }
 
