@@ -19,7 +19,7 @@ import { WidgetEnv, type Call } from './harness.js';
 type Api = Record<string, (...args: unknown[]) => unknown>;
 const named = (calls: Call[], name: string): Call[] => calls.filter((c) => c.name === name);
 const api = (page: Page, fn: string, ...args: unknown[]) =>
-  page.evaluate(([f, a]) => (window as unknown as { svc_api: Api }).svc_api[f as string](...(a as unknown[])), [fn, args] as const);
+  page.evaluate(([f, a]) => (window as unknown as { svc_api: Api }).svc_api[f](...a), [fn, args] as const);
 
 /** A page's own launcher: a fixed button exactly where the default launcher sits, opening the chat with svc_api.open(). */
 const OWN_BUTTON = `<button id="own" type="button" style="position:fixed;right:16px;bottom:16px;width:150px;height:48px;z-index:10"
@@ -63,7 +63,7 @@ describe('widget compatibility with pages written for the original (browser)', (
     }
   });
 
-  it("lets a page hide #svc_chat_widget and open the chat from its own button, clicked with the mouse", async () => {
+  it('lets a page hide #svc_chat_widget and open the chat from its own button, clicked with the mouse', async () => {
     const ctx = await env.context();
     try {
       const page = await env.open(ctx, '/own-launcher', { head: HIDE_LAUNCHER_CSS, snippet: `${env.channel.install_snippet}${OWN_BUTTON}` });
@@ -105,7 +105,14 @@ describe('widget compatibility with pages written for the original (browser)', (
       await env.until(page, (c) => named(c, 'svc_onOpen').length === 1);
       await expect.poll(() => env.frame(page).getByRole('dialog', { name: 'Chat' }).isVisible()).toBe(true);
       // The visitor pressed the launcher: the keyboard focus is in the window's message field.
-      await expect.poll(() => env.frame(page).getByLabel('Message').evaluate((el) => el === document.activeElement)).toBe(true);
+      await expect
+        .poll(() =>
+          env
+            .frame(page)
+            .getByLabel('Message')
+            .evaluate((el) => el === document.activeElement),
+        )
+        .toBe(true);
       expect(await launcher.isVisible()).toBe(false);
     } finally {
       await ctx.close();
@@ -143,7 +150,9 @@ describe('widget compatibility with pages written for the original (browser)', (
         await expect.poll(() => env.launcher(page).isVisible()).toBe(true);
         const started = Date.now();
         const res =
-          how === 'deleted' ? await env.api('DELETE', `/api/v1/channels/${made.id}`) : await env.api('PATCH', `/api/v1/channels/${made.id}`, { enabled: false });
+          how === 'deleted'
+            ? await env.api('DELETE', `/api/v1/channels/${made.id}`)
+            : await env.api('PATCH', `/api/v1/channels/${made.id}`, { enabled: false });
         expect(res.status).toBeLessThan(300);
         await env.until(page, (c) => named(c, 'svc_onWidgetDestroy').length === 1, 5000);
         expect(Date.now() - started).toBeLessThan(5000);
@@ -155,9 +164,10 @@ describe('widget compatibility with pages written for the original (browser)', (
         expect(await api(page, 'setCustomData', [])).toEqual({ result: 'fail', reason });
         expect(await api(page, 'startCall', '+15550100199')).toEqual({ result: 'fail', reason });
         expect(await api(page, 'chatMode')).toBe('offline');
-        expect(
-          await page.evaluate(() => new Promise((resolve) => (window as unknown as { svc_api: Api }).svc_api.isCallbackEnabled(resolve))),
-        ).toEqual({ result: 'fail', reason });
+        expect(await page.evaluate(() => new Promise((resolve) => (window as unknown as { svc_api: Api }).svc_api.isCallbackEnabled(resolve)))).toEqual({
+          result: 'fail',
+          reason,
+        });
         // Nothing was stored for the widget.
         const offline = await env.api<Array<{ message: string }>>('GET', '/api/v1/offline-messages');
         expect(offline.body.some((m) => m.message === 'hello?')).toBe(false);
@@ -187,9 +197,10 @@ describe('widget compatibility with pages written for the original (browser)', (
       expect(await api(page, 'startCall', '+1 555 010 0142')).toEqual({ result: 'ok' });
       await env.until(page, (c) => named(c, 'svc_onCallStart').length === 1);
       // Asked during the call, the server says no (a call is under way): that verdict must not outlive the call.
-      expect(
-        await page.evaluate(() => new Promise((resolve) => (window as unknown as { svc_api: Api }).svc_api.isCallbackEnabled(resolve))),
-      ).toEqual({ result: 'fail', reason: 'Callback unavaiable' });
+      expect(await page.evaluate(() => new Promise((resolve) => (window as unknown as { svc_api: Api }).svc_api.isCallbackEnabled(resolve)))).toEqual({
+        result: 'fail',
+        reason: 'Callback unavaiable',
+      });
       const call = await waitFor(async () => {
         const res = await env.api<Array<{ id: number; phone: string }>>('GET', '/api/v1/calls');
         return res.body.find((c) => c.phone === '+15550100142') ?? null;

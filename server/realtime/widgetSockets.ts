@@ -17,7 +17,7 @@ const byContext = new WeakMap<AppContext, Map<number, Set<WebSocket>>>();
 
 function channels(ctx: AppContext): Map<number, Set<WebSocket>> {
   let map = byContext.get(ctx);
-  if (!map) byContext.set(ctx, (map = new Map()));
+  if (!map) byContext.set(ctx, (map = new Map<number, Set<WebSocket>>()));
   return map;
 }
 

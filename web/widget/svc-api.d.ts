@@ -66,7 +66,8 @@ declare namespace SvcApi {
     message: string;
   }
 
-  type CallbackAvailability = Ok | { result: 'fail'; reason: 'Callback disabled' | 'Callback unavaiable' | string };
+  /** reason: 'Callback disabled', 'Callback unavaiable' (sic, as the original spells it), or why the widget is gone. */
+  type CallbackAvailability = Ok | Fail;
 
   /** svc_onChangeState's argument. */
   type WidgetState = 'label' | 'chat/min' | 'chat' | 'call' | 'chat/call';
@@ -128,9 +129,9 @@ declare namespace SvcApi {
 }
 
 /** The page API (every function exists as soon as the loader has run). */
-declare var svc_api: SvcApi.Api;
+declare const svc_api: SvcApi.Api;
 /** The widget's id and its live chat mode, for third-party code. */
-declare var svc_config: SvcApi.Config | undefined;
+declare const svc_config: SvcApi.Config | undefined;
 /** Adds the widget to the page again after svc_destroy() (single-page apps); does nothing while it runs. */
 declare function svc_init(): void;
 /** Removes everything the widget added to the page; svc_api answers failures until svc_init(). */

@@ -87,7 +87,9 @@ function compile(source: string): string[] {
     lib: ['lib.es2020.d.ts', 'lib.dom.d.ts'],
     types: [],
   });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
 describe('svc-api.d.ts', () => {

@@ -17,7 +17,8 @@ export async function findWidgetChannel(db: Executor, widgetId: string): Promise
       : undefined;
   if (!channel) throw notFound('The widget');
   // A widget an admin turned off is answered as an unknown one everywhere (loader, frame, API, socket).
-  if (widgetOptions(channel).enabled === false) throw new AppError('not_found', 'The widget is disabled; an admin can turn it on again in the channel settings.');
+  if (widgetOptions(channel).enabled === false)
+    throw new AppError('not_found', 'The widget is disabled; an admin can turn it on again in the channel settings.');
   return channel;
 }
 

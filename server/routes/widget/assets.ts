@@ -161,7 +161,10 @@ export async function registerWidgetAssets(app: FastifyInstance, ctx: AppContext
     if (!channel) {
       // A page still holding the loader (cached) of a widget deleted or disabled since: the frame's app runs, finds no
       // widget and tells the loader, which takes the widget off the page (svc_onWidgetDestroy).
-      return reply.code(404).header('content-security-policy', frameCsp({ options_json: '{}' }, ctx.config.publicUrl)).send(html.body);
+      return reply
+        .code(404)
+        .header('content-security-policy', frameCsp({ options_json: '{}' }, ctx.config.publicUrl))
+        .send(html.body);
     }
     reply.header('content-security-policy', frameCsp(channel, ctx.config.publicUrl)).header('referrer-policy', 'strict-origin-when-cross-origin');
     // The policy depends on the channel, so it is part of the version.

@@ -134,8 +134,8 @@ function start(): void {
     if (m.open !== size.open) return;
     const b = btn.offsetWidth;
     const now = size.open ? [width, height] : b ? [b + 32, btn.offsetHeight + 32] : [0, 0];
-    if (now + '' !== shown) {
-      shown = now + '';
+    if (now.join() !== shown) {
+      shown = now.join();
       fire('svc_onResizeCallback', { width: now[0], height: now[1] });
     }
   };

@@ -54,7 +54,30 @@ export async function channelsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
 /** Only the documented fields; unknown ones are ignored. */
 function pickFields(body: UpdateChannelBodyT): ChannelFields {
-  const { name, webhook_url, chunked, agent_ids, color, allowed_domains, rotate_secret, identity_verification, rotate_identity_secret, hide_launcher, enabled } =
-    body;
-  return { name, webhook_url, chunked, agent_ids, color, allowed_domains, rotate_secret, identity_verification, rotate_identity_secret, hide_launcher, enabled };
+  const {
+    name,
+    webhook_url,
+    chunked,
+    agent_ids,
+    color,
+    allowed_domains,
+    rotate_secret,
+    identity_verification,
+    rotate_identity_secret,
+    hide_launcher,
+    enabled,
+  } = body;
+  return {
+    name,
+    webhook_url,
+    chunked,
+    agent_ids,
+    color,
+    allowed_domains,
+    rotate_secret,
+    identity_verification,
+    rotate_identity_secret,
+    hide_launcher,
+    enabled,
+  };
 }
