@@ -118,7 +118,7 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     await snippet.waitFor();
     expect(await snippet.inputValue()).toMatch(/^<script src="http:\/\/parley\.test\/widget\/[^"]+\.js" async><\/script>$/);
     await card.getByText("hidden (the site's own button opens the chat)").waitFor();
-    const widgets = (await api('GET', '/api/v1/channels')).json() as Array<{ name: string; hide_launcher?: boolean; enabled?: boolean }>;
+    const widgets = (await api('GET', '/api/v1/channels')).json<Array<{ name: string; hide_launcher?: boolean; enabled?: boolean }>>();
     expect(widgets.find((c) => c.name === 'Shop widget')).toMatchObject({ hide_launcher: true, enabled: true });
     await screenshot(page, 'agent-admin-channels');
   });
