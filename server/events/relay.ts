@@ -31,7 +31,8 @@ import type { AppContext } from '../context.js';
 import type { Db, Tx } from '../db/database.js';
 import type { Worker } from '../workers.js';
 import { claimSqlite, MAX_GAP_WAIT_MS, PostgresClaimer, PROBE_WAIT_MS, type Claim } from './relayClaim.js';
-import { subscribers as registered, toRelayedEvent, type RelayedEvent, type Subscriber } from './subscribers.js';
+import { toRelayedEvent, type RelayedEvent } from './catalogue.js';
+import { subscribers as registered, type Subscriber } from './subscribers.js';
 
 export interface RelayOptions {
   /** Defaults to the registry; tests pass their own. */
