@@ -12,6 +12,7 @@ import type { EventsTable } from '../db/schema.js';
 import type { Selectable } from 'kysely';
 import { parseJson } from '../lib/json.js';
 import { eventWebhooks } from '../eventWebhooks/subscriber.js';
+import { mailNotifications } from '../mail/subscriber.js';
 import { EVENT_TYPES, type EventType } from './catalogue.js';
 
 /** A committed outbox row as consumers see it: data parsed, type checked against the catalogue. */
@@ -34,7 +35,7 @@ export interface Subscriber {
 }
 
 /** Every subscriber of production, in the order they run for one event. */
-export const subscribers: Subscriber[] = [eventWebhooks];
+export const subscribers: Subscriber[] = [eventWebhooks, mailNotifications];
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 

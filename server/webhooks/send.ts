@@ -37,8 +37,11 @@ export interface SendRequest {
   signal?: AbortSignal;
 }
 
-/** Why an attempt failed: target refused by the SSRF guard, no answer in time, network error, a non-2xx status, or abandoned. */
-export type FailureKind = 'blocked' | 'timeout' | 'network' | 'status' | 'aborted';
+/**
+ * Why an attempt failed: target refused by the SSRF guard, no answer in time, network error, a non-2xx status,
+ * abandoned, or refused for good by the receiver (a mail server's 5xx: server/mail/send.ts).
+ */
+export type FailureKind = 'blocked' | 'timeout' | 'network' | 'status' | 'aborted' | 'rejected';
 
 export interface SendResult {
   ok: boolean;
