@@ -13,7 +13,7 @@ interface Person {
 
 export function invitationMail(d: { accountName: string; agent: Person; invitedBy: string; url: string; expiresAt: string }): MailContent {
   return renderMail({
-    subject: `You are invited to ${d.accountName} on Parley`,
+    subject: `You are invited to answer chats for ${d.accountName}`,
     heading: `Hello ${d.agent.name},`,
     accountName: d.accountName,
     blocks: [
