@@ -77,6 +77,32 @@ describe('mail over SMTP', () => {
     expect(to.sort()).toEqual([ADMIN_EMAIL, 'second-admin@example.com']);
   });
 
+  it('mails the notification addresses of the settings instead of the admins, once set', async () => {
+    const put = (notifications: unknown) => t.app.inject({ method: 'PUT', url: '/api/v1/settings', headers: bearer(t.adminToken), payload: { notifications } });
+    const bad = await put({ emails: ['sales@example.com', 'not an address'] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toMatch(/notifications.emails\[1\] must be an e-mail address/);
+    expect((await put({ missed_chat_minutes: 0 })).statusCode).toBe(400);
+    const ok = await put({ emails: [' Sales@Example.com', 'desk@example.com'] });
+    expect(ok.json().notifications).toEqual({ emails: ['sales@example.com', 'desk@example.com'], missed_chat_minutes: null, archive_email: null });
+    try {
+      const before = smtp.mails.length;
+      const s = await startSession(t, widget.widget_id);
+      await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { message: 'to the sales desk' });
+      await waitFor(() => smtp.mails.length >= before + 2);
+      await allRelayed(t.app);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(
+        smtp.mails
+          .slice(before)
+          .flatMap((m) => m.envelope.to)
+          .sort(),
+      ).toEqual(['desk@example.com', 'sales@example.com']);
+    } finally {
+      expect((await put({ emails: null })).json().notifications.emails).toEqual([]);
+    }
+  });
+
   it('mails a callback request with the phone, page and a link to the call', async () => {
     await t.app.inject({
       method: 'PUT',
