@@ -41,8 +41,18 @@ export function AgentForm({ onCreated }: { onCreated: (agent: Agent, invited: bo
       </label>
       <label>
         Password (optional)
-        <input type="password" name="password" minLength={8} autoComplete="new-password" value={form.password} onChange={set('password')} />
-        <span className="muted small">Leave it empty to invite the agent by e-mail: they choose their own password.</span>
+        <input
+          type="password"
+          name="password"
+          minLength={8}
+          autoComplete="new-password"
+          aria-describedby="new-agent-password-hint"
+          value={form.password}
+          onChange={set('password')}
+        />
+        <span id="new-agent-password-hint" className="muted small">
+          Leave it empty to send an invitation instead: the agent chooses their own.
+        </span>
       </label>
       <label>
         Phone (optional)
