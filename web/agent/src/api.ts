@@ -128,7 +128,10 @@ export interface ChannelFields {
 
 export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;
 
-export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback'>> & { callback?: Partial<Settings['callback']> | null };
+export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications'>> & {
+  callback?: Partial<Settings['callback']> | null;
+  notifications?: Partial<NonNullable<Settings['notifications']>> | null;
+};
 
 export interface OutgoingMessage {
   type: string;
