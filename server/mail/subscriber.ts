@@ -7,7 +7,8 @@
  */
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
-import type { RelayedEvent, Subscriber } from '../events/subscribers.js';
+import type { RelayedEvent } from '../events/catalogue.js';
+import type { Subscriber } from '../events/subscribers.js';
 import { parseJson } from '../lib/json.js';
 import type { MailContent } from './compose.js';
 import { enqueueMail } from './enqueueMail.js';
@@ -31,8 +32,8 @@ async function notify(
   }
 }
 
-async function offlineMessage(tx: Tx, ctx: AppContext, event: RelayedEvent): Promise<void> {
-  const id = Number((event.data.offline_message as { id?: number } | undefined)?.id);
+async function offlineMessage(tx: Tx, ctx: AppContext, event: RelayedEvent<'offline_message.created'>): Promise<void> {
+  const id = event.data.offline_message.id;
   const offline = await tx.selectFrom('offline_messages').selectAll().where('id', '=', id).where('account_id', '=', event.account_id).executeTakeFirst();
   if (!offline) return;
   const channel = await tx.selectFrom('channels').select('name').where('id', '=', offline.channel_id).executeTakeFirst();
@@ -48,10 +49,10 @@ async function offlineMessage(tx: Tx, ctx: AppContext, event: RelayedEvent): Pro
   );
 }
 
-async function callbackRequested(tx: Tx, ctx: AppContext, event: RelayedEvent): Promise<void> {
-  const snap = (event.data.call ?? {}) as { id?: number; status?: string; type?: string };
+async function callbackRequested(tx: Tx, ctx: AppContext, event: RelayedEvent<'call.updated'>): Promise<void> {
+  const snap = event.data.call;
   if (snap.status !== 'start' || snap.type !== 'callback') return;
-  const call = await tx.selectFrom('calls').selectAll().where('id', '=', Number(snap.id)).where('account_id', '=', event.account_id).executeTakeFirst();
+  const call = await tx.selectFrom('calls').selectAll().where('id', '=', snap.id).where('account_id', '=', event.account_id).executeTakeFirst();
   if (!call || call.type !== 'callback') return;
   const channel = call.channel_id === null ? undefined : await tx.selectFrom('channels').select('name').where('id', '=', call.channel_id).executeTakeFirst();
   const visitor =
@@ -72,6 +73,8 @@ async function callbackRequested(tx: Tx, ctx: AppContext, event: RelayedEvent): 
 export const mailNotifications: Subscriber = {
   name: 'mail',
   handles: ['offline_message.created', 'call.updated'],
+  wants: (event) =>
+    event.type === 'offline_message.created' || (event.type === 'call.updated' && event.data.call.status === 'start' && event.data.call.type === 'callback'),
   async handle(tx, event, ctx) {
     if (event.type === 'offline_message.created') await offlineMessage(tx, ctx, event);
     else if (event.type === 'call.updated') await callbackRequested(tx, ctx, event);

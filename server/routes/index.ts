@@ -16,6 +16,7 @@ import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
 import { mailsRoutes } from './api/v1/mails/mails.js';
 import { meRoutes } from './api/v1/me/me.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
+import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
 import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
@@ -39,6 +40,7 @@ const apiV1: RouteModule[] = [
   offlineMessagesRoutes,
   cannedResponsesRoutes,
   mailsRoutes,
+  reportsRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -8,7 +8,9 @@
  * half-recorded; one still running after STOP_GRACE_MS (a slow event-webhook
  * receiver) is abandoned and its row released uncounted, to keep shutdown
  * within the 10 s budget. A row of a killed process is claimable again once
- * its lock expires.
+ * its lock expires. Whatever a receiver answers, the attempt ends recorded:
+ * send.ts turns every answer into a result without throwing, and an
+ * exception while judging one is logged and recorded as a failed attempt.
  *
  * Attempts that end in the same turn of the event loop, or while the previous
  * batch is being written, are recorded together (one statement, one commit:
@@ -31,7 +33,7 @@ import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog
 import { createMailer, type Mailer } from '../mail/send.js';
 import type { Worker } from '../workers.js';
 import { onEventWebhookAnswer } from './answers.js';
-import { deadlineDecision, decide, type Decision } from './outcomes.js';
+import { deadlineDecision, decide, failedDecision, type Decision } from './outcomes.js';
 import { policyFor } from './policies.js';
 import { claimDue, isPlainRecord, nextDueAt, recordAttempt, recordPlainAttempts, releaseClaim, type AttemptRecord, type Claim } from './queue.js';
 import { closeIdleConnections, sendOnce, type SendResult } from './send.js';
@@ -178,7 +180,14 @@ export class Deliverer {
       await releaseClaim(ctx, claim);
       return;
     }
-    const decision = decide(row, result, ctx.clock());
+    let decision: Decision;
+    try {
+      decision = decide(row, result, ctx.clock());
+    } catch (err) {
+      // A bug, not the receiver's fault; still the attempt ends recorded (failed, with the reason), never re-sent forever.
+      ctx.log.error({ err, deliveryId: row.id }, 'deliverer: judging an answer failed');
+      decision = failedDecision(row, `the answer could not be judged: ${(err as Error)?.message ?? String(err)}`, ctx.clock());
+    }
     const updated = await this.finish(claim, decision, result);
     if (updated && decision.status === 'delivered' && row.kind === 'event_webhook') {
       await onEventWebhookAnswer(ctx, updated, result.body);

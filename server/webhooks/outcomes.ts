@@ -7,6 +7,9 @@
  * - mail: accepted by the SMTP server is delivered; a 5xx answer is final
  *   (`rejected`); a connection failure or 4xx is retried (server/mail/send.ts).
  * A target refused by the SSRF guard is final for all: retrying cannot help.
+ * So is a 2xx answer that cannot be understood (JSON nested too deep): the
+ * receiver did answer, and would answer the same again; the attempt is
+ * recorded as failed with that reason.
  */
 import type { Delivery } from '../db/schema.js';
 import { policyFor } from './policies.js';
@@ -41,6 +44,7 @@ export function refusalOf(body: unknown): string | null {
 export function judge(row: Pick<Delivery, 'kind'>, result: SendResult): Verdict {
   if (result.failure === 'blocked') return { outcome: 'refused', error: result.error ?? 'The target address is refused.' };
   if (result.failure === 'rejected') return { outcome: 'refused', error: result.error ?? 'The receiver refused it for good.' };
+  if (result.failure === 'answer') return { outcome: 'refused', error: result.error ?? 'answer not understood' };
   if (!result.ok) return { outcome: 'retry', error: result.error ?? 'failed' };
   if (row.kind === 'chat_channel') {
     const refusal = refusalOf(result.body);
@@ -88,8 +92,14 @@ export function decide(row: Delivery, result: SendResult, now: number, random?: 
     return { status: 'delivered', outcome: 'delivered', attempts, nextAttemptAt: now, lastError: null, messageError: null };
   }
   if (verdict.outcome === 'refused') {
-    const lastError = result.failure === 'blocked' ? verdict.error : `refused: ${verdict.error}`;
-    const messageError = result.failure === 'blocked' ? `Not delivered: ${verdict.error}` : verdict.error;
+    const own = result.failure === 'blocked' || result.failure === 'answer';
+    const lastError = own ? verdict.error : `refused: ${verdict.error}`;
+    const messageError =
+      result.failure === 'answer'
+        ? `Not delivered: the customer endpoint's answer was not understood (${verdict.error.replace(/^answer not understood: /, '')}).`
+        : own
+          ? `Not delivered: ${verdict.error}`
+          : verdict.error;
     return { status: 'failed', outcome: 'refused', attempts, nextAttemptAt: now, lastError, messageError };
   }
   const next = nextAttemptTime(row, attempts, now, random);
@@ -98,6 +108,11 @@ export function decide(row: Delivery, result: SendResult, now: number, random?: 
     return { status: 'failed', outcome: 'failed', attempts, nextAttemptAt: now, lastError: verdict.error, messageError: exhaustedSentence(result, attempts) };
   }
   return { status: 'pending', outcome: 'retry', attempts, nextAttemptAt: next, lastError: verdict.error, messageError: null };
+}
+
+/** Failed now, final, for `error` (an attempt that could not be judged). */
+export function failedDecision(row: Delivery, error: string, now: number): Decision {
+  return { status: 'failed', outcome: 'failed', attempts: row.attempts + 1, nextAttemptAt: now, lastError: error, messageError: `Not delivered: ${error}.` };
 }
 
 /** A row found pending past its deadline (the process was down, or an attempt started too late): failed at once. */

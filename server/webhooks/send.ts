@@ -3,7 +3,10 @@
  * Content-Length or chunked, the signature headers, one timeout covering DNS,
  * connect and the whole response, no redirects followed, at most 64 KiB of the
  * answer read (then the connection is closed), the answer parsed as JSON
- * whatever its Content-Type. Never throws: every failure is a result.
+ * whatever its Content-Type, depth-limited (lib/untrustedJson.ts): a 2xx
+ * answer nested deeper than that is a failure `answer` (not understood).
+ * Never throws, and nothing the receiver sends can throw in an event
+ * handler (which would end the process): every failure is a result.
  *
  * Connections are kept alive and reused, pooled by host, port and the very
  * addresses the SSRF guard validated for this attempt (PinnedHttpAgent): a
@@ -19,6 +22,7 @@ import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { AppError } from '../errors/AppError.js';
 import { stripNul } from '../lib/stripNul.js';
+import { JsonTooDeepError, parseUntrustedJson } from '../lib/untrustedJson.js';
 import { pinnedLookup, resolveTarget, type Target } from './ssrf.js';
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -39,9 +43,10 @@ export interface SendRequest {
 
 /**
  * Why an attempt failed: target refused by the SSRF guard, no answer in time, network error, a non-2xx status,
- * abandoned, or refused for good by the receiver (a mail server's 5xx: server/mail/send.ts).
+ * a 2xx answer that could not be understood (JSON nested too deep), abandoned, or refused for good by the
+ * receiver (a mail server's 5xx: server/mail/send.ts).
  */
-export type FailureKind = 'blocked' | 'timeout' | 'network' | 'status' | 'aborted' | 'rejected';
+export type FailureKind = 'blocked' | 'timeout' | 'network' | 'status' | 'answer' | 'aborted' | 'rejected';
 
 export interface SendResult {
   ok: boolean;
@@ -151,13 +156,30 @@ function networkError(err: unknown): string {
   return phrase ? `${phrase} (${detail})` : detail;
 }
 
-function parseAnswer(text: string): unknown {
-  if (text.trim() === '') return undefined;
+/** The answer as JSON (undefined when it is not JSON), or why it cannot be understood (nested too deep). */
+export function parseAnswer(text: string): { body: unknown; problem?: string } {
+  if (text.trim() === '') return { body: undefined };
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
-  } catch {
-    return undefined;
+    return { body: parseUntrustedJson(text) };
+  } catch (err) {
+    if (err instanceof JsonTooDeepError) return { body: undefined, problem: `its JSON is nested deeper than ${err.limit} levels` };
+    return { body: undefined };
   }
+}
+
+/** The result of a complete answer: status, parsed body, excerpt. */
+export function judgeAnswer(status: number, raw: string, location: string | undefined): SendResult {
+  // NUL characters dropped (raw or escaped in JSON): PostgreSQL cannot store them, and the
+  // attempt (its excerpt, an answer's fields) must always be recordable.
+  const text = stripNul(raw);
+  const answer = parseAnswer(text);
+  const base = { statusCode: status, body: stripNul(answer.body), excerpt: text.slice(0, EXCERPT_CHARS) };
+  if (status >= 200 && status < 300) {
+    if (answer.problem) return { ok: false, ...base, error: `answer not understood: ${answer.problem}`, failure: 'answer' };
+    return { ok: true, ...base };
+  }
+  const error = status >= 300 && status < 400 ? `HTTP ${status}: redirect${location ? ` to ${location}` : ''} not followed` : `HTTP ${status}`;
+  return { ok: false, ...base, error, failure: 'status' };
 }
 
 export async function sendOnce(req: SendRequest): Promise<SendResult> {
@@ -252,15 +274,19 @@ function request(target: Target, req: SendRequest): { result: Promise<SendResult
         const chunks: Buffer[] = [];
         let size = 0;
         const finish = (): void => {
-          // NUL characters dropped (raw or escaped in JSON): PostgreSQL cannot store them, and the
-          // attempt (its excerpt, an answer's fields) must always be recordable.
-          const text = stripNul(Buffer.concat(chunks).toString('utf8'));
-          const status = res.statusCode ?? 0;
-          const base = { statusCode: status, body: stripNul(parseAnswer(text)), excerpt: text.slice(0, EXCERPT_CHARS) };
-          if (status >= 200 && status < 300) return settle({ ok: true, ...base });
-          const location = res.headers.location ? ` to ${res.headers.location}` : '';
-          const error = status >= 300 && status < 400 ? `HTTP ${status}: redirect${location} not followed` : `HTTP ${status}`;
-          settle({ ok: false, ...base, error, failure: 'status' });
+          if (settled) return;
+          try {
+            settle(judgeAnswer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers.location));
+          } catch (err) {
+            // Unreachable by design; an exception here would end the process (it runs in an event handler).
+            settle({
+              ok: false,
+              statusCode: res.statusCode,
+              excerpt: '',
+              error: `answer not understood: ${(err as Error)?.message ?? String(err)}`,
+              failure: 'answer',
+            });
+          }
         };
         res.on('data', (chunk: Buffer) => {
           if (settled) return;

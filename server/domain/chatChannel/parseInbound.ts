@@ -5,6 +5,7 @@
  */
 import { AppError } from '../../errors/AppError.js';
 import { stripNul } from '../../lib/stripNul.js';
+import { JsonTooDeepError, parseUntrustedJson } from '../../lib/untrustedJson.js';
 import { InvalidMessage, isHttpUrl, normalizeMessage, optionalString, type NormalizedInput } from '../messages/normalizeMessage.js';
 
 export interface InboundSender {
@@ -31,8 +32,10 @@ export function parseInbound(rawBody: unknown): InboundRequest {
     const text = rawBody.toString();
     if (text.trim() === '') throw new AppError('invalid_json', 'The request body is empty; send the message as a JSON object.');
     try {
-      body = stripNul(JSON.parse(text));
-    } catch {
+      body = stripNul(parseUntrustedJson(text));
+    } catch (err) {
+      if (err instanceof JsonTooDeepError)
+        throw new AppError('invalid_json', `The request body is not valid JSON: it is nested deeper than ${err.limit} levels.`);
       throw new AppError('invalid_json', 'The request body is not valid JSON.');
     }
   }
