@@ -4,7 +4,8 @@
  * admin invites an agent from the Agents page, the invitation appears on the
  * Mail page, the agent opens the link, chooses a password and signs in; the
  * used link then says it cannot be used; "Forgot password?" sends a reset
- * link, and an expired link says so.
+ * link, and an expired link says so; the notification addresses are saved
+ * on the Settings page.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,21 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     } finally {
       await context.close();
     }
+  });
+
+  it('saves the notification addresses in Settings, the result beside the button', async () => {
+    await page.goto(`${run.base}/admin/settings`);
+    const form = page.getByRole('form', { name: 'Notification e-mails' });
+    await form.getByLabel('Send offline messages and callback requests to').fill('sales@example.com\nnot-an-address');
+    await form.getByRole('button', { name: 'Save notification e-mails' }).click();
+    await form.getByRole('alert').filter({ hasText: 'notifications.emails[1] must be an e-mail address' }).waitFor();
+    await form.getByLabel('Send offline messages and callback requests to').fill('Sales@Example.com\ndesk@example.com');
+    await form.getByRole('button', { name: 'Save notification e-mails' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved: notifications go to 2 addresses.' }).waitFor();
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-notifications');
+    const res = await run.t.app.inject({ method: 'GET', url: '/api/v1/settings', headers: bearer(run.t.adminToken) });
+    expect(res.json().notifications.emails).toEqual(['sales@example.com', 'desk@example.com']);
   });
 
   it('"Forgot password?" mails a reset link; once expired, the link page says so', async () => {
