@@ -4,12 +4,16 @@
  * exactly when what caused it committed. With SMTP_URL set the row is
  * `pending` and the deliverer sends it (server/mail/send.ts); without it the
  * row is `kept`: composed, readable on the admin's Mail page, never sent.
- * The row's url is `mailto:<recipient>`; its body the composed mail as JSON.
+ * The row's url is `mailto:<recipient>`, its event_type `mail.<type>` (never
+ * mistaken for an event webhook's), its body the composed mail as JSON.
  */
 import type { Config } from '../config/config.js';
 import type { Tx } from '../db/database.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';
 import type { MailContent } from './compose.js';
+
+/** Prefix of a mail row's event_type: `mail.offline_message`, `mail.invitation` … */
+export const MAIL_TYPE_PREFIX = 'mail.';
 
 /** What a mail row's body holds (JSON). */
 export interface StoredMail {
@@ -36,7 +40,7 @@ export async function enqueueMail(tx: Tx, config: Pick<Config, 'smtpUrl'>, mail:
     {
       accountId: mail.accountId,
       kind: 'mail',
-      eventType: mail.type,
+      eventType: `${MAIL_TYPE_PREFIX}${mail.type}`,
       url: `mailto:${mail.to}`,
       body,
       chatId: mail.chatId ?? null,

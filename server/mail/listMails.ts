@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import type { Delivery } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 import type { MailDto } from '../../protocol/agent.js';
-import type { StoredMail } from './enqueueMail.js';
+import { MAIL_TYPE_PREFIX, type StoredMail } from './enqueueMail.js';
 export type { MailDto };
 
 export async function listMails(ctx: AppContext, q: { accountId: number; limit: number; before?: number | null }): Promise<Delivery[]> {
@@ -20,7 +20,7 @@ export function presentMail(d: Delivery): MailDto {
   const mail = parseJson<Partial<StoredMail>>(d.body, {});
   return {
     id: d.id,
-    type: d.event_type,
+    type: d.event_type.startsWith(MAIL_TYPE_PREFIX) ? d.event_type.slice(MAIL_TYPE_PREFIX.length) : d.event_type,
     to: mail.to ?? d.url.replace(/^mailto:/, ''),
     reply_to: mail.reply_to ?? null,
     subject: mail.subject ?? '',

@@ -18,7 +18,7 @@ const FROM = 'Acme support <support@acme.example>';
 
 async function mailRow(t: TestApp, type: string, status: string[] = ['delivered', 'failed', 'kept']) {
   return waitFor(async () => {
-    const rows = await t.app.ctx.db.selectFrom('deliveries').selectAll().where('kind', '=', 'mail').where('event_type', '=', type).execute();
+    const rows = await t.app.ctx.db.selectFrom('deliveries').selectAll().where('kind', '=', 'mail').where('event_type', '=', `mail.${type}`).execute();
     return rows.find((r) => status.includes(r.status));
   }, 20_000);
 }
