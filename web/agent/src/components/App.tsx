@@ -48,7 +48,10 @@ export function App() {
     };
   }, []);
 
-  const setMe = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
+  const signedIn = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
+  // Changes of the signed-in agent (from the stream) never sign a session back in: a sign-out records an
+  // agent.updated event that can reach this browser's stream after the sign-out.
+  const setMe = useCallback((me: Agent) => setSession((s) => (s.state === 'signedIn' && s.me.id === me.id ? { state: 'signedIn', me } : s)), []);
 
   /** `everywhere`: every session of the person ends (POST /auth/logout-all); a failure is thrown, so the button can say it did not happen. */
   const signOut = useCallback(async (everywhere = false) => {
@@ -89,7 +92,7 @@ export function App() {
       </main>
     );
   }
-  if (session.state === 'signedOut') return <LoginForm notice={session.notice} onSignedIn={setMe} />;
+  if (session.state === 'signedOut') return <LoginForm notice={session.notice} onSignedIn={signedIn} />;
   return (
     <LiveProvider key={session.me.id} me={session.me} setMe={setMe} signOut={signOut} sessionLost={sessionLost}>
       <Shell />
