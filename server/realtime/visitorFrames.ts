@@ -7,14 +7,14 @@
  * changes (recomputed at each agent.updated of the account). Everything else,
  * other visitors' chats and offline messages included, is dropped.
  */
-import type { Db } from '../../db/database.js';
-import type { Channel, Visitor } from '../../db/schema.js';
-import { isChannelAvailable } from '../../domain/channels/access.js';
-import { widgetAgents } from '../../domain/widget/widgetState.js';
-import { assertNever, type RelayedEvent } from '../../events/catalogue.js';
-import { presentWidgetChatHead, widgetMessageFromDto } from '../../presenters/widget.js';
-import type { StreamEvent } from '../../realtime/hub.js';
-import type { VisitorFrame, WidgetAgent } from '../../../protocol/widget.js';
+import type { Db } from '../db/database.js';
+import type { Channel, Visitor } from '../db/schema.js';
+import { isChannelAvailable } from '../domain/channels/access.js';
+import { widgetAgents } from '../domain/widget/widgetState.js';
+import { assertNever, type RelayedEvent } from '../events/catalogue.js';
+import { presentWidgetChatHead, widgetMessageFromDto } from '../presenters/widget.js';
+import type { StreamEvent } from './hub.js';
+import type { VisitorFrame, WidgetAgent } from '../../protocol/widget.js';
 
 export class VisitorFrames {
   /** Whether the channel is available, as last told to the visitor. */
