@@ -14,16 +14,12 @@ import type { AppContext } from '../context.js';
 import type { Agent } from '../db/schema.js';
 import { resolveToken } from '../domain/auth/tokens.js';
 import type { UnavailableSource } from '../errors/unavailableLog.js';
-import { assertNever, type EventPayloads, type EventType } from '../events/catalogue.js';
+import { assertNever } from '../events/catalogue.js';
+import { toFrame } from '../presenters/agentFrames.js';
 import { ChannelVisibility } from './channelVisibility.js';
 import { EventFeed } from './feed.js';
 import type { StreamEvent } from './hub.js';
 import { CLOSE_INTERNAL, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED, closeWith, keepAlive, RESET_FRAME, sendJson, sendSerialized } from './socket.js';
-
-/** A frame of the agents' stream: an event's name and payload as recorded, and where it sits (cursor, chat, seq). */
-export type StreamFrame = {
-  [K in EventType]: { type: K; data: EventPayloads[K]; cursor?: number; chat_id?: number; seq?: number };
-}[EventType];
 
 /** Agent streams' failures while the database is unavailable, in the outage log. */
 const FEED_FAILED: UnavailableSource = { name: 'stream', first: 'stream feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
@@ -38,35 +34,6 @@ function serializedFrame(e: StreamEvent): Buffer {
     frame = Buffer.from(JSON.stringify(toFrame(e)));
     serializedFrames.set(e, frame);
   }
-  return frame;
-}
-
-/** Agents see every event as it was recorded: its payload is already the agent shape. */
-export function toFrame(e: StreamEvent): StreamFrame {
-  switch (e.type) {
-    case 'chat.created':
-    case 'chat.updated':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'message.created':
-    case 'message.updated':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'typing':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'offline_message.created':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'call.updated':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'agent.updated':
-      return positioned({ type: e.type, data: e.data }, e);
-    default:
-      return assertNever(e);
-  }
-}
-
-function positioned(frame: StreamFrame, e: StreamEvent): StreamFrame {
-  frame.cursor = e.id;
-  if (e.chat_id !== null) frame.chat_id = e.chat_id;
-  if (e.seq !== null) frame.seq = e.seq;
   return frame;
 }
 
