@@ -149,6 +149,8 @@ export interface ChatsTable {
   accepted_at: number | null;
   finished_at: number | null;
   updated_at: number;
+  /** When an agent first wrote to the visitor, private notes aside (migration 015). */
+  first_response_at: number | null;
 }
 
 export interface MessagesTable {
@@ -273,6 +275,66 @@ export interface CallsTable {
   provider: string | null;
 }
 
+/** Every change of an agent's status (migration 015): time Online and Away in reports. */
+export interface AgentStatusChangesTable {
+  id: Generated<number>;
+  account_id: number;
+  agent_id: number;
+  status: 'online' | 'away' | 'offline';
+  at: number;
+}
+
+/** The dimensions of a rollup row: UTC hour in which the chat started, channel, department (0: none), agent who accepted it (0: none). */
+export interface ReportKey {
+  account_id: number;
+  hour: number;
+  channel_id: number;
+  department_id: number;
+  agent_id: number;
+}
+
+/** Sums of the chats of one key (migration 015; domain/reports/chatContribution.ts). */
+export interface ReportMeasures {
+  started: number;
+  accepted: number;
+  finished: number;
+  missed: number;
+  frt_count: number;
+  frt_sum_ms: number;
+  dur_count: number;
+  dur_sum_ms: number;
+  handled_ms: number;
+  positive: number;
+  negative: number;
+}
+
+export type ReportHourlyTable = ReportKey & ReportMeasures;
+
+/** Chats per bin of domain/reports/bins.ts, per key and metric (frt: first response, dur: duration). */
+export interface ReportHistTable extends ReportKey {
+  metric: 'frt' | 'dur';
+  bin: number;
+  count: number;
+}
+
+/** What one chat last added to the rollups. */
+export interface ReportChatFactsTable {
+  chat_id: number;
+  account_id: number;
+  hour: number;
+  channel_id: number;
+  department_id: number;
+  agent_id: number;
+  accepted: number;
+  finished: number;
+  missed: number;
+  frt_ms: number | null;
+  dur_ms: number | null;
+  handled_ms: number;
+  positive: number;
+  negative: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -293,6 +355,10 @@ export interface Database {
   offline_messages: OfflineMessagesTable;
   calls: CallsTable;
   canned_responses: CannedResponsesTable;
+  agent_status_changes: AgentStatusChangesTable;
+  report_chat_facts: ReportChatFactsTable;
+  report_hourly: ReportHourlyTable;
+  report_hist: ReportHistTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

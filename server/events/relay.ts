@@ -179,12 +179,12 @@ export class OutboxRelay {
     return result;
   }
 
-  /** Whether a subscriber handled the event. */
+  /** Whether a subscriber that may enqueue deliveries handled the event. */
   private async runSubscribers(tx: Tx, event: RelayedEvent): Promise<boolean> {
     let handled = false;
     for (const subscriber of this.subscribers) {
-      if (!subscriber.handles.includes(event.type)) continue;
-      handled = true;
+      if (!subscriber.handles.includes(event.type) || (subscriber.wants && !subscriber.wants(event))) continue;
+      if (subscriber.enqueuesDeliveries !== false) handled = true;
       await sql`savepoint relay_subscriber`.execute(tx);
       try {
         await subscriber.handle(tx, event, this.ctx);

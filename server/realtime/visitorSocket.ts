@@ -3,17 +3,21 @@
  * routes/widget/socket.ts once the visitor token is checked): the event feed
  * of the account, each event turned into this visitor's frame or dropped by
  * VisitorFrames (visitorFrames.ts), in the feed's order; a ping every 25 s
- * that also catches up from the store.
+ * that also catches up from the store and checks the widget still exists (a
+ * widget deleted or disabled closes the socket with 4404, widgetSockets.ts).
  */
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { VisitorFrame } from '../../protocol/widget.js';
 import type { AppContext } from '../context.js';
 import type { Channel, Visitor } from '../db/schema.js';
+import { findWidgetChannel } from '../domain/widget/visitorAccess.js';
+import { AppError } from '../errors/AppError.js';
 import type { UnavailableSource } from '../errors/unavailableLog.js';
 import { EventFeed } from './feed.js';
 import { CLOSE_INTERNAL, CLOSE_TRY_AGAIN, closeWith, keepAlive, RESET_FRAME, sendJson } from './socket.js';
 import type { VisitorFrames } from './visitorFrames.js';
+import { CLOSE_WIDGET_GONE, holdWidgetSocket, WIDGET_GONE_REASON } from './widgetSockets.js';
 
 const FEED_FAILED: UnavailableSource = { name: 'visitor socket', first: 'visitor socket feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
 
@@ -24,7 +28,7 @@ export class VisitorSocket {
   constructor(
     private readonly ctx: AppContext,
     private readonly socket: WebSocket,
-    channel: Channel,
+    private readonly channel: Channel,
     visitor: Visitor,
     private readonly frames: VisitorFrames,
     cursor: number | null,
@@ -54,8 +58,22 @@ export class VisitorSocket {
   open(): void {
     this.ctx.metrics.sockets.labels('visitor').inc();
     this.socket.on('close', () => this.closed());
-    this.stopKeepAlive = keepAlive(this.socket, () => this.feed.catchUp());
+    holdWidgetSocket(this.ctx, this.channel.id, this.socket);
+    this.stopKeepAlive = keepAlive(this.socket, () => {
+      this.feed.catchUp();
+      void this.checkWidget();
+    });
     void this.feed.start();
+  }
+
+  /** Another instance may have deleted or disabled the widget: then the page is told (4404). */
+  private async checkWidget(): Promise<void> {
+    try {
+      await findWidgetChannel(this.ctx.db, this.channel.public_id);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 404) closeWith(this.socket, CLOSE_WIDGET_GONE, WIDGET_GONE_REASON);
+      // Other failures (the database away): the next tick looks again.
+    }
   }
 
   private send(frame: VisitorFrame): void {

@@ -34,6 +34,12 @@ const AGENT_ROUTES = new Set([
   'GET /api/v1/calls/:id',
   'POST /api/v1/calls/:id/status',
   'GET /api/v1/stream',
+  // Reports: an agent gets its own figures only (domain/reports/scope.ts).
+  'GET /api/v1/reports/chats',
+  'GET /api/v1/reports/response-times',
+  'GET /api/v1/reports/ratings',
+  'GET /api/v1/reports/agents',
+  'GET /api/v1/reports/busiest-hours',
 ]);
 
 const key = (r: RouteEntry): string => `${r.method} ${r.url}`;

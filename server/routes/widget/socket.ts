@@ -7,7 +7,9 @@
  * "data":{cursor, online}}; a cursor older than the retained events gets a
  * `reset` frame first (the frame reads its session again). An unknown widget
  * is 404 and a refused Origin 403 before the upgrade; a bad token upgrades and
- * closes with 4401.
+ * closes with 4401. A widget deleted or disabled while the socket is open
+ * closes it with 4404 (realtime/widgetSockets.ts: at once on this instance,
+ * at the next keep-alive tick on others).
  *
  * While the database is unavailable, frames reconnect in a loop: most get
  * the 503 of the widget lookup before the upgrade (logged as a request); the
