@@ -103,6 +103,22 @@ describe('outbox relay', () => {
     expect(published.map((e) => e.id)).toEqual([id]);
   });
 
+  it('relays past a subscriber whose wants() throws on a payload not as catalogued, at once and without running it', async () => {
+    let ran = 0;
+    const picky: Subscriber = {
+      name: 'picky',
+      handles: ['agent.updated'],
+      wants: (event) => event.type === 'agent.updated' && event.data.agent.active,
+      async handle() {
+        ran++;
+      },
+    };
+    const { id } = await record(1); // data {n: 1}: no agent
+    expect(await createRelay(t.app.ctx, { subscribers: [picky] }).drain()).toBe(1);
+    expect(ran).toBe(0);
+    expect(published.map((e) => e.id)).toEqual([id]);
+  });
+
   it('wakes at once on commit and stops after finishing its batch', async () => {
     const relay = createRelay(t.app.ctx, { pollMs: 60_000 });
     relay.start();

@@ -183,7 +183,14 @@ export class OutboxRelay {
   private async runSubscribers(tx: Tx, event: RelayedEvent): Promise<boolean> {
     let handled = false;
     for (const subscriber of this.subscribers) {
-      if (!subscriber.handles.includes(event.type) || (subscriber.wants && !subscriber.wants(event))) continue;
+      if (!subscriber.handles.includes(event.type)) continue;
+      try {
+        if (subscriber.wants && !subscriber.wants(event)) continue;
+      } catch (err) {
+        // A payload not as the catalogue says (stored JSON is only checked to be an object): it will never be, so no retry.
+        this.ctx.log.error({ err, subscriber: subscriber.name, eventId: event.id, type: event.type }, 'subscriber cannot read the event; relayed without it');
+        continue;
+      }
       if (subscriber.enqueuesDeliveries !== false) handled = true;
       await sql`savepoint relay_subscriber`.execute(tx);
       try {
@@ -191,17 +198,22 @@ export class OutboxRelay {
         await sql`release savepoint relay_subscriber`.execute(tx);
       } catch (err) {
         await sql`rollback to savepoint relay_subscriber`.execute(tx);
-        const counts = this.failures.get(event.id) ?? new Map<string, number>();
-        const attempts = (counts.get(subscriber.name) ?? 0) + 1;
-        counts.set(subscriber.name, attempts);
-        this.failures.set(event.id, counts);
-        if (attempts < MAX_ATTEMPTS) throw new SubscriberFailed(subscriber.name, event.id, attempts, err);
-        // Kept past MAX_ATTEMPTS, so a retry of the batch (another subscriber failing) skips it again.
-        if (attempts === MAX_ATTEMPTS)
-          this.ctx.log.error({ err, subscriber: subscriber.name, eventId: event.id, type: event.type }, 'subscriber keeps failing; event relayed without it');
+        this.failed(subscriber, event, err);
       }
     }
     return handled;
+  }
+
+  /** Counts a subscriber's failure on an event: throws (the batch is retried) until MAX_ATTEMPTS, then logs once and lets the event go on without it. */
+  private failed(subscriber: Subscriber, event: RelayedEvent, err: unknown): void {
+    const counts = this.failures.get(event.id) ?? new Map<string, number>();
+    const attempts = (counts.get(subscriber.name) ?? 0) + 1;
+    counts.set(subscriber.name, attempts);
+    this.failures.set(event.id, counts);
+    if (attempts < MAX_ATTEMPTS) throw new SubscriberFailed(subscriber.name, event.id, attempts, err);
+    // Kept past MAX_ATTEMPTS, so a retry of the batch (another subscriber failing) skips it again.
+    if (attempts === MAX_ATTEMPTS)
+      this.ctx.log.error({ err, subscriber: subscriber.name, eventId: event.id, type: event.type }, 'subscriber keeps failing; event relayed without it');
   }
 }
 
