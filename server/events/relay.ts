@@ -184,13 +184,16 @@ export class OutboxRelay {
     let handled = false;
     for (const subscriber of this.subscribers) {
       if (!subscriber.handles.includes(event.type)) continue;
+      // A row whose payload is not what its name promises (written by an older version, say) may make
+      // `wants` throw: that counts as the subscriber failing on it, never as the whole relay stuck.
+      let wanted = true;
       try {
-        if (subscriber.wants && !subscriber.wants(event)) continue;
+        if (subscriber.wants) wanted = subscriber.wants(event);
       } catch (err) {
-        // A payload not as the catalogue says (stored JSON is only checked to be an object): it will never be, so no retry.
-        this.ctx.log.error({ err, subscriber: subscriber.name, eventId: event.id, type: event.type }, 'subscriber cannot read the event; relayed without it');
+        this.subscriberFailed(subscriber, event, err);
         continue;
       }
+      if (!wanted) continue;
       if (subscriber.enqueuesDeliveries !== false) handled = true;
       await sql`savepoint relay_subscriber`.execute(tx);
       try {
@@ -198,14 +201,14 @@ export class OutboxRelay {
         await sql`release savepoint relay_subscriber`.execute(tx);
       } catch (err) {
         await sql`rollback to savepoint relay_subscriber`.execute(tx);
-        this.failed(subscriber, event, err);
+        this.subscriberFailed(subscriber, event, err);
       }
     }
     return handled;
   }
 
-  /** Counts a subscriber's failure on an event: throws (the batch is retried) until MAX_ATTEMPTS, then logs once and lets the event go on without it. */
-  private failed(subscriber: Subscriber, event: RelayedEvent, err: unknown): void {
+  /** Counts a subscriber's failure on an event: throws (the batch is retried) until MAX_ATTEMPTS, then relays the event without it. */
+  private subscriberFailed(subscriber: Subscriber, event: RelayedEvent, err: unknown): void {
     const counts = this.failures.get(event.id) ?? new Map<string, number>();
     const attempts = (counts.get(subscriber.name) ?? 0) + 1;
     counts.set(subscriber.name, attempts);
