@@ -139,6 +139,15 @@ export interface OutgoingMessage {
   internal?: boolean;
 }
 
+export interface ReportQuery {
+  from: string;
+  to: string;
+  interval?: 'day' | 'hour';
+  channel_id?: number;
+  department_id?: number;
+  agent_id?: number;
+}
+
 export const api = {
   login: (email: string, password: string) => request<{ token: string; agent: Agent }>('POST', '/auth/login', { email, password }),
   logout: () => request<void>('POST', '/auth/logout'),
@@ -184,6 +193,10 @@ export const api = {
 
   deliveries: (filter: Page & { status?: string; kind?: string } = {}) => request<DeliveryRecord[]>('GET', '/deliveries', undefined, { limit: 50, ...filter }),
   redeliver: (id: number) => request<DeliveryRecord>('POST', `/deliveries/${id}/redeliver`),
+
+  /** One report of /reports/* (the Reports page types its answer: reports/model.ts). */
+  report: <T>(name: 'chats' | 'response-times' | 'ratings' | 'agents' | 'busiest-hours', query: ReportQuery) =>
+    request<T>('GET', `/reports/${name}`, undefined, { ...query }),
 };
 
 /** A sentence for any error thrown by the calls above. */
