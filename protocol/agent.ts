@@ -103,6 +103,10 @@ export interface WidgetChannelDto {
   allowed_domains: string[];
   /** Hex key of the HMAC-SHA256 signature setUserToken must carry; null = identity verification off. */
   identity_secret: string | null;
+  /** The default launcher is hidden: the page opens the chat from its own button (svc_api.open()). */
+  hide_launcher: boolean;
+  /** false: the widget is off; pages including it show nothing and get svc_onWidgetDestroy. */
+  enabled: boolean;
 }
 
 export type ChannelDto = ChatApiChannelDto | WidgetChannelDto;

@@ -122,6 +122,8 @@ export interface ChannelFields {
   rotate_secret?: boolean;
   identity_verification?: boolean;
   rotate_identity_secret?: boolean;
+  hide_launcher?: boolean;
+  enabled?: boolean;
 }
 
 export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;
