@@ -11,6 +11,7 @@ import * as m005 from './005_retention.js';
 import * as m006 from './006_relay_cursor.js';
 import * as m007 from './007_auth_expiry.js';
 import * as m015 from './015_reports.js';
+import * as m015cube from './015_reports_cube.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -24,6 +25,7 @@ const modules: Record<string, MigrationModule> = {
   '006_relay_cursor': m006,
   '007_auth_expiry': m007,
   '015_reports': m015,
+  '015_reports_cube': m015cube,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
