@@ -168,7 +168,16 @@ async function timeOne(base: string, token: string, endpoint: string, query: str
   const times: number[] = [];
   for (let n = 0; n < RUNS; n++) {
     const t0 = performance.now();
-    await json(`${base}/api/v1/reports/${endpoint}?${query}`, { token });
+    try {
+      await json(`${base}/api/v1/reports/${endpoint}?${query}`, { token });
+    } catch (err) {
+      // A kept-alive connection the server closed as it was reused (EPIPE): asked again on a new one, timed from then.
+      process.stderr.write(`/${endpoint}?${query}: ${String((err as Error).cause ?? err)}; once more\n`);
+      const t1 = performance.now();
+      await json(`${base}/api/v1/reports/${endpoint}?${query}`, { token, headers: { connection: 'close' } });
+      times.push(performance.now() - t1);
+      continue;
+    }
     times.push(performance.now() - t0);
   }
   const warm = times.slice(1).sort((a, b) => a - b);
@@ -177,7 +186,13 @@ async function timeOne(base: string, token: string, endpoint: string, query: str
 
 async function benchReports(db: Db, load: LoadWatch): Promise<ReportsResult> {
   const server = await startParley({ db });
-  const store = await openStore({ databaseUrl: db === 'postgres' ? PG_URL : null, databaseSchema: server.schema, dataDir: server.dataDir });
+  // Bulk seeding runs for minutes: no statement timeout on this connection.
+  const store = await openStore({
+    databaseUrl: db === 'postgres' ? PG_URL : null,
+    databaseSchema: server.schema,
+    dataDir: server.dataDir,
+    dbStatementTimeoutMs: 3_600_000,
+  });
   try {
     const token = await adminToken(server.base);
     const post = <T>(path: string, body: unknown) => json<T>(`${server.base}/api/v1${path}`, { method: 'POST', token, body });
@@ -187,7 +202,9 @@ async function benchReports(db: Db, load: LoadWatch): Promise<ReportsResult> {
     for (const name of ['Sales', 'Support', 'Billing', 'Returns']) departments.push((await post<{ id: number }>('/departments', { name })).id);
     const agents: number[] = [];
     for (let n = 1; n <= 20; n++)
-      agents.push((await post<{ id: number }>('/agents', { name: `Agent ${n}`, email: `agent${n}@example.com`, password: 'bench-password-1', role: 'agent' })).id);
+      agents.push(
+        (await post<{ id: number }>('/agents', { name: `Agent ${n}`, email: `agent${n}@example.com`, password: 'bench-password-1', role: 'agent' })).id,
+      );
     const account = (await store.db.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id;
 
     // Two years ending with today's UTC hour.
@@ -231,11 +248,16 @@ async function benchReports(db: Db, load: LoadWatch): Promise<ReportsResult> {
 }
 
 export async function runReportsBench(dbs: Db[]): Promise<void> {
-  const load = new LoadWatch();
-  const results: ReportsResult[] = [];
-  for (const db of dbs) results.push(await benchReports(db, load));
   const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
-  const sections = results.map((r) => {
+  writeSection(
+    'reports',
+    `## Reports on a year of a busy account (issue 22)
+
+\`npm run bench -- --only=reports\` (each store's subsection is rewritten by its own run). Two years of ${CHATS_PER_YEAR.toLocaleString('en')} chats a year (so a year-long report's previous period is real): ${ROWS_PER_HOUR} rollup keys (channel × department × accepting agent, 4 × 5 × 21 possible) an hour carrying 1–2 chats each, a first-response and a duration bin per key, the cube's "all" rows (per hour: everything, each channel, department and agent), 6 offline messages and 2 callback requests a day, 20 agents changing status 4 times a day; written with bulk SQL. Messages never reach the rollups (a chat's first reply is in its first-response sum), so this stands for any number of messages (10,000,000 or more). Each report asked over HTTP with an admin token, time zone Europe/Berlin, ${RUNS} times: median of the warm runs, first (cold) run in brackets, in ms; **bold** over the goal of ${GOAL_MS} ms.`,
+  );
+  for (const db of dbs) {
+    const load = new LoadWatch();
+    const r = await benchReports(db, load);
     const ranges = [...new Set(r.timings.map((t) => t.range))];
     const lines = ranges.flatMap((range) =>
       ['none', 'channel', 'agent'].map((filter) => {
@@ -248,31 +270,24 @@ export async function runReportsBench(dbs: Db[]): Promise<void> {
         return `| ${range} | ${filter} | ${cells.join(' | ')} |`;
       }),
     );
-    return `### ${r.db}
+    writeSection(
+      `reports-${db}`,
+      `### Reports on ${db}
 
-Seeded in ${r.seedSeconds.toFixed(0)} s: ${r.rows.hourly.toLocaleString('en')} \`report_hourly\` rows, ${r.rows.hist.toLocaleString('en')} \`report_hist\` rows, ${r.rows.offline.toLocaleString('en')} offline messages, ${r.rows.calls.toLocaleString('en')} callback requests, ${r.rows.status.toLocaleString('en')} status changes.
+${today()} — ${machineLine()}; ${load.line()}. Seeded in ${r.seedSeconds.toFixed(0)} s: ${r.rows.hourly.toLocaleString('en')} \`report_hourly\` rows, ${r.rows.hist.toLocaleString('en')} \`report_hist\` rows, ${r.rows.offline.toLocaleString('en')} offline messages, ${r.rows.calls.toLocaleString('en')} callback requests, ${r.rows.status.toLocaleString('en')} status changes.
 
 | range | filter | ${ENDPOINTS.map((e) => `/${e}`).join(' | ')} |
 |---|---|${ENDPOINTS.map(() => '---|').join('')}
-${lines.join('\n')}`;
-  });
-  writeSection(
-    'reports',
-    `## Reports on a year of a busy account (issue 22)
-
-${today()} — ${machineLine()}; ${load.line()}. \`npm run bench -- --only=reports\`. Two years of ${CHATS_PER_YEAR.toLocaleString('en')} chats a year (so a year-long report's previous period is real): ${ROWS_PER_HOUR} rollup keys (channel × department × accepting agent, 4 × 5 × 21 possible) an hour carrying 1–2 chats each, a first-response and a duration bin per key, the cube's "all" rows (per hour: everything, each channel, department and agent), 6 offline messages and 2 callback requests a day, 20 agents changing status 4 times a day; written with bulk SQL. Messages never reach the rollups (a chat's first reply is in its first-response sum), so this stands for any number of messages (10,000,000 or more). Each report asked over HTTP with an admin token, time zone Europe/Berlin, ${RUNS} times: median of the warm runs, first (cold) run in brackets, in ms; **bold** over the goal of ${GOAL_MS} ms.
-
-${sections.join('\n\n')}`,
-  );
-  for (const r of results) {
+${lines.join('\n')}`,
+    );
     const worst = r.timings.reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
-    const year = r.timings.filter((t) => t.range === '365 days');
-    const yearWorst = year.reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
+    const yearWorst = r.timings.filter((t) => t.range === '365 days').reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
+    const dayWorst = r.timings.filter((t) => t.range !== '365 days').reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
     recordGoal({
       key: `reports-${r.db}`,
-      benchmark: `Reports, ${CHATS_PER_YEAR.toLocaleString('en')} chats a year, slowest report (${r.db})`,
+      benchmark: `#22 reports, ${CHATS_PER_YEAR.toLocaleString('en')} chats a year, slowest report (${r.db})`,
       goal: `≤ ${GOAL_MS} ms`,
-      measured: `${ms(worst.medianMs)} ms (/${worst.endpoint}, ${worst.range}, filter ${worst.filter}); year-long: ${ms(yearWorst.medianMs)} ms`,
+      measured: `up to 90 days: ${ms(dayWorst.medianMs)} ms (/${dayWorst.endpoint}, ${dayWorst.range}, filter ${dayWorst.filter}); 365 days: ${ms(yearWorst.medianMs)} ms (/${yearWorst.endpoint}, filter ${yearWorst.filter})`,
       met: worst.medianMs <= GOAL_MS,
     });
   }
