@@ -13,6 +13,7 @@ import type {
   DeliveryDto,
   MailDto,
   MessageDto,
+  SignInThrottleDto,
   VisitorDto,
   WidgetChannelDto,
 } from '../../../protocol/agent';
@@ -26,6 +27,7 @@ export type WidgetChannel = WidgetChannelDto;
 export type Channel = ChatApiChannelDto | WidgetChannelDto;
 export type DeliveryRecord = DeliveryDto;
 export type Mail = MailDto;
+export type SignInThrottle = SignInThrottleDto;
 
 export type Role = 'admin' | 'agent';
 export type AgentStatus = 'online' | 'away' | 'offline';
