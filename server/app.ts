@@ -59,9 +59,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
     },
     requestIdHeader: false,
-    // X-Forwarded-For is believed only from a proxy on this machine or a private network:
-    // a client on the internet cannot choose its own address and so dodge per-address limits.
-    trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
+    // X-Forwarded-For (and -Proto, -Host) is believed only from the proxies listed in TRUST_PROXY,
+    // none by default: no client can choose its own address and so dodge per-address limits.
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: false,
     return503OnClosing: true,

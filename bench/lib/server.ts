@@ -82,6 +82,8 @@ export async function startParley(o: StartOptions): Promise<BenchServer & { data
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
       OUTBOUND_ALLOW_PRIVATE: '1',
+      // The benchmark clients give each visitor its own address with X-Forwarded-For, from 127.0.0.1.
+      TRUST_PROXY: '127.0.0.1',
       ...o.env,
     };
     if (schema) {

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       retentionIntervalSeconds: 300,
       dbStatementTimeoutMs: 10_000,
       dbConnectTimeoutMs: 5000,
+      trustProxy: [],
     });
   });
 
@@ -65,6 +66,7 @@ describe('loadConfig', () => {
       RETENTION_INTERVAL_SECONDS: '60',
       DB_STATEMENT_TIMEOUT_MS: '2500',
       DB_CONNECT_TIMEOUT_MS: '1500',
+      TRUST_PROXY: '10.0.0.7, 192.168.0.0/16,fd00::/8',
     });
     expect(config).toEqual({
       port: 9090,
@@ -84,6 +86,7 @@ describe('loadConfig', () => {
       retentionIntervalSeconds: 60,
       dbStatementTimeoutMs: 2500,
       dbConnectTimeoutMs: 1500,
+      trustProxy: ['10.0.0.7', '192.168.0.0/16', 'fd00::/8'],
     });
   });
 
@@ -105,6 +108,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://x@h/db' }).databaseUrl).toBe('postgresql://x@h/db');
     expect(loadConfig({ REDIS_URL: 'rediss://h:6380' }).redisUrl).toBe('rediss://h:6380');
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it.each(['0', 'false', 'off', 'none', 'OFF'])('TRUST_PROXY=%s trusts no proxy', (value) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual([]);
+  });
+
+  it('accepts single addresses and CIDR ranges of both families in TRUST_PROXY', () => {
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toEqual(['127.0.0.1']);
+    expect(loadConfig({ TRUST_PROXY: '::1,0.0.0.0/0,::/0,172.16.0.0/12' }).trustProxy).toEqual(['::1', '0.0.0.0/0', '::/0', '172.16.0.0/12']);
+  });
+
+  it('names every TRUST_PROXY entry it does not understand', () => {
+    const problems = problemsOf({ TRUST_PROXY: '10.0.0.1,loopback,10.0.0.0/33' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('"loopback", "10.0.0.0/33"');
   });
 
   it('accepts RETENTION_DAYS=0 (keep forever)', () => {
@@ -146,6 +164,11 @@ describe('loadConfig', () => {
     ['DB_STATEMENT_TIMEOUT_MS', '3600001'],
     ['DB_CONNECT_TIMEOUT_MS', '5s'],
     ['DB_CONNECT_TIMEOUT_MS', '600001'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '10.0.0.0/8,,10.1.0.0/16'],
+    ['TRUST_PROXY', '10.0.0.300'],
+    ['TRUST_PROXY', 'fd00::/129'],
+    ['TRUST_PROXY', 'proxy.example.com'],
   ];
 
   it.each(invalid)('refuses %s=%s with one problem naming the variable and an example', (key, value) => {
@@ -214,5 +237,20 @@ describe('config is the only reader of process.env', () => {
       .filter((file) => /process\.env\b/.test(fs.readFileSync(file, 'utf8')))
       .map((file) => path.relative(serverDir, file));
     expect(offenders, 'read the variable in server/config/config.ts and pass it through Config').toEqual([]);
+  });
+});
+
+describe('docs/CONFIG.md lists what config.ts reads', () => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const code = fs.readFileSync(path.join(here, 'config.ts'), 'utf8');
+  const doc = fs.readFileSync(path.join(here, '..', '..', 'docs', 'CONFIG.md'), 'utf8');
+  const read = [...new Set([...code.matchAll(/nonEmpty\(env, '([A-Z_]+)'\)/g)].map((m) => m[1]))].sort();
+  const rows = [...doc.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]).sort();
+  const explained = [...doc.matchAll(/^- \*\*`([A-Z_]+)`(?:, `([A-Z_]+)`)?\*\*/gm)].flatMap((m) => m.slice(1).filter(Boolean)).sort();
+
+  it('has one table row and one explanation per variable, and none for variables it does not read', () => {
+    expect(read.length).toBeGreaterThan(10);
+    expect(rows).toEqual(read);
+    expect(explained).toEqual(read);
   });
 });

@@ -3,6 +3,7 @@
  * Every variable is validated at boot; all problems are reported together, each
  * with an example of a valid value. The result is frozen.
  */
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -30,6 +31,11 @@ export interface Config {
   readonly dbStatementTimeoutMs: number;
   /** PostgreSQL: longest wait for a pool connection or a new connection, in ms; 0 = no limit. */
   readonly dbConnectTimeoutMs: number;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses and CIDR ranges, as
+   * given); empty: none, every client's address is its connection's.
+   */
+  readonly trustProxy: readonly string[];
 }
 
 /** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
@@ -154,6 +160,16 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`RETENTION_INTERVAL_SECONDS must be an integer from 1 to 86400 (got "${retentionEveryRaw}"), e.g. RETENTION_INTERVAL_SECONDS=300`);
   }
 
+  const trustRaw = nonEmpty(env, 'TRUST_PROXY') ?? '0';
+  const trustOff = ['0', 'false', 'off', 'none'].includes(trustRaw.toLowerCase());
+  const trustProxy = trustOff ? [] : trustRaw.split(',').map((part) => part.trim());
+  const badProxies = trustProxy.filter((part) => !isAddressOrCidr(part));
+  if (badProxies.length > 0) {
+    problems.push(
+      `TRUST_PROXY must be 0 (off) or a comma-separated list of IP addresses and CIDR ranges (got "${trustRaw}", not understood: ${badProxies.map((b) => `"${b}"`).join(', ')}), e.g. TRUST_PROXY=127.0.0.1,10.0.0.0/8`,
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -174,7 +190,17 @@ export function loadConfig(env: Env = process.env): Config {
     retentionIntervalSeconds,
     dbStatementTimeoutMs,
     dbConnectTimeoutMs,
+    trustProxy: Object.freeze(trustProxy),
   });
+}
+
+/** An IPv4 or IPv6 address, or one with a /prefix no longer than the address (10.0.0.0/8, fd00::/8). */
+function isAddressOrCidr(value: string): boolean {
+  const m = /^([^/\s]+)(?:\/(\d{1,3}))?$/.exec(value);
+  if (!m) return false;
+  const version = net.isIP(m[1]);
+  if (version === 0) return false;
+  return m[2] === undefined || Number(m[2]) <= (version === 4 ? 32 : 128);
 }
 
 function isBaseUrl(value: string): boolean {
