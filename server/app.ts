@@ -63,6 +63,19 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // none by default: no client can choose its own address and so dodge per-address limits.
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     bodyLimit: 1024 * 1024,
+    // Slow clients cannot hold connections (docs/SECURITY.md): the headers must arrive within
+    // HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS (both answered 408 and
+    // closed), and a connection silent both ways for IDLE_TIMEOUT_MS mid-request is closed.
+    // Node checks the first two every connectionsCheckingInterval (30 s by default): checked
+    // often enough that a timeout is never overshot by more than a second. WebSockets are not
+    // concerned: an upgraded connection is the ws library's (with its own ping), not the parser's.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 4)),
+    },
     forceCloseConnections: false,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },

@@ -40,6 +40,9 @@ describe('loadConfig', () => {
       dbStatementTimeoutMs: 10_000,
       dbConnectTimeoutMs: 5000,
       trustProxy: [],
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 120_000,
+      idleTimeoutMs: 60_000,
     });
   });
 
@@ -67,6 +70,9 @@ describe('loadConfig', () => {
       DB_STATEMENT_TIMEOUT_MS: '2500',
       DB_CONNECT_TIMEOUT_MS: '1500',
       TRUST_PROXY: '10.0.0.7, 192.168.0.0/16,fd00::/8',
+      HEADERS_TIMEOUT_MS: '5000',
+      REQUEST_TIMEOUT_MS: '30000',
+      IDLE_TIMEOUT_MS: '20000',
     });
     expect(config).toEqual({
       port: 9090,
@@ -87,6 +93,9 @@ describe('loadConfig', () => {
       dbStatementTimeoutMs: 2500,
       dbConnectTimeoutMs: 1500,
       trustProxy: ['10.0.0.7', '192.168.0.0/16', 'fd00::/8'],
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 30000,
+      idleTimeoutMs: 20000,
     });
   });
 
@@ -123,6 +132,11 @@ describe('loadConfig', () => {
     const problems = problemsOf({ TRUST_PROXY: '10.0.0.1,loopback,10.0.0.0/33' });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('"loopback", "10.0.0.0/33"');
+  });
+
+  it('refuses a headers timeout longer than the request timeout', () => {
+    const problems = problemsOf({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' });
+    expect(problems).toEqual([expect.stringMatching(/^HEADERS_TIMEOUT_MS \(20000\) must not be longer than REQUEST_TIMEOUT_MS \(15000\)/)]);
   });
 
   it('accepts RETENTION_DAYS=0 (keep forever)', () => {
@@ -169,6 +183,12 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', '10.0.0.300'],
     ['TRUST_PROXY', 'fd00::/129'],
     ['TRUST_PROXY', 'proxy.example.com'],
+    ['HEADERS_TIMEOUT_MS', '999'],
+    ['HEADERS_TIMEOUT_MS', '10s'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['REQUEST_TIMEOUT_MS', '3600001'],
+    ['IDLE_TIMEOUT_MS', '0'],
+    ['IDLE_TIMEOUT_MS', 'never'],
   ];
 
   it.each(invalid)('refuses %s=%s with one problem naming the variable and an example', (key, value) => {
@@ -244,9 +264,9 @@ describe('docs/CONFIG.md lists what config.ts reads', () => {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const code = fs.readFileSync(path.join(here, 'config.ts'), 'utf8');
   const doc = fs.readFileSync(path.join(here, '..', '..', 'docs', 'CONFIG.md'), 'utf8');
-  const read = [...new Set([...code.matchAll(/nonEmpty\(env, '([A-Z_]+)'\)/g)].map((m) => m[1]))].sort();
+  const read = [...new Set([...code.matchAll(/(?:nonEmpty\(env|intSetting\(env, problems), '([A-Z_]+)'/g)].map((m) => m[1]))].sort();
   const rows = [...doc.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]).sort();
-  const explained = [...doc.matchAll(/^- \*\*`([A-Z_]+)`(?:, `([A-Z_]+)`)?\*\*/gm)].flatMap((m) => m.slice(1).filter(Boolean)).sort();
+  const explained = [...doc.matchAll(/^- \*\*((?:`[A-Z_]+`(?:, )?)+)\*\*/gm)].flatMap((m) => [...m[1].matchAll(/`([A-Z_]+)`/g)].map((n) => n[1])).sort();
 
   it('has one table row and one explanation per variable, and none for variables it does not read', () => {
     expect(read.length).toBeGreaterThan(10);

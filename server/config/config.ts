@@ -36,6 +36,12 @@ export interface Config {
    * given); empty: none, every client's address is its connection's.
    */
   readonly trustProxy: readonly string[];
+  /** Longest a client may take to send a request's headers, in ms (Node's headersTimeout). */
+  readonly headersTimeoutMs: number;
+  /** Longest a client may take to send a whole request, body included, in ms (requestTimeout). */
+  readonly requestTimeoutMs: number;
+  /** Longest a connection may stay silent both ways while a request is under way, in ms (connectionTimeout). */
+  readonly idleTimeoutMs: number;
 }
 
 /** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
@@ -170,6 +176,15 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  const headersTimeoutMs = intSetting(env, problems, 'HEADERS_TIMEOUT_MS', { fallback: 10_000, min: 1000, max: 600_000, example: 10000 });
+  const requestTimeoutMs = intSetting(env, problems, 'REQUEST_TIMEOUT_MS', { fallback: 120_000, min: 1000, max: 3_600_000, example: 120000 });
+  const idleTimeoutMs = intSetting(env, problems, 'IDLE_TIMEOUT_MS', { fallback: 60_000, min: 1000, max: 3_600_000, example: 60000 });
+  if (headersTimeoutMs > requestTimeoutMs) {
+    problems.push(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}): the headers are part of the request, e.g. HEADERS_TIMEOUT_MS=10000`,
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -191,7 +206,21 @@ export function loadConfig(env: Env = process.env): Config {
     dbStatementTimeoutMs,
     dbConnectTimeoutMs,
     trustProxy: Object.freeze(trustProxy),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    idleTimeoutMs,
   });
+}
+
+/** An integer variable from min to max (fallback when unset); a problem naming the range and an example otherwise. */
+function intSetting(env: Env, problems: string[], key: string, o: { fallback: number; min: number; max: number; example: number }): number {
+  const raw = nonEmpty(env, key) ?? String(o.fallback);
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < o.min || value > o.max) {
+    problems.push(`${key} must be an integer from ${o.min} to ${o.max} (got "${raw}"), e.g. ${key}=${o.example}`);
+    return o.fallback;
+  }
+  return value;
 }
 
 /** An IPv4 or IPv6 address, or one with a /prefix no longer than the address (10.0.0.0/8, fd00::/8). */
