@@ -22,6 +22,7 @@ import { withRedaction } from './lib/logRedaction.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { createMetrics } from './metrics.js';
 import { openRealtime, type Realtime } from './realtime/index.js';
+import { SocketBounds } from './realtime/socketBounds.js';
 import { registerRoutes } from './routes/index.js';
 import { startWorkers } from './workers.js';
 
@@ -97,16 +98,20 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     throw err;
   }
 
+  const metrics = createMetrics();
   const ctx: AppContext = {
     config,
     store,
     db: store.db,
     clock,
     log: app.log,
-    metrics: createMetrics(),
+    metrics,
     signals: new Signals(),
     hub: realtime.hub,
     presence: realtime.presence,
+    sockets: new SocketBounds({ address: config.wsMaxPerAddress, visitor: config.wsMaxPerVisitor, agent_token: config.wsMaxPerAgentToken }, (bound) =>
+      metrics.socketRefusals.labels(bound).inc(),
+    ),
     defaultAccountId: bootstrap.accountId,
   };
   app.decorate('ctx', ctx);

@@ -43,6 +43,9 @@ describe('loadConfig', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 120_000,
       idleTimeoutMs: 60_000,
+      wsMaxPerAddress: 200,
+      wsMaxPerVisitor: 10,
+      wsMaxPerAgentToken: 10,
     });
   });
 
@@ -73,6 +76,9 @@ describe('loadConfig', () => {
       HEADERS_TIMEOUT_MS: '5000',
       REQUEST_TIMEOUT_MS: '30000',
       IDLE_TIMEOUT_MS: '20000',
+      WS_MAX_PER_ADDRESS: '50',
+      WS_MAX_PER_VISITOR: '3',
+      WS_MAX_PER_AGENT_TOKEN: '4',
     });
     expect(config).toEqual({
       port: 9090,
@@ -96,6 +102,9 @@ describe('loadConfig', () => {
       headersTimeoutMs: 5000,
       requestTimeoutMs: 30000,
       idleTimeoutMs: 20000,
+      wsMaxPerAddress: 50,
+      wsMaxPerVisitor: 3,
+      wsMaxPerAgentToken: 4,
     });
   });
 
@@ -189,6 +198,12 @@ describe('loadConfig', () => {
     ['REQUEST_TIMEOUT_MS', '3600001'],
     ['IDLE_TIMEOUT_MS', '0'],
     ['IDLE_TIMEOUT_MS', 'never'],
+    ['WS_MAX_PER_ADDRESS', '0'],
+    ['WS_MAX_PER_ADDRESS', 'many'],
+    ['WS_MAX_PER_VISITOR', '0'],
+    ['WS_MAX_PER_VISITOR', '10001'],
+    ['WS_MAX_PER_AGENT_TOKEN', '0'],
+    ['WS_MAX_PER_AGENT_TOKEN', '-3'],
   ];
 
   it.each(invalid)('refuses %s=%s with one problem naming the variable and an example', (key, value) => {

@@ -42,6 +42,12 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** Longest a connection may stay silent both ways while a request is under way, in ms (connectionTimeout). */
   readonly idleTimeoutMs: number;
+  /** Open WebSockets (agent and visitor together) one client address may hold on this instance. */
+  readonly wsMaxPerAddress: number;
+  /** Open visitor sockets one visitor token may hold on this instance. */
+  readonly wsMaxPerVisitor: number;
+  /** Open agent streams one login token may hold on this instance. */
+  readonly wsMaxPerAgentToken: number;
 }
 
 /** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
@@ -179,6 +185,9 @@ export function loadConfig(env: Env = process.env): Config {
   const headersTimeoutMs = intSetting(env, problems, 'HEADERS_TIMEOUT_MS', { fallback: 10_000, min: 1000, max: 600_000, example: 10000 });
   const requestTimeoutMs = intSetting(env, problems, 'REQUEST_TIMEOUT_MS', { fallback: 120_000, min: 1000, max: 3_600_000, example: 120000 });
   const idleTimeoutMs = intSetting(env, problems, 'IDLE_TIMEOUT_MS', { fallback: 60_000, min: 1000, max: 3_600_000, example: 60000 });
+  const wsMaxPerAddress = intSetting(env, problems, 'WS_MAX_PER_ADDRESS', { fallback: 200, min: 1, max: 1_000_000, example: 200 });
+  const wsMaxPerVisitor = intSetting(env, problems, 'WS_MAX_PER_VISITOR', { fallback: 10, min: 1, max: 10_000, example: 10 });
+  const wsMaxPerAgentToken = intSetting(env, problems, 'WS_MAX_PER_AGENT_TOKEN', { fallback: 10, min: 1, max: 10_000, example: 10 });
   if (headersTimeoutMs > requestTimeoutMs) {
     problems.push(
       `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}): the headers are part of the request, e.g. HEADERS_TIMEOUT_MS=10000`,
@@ -209,6 +218,9 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs,
     requestTimeoutMs,
     idleTimeoutMs,
+    wsMaxPerAddress,
+    wsMaxPerVisitor,
+    wsMaxPerAgentToken,
   });
 }
 

@@ -7,7 +7,9 @@
  * "data":{cursor, online}}; a cursor older than the retained events gets a
  * `reset` frame first (the frame reads its session again). An unknown widget
  * is 404 and a refused Origin 403 before the upgrade; a bad token upgrades and
- * closes with 4401.
+ * closes with 4401. One address, and one visitor, hold at most
+ * WS_MAX_PER_ADDRESS / WS_MAX_PER_VISITOR sockets here; beyond, 4429
+ * (realtime/socketBounds.ts).
  *
  * While the database is unavailable, frames reconnect in a loop: most get
  * the 503 of the widget lookup before the upgrade (logged as a request); the
@@ -35,6 +37,7 @@ import {
   sendJson,
 } from '../../realtime/socket.js';
 import type { VisitorFrame } from '../../../protocol/widget.js';
+import { AvailabilityOnce } from './availabilityOnce.js';
 import { VisitorFrames } from './visitorFrames.js';
 import { widgetOf, type WidgetParams } from './visitorCall.js';
 
@@ -48,6 +51,8 @@ const OPEN_FAILED: UnavailableSource = {
 const FEED_FAILED: UnavailableSource = { name: 'visitor socket', first: 'visitor socket feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
 
 export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // One per app: the visitor sockets of a channel share each availability answer.
+  const availability = new AvailabilityOnce(ctx.db, () => ctx.metrics.availabilityChecks.inc());
   app.get<{ Params: WidgetParams }>(
     '/ws/:widgetId',
     {
@@ -58,7 +63,7 @@ export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext):
       },
     },
     (socket, request) => {
-      openVisitorSocket(ctx, socket, request).catch((err: unknown) => {
+      openVisitorSocket(ctx, socket, request, availability).catch((err: unknown) => {
         request.server.unavailableLog.report(err, OPEN_FAILED, { log: request.log, msg: 'visitor socket failed to open' });
         closeWith(socket, CLOSE_INTERNAL, 'internal error; reconnect with your cursor');
       });
@@ -66,16 +71,23 @@ export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext):
   );
 }
 
-async function openVisitorSocket(ctx: AppContext, socket: WebSocket, request: FastifyRequest<{ Params: WidgetParams }>): Promise<void> {
+async function openVisitorSocket(
+  ctx: AppContext,
+  socket: WebSocket,
+  request: FastifyRequest<{ Params: WidgetParams }>,
+  availability: AvailabilityOnce,
+): Promise<void> {
+  if (!ctx.sockets.admit(socket, 'address', request.ip)) return;
   const query = (request.query ?? {}) as Record<string, unknown>;
   const cursor = parseCursor(query.cursor);
   if (cursor === undefined) return closeWith(socket, CLOSE_BAD_REQUEST, 'bad request: cursor must be a non-negative integer');
   const channel = await findWidgetChannel(ctx.db, request.params.widgetId);
   const visitor = await findVisitorByToken(ctx.db, channel, typeof query.token === 'string' ? query.token : null);
   if (!visitor) return closeWith(socket, CLOSE_UNAUTHORIZED, 'unauthorized: unknown visitor token; start a widget session again');
-  const frames = new VisitorFrames(ctx.db, channel, visitor);
+  const frames = new VisitorFrames(ctx.db, channel, visitor, availability);
   await frames.init();
   if (socket.readyState !== socket.OPEN) return;
+  if (!ctx.sockets.admit(socket, 'visitor', String(visitor.id))) return;
   new VisitorSocket(ctx, socket, channel, visitor, frames, cursor, request).open();
 }
 

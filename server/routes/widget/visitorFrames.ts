@@ -4,7 +4,8 @@
  * private notes), the chat's state as the visitor sees it (status, the
  * accepting agent's name and photo, rate; sent only when that changed),
  * agents' typing, its calls — and `status` when the channel's availability
- * changes (recomputed at each agent.updated of the account). Everything else,
+ * changes (recomputed at each agent.updated of the account, once for all the
+ * channel's sockets: availabilityOnce.ts). Everything else,
  * other visitors' chats and offline messages included, is dropped.
  */
 import type { Db } from '../../db/database.js';
@@ -16,6 +17,7 @@ import type { MessageDto } from '../../presenters/message.js';
 import { presentWidgetChatHead, widgetMessageFromDto } from '../../presenters/widget.js';
 import type { StreamEvent } from '../../realtime/hub.js';
 import type { VisitorFrame, WidgetAgent } from '../../../protocol/widget.js';
+import type { AvailabilityOnce } from './availabilityOnce.js';
 
 type ChatData = { id?: unknown; status?: unknown; accepted_by?: unknown; rate?: unknown; visitor?: { id?: unknown } };
 type CallData = { id?: unknown; status?: unknown; reason?: unknown; visitor_id?: unknown };
@@ -36,6 +38,7 @@ export class VisitorFrames {
     private readonly db: Db,
     private readonly channel: Channel,
     private readonly visitor: Visitor,
+    private readonly availability: AvailabilityOnce,
   ) {}
 
   /** Before the feed starts: the visitor's chats so far, and availability now. */
@@ -88,7 +91,8 @@ export class VisitorFrames {
   private async agentUpdated(e: StreamEvent): Promise<VisitorFrame | null> {
     const changed = (e.data.agent as { id?: unknown } | undefined)?.id;
     if (typeof changed === 'number') this.agents.delete(changed);
-    const online = await isChannelAvailable(this.db, this.channel.account_id, this.channel.id);
+    // Shared by every visitor socket of the channel in this process: one query per change, not one per socket.
+    const online = await this.availability.after(e.id, this.channel.account_id, this.channel.id);
     if (online === this.online) return null;
     this.online = online;
     return { type: 'status', cursor: e.id, data: { online } };
