@@ -85,6 +85,8 @@ export interface WidgetSettings {
   /** Active-invitation rules (svc_api.setRules replaces them for the page). */
   rules: unknown;
   callback_enabled: boolean;
+  /** The admin hid the default launcher: the page opens the chat from its own button (svc_api.open()). */
+  hide_launcher: boolean;
 }
 
 export interface SessionResponse {

@@ -111,10 +111,15 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     const form = page.getByRole('form', { name: 'Add a website widget' });
     await form.getByLabel('Channel name').fill('Shop widget');
     await form.getByLabel(/Allowed domains/).fill('shop.example.com\n*.example.org');
+    await form.getByLabel('Hide the default launcher').check();
     await form.getByRole('button', { name: 'Add widget' }).click();
-    const snippet = page.locator('.channel', { hasText: 'Shop widget' }).getByRole('textbox', { name: 'Install snippet' });
+    const card = page.locator('.channel', { hasText: 'Shop widget' });
+    const snippet = card.getByRole('textbox', { name: 'Install snippet' });
     await snippet.waitFor();
     expect(await snippet.inputValue()).toMatch(/^<script src="http:\/\/parley\.test\/widget\/[^"]+\.js" async><\/script>$/);
+    await card.getByText("hidden (the site's own button opens the chat)").waitFor();
+    const widgets = (await api('GET', '/api/v1/channels')).json<Array<{ name: string; hide_launcher?: boolean; enabled?: boolean }>>();
+    expect(widgets.find((c) => c.name === 'Shop widget')).toMatchObject({ hide_launcher: true, enabled: true });
     await screenshot(page, 'agent-admin-channels');
   });
 

@@ -99,7 +99,7 @@ describe.skipIf(!chromiumAvailable())('XSS attempts are inert in the agent app a
       },
       [P('contactname'), P('contactdescription'), P('cdtitle'), P('cdkey'), P('cdcontent'), JS_LINK],
     );
-    await frame.getByRole('button', { name: 'Chat with us' }).click();
+    await env.launcher(visitorPage, 'Chat with us').click();
     await frame.getByLabel('Message').fill(P('visitormessage'));
     await frame.getByRole('button', { name: 'Send' }).click();
     await frame.getByLabel('Attach a file').setInputFiles({ name: F('visitorfile', 'txt'), mimeType: 'text/plain', buffer: Buffer.from('notes') });

@@ -113,12 +113,15 @@ describe('widget page API (browser)', () => {
       const launcher = named(first, 'svc_onResizeCallback')[0].args[0] as { width: number; height: number };
       expect(launcher.width).toBeGreaterThan(60);
       expect(launcher.height).toBeGreaterThan(30);
-      const closedBox = await frameBox(page);
-      expect(closedBox).toMatchObject({ width: launcher.width, height: launcher.height });
-      await expect.poll(() => env.frame(page).getByRole('button', { name: 'Chat with us' }).isVisible()).toBe(true);
+      await expect.poll(() => env.launcher(page, 'Chat with us').isVisible()).toBe(true);
+      // The launcher is on the page (#svc_chat_widget); the chat window's frame is 0×0 while closed.
+      const button = await env.launcher(page, 'Chat with us').boundingBox();
+      expect(Math.abs((button?.width ?? 0) + 32 - launcher.width)).toBeLessThanOrEqual(1);
+      expect(Math.abs((button?.height ?? 0) + 32 - launcher.height)).toBeLessThanOrEqual(1);
+      expect((await frameBox(page))?.width ?? 0).toBe(0);
       await screenshot(page, 'widget-launcher');
 
-      await env.frame(page).getByRole('button', { name: 'Chat with us' }).click();
+      await env.launcher(page, 'Chat with us').click();
       let calls = await env.until(page, (c) => named(c, 'svc_onOpen').length === 1 && named(c, 'svc_onResizeCallback').length === 2);
       expect(named(calls, 'svc_onChangeState').map((c) => c.args[0])).toEqual(['chat']);
       expect(named(calls, 'svc_onResizeCallback')[1].args[0]).toEqual({ width: 380, height: 640 });
@@ -171,7 +174,7 @@ describe('widget page API (browser)', () => {
       expect(await mode()).toBe('online');
       await env.setAgentStatus('offline');
       await expect.poll(mode, { timeout: 10_000 }).toBe('offline');
-      await expect.poll(() => env.frame(page).getByRole('button', { name: 'Leave us a message' }).isVisible()).toBe(true);
+      await expect.poll(() => env.launcher(page, 'Leave us a message').isVisible()).toBe(true);
       await env.setAgentStatus('online');
       await expect.poll(mode, { timeout: 10_000 }).toBe('online');
     } finally {
@@ -273,7 +276,7 @@ describe('widget page API (browser)', () => {
       expect(out.utm).toEqual({ source: 'ads', medium: 'cpc' });
       expect(out.unread).toBe(0);
       // setWidgetColor('#ff5500') recoloured the launcher.
-      const launcher = env.frame(page).getByRole('button', { name: 'Chat with us' });
+      const launcher = env.launcher(page, 'Chat with us');
       await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 85, 0)');
       await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.clearHistory());
       // Still alive after all that: the frame answers.
@@ -292,7 +295,7 @@ describe('widget page API (browser)', () => {
     try {
       const page = await env.open(ctx);
       expect(await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.chatMode())).toBe('offline');
-      await env.frame(page).getByRole('button', { name: 'Leave us a message' }).click();
+      await env.launcher(page, 'Leave us a message').click();
       const form = env.frame(page).getByRole('form', { name: 'Leave a message' });
       await form.getByLabel('Name').fill('Olga');
       await form.getByLabel('E-mail').fill('olga@example.com');
@@ -383,7 +386,7 @@ describe('widget page API (browser)', () => {
       expect(await page.locator('iframe[title="Chat"]').count()).toBe(0);
       expect(await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.sendOfflineMessage({ message: 'hello?' }))).toEqual({
         result: 'fail',
-        error: 'The chat is not available.',
+        error: 'The chat is not available: the widget was removed or disabled.',
       });
     } finally {
       await ctx.close();

@@ -47,7 +47,7 @@ describe('widget chat (browser)', () => {
     try {
       const page = await env.open(ctx);
       const frame = env.frame(page);
-      await frame.getByRole('button', { name: 'Chat with us' }).click();
+      await env.launcher(page, 'Chat with us').click();
       await send(frame, 'Hello, my order has not arrived');
       let calls = await env.until(page, (c) => named(c, 'svc_onMessageSent').length === 1);
       expect(named(calls, 'svc_onClientStartChat')).toHaveLength(1);
@@ -114,7 +114,7 @@ describe('widget chat (browser)', () => {
       await env.until(page, (c) => named(c, 'svc_onChangeState').some((s) => s.args[0] === 'chat/min'));
       expect((await env.api('POST', `/api/v1/chats/${chat.id}/messages`, { type: 'text', text: 'Are you still there?' })).status).toBe(201);
       await expect.poll(unread).toBe(1);
-      await frame.getByRole('button', { name: 'Chat with us, 1 unread' }).click();
+      await env.launcher(page, 'Chat with us, 1 unread').click();
       await expect.poll(unread).toBe(0);
       await expect.poll(() => shown(frame, 'Are you still there?')).toBe(1);
       await expect.poll(() => frame.getByLabel('Message').evaluate((el) => el === document.activeElement)).toBe(true);
@@ -156,7 +156,7 @@ describe('widget chat (browser)', () => {
       const page = await env.open(ctx, '/catalog');
       const number = await env.visitorNumber(page);
       const frame = env.frame(page);
-      await frame.getByRole('button', { name: 'Chat with us' }).click();
+      await env.launcher(page, 'Chat with us').click();
       await send(frame, 'First page question');
       await env.until(page, (c) => named(c, 'svc_onMessageSent').length === 1);
       const chat = await env.chatOf(page, 'pending');
@@ -170,7 +170,7 @@ describe('widget chat (browser)', () => {
 
       const next = await env.open(ctx, '/checkout');
       expect(await env.visitorNumber(next)).toBe(number);
-      await env.frame(next).getByRole('button', { name: 'Chat with us' }).click();
+      await env.launcher(next, 'Chat with us').click();
       await expect.poll(() => shown(env.frame(next), 'Second question after reload')).toBe(1);
       const detail = await env.api<{ messages: Array<{ text?: string }> }>('GET', `/api/v1/chats/${chat.id}`);
       expect(detail.body.messages.map((m) => m.text)).toEqual(expect.arrayContaining(['First page question', 'Second question after reload']));
@@ -186,7 +186,7 @@ describe('widget chat (browser)', () => {
     try {
       const page = await env.open(ctx);
       const frame = env.frame(page);
-      await frame.getByRole('button', { name: 'Chat with us' }).click();
+      await env.launcher(page, 'Chat with us').click();
       await send(frame, 'Are you there?');
       const chat = await env.chatOf(page, 'pending');
       expect((await env.api('POST', `/api/v1/chats/${chat.id}/accept`)).status).toBe(200);

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { waitFor } from '../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
@@ -140,6 +140,11 @@ export class WidgetEnv {
 
   frame(page: Page): FrameLocator {
     return page.frameLocator('iframe[title="Chat"]');
+  }
+
+  /** The default launcher the loader draws on the page (in #svc_chat_widget's shadow root), by its accessible name. */
+  launcher(page: Page, name = 'Chat with us'): Locator {
+    return page.locator('#svc_chat_widget').getByRole('button', { name });
   }
 
   async calls(page: Page): Promise<Call[]> {

@@ -150,6 +150,9 @@ async function migrate(db: Db, dialect: DialectName, schema: string | null): Pro
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrationsFor(columnKinds(dialect)) },
+    // Features land in any order and each owns its migration numbers: a database that already ran a
+    // later number still takes an earlier one that landed after it (the migrations touch separate tables).
+    allowUnorderedMigrations: true,
     ...(dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -99,6 +99,12 @@ export interface SettingsTable {
   rules_json: string | null;
   webhooks_paused_reason: string | null;
   updated_at: number;
+  /** JSON array of addresses for notification mails; null = the account's admins (migration 012). */
+  notification_emails_json: string | null;
+  /** Minutes a chat may wait unaccepted before the missed-chat mail; null = never (migration 012). */
+  missed_chat_minutes: number | null;
+  /** Where every finished chat's transcript is mailed; null = nowhere (migration 012). */
+  archive_email: string | null;
 }
 
 export interface VisitorsTable {
@@ -147,8 +153,12 @@ export interface ChatsTable {
   last_seq: number;
   created_at: number;
   accepted_at: number | null;
+  /** When the missed-chat mail was written (migration 012); null = not (yet). */
+  missed_at: number | null;
   finished_at: number | null;
   updated_at: number;
+  /** When an agent first wrote to the visitor, private notes aside (migration 015). */
+  first_response_at: number | null;
 }
 
 export interface MessagesTable {
@@ -214,7 +224,7 @@ export interface EventRetentionTable {
 export interface DeliveriesTable {
   id: Generated<number>;
   account_id: number;
-  kind: 'chat_channel' | 'event_webhook';
+  kind: 'chat_channel' | 'event_webhook' | 'mail';
   event_type: string;
   event_id: number | null;
   chat_id: number | null;
@@ -223,7 +233,8 @@ export interface DeliveriesTable {
   body: string;
   webhook_id: string;
   chunked: Bool;
-  status: 'pending' | 'delivered' | 'failed' | 'paused';
+  /** `kept`: a mail composed while no SMTP_URL is set; shown on the Mail page, never sent. */
+  status: 'pending' | 'delivered' | 'failed' | 'paused' | 'kept';
   attempts: number;
   max_attempts: number;
   next_attempt_at: number;
@@ -273,6 +284,78 @@ export interface CallsTable {
   provider: string | null;
 }
 
+/** A single-use link to set one's own password (migration 012); only the token's sha256 is stored. */
+export interface PasswordLinksTable {
+  id: Generated<number>;
+  account_id: number;
+  agent_id: number;
+  kind: 'invite' | 'reset';
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** Every change of an agent's status (migration 015): time Online and Away in reports. */
+export interface AgentStatusChangesTable {
+  id: Generated<number>;
+  account_id: number;
+  agent_id: number;
+  status: 'online' | 'away' | 'offline';
+  at: number;
+}
+
+/** The dimensions of a rollup row: UTC hour in which the chat started, channel, department (0: none), agent who accepted it (0: none). */
+export interface ReportKey {
+  account_id: number;
+  hour: number;
+  channel_id: number;
+  department_id: number;
+  agent_id: number;
+}
+
+/** Sums of the chats of one key (migration 015; domain/reports/chatContribution.ts). */
+export interface ReportMeasures {
+  started: number;
+  accepted: number;
+  finished: number;
+  missed: number;
+  frt_count: number;
+  frt_sum_ms: number;
+  dur_count: number;
+  dur_sum_ms: number;
+  handled_ms: number;
+  positive: number;
+  negative: number;
+}
+
+export type ReportHourlyTable = ReportKey & ReportMeasures;
+
+/** Chats per bin of domain/reports/bins.ts, per key and metric (frt: first response, dur: duration). */
+export interface ReportHistTable extends ReportKey {
+  metric: 'frt' | 'dur';
+  bin: number;
+  count: number;
+}
+
+/** What one chat last added to the rollups. */
+export interface ReportChatFactsTable {
+  chat_id: number;
+  account_id: number;
+  hour: number;
+  channel_id: number;
+  department_id: number;
+  agent_id: number;
+  accepted: number;
+  finished: number;
+  missed: number;
+  frt_ms: number | null;
+  dur_ms: number | null;
+  handled_ms: number;
+  positive: number;
+  negative: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -293,6 +376,11 @@ export interface Database {
   offline_messages: OfflineMessagesTable;
   calls: CallsTable;
   canned_responses: CannedResponsesTable;
+  password_links: PasswordLinksTable;
+  agent_status_changes: AgentStatusChangesTable;
+  report_chat_facts: ReportChatFactsTable;
+  report_hourly: ReportHourlyTable;
+  report_hist: ReportHistTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

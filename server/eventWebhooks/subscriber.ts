@@ -12,19 +12,19 @@
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
 import type { Call } from '../db/schema.js';
-import { assertNever } from '../events/catalogue.js';
-import type { RelayedEvent, Subscriber } from '../events/subscribers.js';
+import { assertNever, type RelayedEvent } from '../events/catalogue.js';
+import type { Subscriber } from '../events/subscribers.js';
 import { callEventBody, chatAcceptedBody, chatAssignedBody, chatFinishedBody, chatUpdatedBody, offlineMessageBody } from '../presenters/webhook/events.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';
 import { loadAgent, loadChatAgents, loadChatScope } from './loadScope.js';
 
 type Body = Record<string, unknown>;
 
-async function chatUpdated(tx: Tx, event: RelayedEvent): Promise<Body | null> {
+async function chatUpdated(tx: Tx, event: RelayedEvent<'chat.updated'>): Promise<Body | null> {
   if (event.chat_id === null) return null;
   const scope = await loadChatScope(tx, event.chat_id);
   if (!scope) return null;
-  const actorId = typeof event.data.agent_id === 'number' ? event.data.agent_id : scope.chat.accepted_by;
+  const actorId = event.data.agent_id ?? scope.chat.accepted_by;
   const agent = await loadAgent(tx, event.account_id, actorId);
   switch (event.data.change) {
     case 'accepted':
@@ -42,8 +42,8 @@ async function chatUpdated(tx: Tx, event: RelayedEvent): Promise<Body | null> {
   }
 }
 
-async function offlineMessage(tx: Tx, event: RelayedEvent): Promise<Body | null> {
-  const id = Number((event.data.offline_message as { id?: number } | undefined)?.id);
+async function offlineMessage(tx: Tx, event: RelayedEvent<'offline_message.created'>): Promise<Body | null> {
+  const id = event.data.offline_message.id;
   const offline = await tx.selectFrom('offline_messages').selectAll().where('id', '=', id).where('account_id', '=', event.account_id).executeTakeFirst();
   if (!offline) return null;
   const channel = await tx.selectFrom('channels').selectAll().where('id', '=', offline.channel_id).executeTakeFirstOrThrow();
@@ -52,15 +52,15 @@ async function offlineMessage(tx: Tx, event: RelayedEvent): Promise<Body | null>
   return offlineMessageBody(channel, visitor, offline);
 }
 
-async function callUpdated(tx: Tx, event: RelayedEvent): Promise<Body | null> {
-  const snap = (event.data.call ?? {}) as Partial<Pick<Call, 'id' | 'status' | 'agent_id' | 'reason' | 'record_url'>>;
-  const row = await tx.selectFrom('calls').selectAll().where('id', '=', Number(snap.id)).where('account_id', '=', event.account_id).executeTakeFirst();
+async function callUpdated(tx: Tx, event: RelayedEvent<'call.updated'>): Promise<Body | null> {
+  const snap = event.data.call;
+  const row = await tx.selectFrom('calls').selectAll().where('id', '=', snap.id).where('account_id', '=', event.account_id).executeTakeFirst();
   if (!row || row.channel_id === null) return null;
   // The call as it was when the event was recorded: a later status must not overwrite this one.
   const call: Call = {
     ...row,
-    status: snap.status ?? row.status,
-    agent_id: snap.agent_id !== undefined ? snap.agent_id : row.agent_id,
+    status: snap.status,
+    agent_id: snap.agent_id,
     reason: snap.reason ?? null,
     record_url: snap.record_url ?? null,
   };
@@ -87,7 +87,7 @@ async function bodyFor(tx: Tx, event: RelayedEvent): Promise<Body | null> {
     case 'agent.updated':
       return null;
     default:
-      return assertNever(event.type);
+      return assertNever(event);
   }
 }
 

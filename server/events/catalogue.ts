@@ -1,8 +1,89 @@
 /**
- * The one catalogue of internal event names (`<resource>.<past_verb>`), written
- * to the outbox in the transaction of the change, replayed to sockets and
- * handed to subscribers. Consumers switch over EventType exhaustively.
+ * The one catalogue of internal events (`<resource>.<past_verb>`): each name
+ * with the type of its payload. They are written to the outbox in the
+ * transaction of the change (outbox.ts: recordEvent takes the payload of the
+ * name it is given), replayed to sockets and handed to subscribers as a
+ * RelayedEvent, a union discriminated by `type`: consumers switch over it
+ * exhaustively (assertNever), so the compiler names every consumer of an event
+ * whose payload changed, and every consumer that does not handle a new one.
+ *
+ * EVENT_CATALOGUE describes every field of every payload; docs/EVENTS.md lists
+ * the same table ("The event catalogue"), and catalogue.test.ts keeps the two
+ * equal. Stored JSON becomes a typed payload in one place only: decodeEvent.
  */
+import type { Selectable } from 'kysely';
+import type { AgentDto, ChatDto, MessageDto } from '../../protocol/agent.js';
+import type { EventsTable } from '../db/schema.js';
+import { parseJson } from '../lib/json.js';
+import type { CallDto } from '../presenters/call.js';
+import type { OfflineMessageDto } from '../presenters/offlineMessage.js';
+
+/** What changed in a chat.updated event; subscribers (event webhooks) react to it. */
+export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated';
+
+/** chat.created / chat.updated: the chat as agents see it, what changed, and who changed it (when an agent did). */
+export interface ChatEventData {
+  chat: ChatDto;
+  change?: ChatChange;
+  agent_id?: number;
+}
+
+/** typing: who types in which chat; agent_id when an agent does. */
+export interface TypingEventData {
+  chat_id: number;
+  author: 'visitor' | 'agent';
+  agent_id?: number;
+  typing: boolean;
+}
+
+/** Each event name and its payload (the `data` of the outbox row, of the agent's frame). */
+export interface EventPayloads {
+  'chat.created': ChatEventData;
+  'chat.updated': ChatEventData;
+  'message.created': { message: MessageDto };
+  'message.updated': { message: MessageDto };
+  typing: TypingEventData;
+  'offline_message.created': { offline_message: OfflineMessageDto };
+  'call.updated': { call: CallDto; visitor_id: number | null };
+  'agent.updated': { agent: AgentDto };
+}
+
+export type EventType = keyof EventPayloads;
+
+/** One field of a payload: what it holds; `optional` exactly when the type lets it be absent. */
+type FieldDoc<V> = undefined extends V ? { readonly doc: string; readonly optional: true } : { readonly doc: string; readonly optional?: never };
+
+/** Every field of every payload, described: the compiler wants an entry for each field, and no other. */
+export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyof Required<EventPayloads[T]>]: FieldDoc<EventPayloads[T][F]> } } = {
+  'chat.created': {
+    chat: { doc: 'the chat as agents see it (`GET /api/v1/chats/:id`, without messages)' },
+    change: { doc: 'absent for a new chat', optional: true },
+    agent_id: { doc: 'absent for a new chat', optional: true },
+  },
+  'chat.updated': {
+    chat: { doc: 'the chat after the change, as agents see it' },
+    change: {
+      doc: 'what changed: `accepted`, `visitor_updated`, `assigned`, `finished`, `answer_applied`, `transferred`, `custom_data` or `rated`',
+      optional: true,
+    },
+    agent_id: { doc: 'the agent who made the change, when an agent did', optional: true },
+  },
+  'message.created': { message: { doc: 'the message as agents see it (private notes included)' } },
+  'message.updated': { message: { doc: 'the message after the change (its chat-channel `delivery` status)' } },
+  typing: {
+    chat_id: { doc: "the chat's id" },
+    author: { doc: '`visitor` or `agent`' },
+    agent_id: { doc: 'the agent who types, when an agent does', optional: true },
+    typing: { doc: '`true` when typing started, `false` when it stopped' },
+  },
+  'offline_message.created': { offline_message: { doc: 'the offline message as agents see it (`GET /api/v1/offline-messages`)' } },
+  'call.updated': {
+    call: { doc: 'the call as agents see it (`GET /api/v1/calls`), with its new status' },
+    visitor_id: { doc: "the calling visitor's id, or `null`" },
+  },
+  'agent.updated': { agent: { doc: 'the agent after the change (status, role, active, sign-out)' } },
+};
+
 export const EVENT_TYPES = [
   'chat.created',
   'chat.updated',
@@ -12,10 +93,53 @@ export const EVENT_TYPES = [
   'offline_message.created',
   'call.updated',
   'agent.updated',
-] as const;
+] as const satisfies readonly EventType[];
 
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Compile-time check: EVENT_TYPES names every event of the catalogue. */
+const _everyType: Exclude<EventType, (typeof EVENT_TYPES)[number]> extends never ? true : never = true;
+void _everyType;
+
+/** Where an event sits in the outbox (and in the order of the stream). */
+export interface EventPosition {
+  id: number;
+  account_id: number;
+  chat_id: number | null;
+  channel_id: number | null;
+  /** The event's number among its chat's events; null for an event of no chat. */
+  seq: number | null;
+  created_at: number;
+}
+
+/** A name with its payload: a union discriminated by `type` (narrow it with a switch). */
+export type EventOf<T extends EventType = EventType> = { [K in T]: { type: K; data: EventPayloads[K] } }[T];
+
+/** A committed outbox row as consumers see it: its position, its name and that name's payload. */
+export type RelayedEvent<T extends EventType = EventType> = { [K in T]: EventPosition & { type: K; data: EventPayloads[K] } }[T];
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The one place where stored (or published) JSON becomes a typed payload. The
+ * outbox is written only through recordEvent and insertEventRow, which take the
+ * payload of the name they are given, so a row whose name is in the catalogue
+ * and whose data is an object is that name's event. A name no longer in the
+ * catalogue gives null (the event is skipped).
+ */
+export function decodeEvent<P extends EventPosition>(position: P, type: string, data: unknown): (P & EventOf) | null {
+  const event = { ...position, type, data };
+  return isCatalogued(event) ? event : null;
+}
+
+/** The consumer's view of an events row; null for a name no longer in the catalogue. */
+export function toRelayedEvent(row: Selectable<EventsTable>): RelayedEvent | null {
+  const position = { id: row.id, account_id: row.account_id, chat_id: row.chat_id, channel_id: row.channel_id, seq: row.seq, created_at: row.created_at };
+  return decodeEvent(position, row.type, parseJson<unknown>(row.data_json, {}));
+}
+
+function isCatalogued<P extends EventPosition>(event: P & { type: string; data: unknown }): event is P & EventOf {
+  return Object.hasOwn(EVENT_CATALOGUE, event.type) && isObject(event.data);
+}
 
 export function assertNever(value: never): never {
-  throw new Error(`Unhandled case: ${String(value)}`);
+  throw new Error(`Unhandled case: ${JSON.stringify(value)}`);
 }

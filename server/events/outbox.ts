@@ -10,14 +10,15 @@ import { isPostgres, type Db, type Tx } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import type { EventsTable } from '../db/schema.js';
 import { toJson } from '../lib/json.js';
-import type { EventType } from './catalogue.js';
+import type { EventPayloads, EventType } from './catalogue.js';
 
-export interface NewEvent {
+/** An event to record: its name, and the payload the catalogue gives that name. */
+export interface NewEvent<T extends EventType> {
   accountId: number;
-  type: EventType;
+  type: T;
   chatId?: number | null;
   channelId?: number | null;
-  data: Record<string, unknown>;
+  data: EventPayloads[T];
 }
 
 export interface RecordedEvent {
@@ -85,11 +86,20 @@ export async function takeSeqs(tx: Tx, chatId: number, n: number): Promise<numbe
 }
 
 /** SQLite: an event row whose sequence number the caller took with takeSeqs (domain/chatChannel/storeInboundBatch.ts). */
-export async function insertEventRow(tx: Tx, row: EventRow): Promise<number> {
-  return (await insertEvent.only(tx, row)).id;
+export async function insertEventRow<T extends EventType>(
+  tx: Tx,
+  row: Omit<EventRow, 'type' | 'data_json'> & { type: T; data: EventPayloads[T] },
+): Promise<number> {
+  const { data, ...rest } = row;
+  return (await insertEvent.only(tx, { ...rest, data_json: payloadJson(row.type, data) })).id;
 }
 
-export async function recordEvent(tx: Tx, event: NewEvent, now: number): Promise<RecordedEvent> {
+/** A payload as the outbox stores it (events.data_json), for writers that insert many rows in one statement. */
+export function payloadJson<T extends EventType>(_type: T, data: EventPayloads[T]): string {
+  return toJson(data);
+}
+
+export async function recordEvent<T extends EventType>(tx: Tx, event: NewEvent<T>, now: number): Promise<RecordedEvent> {
   const row = {
     account_id: event.accountId,
     type: event.type,

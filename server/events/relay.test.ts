@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, testDialect, type TestApp } from '../../test/helpers/testApp.js';
 import type { StreamEvent } from '../realtime/hub.js';
-import { commit, recordEvent } from './outbox.js';
+import { recordRawEvent } from '../../test/helpers/realtime.js';
+import { commit } from './outbox.js';
 import { createRelay } from './relay.js';
 import { RELAYED_THROUGH } from './relayClaim.js';
 import type { Subscriber } from './subscribers.js';
@@ -29,7 +30,9 @@ describe('outbox relay', () => {
   });
 
   const record = (n: number) =>
-    commit(t.app.ctx.db, t.app.ctx.signals, (tx) => recordEvent(tx, { accountId: t.app.ctx.defaultAccountId, type: 'agent.updated', data: { n } }, Date.now()));
+    commit(t.app.ctx.db, t.app.ctx.signals, (tx) =>
+      recordRawEvent(tx, { accountId: t.app.ctx.defaultAccountId, type: 'agent.updated', data: { n } }, Date.now()),
+    );
   const unrelayed = async () => (await t.app.ctx.db.selectFrom('events').select('id').where('id', '>', RELAYED_THROUGH).execute()).length;
   const departments = async () => (await t.app.ctx.db.selectFrom('departments').select('name').execute()).map((d) => d.name);
 
@@ -132,7 +135,7 @@ describe('outbox relay', () => {
       const done = t.app.ctx.db
         .transaction()
         .execute(async (tx) => {
-          const e = await recordEvent(tx, { accountId: t.app.ctx.defaultAccountId, type: 'agent.updated', data: { n } }, Date.now());
+          const e = await recordRawEvent(tx, { accountId: t.app.ctx.defaultAccountId, type: 'agent.updated', data: { n } }, Date.now());
           recorded(e.id);
           await gate;
           if (outcome === 'rollback') throw new Error('rolled back on purpose');

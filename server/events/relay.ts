@@ -31,7 +31,8 @@ import type { AppContext } from '../context.js';
 import type { Db, Tx } from '../db/database.js';
 import type { Worker } from '../workers.js';
 import { claimSqlite, MAX_GAP_WAIT_MS, PostgresClaimer, PROBE_WAIT_MS, type Claim } from './relayClaim.js';
-import { subscribers as registered, toRelayedEvent, type RelayedEvent, type Subscriber } from './subscribers.js';
+import { toRelayedEvent, type RelayedEvent } from './catalogue.js';
+import { subscribers as registered, type Subscriber } from './subscribers.js';
 
 export interface RelayOptions {
   /** Defaults to the registry; tests pass their own. */
@@ -178,12 +179,12 @@ export class OutboxRelay {
     return result;
   }
 
-  /** Whether a subscriber handled the event. */
+  /** Whether a subscriber that may enqueue deliveries handled the event. */
   private async runSubscribers(tx: Tx, event: RelayedEvent): Promise<boolean> {
     let handled = false;
     for (const subscriber of this.subscribers) {
-      if (!subscriber.handles.includes(event.type)) continue;
-      handled = true;
+      if (!subscriber.handles.includes(event.type) || (subscriber.wants && !subscriber.wants(event))) continue;
+      if (subscriber.enqueuesDeliveries !== false) handled = true;
       await sql`savepoint relay_subscriber`.execute(tx);
       try {
         await subscriber.handle(tx, event, this.ctx);

@@ -8,47 +8,21 @@
  */
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
-import type { EventsTable } from '../db/schema.js';
-import type { Selectable } from 'kysely';
-import { parseJson } from '../lib/json.js';
 import { eventWebhooks } from '../eventWebhooks/subscriber.js';
-import { EVENT_TYPES, type EventType } from './catalogue.js';
-
-/** A committed outbox row as consumers see it: data parsed, type checked against the catalogue. */
-export interface RelayedEvent {
-  id: number;
-  account_id: number;
-  type: EventType;
-  chat_id: number | null;
-  channel_id: number | null;
-  seq: number | null;
-  data: Record<string, unknown>;
-  created_at: number;
-}
+import { mailNotifications } from '../mail/subscriber.js';
+import { reportsSubscriber } from '../domain/reports/subscriber.js';
+import type { EventType, RelayedEvent } from './catalogue.js';
 
 export interface Subscriber {
   /** Shown in logs when the subscriber fails. */
   name: string;
   handles: readonly EventType[];
+  /** Narrower than `handles`: false skips the event before any work (no savepoint), e.g. a message it does not count. */
+  wants?(event: RelayedEvent): boolean;
+  /** False when it never enqueues deliveries (so running it need not wake the deliverer); default true. */
+  enqueuesDeliveries?: boolean;
   handle(tx: Tx, event: RelayedEvent, ctx: AppContext): Promise<void>;
 }
 
 /** Every subscriber of production, in the order they run for one event. */
-export const subscribers: Subscriber[] = [eventWebhooks];
-
-const KNOWN = new Set<string>(EVENT_TYPES);
-
-/** The consumer's view of an events row; null for a type no longer in the catalogue. */
-export function toRelayedEvent(row: Selectable<EventsTable>): RelayedEvent | null {
-  if (!KNOWN.has(row.type)) return null;
-  return {
-    id: row.id,
-    account_id: row.account_id,
-    type: row.type as EventType,
-    chat_id: row.chat_id,
-    channel_id: row.channel_id,
-    seq: row.seq,
-    data: parseJson<Record<string, unknown>>(row.data_json, {}),
-    created_at: row.created_at,
-  };
-}
+export const subscribers: Subscriber[] = [eventWebhooks, reportsSubscriber, mailNotifications];

@@ -44,6 +44,8 @@ export function presentWidgetChannel(c: Channel, agentIds: number[], publicUrl: 
     color: typeof options.color === 'string' ? options.color : null,
     allowed_domains: Array.isArray(options.allowed_domains) ? options.allowed_domains.filter((d) => typeof d === 'string') : [],
     identity_secret: typeof options.identity_secret === 'string' && options.identity_secret !== '' ? options.identity_secret : null,
+    hide_launcher: options.hide_launcher === true,
+    enabled: options.enabled !== false,
   };
 }
 

@@ -30,7 +30,7 @@
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import { RELAYED_THROUGH } from '../events/relayClaim.js';
-import { toRelayedEvent } from '../events/subscribers.js';
+import { toRelayedEvent } from '../events/catalogue.js';
 import { deletedThrough } from '../retention/eventMarks.js';
 import type { StreamEvent, Unsubscribe } from './hub.js';
 

@@ -6,7 +6,7 @@
  * events table (see feed.ts), so nothing here needs to be durable.
  */
 import { EventEmitter } from 'node:events';
-import type { RelayedEvent } from '../events/subscribers.js';
+import type { RelayedEvent } from '../events/catalogue.js';
 
 export type StreamEvent = RelayedEvent;
 

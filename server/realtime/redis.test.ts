@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emit, listen, seedAgent, seedChat, StreamClient, streamUrl } from '../../test/helpers/realtime.js';
+import { emit, listen, rawEvent, seedAgent, seedChat, StreamClient, streamUrl } from '../../test/helpers/realtime.js';
 import { createTestApp, freshStore, type TestApp, type TestStore } from '../../test/helpers/testApp.js';
 import type { StreamEvent } from './hub.js';
 import { RedisHub } from './redisHub.js';
@@ -13,16 +13,17 @@ const log = pino({ level: 'silent' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const uniquePrefix = () => `parley-test:{${crypto.randomBytes(6).toString('hex')}}:`;
 
-const event = (id: number, accountId = 1): StreamEvent => ({
-  id,
-  account_id: accountId,
-  type: 'message.created',
-  chat_id: 7,
-  channel_id: 3,
-  seq: id,
-  data: { n: id },
-  created_at: 0,
-});
+const event = (id: number, accountId = 1): StreamEvent =>
+  rawEvent({
+    id,
+    account_id: accountId,
+    type: 'message.created',
+    chat_id: 7,
+    channel_id: 3,
+    seq: id,
+    data: { n: id },
+    created_at: 0,
+  });
 
 describe('RedisHub', () => {
   it('delivers what one instance publishes to the subscribers of another, per account and deployment', async () => {

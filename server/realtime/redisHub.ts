@@ -12,6 +12,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { decodeEvent } from '../events/catalogue.js';
 import { Fanout, subscription, type RealtimeHub, type StreamEvent, type Unsubscribe } from './hub.js';
 import { closeRedis, connectRedis, waitReady } from './redis.js';
 
@@ -79,18 +80,38 @@ export class RedisHub implements RealtimeHub {
 
   private onMessage(channel: string, message: string): void {
     if (!channel.startsWith(`${this.prefix}events:`)) return;
-    let event: StreamEvent;
+    let parsed: unknown;
     try {
-      event = JSON.parse(message) as StreamEvent;
+      parsed = JSON.parse(message);
     } catch {
       this.log.warn({ channel }, 'ignoring a malformed realtime message');
       return;
     }
-    if (typeof event.id !== 'number' || typeof event.account_id !== 'number') return;
+    const event = fromWire(parsed);
+    if (!event) return;
     if (channel !== this.channelOf(event.account_id)) return;
     this.fanout.emit(event);
   }
 }
+
+/** A published event read back: its position checked, its payload decoded by the catalogue; null when it is not one. */
+function fromWire(value: unknown): StreamEvent | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const field = (name: string): unknown => Reflect.get(value, name);
+  const [id, account_id, chat_id, channel_id, seq, created_at, type] = ['id', 'account_id', 'chat_id', 'channel_id', 'seq', 'created_at', 'type'].map(field);
+  if (typeof id !== 'number' || typeof account_id !== 'number' || typeof type !== 'string') return null;
+  const position = {
+    id,
+    account_id,
+    chat_id: numberOrNull(chat_id),
+    channel_id: numberOrNull(channel_id),
+    seq: numberOrNull(seq),
+    created_at: Number(created_at),
+  };
+  return decodeEvent(position, type, field('data'));
+}
+
+const numberOrNull = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

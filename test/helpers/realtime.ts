@@ -6,8 +6,11 @@
 import crypto from 'node:crypto';
 import WebSocket from 'ws';
 import type { App } from '../../server/app.js';
-import type { EventType } from '../../server/events/catalogue.js';
-import { commit, recordEvent, type RecordedEvent } from '../../server/events/outbox.js';
+import { sql } from 'kysely';
+import type { Tx } from '../../server/db/database.js';
+import { decodeEvent, type EventPosition, type EventType } from '../../server/events/catalogue.js';
+import { commit, type RecordedEvent } from '../../server/events/outbox.js';
+import type { StreamEvent } from '../../server/realtime/hub.js';
 import { RELAYED_THROUGH } from '../../server/events/relayClaim.js';
 import { issueToken } from '../../server/domain/auth/tokens.js';
 import { wsText } from '../../server/lib/wsText.js';
@@ -221,7 +224,7 @@ export async function seedChat(
   return { channelId: channel.id, chatId: chat.id, accountId };
 }
 
-/** Commits one event of the chat through the outbox (which wakes the relay). */
+/** Commits one event of the chat through the outbox (which wakes the relay), with any payload (recordRawEvent). */
 export function emit(
   app: App,
   chat: { accountId: number; channelId: number; chatId: number },
@@ -229,8 +232,54 @@ export function emit(
   data: Record<string, unknown> = {},
 ): Promise<RecordedEvent> {
   return commit(app.ctx.db, app.ctx.signals, (tx) =>
-    recordEvent(tx, { accountId: chat.accountId, type, chatId: chat.chatId, channelId: chat.channelId, data }, Date.now()),
+    recordRawEvent(tx, { accountId: chat.accountId, type, chatId: chat.chatId, channelId: chat.channelId, data }, Date.now()),
   );
+}
+
+/**
+ * An outbox row with any payload, as recordEvent writes it (the chat's next
+ * sequence number, then the row): recordEvent takes only the catalogue's
+ * payloads, and tests mark their events with their own ({ n: 1 }).
+ */
+export async function recordRawEvent(
+  tx: Tx,
+  e: { accountId: number; type: EventType; chatId?: number | null; channelId?: number | null; data: Record<string, unknown> },
+  now: number,
+): Promise<RecordedEvent> {
+  const chatId = e.chatId ?? null;
+  const seq =
+    chatId === null
+      ? null
+      : (
+          await tx
+            .updateTable('chats')
+            .set({ last_seq: sql<number>`last_seq + 1` })
+            .where('id', '=', chatId)
+            .returning('last_seq')
+            .executeTakeFirstOrThrow()
+        ).last_seq;
+  const row = await tx
+    .insertInto('events')
+    .values({
+      account_id: e.accountId,
+      type: e.type,
+      chat_id: chatId,
+      channel_id: e.channelId ?? null,
+      seq,
+      data_json: JSON.stringify(e.data),
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, seq };
+}
+
+/** An event as the hub carries it, with any payload (tests publish their own markers). */
+export function rawEvent(e: EventPosition & { type: EventType; data: Record<string, unknown> }): StreamEvent {
+  const { type, data, ...position } = e;
+  const event = decodeEvent(position, type, data);
+  if (!event) throw new Error(`not an event of the catalogue: ${type}`);
+  return event;
 }
 
 /** Waits until the relay has relayed every committed event. */

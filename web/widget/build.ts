@@ -13,7 +13,11 @@ export const WIDGET_DIST = path.join(REPO_ROOT, 'dist/web/widget');
 export const WIDGET_CONFIG = path.join(REPO_ROOT, 'web/widget/vite.config.ts');
 
 function newestSource(): number {
-  let newest = Math.max(fs.statSync(WIDGET_CONFIG).mtimeMs, fs.statSync(path.join(REPO_ROOT, 'protocol/widget.ts')).mtimeMs);
+  let newest = Math.max(
+    fs.statSync(WIDGET_CONFIG).mtimeMs,
+    fs.statSync(path.join(REPO_ROOT, 'protocol/widget.ts')).mtimeMs,
+    fs.statSync(path.join(REPO_ROOT, 'web/widget/svc-api.d.ts')).mtimeMs,
+  );
   const walk = (dir: string): void => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);

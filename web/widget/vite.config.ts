@@ -5,6 +5,7 @@
  *                      server injects the widget id and its base URL into it)
  *   frame/index.html   the chat frame's page, served at /widget/frame/<id>
  *   assets/*           the frame's hashed JS/CSS, served immutable at /widget/assets/
+ *   svc-api.d.ts       the page API's TypeScript declarations (a copy), served at /widget/svc-api.d.ts
  * Two environments of one `vite build`: the loader must be a classic script
  * with nothing shared, the frame an ES module app (Preact, JSX through oxc).
  */
@@ -47,6 +48,7 @@ export default defineConfig({
       fs.rmSync(outDir, { recursive: true, force: true });
       await builder.build(builder.environments.client);
       await builder.build(builder.environments.loader);
+      fs.copyFileSync(path.join(root, 'svc-api.d.ts'), path.join(outDir, 'svc-api.d.ts'));
     },
   },
 });

@@ -10,6 +10,8 @@ import * as m004 from './004_hot_path_indexes.js';
 import * as m005 from './005_retention.js';
 import * as m006 from './006_relay_cursor.js';
 import * as m007 from './007_auth_expiry.js';
+import * as m012 from './012_mail_accounts.js';
+import * as m015 from './015_reports.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -22,6 +24,8 @@ const modules: Record<string, MigrationModule> = {
   '005_retention': m005,
   '006_relay_cursor': m006,
   '007_auth_expiry': m007,
+  '012_mail_accounts': m012,
+  '015_reports': m015,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -1,4 +1,8 @@
-/** An agent switches online / away / offline; channel availability follows from it. */
+/**
+ * An agent switches online / away / offline; channel availability follows
+ * from it. A real change is also kept in agent_status_changes (reports: time
+ * Online and Away).
+ */
 import type { AppContext } from '../../context.js';
 import type { Agent } from '../../db/schema.js';
 import { commit, recordEvent } from '../../events/outbox.js';
@@ -9,6 +13,7 @@ export type AgentStatus = Agent['status'];
 export async function setAgentStatus(ctx: AppContext, input: { agentId: number; accountId: number; status: AgentStatus }): Promise<Agent> {
   const now = ctx.clock();
   return commit(ctx.db, ctx.signals, async (tx) => {
+    const before = await tx.selectFrom('agents').select('status').where('id', '=', input.agentId).where('account_id', '=', input.accountId).executeTakeFirst();
     const agent = await tx
       .updateTable('agents')
       .set({ status: input.status, updated_at: now })
@@ -16,6 +21,8 @@ export async function setAgentStatus(ctx: AppContext, input: { agentId: number; 
       .where('account_id', '=', input.accountId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (before && before.status !== agent.status)
+      await tx.insertInto('agent_status_changes').values({ account_id: agent.account_id, agent_id: agent.id, status: agent.status, at: now }).execute();
     await recordEvent(tx, { accountId: input.accountId, type: 'agent.updated', data: { agent: presentAgent(agent) } }, now);
     return agent;
   });

@@ -26,6 +26,10 @@ export interface ChannelFields {
   identity_verification?: boolean;
   /** widget: true issues a new identity secret (verification must be on). */
   rotate_identity_secret?: boolean;
+  /** widget: the page opens the chat from its own button; the default launcher is not shown. */
+  hide_launcher?: boolean;
+  /** widget: false turns the widget off: open pages lose it within seconds, the loader and the frame answer as for an unknown widget. */
+  enabled?: boolean;
 }
 
 /** Widget options kept in channels.options_json (other keys written there by other features are preserved). */
@@ -34,11 +38,14 @@ export interface WidgetOptions {
   allowed_domains?: string[];
   /** Key of the HMAC-SHA256 signature setUserToken must carry (domain/widget/setUserToken.ts); absent = not checked. */
   identity_secret?: string;
+  hide_launcher?: boolean;
+  /** false: the widget is off (domain/widget/visitorAccess.ts treats it as unknown). Absent = on. */
+  enabled?: boolean;
   [key: string]: unknown;
 }
 
 const ONLY: Record<ChannelType, (keyof ChannelFields)[]> = {
-  chat_api: ['color', 'allowed_domains', 'identity_verification', 'rotate_identity_secret'],
+  chat_api: ['color', 'allowed_domains', 'identity_verification', 'rotate_identity_secret', 'hide_launcher', 'enabled'],
   widget: ['webhook_url', 'chunked', 'rotate_secret'],
 };
 

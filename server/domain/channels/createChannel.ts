@@ -42,6 +42,8 @@ export async function createChannel(
   const webhookUrl = chatApi ? cleanWebhookUrl(ctx.config, fields.webhook_url) : null;
   const options: WidgetOptions = chatApi ? {} : { color: cleanColor(fields.color ?? null), allowed_domains: cleanDomains(fields.allowed_domains ?? null) };
   if (!chatApi) applyIdentitySecret(options, { identity_verification: fields.identity_verification });
+  if (!chatApi && fields.hide_launcher === true) options.hide_launcher = true;
+  if (!chatApi && fields.enabled === false) options.enabled = false;
   const now = ctx.clock();
 
   const created = await ctx.db.transaction().execute(async (tx) => {

@@ -1,9 +1,11 @@
 /**
  * An admin removes a channel of its account; its visitors, chats and messages
- * go with it (foreign keys cascade), and the chat channel's cache forgets it.
+ * go with it (foreign keys cascade), the chat channel's cache forgets it, and
+ * the visitor sockets of a widget are closed (the pages remove the widget).
  */
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors/AppError.js';
+import { closeWidgetSockets } from '../../realtime/widgetSockets.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { forgetChatApiChannel } from '../chatChannel/findChannel.js';
 
@@ -13,8 +15,10 @@ export async function deleteChannel(ctx: AppContext, input: { actor: Actor; id: 
     .deleteFrom('channels')
     .where('id', '=', input.id)
     .where('account_id', '=', input.actor.account_id)
-    .returning('public_id')
+    .returning(['public_id', 'type'])
     .executeTakeFirst();
   if (!deleted) throw notFound(`Channel ${input.id}`);
   forgetChatApiChannel(ctx.db, deleted.public_id);
+  // Open pages of a widget lose it within seconds (svc_onWidgetDestroy).
+  if (deleted.type === 'widget') closeWidgetSockets(ctx, input.id);
 }

@@ -2,8 +2,10 @@
  * An admin changes a channel of its account. chat_api: name, webhook_url,
  * chunked, agent_ids, and `rotate_secret:true` for a new path secret (the old
  * endpoint URL stops working at once). widget: name, agent_ids, color,
- * allowed_domains, identity_verification (true issues a secret if there is
- * none, false removes it) and `rotate_identity_secret:true` for a new one.
+ * allowed_domains, hide_launcher, enabled (false takes the widget off the
+ * pages showing it: their visitor sockets are closed), identity_verification
+ * (true issues a secret if there is none, false removes it) and
+ * `rotate_identity_secret:true` for a new one.
  * Fields of the other type are refused; null clears
  * color, allowed_domains and agent_ids (agent_ids null or [] = every agent).
  * The chat channel's cache forgets the channel once the change commits.
@@ -12,6 +14,7 @@ import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { ChannelsTable } from '../../db/schema.js';
 import { bool, toJson } from '../../lib/json.js';
+import { closeWidgetSockets } from '../../realtime/widgetSockets.js';
 import { randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanName } from '../agents/agentInput.js';
@@ -44,8 +47,11 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
     if (fields.chunked !== undefined) set.chunked = bool(fields.chunked);
     if (fields.rotate_secret === true) set.secret = randomToken(SECRET_BYTES);
     const identity = fields.identity_verification !== undefined || fields.rotate_identity_secret !== undefined;
-    if (fields.color !== undefined || fields.allowed_domains !== undefined || identity) {
+    const widget = fields.color !== undefined || fields.allowed_domains !== undefined || fields.hide_launcher != null || fields.enabled != null;
+    if (widget || identity) {
       const options = widgetOptions(channel);
+      if (fields.hide_launcher != null) options.hide_launcher = fields.hide_launcher;
+      if (fields.enabled != null) options.enabled = fields.enabled;
       if (fields.color !== undefined) options.color = cleanColor(fields.color);
       if (fields.allowed_domains !== undefined) options.allowed_domains = cleanDomains(fields.allowed_domains);
       if (identity) applyIdentitySecret(options, fields);
@@ -63,5 +69,7 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
     return findChannel(tx, actor.account_id, id);
   });
   forgetChatApiChannel(ctx.db, updated.channel.public_id);
+  // A disabled widget leaves open pages within seconds (svc_onWidgetDestroy).
+  if (fields.enabled === false) closeWidgetSockets(ctx, id);
   return updated;
 }

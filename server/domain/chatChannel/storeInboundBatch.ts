@@ -23,8 +23,7 @@ import { sql } from 'kysely';
 import { isPostgres, type Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Chat, Message, Visitor } from '../../db/schema.js';
-import { insertEventRow, takeSeqs } from '../../events/outbox.js';
-import { toJson } from '../../lib/json.js';
+import { insertEventRow, payloadJson, takeSeqs } from '../../events/outbox.js';
 import { presentMessage } from '../../presenters/message.js';
 import { insertMessageRow, messageRow, type MessageRow } from '../messages/insertMessage.js';
 import { changes } from '../visitors/upsertVisitor.js';
@@ -191,7 +190,7 @@ async function storeMessages(tx: Tx, items: Array<{ chat: OpenChat; row: Message
   const events = items.map(({ chat }, i) => {
     const k = (perChat.get(chat.id) ?? 0) + 1;
     perChat.set(chat.id, k);
-    return { chat, k, data_json: toJson({ message: presentMessage(messages[i]) }), created_at: messages[i].created_at };
+    return { chat, k, data_json: payloadJson('message.created', { message: presentMessage(messages[i]) }), created_at: messages[i].created_at };
   });
   const inserted = await sql<{ id: number }>`with bumped as (
       update chats set last_seq = chats.last_seq + v.n
@@ -227,7 +226,7 @@ async function storeMessagesSqlite(tx: Tx, items: Array<{ chat: OpenChat; row: M
       chat_id: chat.id,
       channel_id: chat.channel_id,
       seq,
-      data_json: toJson({ message: presentMessage(message) }),
+      data: { message: presentMessage(message) },
       created_at: message.created_at,
     });
   }

@@ -4,20 +4,17 @@
  */
 import type { Tx } from '../../db/database.js';
 import type { Chat, Message } from '../../db/schema.js';
-import type { EventType } from '../../events/catalogue.js';
+import type { ChatChange, EventPayloads, EventType } from '../../events/catalogue.js';
 import { recordEvent, type RecordedEvent } from '../../events/outbox.js';
 import { presentChat, type ChatDto } from '../../presenters/chat.js';
 import { presentMessage } from '../../presenters/message.js';
-
-/** What changed in a chat.updated event; subscribers (event webhooks) react to it. */
-export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated';
 
 export async function loadChatDto(tx: Tx, chat: Chat): Promise<ChatDto> {
   const visitor = await tx.selectFrom('visitors').selectAll().where('id', '=', chat.visitor_id).executeTakeFirstOrThrow();
   return presentChat(chat, visitor);
 }
 
-export async function recordChatEvent(tx: Tx, chat: Chat, type: EventType, data: Record<string, unknown>, now: number): Promise<RecordedEvent> {
+export async function recordChatEvent<T extends EventType>(tx: Tx, chat: Chat, type: T, data: EventPayloads[T], now: number): Promise<RecordedEvent> {
   return recordEvent(tx, { accountId: chat.account_id, type, chatId: chat.id, channelId: chat.channel_id, data }, now);
 }
 

@@ -38,6 +38,17 @@ export async function sendAgentMessage(
           .executeTakeFirstOrThrow();
       }
     }
+    if (!input.internal && chat.first_response_at === null) {
+      // The first response of the chat (reports); a conditional update, so two first replies at once keep the earlier.
+      chat =
+        (await tx
+          .updateTable('chats')
+          .set({ first_response_at: now })
+          .where('id', '=', chat.id)
+          .where('first_response_at', 'is', null)
+          .returningAll()
+          .executeTakeFirst()) ?? chat;
+    }
     const channel = await tx.selectFrom('channels').selectAll().where('id', '=', chat.channel_id).executeTakeFirstOrThrow();
     const viaChannel = channel.type === 'chat_api' && !input.internal && channel.webhook_url !== null;
     const message = await insertMessage(tx, {

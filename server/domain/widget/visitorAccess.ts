@@ -1,12 +1,14 @@
 /**
  * Who is calling the widget API: the widget channel named in the path, and
  * the visitor whose secret token comes with the call (only its sha256 is
- * stored). A token is valid for the widget that issued it and no other.
+ * stored). A token is valid for the widget that issued it and no other. A
+ * disabled widget is not found.
  */
 import type { Executor, Tx } from '../../db/database.js';
 import type { Channel, Visitor } from '../../db/schema.js';
 import { AppError, notFound } from '../../errors/AppError.js';
 import { sha256 } from '../../lib/ids.js';
+import { widgetOptions } from '../channels/channelInput.js';
 
 export async function findWidgetChannel(db: Executor, widgetId: string): Promise<Channel> {
   const channel =
@@ -14,6 +16,9 @@ export async function findWidgetChannel(db: Executor, widgetId: string): Promise
       ? await db.selectFrom('channels').selectAll().where('public_id', '=', widgetId).where('type', '=', 'widget').executeTakeFirst()
       : undefined;
   if (!channel) throw notFound('The widget');
+  // A widget an admin turned off is answered as an unknown one everywhere (loader, frame, API, socket).
+  if (widgetOptions(channel).enabled === false)
+    throw new AppError('not_found', 'The widget is disabled; an admin can turn it on again in the channel settings.');
   return channel;
 }
 

@@ -67,6 +67,7 @@ export async function loadWidgetState(db: Executor, channel: Channel, visitor: V
       color: typeof options.color === 'string' ? options.color : null,
       rules: parseJson<unknown>(settings.rules_json, null),
       callback_enabled: callbackOf(settings).enabled,
+      hide_launcher: options.hide_launcher === true,
     },
   };
 }

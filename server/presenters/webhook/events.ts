@@ -7,7 +7,10 @@
 import type { Agent, Call, Channel, Chat, Message, Visitor } from '../../db/schema.js';
 import { webhookAgent, webhookPage, webhookSession, webhookVisitor, type WebhookAgent } from './objects.js';
 
-export type WebhookEventName = 'chat_accepted' | 'chat_assigned' | 'chat_updated' | 'chat_finished' | 'offline_message' | 'call_event';
+/** Every event_name an event webhook carries (docs/EVENTS.md has a section for each; a test keeps them equal). */
+export const WEBHOOK_EVENT_NAMES = ['chat_accepted', 'chat_assigned', 'chat_updated', 'chat_finished', 'offline_message', 'call_event'] as const;
+
+export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
 export interface ChatScope {
   chat: Chat;

@@ -1,8 +1,9 @@
 /**
  * The widget's static routes: the loader with the widget id and PUBLIC_URL
- * injected (safely), cached 5 minutes with an ETag, a JS-comment 404 for an
- * unknown widget; the frame page with its CSP (frame-ancestors from the
- * channel's allowed domains); immutable assets without traversal. Runs on a
+ * injected (safely), at /widget/<id>.js and /widget/<id>, cached 5 minutes
+ * with an ETag, a script logging one console line for an unknown or disabled
+ * widget; the frame page with its CSP (frame-ancestors from the channel's
+ * allowed domains); svc-api.d.ts; immutable assets without traversal. Runs on a
  * fixture build, plus the registration in the real app on the real build.
  */
 import fs from 'node:fs';
@@ -46,6 +47,7 @@ describe('widget assets (fixture build)', () => {
     fs.writeFileSync(path.join(dir, 'frame/index.html'), HTML);
     fs.writeFileSync(path.join(dir, 'assets/frame-abc123.js'), 'console.log(1)');
     fs.writeFileSync(path.join(dir, 'secret.txt'), 'not an asset');
+    fs.writeFileSync(path.join(dir, 'svc-api.d.ts'), 'declare var svc_api: unknown;\n');
     app = Fastify({ logger: false });
     await registerWidgetAssets(app, t.app.ctx, { dir });
     await app.ready();
@@ -74,13 +76,39 @@ describe('widget assets (fixture build)', () => {
     expect(again.body).toBe('');
   });
 
-  it('answers an unknown widget with a 404 JavaScript comment', async () => {
-    for (const url of ['/widget/nope123.js', '/widget/nope123', `/widget/${widgetId}.css`]) {
+  it("serves the loader at the original snippet's address too, without .js", async () => {
+    const withJs = await app.inject({ method: 'GET', url: `/widget/${widgetId}.js` });
+    const without = await app.inject({ method: 'GET', url: `/widget/${widgetId}` });
+    expect(without.statusCode).toBe(200);
+    expect(without.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(without.body).toBe(withJs.body);
+  });
+
+  it('answers an unknown or disabled widget with a script logging one console line naming it', async () => {
+    const disabledId = await createWidget({ enabled: false });
+    for (const id of ['nope123', disabledId]) {
+      for (const url of [`/widget/${id}.js`, `/widget/${id}`]) {
+        const res = await app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
+        expect(res.headers['cache-control']).toBe('no-cache');
+        const lines: unknown[][] = [];
+        vm.runInNewContext(res.body, { console: { warn: (...a: unknown[]) => lines.push(a) } });
+        expect(lines).toEqual([[expect.stringContaining(`Parley: there is no chat widget "${id}"`)]]);
+      }
+    }
+    for (const url of [`/widget/${widgetId}.css`, '/widget/a%22b.js']) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
-      expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
       expect(res.body).toMatch(/^\/\* Parley: .* \*\/\n$/);
     }
+  });
+
+  it('serves svc-api.d.ts', async () => {
+    const res = await app.inject({ method: 'GET', url: '/widget/svc-api.d.ts' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/typescript; charset=utf-8');
+    expect(res.body).toBe('declare var svc_api: unknown;\n');
   });
 
   it('never lets an injected value end the string it is put in', () => {
@@ -111,8 +139,11 @@ describe('widget assets (fixture build)', () => {
     expect(lockedCsp).not.toContain('frame-ancestors *');
     expect(locked.headers.etag).not.toBe(open.headers.etag);
 
+    // Unknown (deleted since a page cached its loader): the frame's app, which tells the loader the widget is gone.
     const unknown = await app.inject({ method: 'GET', url: '/widget/frame/nope123' });
     expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toBe(HTML);
+    expect(String(unknown.headers['content-security-policy'])).toContain("script-src 'self'");
   });
 
   it('serves hashed assets immutable, and nothing outside the assets directory', async () => {

@@ -2,7 +2,10 @@
  * The widget's static side (CONTRACT §3), built by `npm run build:web` into
  * dist/web/widget:
  *   GET /widget/<widget_id>.js       the loader, with the widget id and PUBLIC_URL injected;
- *                                    short cache + ETag; unknown widget → 404 JS comment
+ *   GET /widget/<widget_id>          the same (the original snippet's form, without .js);
+ *                                    short cache + ETag; an unknown (or disabled) widget → a
+ *                                    script logging one console line that names the id
+ *   GET /widget/svc-api.d.ts         TypeScript declarations of svc_api and the callbacks
  *   GET /widget/frame/<widget_id>    the chat frame's page; CSP frame-ancestors from the
  *                                    channel's allowed domains
  *   GET /widget/assets/<file>        the frame's hashed JS/CSS, immutable
@@ -105,7 +108,7 @@ function fresh(request: FastifyRequest, reply: FastifyReply, etag: string): bool
 const notBuilt = 'The widget is not built: run `npm run build` (or `npm run build:web`).';
 
 /** The chat frame's Content-Security-Policy: only our own scripts and styles; pictures from anywhere (agent photos, files). */
-export function frameCsp(channel: Channel, publicUrl: string): string {
+export function frameCsp(channel: Pick<Channel, 'options_json'>, publicUrl: string): string {
   const ws = new URL(publicUrl);
   ws.protocol = ws.protocol === 'https:' ? 'wss:' : 'ws:';
   return [
@@ -124,15 +127,23 @@ export async function registerWidgetAssets(app: FastifyInstance, ctx: AppContext
   const build = new BuildReader(opts.dir);
   const hidden = { schema: { hide: true } };
 
+  app.get('/widget/svc-api.d.ts', hidden, async (request, reply) => {
+    const types = await build.read('svc-api.d.ts');
+    if (!types) return reply.code(503).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(`${notBuilt}\n`);
+    reply.type('application/typescript; charset=utf-8').header('cache-control', 'public, max-age=300');
+    if (fresh(request, reply, types.etag)) return reply.code(304).send();
+    return reply.send(types.body);
+  });
+
   app.get<{ Params: { script: string } }>('/widget/:script', hidden, async (request, reply) => {
-    const widgetId = /^(.+)\.js$/.exec(request.params.script)?.[1] ?? '';
-    const channel = await widgetChannel(ctx, widgetId);
+    const widgetId = /^([\w-]{1,64})(\.js)?$/.exec(request.params.script)?.[1];
     reply.type(JS);
+    if (!widgetId) return reply.code(404).header('cache-control', 'no-cache').send(`/* Parley: no such widget script. */\n`);
+    const channel = await widgetChannel(ctx, widgetId);
     if (!channel) {
-      return reply
-        .code(404)
-        .header('cache-control', 'no-cache')
-        .send(`/* Parley: there is no widget "${jsStringChars(widgetId).slice(0, 64)}". Copy the install snippet from the channel's settings. */\n`);
+      // A script (browsers run none with a 404 status) that says on the page's console what is wrong.
+      const line = `Parley: there is no chat widget "${jsStringChars(widgetId)}" (unknown or disabled); copy the install snippet from the channel's settings.`;
+      return reply.header('cache-control', 'no-cache').send(`console.warn(${JSON.stringify(line)});\n`);
     }
     const loader = await build.read('loader.js');
     if (!loader) return reply.code(503).header('cache-control', 'no-store').send(`/* Parley: ${notBuilt} */\n`);
@@ -145,9 +156,16 @@ export async function registerWidgetAssets(app: FastifyInstance, ctx: AppContext
   app.get<{ Params: { widgetId: string } }>('/widget/frame/:widgetId', hidden, async (request, reply) => {
     const channel = await widgetChannel(ctx, request.params.widgetId);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-    if (!channel) return reply.code(404).send('<!doctype html><title>Not found</title><p>There is no such chat widget.</p>\n');
     const html = await build.read('frame/index.html');
     if (!html) return reply.code(503).type('text/plain; charset=utf-8').send(`${notBuilt}\n`);
+    if (!channel) {
+      // A page still holding the loader (cached) of a widget deleted or disabled since: the frame's app runs, finds no
+      // widget and tells the loader, which takes the widget off the page (svc_onWidgetDestroy).
+      return reply
+        .code(404)
+        .header('content-security-policy', frameCsp({ options_json: '{}' }, ctx.config.publicUrl))
+        .send(html.body);
+    }
     reply.header('content-security-policy', frameCsp(channel, ctx.config.publicUrl)).header('referrer-policy', 'strict-origin-when-cross-origin');
     // The policy depends on the channel, so it is part of the version.
     if (fresh(request, reply, etagOf(html.etag + frameAncestors(channel)))) return reply.code(304).send();

@@ -7,8 +7,10 @@
  * "data":{cursor, online}}; a cursor older than the retained events gets a
  * `reset` frame first (the frame reads its session again). An unknown widget
  * is 404 and a refused Origin 403 before the upgrade; a bad token upgrades and
- * closes with 4401. One address, and one visitor, hold at most
- * WS_MAX_PER_ADDRESS / WS_MAX_PER_VISITOR sockets here; beyond, 4429
+ * closes with 4401. A widget deleted or disabled while the socket is open
+ * closes it with 4404 (realtime/widgetSockets.ts: at once on this instance,
+ * at the next keep-alive tick on others). One address, and one visitor, hold
+ * at most WS_MAX_PER_ADDRESS / WS_MAX_PER_VISITOR sockets here; beyond, 4429
  * (realtime/socketBounds.ts).
  *
  * While the database is unavailable, frames reconnect in a loop: most get
@@ -24,7 +26,9 @@ import type { AppContext } from '../../context.js';
 import type { Channel, Visitor } from '../../db/schema.js';
 import { findVisitorByToken, findWidgetChannel } from '../../domain/widget/visitorAccess.js';
 import type { UnavailableSource } from '../../errors/unavailableLog.js';
+import { AppError } from '../../errors/AppError.js';
 import { EventFeed } from '../../realtime/feed.js';
+import { CLOSE_WIDGET_GONE, holdWidgetSocket, WIDGET_GONE_REASON } from '../../realtime/widgetSockets.js';
 import {
   CLOSE_BAD_REQUEST,
   CLOSE_INTERNAL,
@@ -98,7 +102,7 @@ class VisitorSocket {
   constructor(
     private readonly ctx: AppContext,
     private readonly socket: WebSocket,
-    channel: Channel,
+    private readonly channel: Channel,
     visitor: Visitor,
     private readonly frames: VisitorFrames,
     cursor: number | null,
@@ -128,8 +132,22 @@ class VisitorSocket {
   open(): void {
     this.ctx.metrics.sockets.labels('visitor').inc();
     this.socket.on('close', () => this.closed());
-    this.stopKeepAlive = keepAlive(this.socket, () => this.feed.catchUp());
+    holdWidgetSocket(this.ctx, this.channel.id, this.socket);
+    this.stopKeepAlive = keepAlive(this.socket, () => {
+      this.feed.catchUp();
+      void this.checkWidget();
+    });
     void this.feed.start();
+  }
+
+  /** Another instance may have deleted or disabled the widget: then the page is told (4404). */
+  private async checkWidget(): Promise<void> {
+    try {
+      await findWidgetChannel(this.ctx.db, this.channel.public_id);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 404) closeWith(this.socket, CLOSE_WIDGET_GONE, WIDGET_GONE_REASON);
+      // Other failures (the database away): the next tick looks again.
+    }
   }
 
   private send(frame: VisitorFrame): void {

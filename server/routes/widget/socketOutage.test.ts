@@ -12,7 +12,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { outageApp, retrying, until, type LogLine, type OutageApp } from '../../../test/helpers/outageApp.js';
-import { listen, StreamClient } from '../../../test/helpers/realtime.js';
+import { listen, rawEvent, StreamClient } from '../../../test/helpers/realtime.js';
 import { testDialect } from '../../../test/helpers/testApp.js';
 import { createWidget, startSession, visitorSocketUrl, type TestWidget } from '../../../test/helpers/widget.js';
 
@@ -77,16 +77,18 @@ describe('visitor socket: its log while the database is unavailable', () => {
       const from = t.lines.length;
       await t.relay!.cut();
       // An agent's change: the socket asks the store whether the widget is still staffed, and that fails.
-      await t.app.ctx.hub.publish({
-        id: 1_000_000_000,
-        account_id: t.app.ctx.defaultAccountId,
-        type: 'agent.updated',
-        chat_id: null,
-        channel_id: null,
-        seq: null,
-        data: { agent: { id: 1, active: true } },
-        created_at: Date.now(),
-      });
+      await t.app.ctx.hub.publish(
+        rawEvent({
+          id: 1_000_000_000,
+          account_id: t.app.ctx.defaultAccountId,
+          type: 'agent.updated',
+          chat_id: null,
+          channel_id: null,
+          seq: null,
+          data: { agent: { id: 1, active: true } },
+          created_at: Date.now(),
+        }),
+      );
       expect(await c.waitClosed()).toMatchObject({ code: CLOSE_INTERNAL });
       await until(() => socketLines(t.lines.slice(from)).length >= 1, 5000, 'the feed line');
       const lines = t.lines.slice(from);

@@ -12,19 +12,11 @@ import type { Db } from '../../db/database.js';
 import type { Channel, Visitor } from '../../db/schema.js';
 import { isChannelAvailable } from '../../domain/channels/access.js';
 import { widgetAgents } from '../../domain/widget/widgetState.js';
-import { assertNever } from '../../events/catalogue.js';
-import type { MessageDto } from '../../presenters/message.js';
+import { assertNever, type RelayedEvent } from '../../events/catalogue.js';
 import { presentWidgetChatHead, widgetMessageFromDto } from '../../presenters/widget.js';
 import type { StreamEvent } from '../../realtime/hub.js';
 import type { VisitorFrame, WidgetAgent } from '../../../protocol/widget.js';
 import type { AvailabilityOnce } from './availabilityOnce.js';
-
-type ChatData = { id?: unknown; status?: unknown; accepted_by?: unknown; rate?: unknown; visitor?: { id?: unknown } };
-type CallData = { id?: unknown; status?: unknown; reason?: unknown; visitor_id?: unknown };
-
-const CHAT_STATUSES = ['pending', 'active', 'finished'] as const;
-const RATES = ['positive', 'negative'] as const;
-const oneOf = <T extends string>(list: readonly T[], v: unknown): T | null => ((list as readonly unknown[]).includes(v) ? (v as T) : null);
 
 export class VisitorFrames {
   /** Whether the channel is available, as last told to the visitor. */
@@ -55,10 +47,10 @@ export class VisitorFrames {
         return this.agentUpdated(e);
       case 'chat.created':
       case 'chat.updated':
-        return (await this.isMine(e)) ? this.chatFrame(e) : null;
+        return (await this.isMine(e, e.data.chat.visitor.id)) ? this.chatFrame(e) : null;
       case 'message.created':
       case 'message.updated':
-        return (await this.isMine(e)) ? this.messageFrame(e, e.type) : null;
+        return (await this.isMine(e)) ? this.messageFrame(e) : null;
       case 'typing':
         return (await this.isMine(e)) ? this.typingFrame(e) : null;
       case 'call.updated':
@@ -66,16 +58,16 @@ export class VisitorFrames {
       case 'offline_message.created':
         return null;
       default:
-        return assertNever(e.type);
+        return assertNever(e);
     }
   }
 
-  private async isMine(e: StreamEvent): Promise<boolean> {
+  /** Whether the event's chat is this visitor's; `owner` is the chat's visitor when the event carries it. */
+  private async isMine(e: StreamEvent, owner?: number): Promise<boolean> {
     const chatId = e.chat_id;
     if (chatId === null || e.channel_id !== this.channel.id) return false;
     if (this.mine.has(chatId)) return true;
     if (this.notMine.has(chatId)) return false;
-    const owner = (e.data.chat as ChatData | undefined)?.visitor?.id;
     const row =
       owner === undefined ? await this.db.selectFrom('chats').select('visitor_id').where('id', '=', chatId).executeTakeFirst() : { visitor_id: owner };
     const yes = row?.visitor_id === this.visitor.id;
@@ -88,9 +80,8 @@ export class VisitorFrames {
     return this.agents.get(id) ?? undefined;
   }
 
-  private async agentUpdated(e: StreamEvent): Promise<VisitorFrame | null> {
-    const changed = (e.data.agent as { id?: unknown } | undefined)?.id;
-    if (typeof changed === 'number') this.agents.delete(changed);
+  private async agentUpdated(e: RelayedEvent<'agent.updated'>): Promise<VisitorFrame | null> {
+    this.agents.delete(e.data.agent.id);
     // Shared by every visitor socket of the channel in this process: one query per change, not one per socket.
     const online = await this.availability.after(e.id, this.channel.account_id, this.channel.id);
     if (online === this.online) return null;
@@ -98,38 +89,35 @@ export class VisitorFrames {
     return { type: 'status', cursor: e.id, data: { online } };
   }
 
-  private async chatFrame(e: StreamEvent): Promise<VisitorFrame | null> {
-    const c = e.data.chat as ChatData | undefined;
-    const status = oneOf(CHAT_STATUSES, c?.status);
-    if (e.chat_id === null || !c || !status) return null;
-    const agent = typeof c.accepted_by === 'number' ? ((await this.agent(c.accepted_by)) ?? null) : null;
-    const chat = presentWidgetChatHead({ id: e.chat_id, status, rate: oneOf(RATES, c.rate) }, agent);
+  private async chatFrame(e: RelayedEvent<'chat.created' | 'chat.updated'>): Promise<VisitorFrame | null> {
+    const c = e.data.chat;
+    if (e.chat_id === null) return null;
+    const agent = c.accepted_by === null ? null : ((await this.agent(c.accepted_by)) ?? null);
+    const chat = presentWidgetChatHead({ id: e.chat_id, status: c.status, rate: c.rate }, agent);
     const json = JSON.stringify(chat);
     if (this.lastChat.get(chat.id) === json) return null; // nothing the visitor sees changed
     this.lastChat.set(chat.id, json);
     return { type: 'chat.updated', cursor: e.id, data: { chat } };
   }
 
-  private async messageFrame(e: StreamEvent, type: 'message.created' | 'message.updated'): Promise<VisitorFrame | null> {
-    const dto = e.data.message as MessageDto | undefined;
-    if (!dto || typeof dto.id !== 'number') return null;
+  private async messageFrame(e: RelayedEvent<'message.created' | 'message.updated'>): Promise<VisitorFrame | null> {
+    const dto = e.data.message;
     const agent = dto.agent_id === undefined ? undefined : await this.agent(dto.agent_id);
     const message = widgetMessageFromDto(dto, () => agent);
-    return message ? { type, cursor: e.id, data: { message } } : null;
+    return message ? { type: e.type, cursor: e.id, data: { message } } : null;
   }
 
-  private async typingFrame(e: StreamEvent): Promise<VisitorFrame | null> {
-    const { author, agent_id: agentId, typing } = e.data as { author?: unknown; agent_id?: unknown; typing?: unknown };
-    if (author !== 'agent' || typeof typing !== 'boolean' || e.chat_id === null) return null; // the visitor's own typing is not echoed
-    const agent = typeof agentId === 'number' ? await this.agent(agentId) : undefined;
+  private async typingFrame(e: RelayedEvent<'typing'>): Promise<VisitorFrame | null> {
+    const { author, agent_id: agentId, typing } = e.data;
+    if (author !== 'agent' || e.chat_id === null) return null; // the visitor's own typing is not echoed
+    const agent = agentId === undefined ? undefined : await this.agent(agentId);
     return { type: 'typing', cursor: e.id, data: { chat_id: e.chat_id, typing, ...(agent ? { agent } : {}) } };
   }
 
-  private async callFrame(e: StreamEvent): Promise<VisitorFrame | null> {
-    const call = e.data.call as CallData | undefined;
-    if (!call || typeof call.id !== 'number' || typeof call.status !== 'string') return null;
+  private async callFrame(e: RelayedEvent<'call.updated'>): Promise<VisitorFrame | null> {
+    const call = e.data.call;
     if (call.visitor_id !== this.visitor.id && !(await this.isMine(e))) return null;
-    const data = { id: call.id, status: call.status, ...(typeof call.reason === 'string' ? { reason: call.reason } : {}) };
+    const data = { id: call.id, status: call.status, ...(call.reason === undefined ? {} : { reason: call.reason }) };
     return { type: 'call.updated', cursor: e.id, data: { call: data } };
   }
 }

@@ -48,6 +48,7 @@ export function commandRunner(w: Widget): (c: LoaderCommand) => void {
       case 'layout':
         return w.set({ full: c.payload.full === true });
       case 'open':
+        if (c.payload?.focus === true) w.focusRequested = true;
         return w.openWindow(c.payload?.start === 'call' ? 'call' : 'chat');
       case 'close':
         return w.closeWindow();

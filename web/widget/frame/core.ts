@@ -54,7 +54,8 @@ export class WidgetCore extends Store {
       },
       frame: (f) => this.onFrame(f),
       connected: (up) => this.set({ connected: up }),
-      refused: () => void this.restart(),
+      // 4404: the widget was deleted or disabled while the page was open.
+      refused: (code) => (code === 4404 ? this.gone() : void this.restart()),
     });
     this.rules = new RuleRunner(
       () => ({ url: this.page.url, started: this.started, visits: this.visits }),
@@ -102,14 +103,19 @@ export class WidgetCore extends Store {
         });
         return this.applySession(res);
       } catch (e) {
-        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) {
-          this.set({ phase: 'gone' });
-          this.bridge.post('gone', null);
-          return;
-        }
+        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return this.gone();
         await sleep(Math.min(15_000, 1000 * 2 ** attempt));
       }
     }
+  }
+
+  /** The widget does not exist (any more) or is disabled: the loader takes everything off the page. */
+  gone(): void {
+    if (this.state.phase === 'gone') return;
+    console.warn(`Parley: the chat widget "${this.widgetId}" was removed or disabled; its installation snippet no longer works.`);
+    this.socket.stop();
+    this.set({ phase: 'gone' });
+    this.bridge.post('gone', null);
   }
 
   private applySession(res: SessionResponse): void {
@@ -128,6 +134,7 @@ export class WidgetCore extends Store {
       chat: chat ? { id: chat.id, status: chat.status, agent: chat.agent, rate: chat.rate } : null,
       messages: chat ? mergeMessages([], chat.messages) : [],
       color: res.settings.color ?? this.state.color,
+      launcher: !res.settings.hide_launcher,
       callback: res.settings.callback_enabled ? null : { result: 'fail', reason: 'Callback disabled' },
     });
     this.socket.start();
@@ -189,7 +196,10 @@ export class WidgetCore extends Store {
       case 'call.updated': {
         const call = f.data.call;
         if (call.status === 'end' || call.status === 'error') {
-          this.set({ call: { ...call } });
+          // The verdict on availability given during the call is stale now: startCall tries (the server decides) while it is asked again.
+          const disabled = this.state.callback?.result === 'fail' && this.state.callback.reason === 'Callback disabled';
+          this.set({ call: { ...call }, callback: disabled ? this.state.callback : null });
+          void this.callbackAvailability();
           this.fire('svc_onCallEnd', call.status === 'end' ? { result: 'ok' } : { result: 'fail', reason: call.reason ?? 'Call failed' });
         } else this.set({ call: { ...call } });
         return;
@@ -244,6 +254,11 @@ export class WidgetCore extends Store {
       unread: s.unread,
       callback: s.callback,
       calling: s.call !== null && s.call.status !== 'end' && s.call.status !== 'error',
+      open: s.open,
+      label: launcherLabel(s),
+      aria: s.unread ? `${launcherLabel(s)}, ${s.unread} unread` : launcherLabel(s),
+      launcher: s.launcher,
+      look: launcherCss(s.color),
     };
   }
 
@@ -337,6 +352,16 @@ export class WidgetCore extends Store {
     return result;
   }
 }
+
+/** The CSS of the launcher the loader draws on the page (in a shadow root: the page's styles do not reach it). */
+const launcherCss = (color: string | null): string =>
+  `button{position:relative;display:inline-flex;align-items:center;gap:8px;padding:12px 18px;border:0;border-radius:24px;background:${color ?? '#1a73e8'};color:#fff;` +
+  'font:600 15px/1.2 system-ui,sans-serif;white-space:nowrap;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}' +
+  '[hidden]{display:none}:focus-visible{outline:2px solid #1f2328;outline-offset:2px}' +
+  'b{position:absolute;top:-6px;right:-6px;min-width:20px;height:20px;padding:0 6px;box-sizing:border-box;border-radius:10px;background:#d93025;font-size:12px;line-height:20px;text-align:center}';
+
+/** The default launcher's text. */
+export const launcherLabel = (s: UiState): string => (s.online ? 'Chat with us' : 'Leave us a message');
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -46,6 +46,8 @@ export interface UiState {
   unread: number;
   offlineSent: boolean;
   color: string | null;
+  /** The default launcher is shown (an admin may hide it: the page opens the chat from its own button). */
+  launcher: boolean;
   callback: CallbackAvailability | null;
   call: CallState | null;
   /** A short message for the visitor (a file too big, a send that failed). */
@@ -72,6 +74,7 @@ export const initialState = (): UiState => ({
   unread: 0,
   offlineSent: false,
   color: null,
+  launcher: true,
   callback: null,
   call: null,
   notice: null,

@@ -1,10 +1,16 @@
 /**
  * The widget loader: the script a customer's page includes (CONTRACT §3).
  * Synchronously defines window.svc_api with every function of the spec and the
- * legacy ones, then injects the chat frame. Calls made before the frame
- * answers are queued and replayed in order; synchronous answers come from the
- * state the frame mirrors here (or from validation done on the spot); nothing
- * ever throws. The page's svc_on* callbacks are called when the frame says.
+ * legacy ones, window.svc_config, svc_init() and svc_destroy(), then adds the
+ * widget to the page: the default launcher in its own element
+ * `#svc_chat_widget` (a page may hide it with its own CSS and open the chat
+ * from its own button), and the chat window's iframe apart from it, sized 0×0
+ * while the window is closed, so nothing of Parley covers the page then.
+ * Calls made before the frame answers are queued and replayed in order;
+ * synchronous answers come from the state the frame mirrors here (or from
+ * validation done on the spot); nothing ever throws. The page's svc_on*
+ * callbacks are called when the frame says. Once the widget is gone (deleted,
+ * disabled, svc_destroy) every function answers a failure with the reason.
  * Budget: 3 KB gzipped (web/widget/size.test.ts).
  */
 import { MESSAGE_NAMESPACE, type Envelope, type PageInfo } from '../../../protocol/widget';
@@ -14,14 +20,32 @@ import { offlineError, phoneError } from '../shared/validate';
 /** Replaced by the server (server/routes/widget/assets.ts) when it serves /widget/<id>.js. */
 const BASE = '__PARLEY_BASE__';
 const ID = '__PARLEY_WIDGET_ID__';
+const GONE = 'The chat is not available: the widget was removed or disabled.';
+const DESTROYED = 'Removed by svc_destroy().';
 
 type Fn = (...args: unknown[]) => unknown;
 type Result = { result: 'ok' | 'fail'; [key: string]: unknown };
 const w = window as unknown as Window & Record<string, unknown>;
+const d = document;
+
+/** window.__parley: the running widget's stop function (any copy of the loader on the page sees it), unset when none runs. */
+type Stop = (reason: string) => void;
+const running = (): Stop | undefined => w.__parley as Stop | undefined;
 
 function start(): void {
   const origin = new URL(BASE).origin;
-  const m: Mirror = { mode: 'offline', contact: { client_name: null, email: null, phone: null, description: null }, unread: 0, callback: null, calling: false };
+  const m: Mirror = {
+    mode: 'offline',
+    contact: { client_name: null, email: null, phone: null, description: null },
+    unread: 0,
+    callback: null,
+    calling: false,
+    open: false,
+    label: '',
+    aria: '',
+    launcher: true,
+    look: '',
+  };
   const utm: Utm = {};
   const query = new URLSearchParams(location.search);
   for (const k of ['source', 'medium', 'campaign', 'content', 'term'] as const) {
@@ -30,20 +54,28 @@ function start(): void {
   }
   const queue: Envelope[] = [];
   const waiting: Record<number, Fn> = {};
+  const undo: Array<() => void> = [];
   let seq = 0;
   let target: Window | null = null;
   let ready = false;
-  let gone = false;
+  /** Why the widget is gone, or '' while it runs. */
+  let dead = '';
   let size: FrameEvents['size'] = { open: false, width: 0, height: 0 };
-  let shown = '0x0';
+  let shown = '0,0';
   let full = false;
   const page = (): PageInfo => ({ url: location.href, title: document.title, referrer: document.referrer });
   let last = page();
+  const config = { widget_id: ID, chat_mode: m.mode };
+  w.svc_config = config;
 
   const ok = (extra?: object): Result => ({ result: 'ok', ...extra });
   const fail = (reason: string): Result => ({ result: 'fail', reason });
 
   const fire = (name: string, ...args: unknown[]): void => call(w[name], args);
+  const listen = (t: EventTarget, type: string, fn: (e: never) => void): void => {
+    t.addEventListener(type, fn as EventListener);
+    undo.push(() => t.removeEventListener(type, fn as EventListener));
+  };
 
   function send<K extends keyof LoaderCommands>(event: K, payload: LoaderCommands[K], cb?: unknown): void {
     try {
@@ -57,12 +89,39 @@ function start(): void {
     }
   }
 
-  const frame = document.createElement('iframe');
+  // The chat window: an iframe of its own, 0×0 until the window opens.
+  const frame = d.createElement('iframe');
   frame.title = 'Chat';
   frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin);
   frame.setAttribute('allow', 'autoplay');
   frame.style.cssText =
     'position:fixed;right:0;bottom:0;width:0;height:0;border:0;margin:0;padding:0;z-index:2147483647;background:transparent;color-scheme:normal';
+
+  // The default launcher, in #svc_chat_widget, drawn as the frame describes it (its look comes with the frame, not the loader).
+  // Its visibility is set inside the shadow root, so a page's `display:none` on the element wins.
+  const box = d.createElement('div');
+  box.id = 'svc_chat_widget';
+  box.style.cssText = 'position:fixed;right:16px;bottom:16px;z-index:2147483646';
+  const shadow = box.attachShadow({ mode: 'open' });
+  shadow.innerHTML =
+    '<style></style><button type="button" hidden><svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg><span></span><b aria-hidden="true" hidden></b></button>';
+  const btn = shadow.querySelector('button') as HTMLButtonElement;
+  const [label, badge] = [btn.children[1], btn.children[2]] as HTMLElement[];
+  const look = shadow.firstChild as HTMLElement;
+  btn.onclick = () => {
+    send('open', { focus: true });
+    frame.focus();
+  };
+
+  const paint = (): void => {
+    btn.hidden = !ready || m.open || !m.launcher;
+    layout();
+    look.textContent = m.look;
+    label.textContent = m.label;
+    btn.setAttribute('aria-label', m.aria || m.label);
+    badge.textContent = String(m.unread);
+    badge.hidden = !m.unread;
+  };
 
   const layout = (): void => {
     if (full !== (full = size.open && innerWidth <= 480)) send('layout', { full });
@@ -70,53 +129,75 @@ function start(): void {
     const height = full ? innerHeight : Math.min(size.height, innerHeight);
     frame.style.width = width + 'px';
     frame.style.height = height + 'px';
-    if (width + 'x' + height !== shown) {
-      shown = width + 'x' + height;
-      fire('svc_onResizeCallback', { width, height });
+    // The widget's size on the page: the window when open, else the launcher with its margins (0×0 when hidden);
+    // nothing while the frame's state and its size disagree (the window is opening or closing).
+    if (m.open !== size.open) return;
+    const b = btn.offsetWidth;
+    const now = size.open ? [width, height] : b ? [b + 32, btn.offsetHeight + 32] : [0, 0];
+    if (now.join() !== shown) {
+      shown = now.join();
+      fire('svc_onResizeCallback', { width: now[0], height: now[1] });
     }
   };
 
-  addEventListener('message', (e: MessageEvent) => {
-    const d = e.data as Envelope<keyof FrameEvents> | null;
-    if (e.origin !== origin || !e.source || e.source !== frame.contentWindow || !d || d.ns !== MESSAGE_NAMESPACE) return;
-    const p = d.payload;
-    if (d.event === 'hello') {
+  listen(w, 'message', (e: MessageEvent) => {
+    const env = e.data as Envelope<keyof FrameEvents> | null;
+    if (e.origin !== origin || !e.source || e.source !== frame.contentWindow || !env || env.ns !== MESSAGE_NAMESPACE) return;
+    const p = env.payload;
+    if (env.event === 'hello') {
       target = e.source;
       send('init', { page: page(), utm, started: Math.round(performance.timeOrigin) });
-      for (const env of queue.splice(0)) target.postMessage(env, origin);
-    } else if (d.event === 'ready' || d.event === 'state') {
+      for (const q of queue.splice(0)) target.postMessage(q, origin);
+    } else if (env.event === 'ready' || env.event === 'state') {
+      const wasOpen = m.open;
       Object.assign(m, p as Mirror);
-      if (d.event === 'ready' && !ready) {
+      config.chat_mode = m.mode;
+      paint();
+      // The visitor minimized the window: the keyboard focus comes back to the launcher.
+      if (wasOpen && !m.open && d.activeElement === frame) btn.focus();
+      if (env.event === 'ready' && !ready) {
         ready = true;
+        paint();
         fire('svc_onLoadCallback');
       }
-    } else if (d.event === 'size') {
+    } else if (env.event === 'size') {
       size = p as FrameEvents['size'];
       layout();
-    } else if (d.event === 'callback') {
+    } else if (env.event === 'callback') {
       const c = p as FrameEvents['callback'];
       if (/^svc_on\w+$/.test(c.name)) fire(c.name, ...c.args);
-    } else if (d.event === 'reply' && d.id) {
-      call(waiting[d.id], p as unknown[]);
-      delete waiting[d.id];
-    } else if (d.event === 'gone') {
-      gone = true;
-      frame.remove();
+    } else if (env.event === 'reply' && env.id) {
+      call(waiting[env.id], p as unknown[]);
+      delete waiting[env.id];
+    } else if (env.event === 'gone') {
+      stop(GONE);
       fire('svc_onWidgetDestroy');
     }
   });
-  addEventListener('resize', layout);
-  const mount = (): void => void document.body.appendChild(frame);
-  if (document.body) mount();
-  else addEventListener('DOMContentLoaded', mount);
+  listen(w, 'resize', layout);
+  const mount = (): void => void d.body.append(box, frame);
+  if (d.body) mount();
+  else listen(d, 'DOMContentLoaded', mount);
   // Single-page apps: tell the frame when the URL or title changes.
-  setInterval(() => {
+  const timer = setInterval(() => {
     const now = page();
     if (now.url !== last.url || now.title !== last.title) send('page', (last = now));
   }, 1000);
 
+  const stop: Stop = (reason) => {
+    if (dead) return;
+    dead = reason;
+    w.__parley = undefined;
+    clearInterval(timer);
+    for (const f of undo) f();
+    box.remove();
+    frame.remove();
+    config.chat_mode = m.mode = 'offline';
+    if (reason === DESTROYED) delete w.svc_config;
+  };
+
   const api: Record<string, Fn> = {
-    open: (o) => send('open', o && typeof o === 'object' ? (o as { start?: string }) : {}),
+    open: (o) => send('open', o && typeof o === 'object' ? { start: (o as { start?: string }).start } : {}),
     close: () => send('close', null),
     chatMode: () => m.mode,
     getContactInfo: () => ({ ...m.contact }),
@@ -131,7 +212,7 @@ function start(): void {
       send('contact', out);
       return ok();
     },
-    setCustomData: (d) => (Array.isArray(d) ? (send('customData', d), ok()) : fail('Custom data must be array.')),
+    setCustomData: (x) => (Array.isArray(x) ? (send('customData', x), ok()) : fail('Custom data must be array.')),
     setRules: (r) => (r && typeof r === 'object' ? (send('rules', r), ok()) : fail('Rules must be an object.')),
     setUserToken: (t, signature) => {
       const token = typeof t === 'number' && isFinite(t) ? String(t) : t;
@@ -155,7 +236,7 @@ function start(): void {
     },
     isCallbackEnabled: (cb) => send('callbackEnabled', null, cb),
     sendOfflineMessage: (o) => {
-      const error = gone ? 'The chat is not available.' : offlineError(o);
+      const error = offlineError(o);
       if (error) return { result: 'fail', error };
       send('offline', o as LoaderCommands['offline']);
       return ok();
@@ -172,13 +253,20 @@ function start(): void {
     const f = api[k];
     api[k] = (...a) => {
       try {
-        return f(...a);
+        if (!dead) return f(...a);
+        // Gone: a failure with the reason, in the shape each function answers with.
+        if (k === 'chatMode') return 'offline';
+        if (k === 'sendOfflineMessage') return { result: 'fail', error: dead };
+        if (k === 'getVisitorNumber') return call(a[0], [dead, null]);
+        if (k === 'isCallbackEnabled') return call(a[0], [fail(dead)]);
+        return fail(dead);
       } catch (e) {
         console.error(e);
       }
     };
   }
   w.svc_api = api;
+  w.__parley = stop;
 }
 
 /** Calls a page function; its exceptions are logged, never passed on. */
@@ -191,7 +279,8 @@ function call(f: unknown, args: unknown[]): void {
   }
 }
 
-if (!w.__parley) {
-  w.__parley = ID;
-  start();
-}
+/** Adds the widget to the page (again after svc_destroy, for single-page apps); a widget already running stays as it is. */
+w.svc_init = () => void (running() || start());
+/** Removes everything the widget added to the page; svc_api then answers failures until svc_init(). */
+w.svc_destroy = () => running()?.(DESTROYED);
+if (!running()) start();

@@ -28,7 +28,8 @@ export interface LoaderCommands {
   page: PageInfo;
   /** The loader shows the open chat full screen (a phone-width page): no margins, no corners. */
   layout: { full: boolean };
-  open: { start?: string };
+  /** focus: the visitor pressed the default launcher (the frame moves the keyboard focus into the window). */
+  open: { start?: string; focus?: boolean };
   close: null;
   contact: Partial<Record<'name' | 'email' | 'phone' | 'description', string>>;
   customData: unknown[];
@@ -58,6 +59,14 @@ export interface Mirror {
   callback: CallbackAvailability | null;
   /** A callback call is under way. */
   calling: boolean;
+  /** The chat window is open (the loader hides its launcher meanwhile). */
+  open: boolean;
+  /** The default launcher: its text, its accessible name (with the unread count), and whether the widget shows it (an admin may hide it). */
+  label: string;
+  aria: string;
+  launcher: boolean;
+  /** The launcher's CSS (in its shadow root on the page): the widget colour and look come with the frame. */
+  look: string;
 }
 
 export interface FrameEvents {
@@ -70,7 +79,7 @@ export interface FrameEvents {
   callback: { name: CallbackName; args: unknown[] };
   /** Answer to the command with the same envelope id: the arguments of the page's callback. */
   reply: unknown[];
-  /** The widget does not exist (any more): the loader removes the frame. */
+  /** The widget does not exist (any more), or an admin disabled it: the loader removes everything it added. */
   gone: null;
 }
 

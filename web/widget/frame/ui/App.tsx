@@ -1,4 +1,8 @@
-/** The frame's root: the launcher or the chat window, and the size it asks the loader for. */
+/**
+ * The frame's root: the chat window, and the size it asks the loader for (0×0
+ * while closed: the loader shows the launcher on the page). Run alone (no
+ * loader), the frame shows its own launcher when the window is closed.
+ */
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Widget } from '../widget';
 import { ChatWindow } from './ChatWindow';
@@ -16,11 +20,9 @@ export function App({ w }: { w: Widget }) {
   useLayoutEffect(() => {
     const b = launcher.current;
     const size =
-      s.phase !== 'ready'
-        ? { open: false, width: 0, height: 0 }
-        : s.open
-          ? { open: true, ...OPEN_SIZE }
-          : { open: false, width: (b?.offsetWidth ?? 0) + 2 * MARGIN, height: (b?.offsetHeight ?? 0) + 2 * MARGIN };
+      s.phase === 'ready' && s.open
+        ? { open: true, ...OPEN_SIZE }
+        : { open: false, width: b ? b.offsetWidth + 2 * MARGIN : 0, height: b ? b.offsetHeight + 2 * MARGIN : 0 };
     const key = JSON.stringify(size);
     if (key !== posted.current) {
       posted.current = key;
@@ -30,7 +32,7 @@ export function App({ w }: { w: Widget }) {
   if (s.phase !== 'ready') return null;
   return (
     <div class={s.full || !w.bridge.embedded ? 'root full' : 'root'} style={s.color ? { '--c': s.color } : undefined}>
-      {s.open ? <ChatWindow w={w} s={s} /> : <Launcher w={w} s={s} btn={launcher} />}
+      {s.open ? <ChatWindow w={w} s={s} /> : !w.bridge.embedded && <Launcher w={w} s={s} btn={launcher} />}
     </div>
   );
 }

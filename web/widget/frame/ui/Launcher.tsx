@@ -1,12 +1,13 @@
-/** The closed widget: a labelled button with the unread count. */
+/** The closed widget when the frame runs alone (embedded, the loader draws the launcher on the page): a labelled button with the unread count. */
 import type { Ref } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { launcherLabel } from '../core';
 import type { UiState } from '../state';
 import type { Widget } from '../widget';
 import { ChatIcon } from './icons';
 
 export function Launcher({ w, s, btn }: { w: Widget; s: UiState; btn: Ref<HTMLButtonElement> }) {
-  const label = s.online ? 'Chat with us' : 'Leave us a message';
+  const label = launcherLabel(s);
   useEffect(() => {
     // Back from the window the visitor minimized: the focus returns here.
     if (!w.focusRequested) return;

@@ -69,10 +69,14 @@ describe('/api/v1/channels', () => {
       color: '#1a73e8',
       allowed_domains: ['shop.example.com', '*.example.org'],
       identity_secret: null,
+      hide_launcher: false,
+      enabled: true,
     });
     const minimal = await call('POST', '/api/v1/channels', { type: 'widget', name: 'Plain', webhook_url: null, chunked: false });
     expect(minimal.statusCode).toBe(201);
-    expect(minimal.json()).toMatchObject({ color: null, allowed_domains: [], agent_ids: [] });
+    expect(minimal.json()).toMatchObject({ color: null, allowed_domains: [], agent_ids: [], hide_launcher: false, enabled: true });
+    const own = await call('POST', '/api/v1/channels', { type: 'widget', name: 'Own button', hide_launcher: true, enabled: false });
+    expect(own.json()).toMatchObject({ hide_launcher: true, enabled: false });
   });
 
   it.each([
@@ -82,6 +86,7 @@ describe('/api/v1/channels', () => {
     [{ type: 'chat_api', name: 'X', webhook_url: 'https://example.com/#frag' }, 'validation_failed', /fragment/],
     [{ type: 'chat_api', name: 'X', webhook_url: 'https://example.com/', agent_ids: [999999] }, 'validation_failed', /999999/],
     [{ type: 'chat_api', name: 'X', webhook_url: 'https://example.com/', color: '#ffffff' }, 'validation_failed', /only to widget/],
+    [{ type: 'chat_api', name: 'X', webhook_url: 'https://example.com/', hide_launcher: true }, 'validation_failed', /only to widget/],
     [{ type: 'chat_api', name: '', webhook_url: 'https://example.com/' }, 'validation_failed', /name/],
     [{ type: 'email', name: 'X' }, 'validation_failed', /type/],
     [{ type: 'widget', name: 'X', color: 'red' }, 'validation_failed', /#rrggbb/],
@@ -151,8 +156,19 @@ describe('/api/v1/channels', () => {
     const w = (await call('POST', '/api/v1/channels', { type: 'widget', name: 'W', color: '#123456', allowed_domains: ['a.example'] })).json();
     const res = await call('PATCH', `/api/v1/channels/${w.id}`, { name: 'W2', color: null, allowed_domains: null, agent_ids: [agent.id] });
     expect(res.json()).toEqual({ ...w, name: 'W2', color: null, allowed_domains: [], agent_ids: [agent.id] });
+    const hidden = await call('PATCH', `/api/v1/channels/${w.id}`, { hide_launcher: true, enabled: false });
+    expect(hidden.json()).toEqual({ ...res.json(), hide_launcher: true, enabled: false });
+    const shown = await call('PATCH', `/api/v1/channels/${w.id}`, { hide_launcher: false, enabled: true });
+    expect(shown.json()).toEqual(res.json());
     const before = await storeRows();
-    for (const payload of [{ rotate_secret: true }, { chunked: true }, { color: '#12345' }, { allowed_domains: ['a b'] }]) {
+    for (const payload of [
+      { rotate_secret: true },
+      { chunked: true },
+      { color: '#12345' },
+      { allowed_domains: ['a b'] },
+      { hide_launcher: 'yes' },
+      { enabled: 0 },
+    ]) {
       expect((await call('PATCH', `/api/v1/channels/${w.id}`, payload)).statusCode, JSON.stringify(payload)).toBe(400);
     }
     expect(await storeRows()).toEqual(before);

@@ -26,8 +26,8 @@ export async function channelsRoutes(base: FastifyInstance, ctx: AppContext): Pr
   const present = ({ channel, agentIds }: ChannelWithAgents): ChannelDto => presentChannel(channel, agentIds, ctx.config.publicUrl);
 
   app.post('/channels', { schema: { tags, security, body: CreateChannelBody }, ...admin }, async (request, reply) => {
-    const { type, name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification } = request.body;
-    const fields = { name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification };
+    const { type, name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification, hide_launcher, enabled } = request.body;
+    const fields = { name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification, hide_launcher, enabled };
     const created = await createChannel(ctx, { actor: actor(request), type, fields });
     return reply.code(201).send(present(created));
   });
@@ -54,6 +54,30 @@ export async function channelsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
 /** Only the documented fields; unknown ones are ignored. */
 function pickFields(body: UpdateChannelBodyT): ChannelFields {
-  const { name, webhook_url, chunked, agent_ids, color, allowed_domains, rotate_secret, identity_verification, rotate_identity_secret } = body;
-  return { name, webhook_url, chunked, agent_ids, color, allowed_domains, rotate_secret, identity_verification, rotate_identity_secret };
+  const {
+    name,
+    webhook_url,
+    chunked,
+    agent_ids,
+    color,
+    allowed_domains,
+    rotate_secret,
+    identity_verification,
+    rotate_identity_secret,
+    hide_launcher,
+    enabled,
+  } = body;
+  return {
+    name,
+    webhook_url,
+    chunked,
+    agent_ids,
+    color,
+    allowed_domains,
+    rotate_secret,
+    identity_verification,
+    rotate_identity_secret,
+    hide_launcher,
+    enabled,
+  };
 }

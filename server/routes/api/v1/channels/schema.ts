@@ -24,6 +24,13 @@ const AllowedDomains = Type.Union([Type.Array(Type.String({ maxLength: 260 }), {
   description: 'widget: host names the widget may be embedded on (example.com, *.example.com); empty = any.',
 });
 
+const HideLauncher = Type.Boolean({
+  description: 'widget: true hides the default launcher (the page opens the chat from its own button with svc_api.open()); default false.',
+});
+const Enabled = Type.Boolean({
+  description: 'widget: false turns the widget off: pages including it show nothing, and open ones get svc_onWidgetDestroy within seconds; default true.',
+});
+
 export const CreateChannelBody = Type.Object(
   {
     type: Type.Union([Type.Literal('chat_api'), Type.Literal('widget')]),
@@ -34,6 +41,8 @@ export const CreateChannelBody = Type.Object(
     color: Type.Optional(Color),
     allowed_domains: Type.Optional(AllowedDomains),
     identity_verification: Type.Optional(IdentityVerification),
+    hide_launcher: Type.Optional(HideLauncher),
+    enabled: Type.Optional(Enabled),
   },
   { additionalProperties: true },
 );
@@ -52,6 +61,8 @@ export const UpdateChannelBody = Type.Object(
     rotate_identity_secret: Type.Optional(
       Type.Boolean({ description: 'widget: true issues a new identity secret (verification must be on); signatures made with the old one stop working.' }),
     ),
+    hide_launcher: Type.Optional(HideLauncher),
+    enabled: Type.Optional(Enabled),
   },
   { additionalProperties: true },
 );

@@ -28,10 +28,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { AgentDto } from '../../../../../protocol/agent.js';
 import type { AppContext } from '../../../../context.js';
 import type { Agent } from '../../../../db/schema.js';
 import { resolveToken } from '../../../../domain/auth/tokens.js';
 import type { UnavailableSource } from '../../../../errors/unavailableLog.js';
+import { assertNever, type EventPayloads, type EventType } from '../../../../events/catalogue.js';
 import { EventFeed } from '../../../../realtime/feed.js';
 import type { StreamEvent } from '../../../../realtime/hub.js';
 import {
@@ -52,13 +54,10 @@ import { ChannelVisibility } from './visibility.js';
 
 export { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_UNAUTHORIZED, PING_INTERVAL_MS } from '../../../../realtime/socket.js';
 
-export interface StreamFrame {
-  type: string;
-  data: Record<string, unknown>;
-  cursor?: number;
-  chat_id?: number;
-  seq?: number;
-}
+/** A frame of the agents' stream: an event's name and payload as recorded, and where it sits (cursor, chat, seq). */
+export type StreamFrame = {
+  [K in EventType]: { type: K; data: EventPayloads[K]; cursor?: number; chat_id?: number; seq?: number };
+}[EventType];
 
 /** Agent streams' failures while the database is unavailable, in the outage log. */
 const OPEN_FAILED: UnavailableSource = { name: 'stream', first: 'stream failed to open', unit: ['stream', 'streams'], verb: 'failed to open' };
@@ -77,8 +76,30 @@ function serializedFrame(e: StreamEvent): Buffer {
   return frame;
 }
 
+/** Agents see every event as it was recorded: its payload is already the agent shape. */
 export function toFrame(e: StreamEvent): StreamFrame {
-  const frame: StreamFrame = { type: e.type, data: e.data, cursor: e.id };
+  switch (e.type) {
+    case 'chat.created':
+    case 'chat.updated':
+      return positioned({ type: e.type, data: e.data }, e);
+    case 'message.created':
+    case 'message.updated':
+      return positioned({ type: e.type, data: e.data }, e);
+    case 'typing':
+      return positioned({ type: e.type, data: e.data }, e);
+    case 'offline_message.created':
+      return positioned({ type: e.type, data: e.data }, e);
+    case 'call.updated':
+      return positioned({ type: e.type, data: e.data }, e);
+    case 'agent.updated':
+      return positioned({ type: e.type, data: e.data }, e);
+    default:
+      return assertNever(e);
+  }
+}
+
+function positioned(frame: StreamFrame, e: StreamEvent): StreamFrame {
+  frame.cursor = e.id;
   if (e.chat_id !== null) frame.chat_id = e.chat_id;
   if (e.seq !== null) frame.seq = e.seq;
   return frame;
@@ -158,17 +179,33 @@ class AgentStream {
   }
 
   private async visible(e: StreamEvent): Promise<boolean> {
-    if (e.type === 'agent.updated') {
-      this.visibility.invalidate();
-      const changed = e.data.agent as { id?: unknown; active?: unknown } | undefined;
-      if (changed?.id === this.agent.id && changed.active === false) {
-        closeWith(this.socket, CLOSE_UNAUTHORIZED, 'unauthorized: this agent was deactivated');
-        return false;
-      }
-      // A change of this agent may have revoked its tokens (a new password, a logout): recheck now, not at the next ping.
-      if (changed?.id === this.agent.id) void this.tick();
+    switch (e.type) {
+      case 'agent.updated':
+        return this.agentUpdated(e.data.agent) && this.visibility.allows(e);
+      case 'chat.created':
+      case 'chat.updated':
+      case 'message.created':
+      case 'message.updated':
+      case 'typing':
+      case 'offline_message.created':
+      case 'call.updated':
+        return this.visibility.allows(e);
+      default:
+        return assertNever(e);
     }
-    return this.visibility.allows(e);
+  }
+
+  /** An agent changed: the visibility rule may have too; false when it is this agent, deactivated (the stream closes). */
+  private agentUpdated(changed: AgentDto): boolean {
+    this.visibility.invalidate();
+    if (changed.id !== this.agent.id) return true;
+    if (!changed.active) {
+      closeWith(this.socket, CLOSE_UNAUTHORIZED, 'unauthorized: this agent was deactivated');
+      return false;
+    }
+    // A change of this agent may have revoked its tokens (a new password, a logout): recheck now, not at the next ping.
+    void this.tick();
+    return true;
   }
 
   /** At every ping (keepAlive): catch up from the store and recheck the token. */

@@ -10,7 +10,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { outageApp, retrying, until, type LogLine, type OutageApp } from '../../../../../test/helpers/outageApp.js';
-import { listen, seedAgent, streamUrl, StreamClient } from '../../../../../test/helpers/realtime.js';
+import { listen, rawEvent, seedAgent, streamUrl, StreamClient } from '../../../../../test/helpers/realtime.js';
 import { testDialect } from '../../../../../test/helpers/testApp.js';
 
 const CLOSE_INTERNAL = 1011;
@@ -84,16 +84,18 @@ describe('agent stream: its log while the database is unavailable', () => {
       const from = t.lines.length;
       await t.relay!.cut();
       // A change of the agent itself: the stream catches up from the store and rechecks the token, both failing.
-      await t.app.ctx.hub.publish({
-        id: 1_000_000_000,
-        account_id: agent.accountId,
-        type: 'agent.updated',
-        chat_id: null,
-        channel_id: null,
-        seq: null,
-        data: { agent: { id: agent.id, active: true } },
-        created_at: Date.now(),
-      });
+      await t.app.ctx.hub.publish(
+        rawEvent({
+          id: 1_000_000_000,
+          account_id: agent.accountId,
+          type: 'agent.updated',
+          chat_id: null,
+          channel_id: null,
+          seq: null,
+          data: { agent: { id: agent.id, active: true } },
+          created_at: Date.now(),
+        }),
+      );
       expect(await c.waitClosed()).toMatchObject({ code: CLOSE_INTERNAL });
       await until(() => streamLines(t.lines.slice(from)).length >= 2, 5000, 'the feed and token check lines');
       const lines = t.lines.slice(from);

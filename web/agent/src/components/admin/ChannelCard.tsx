@@ -80,6 +80,10 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
             </dd>
             <dt>Allowed domains</dt>
             <dd>{channel.allowed_domains.length > 0 ? channel.allowed_domains.join(', ') : 'any'}</dd>
+            <dt>Launcher</dt>
+            <dd>{channel.hide_launcher ? "hidden (the site's own button opens the chat)" : 'shown'}</dd>
+            <dt>Status</dt>
+            <dd>{channel.enabled ? 'on' : 'off: pages including it show nothing'}</dd>
             <dt>Agents</dt>
             <dd>{who}</dd>
           </dl>

@@ -1,7 +1,7 @@
 /**
  * Add or change a channel. Chat API (spec: Connect chat API): name, webhook
  * server URL, chunked encoding, agents. Widget: name, colour, allowed domains,
- * agents.
+ * the default launcher shown or hidden (the page's own button), on or off, agents.
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText, type ChannelFields } from '../../api';
@@ -22,6 +22,8 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
   const [chunked, setChunked] = useState(initial?.type === 'chat_api' ? initial.chunked : false);
   const [color, setColor] = useState(initial?.type === 'widget' ? (initial.color ?? '#2f6fed') : '#2f6fed');
   const [domains, setDomains] = useState(initial?.type === 'widget' ? initial.allowed_domains.join('\n') : '');
+  const [hideLauncher, setHideLauncher] = useState(initial?.type === 'widget' ? initial.hide_launcher : false);
+  const [enabled, setEnabled] = useState(initial?.type === 'widget' ? initial.enabled : true);
   const [agentIds, setAgentIds] = useState<number[]>(initial?.agent_ids ?? []);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -34,13 +36,15 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
     const fields: ChannelFields =
       type === 'chat_api'
         ? { name, webhook_url: webhookUrl.trim() || null, chunked, agent_ids: agentIds }
-        : { name, color, allowed_domains: domains.split(/[\s,]+/).filter(Boolean), agent_ids: agentIds };
+        : { name, color, allowed_domains: domains.split(/[\s,]+/).filter(Boolean), hide_launcher: hideLauncher, enabled, agent_ids: agentIds };
     try {
       onSaved(initial ? await api.updateChannel(initial.id, fields) : await api.createChannel({ ...fields, type, name }));
       if (!initial) {
         setName('');
         setWebhookUrl('');
         setDomains('');
+        setHideLauncher(false);
+        setEnabled(true);
         setAgentIds([]);
       }
     } catch (err) {
@@ -88,6 +92,19 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
             value={domains}
             onChange={(e) => setDomains(e.target.value)}
           />
+          <label className="check">
+            <input type="checkbox" name="hide_launcher" checked={hideLauncher} onChange={(e) => setHideLauncher(e.target.checked)} />
+            Hide the default launcher
+          </label>
+          <p className="muted small">
+            For sites with their own chat button: it opens the chat with <code>svc_api.open()</code>. Sites can also hide it with CSS on{' '}
+            <code>#svc_chat_widget</code>.
+          </p>
+          <label className="check">
+            <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+            Widget on
+          </label>
+          <p className="muted small">Turned off, the widget disappears from every page within seconds, and comes back when turned on.</p>
         </>
       )}
       <AgentPicker value={agentIds} onChange={setAgentIds} />

@@ -1,0 +1,155 @@
+/**
+ * Parley widget: TypeScript declarations of the page API (docs/WIDGET.md).
+ * Served at /widget/svc-api.d.ts. Use it in a page's TypeScript with a
+ * triple-slash reference or by adding it to "files" in tsconfig.json:
+ *
+ *   /// <reference path="./svc-api.d.ts" />
+ *   window.svc_onLoadCallback = () => svc_api.open();
+ *
+ * `svc_api` exists as soon as the loader script has run; calls made before the
+ * chat is ready are kept and run in order. No function ever throws.
+ */
+
+declare namespace SvcApi {
+  type Ok = { result: 'ok' };
+  type Fail = { result: 'fail'; reason: string };
+  type Result = Ok | Fail;
+
+  /** The visitor's contact details; null for what is unknown. */
+  interface ContactInfo {
+    client_name: string | null;
+    email: string | null;
+    phone: string | null;
+    description: string | null;
+  }
+
+  interface ContactInput {
+    name?: string;
+    email?: string;
+    phone?: string;
+    description?: string;
+  }
+
+  /** A field of setCustomData, shown to agents in array order. */
+  interface CustomDataField {
+    /** Title above the field. */
+    title?: string;
+    /** The field's text (shown as text, never as HTML). */
+    content?: string;
+    /** http(s) URL opened on click. */
+    link?: string;
+    /** Bold text before a colon. */
+    key?: string;
+  }
+
+  interface InvitationRule {
+    id: string | number;
+    conditions?: {
+      seconds_on_page?: number;
+      url_contains?: string;
+      url_matches?: string;
+      min_visits?: number;
+    };
+    action: { type: 'invitation'; text: string; department_id?: number };
+  }
+
+  interface Rules {
+    rules: InvitationRule[];
+  }
+
+  interface OfflineMessage {
+    name?: string;
+    email?: string;
+    phone?: string;
+    description?: string;
+    /** Required. */
+    message: string;
+  }
+
+  /** reason: 'Callback disabled', 'Callback unavaiable' (sic, as the original spells it), or why the widget is gone. */
+  type CallbackAvailability = Ok | Fail;
+
+  /** svc_onChangeState's argument. */
+  type WidgetState = 'label' | 'chat/min' | 'chat' | 'call' | 'chat/call';
+
+  type Utm = Partial<Record<'source' | 'medium' | 'campaign' | 'content' | 'term', string>>;
+
+  interface Agent {
+    name: string;
+    photo: string | null;
+  }
+
+  interface ReceivedMessage {
+    id: number;
+    chat_id: number;
+    author: 'agent' | 'visitor' | 'system';
+    agent?: { id: number; name: string; photo: string | null } | null;
+    type: string;
+    text?: string;
+    file?: string;
+    file_name?: string;
+    created_at: number;
+    [field: string]: unknown;
+  }
+
+  interface Api {
+    /** Opens the chat window; `{start: 'call'}` opens the callback form. */
+    open(options?: { start?: 'call' }): void;
+    /** Minimizes the chat window. */
+    close(): void;
+    /** 'online' when an agent of the widget is online; follows status changes live. */
+    chatMode(): 'online' | 'offline';
+    getContactInfo(): ContactInfo;
+    /** Calls back with the visitor's sequential number (1, 2, 3 ...). */
+    getVisitorNumber(callback: (error: string | null, visitorNumber: number | null) => void): void;
+    setContactInfo(info: ContactInput): Result;
+    setCustomData(fields: CustomDataField[]): Result;
+    setRules(rules: Rules | InvitationRule[]): Result;
+    /** `signature`: hex HMAC-SHA256 of the token, for widgets with identity verification. */
+    setUserToken(token: string | number, signature?: string): { result: 'ok'; token: string } | { result: 'fail'; token: string | false; reason?: string };
+    showProactiveInvitation(text: string, departmentId?: number): Result;
+    startCall(phone: string): Result;
+    isCallbackEnabled(callback: (result: CallbackAvailability) => void): void;
+    sendOfflineMessage(message: OfflineMessage): Ok | { result: 'fail'; error: string };
+    // Older and newer revisions of the API.
+    getUtm(): Utm;
+    getUnreadMessagesCount(): number;
+    clearHistory(): void;
+    /** #rgb, #rrggbb, rgb() or hsl(). */
+    setWidgetColor(color: string): void;
+    sendPageTitle(title?: string): void;
+    setClientAttributes(attributes: Record<string, string | number | boolean>): void;
+  }
+
+  interface Config {
+    widget_id: string;
+    /** Follows chatMode() live. */
+    chat_mode: 'online' | 'offline';
+  }
+}
+
+/** The page API (every function exists as soon as the loader has run). */
+declare const svc_api: SvcApi.Api;
+/** The widget's id and its live chat mode, for third-party code. */
+declare const svc_config: SvcApi.Config | undefined;
+/** Adds the widget to the page again after svc_destroy() (single-page apps); does nothing while it runs. */
+declare function svc_init(): void;
+/** Removes everything the widget added to the page; svc_api answers failures until svc_init(). */
+declare function svc_destroy(): void;
+
+/** Callbacks the page may define on window; each is called when it is a function. */
+interface Window {
+  svc_onLoadCallback?: () => void;
+  svc_onOpen?: () => void;
+  svc_onClose?: () => void;
+  svc_onMessageSent?: (text: string) => void;
+  svc_onAccept?: (agent?: SvcApi.Agent) => void;
+  svc_onIntroduction?: (contact: SvcApi.ContactInfo) => void;
+  svc_onResizeCallback?: (size: { width: number; height: number }) => void;
+  svc_onCallStart?: () => void;
+  svc_onCallEnd?: (result: SvcApi.Ok | SvcApi.Fail) => void;
+  svc_onChangeState?: (state: SvcApi.WidgetState) => void;
+  svc_onMessageReceived?: (message: SvcApi.ReceivedMessage) => void;
+  svc_onClientStartChat?: () => void;
+  svc_onWidgetDestroy?: () => void;
+}
