@@ -8,8 +8,8 @@
  * failed query is not kept: the next asker tries again). Recent answers are
  * kept by event id, so sockets replaying the same event share them too.
  */
-import type { Db } from '../../db/database.js';
-import { isChannelAvailable } from '../../domain/channels/access.js';
+import type { Db } from '../db/database.js';
+import { isChannelAvailable } from '../domain/channels/access.js';
 
 /** Answers kept: enough for every channel of a burst of status changes. */
 const KEPT = 2000;
