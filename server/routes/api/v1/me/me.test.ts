@@ -25,10 +25,7 @@ describe('PATCH /api/v1/me', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: 'Pat Doe', phone: '+15550123', photo_url: 'https://cdn.example.com/pat.png', role: 'agent' });
     expect(await me()).toMatchObject({ name: 'Pat Doe' });
-    const listed = (await t.app.inject({ method: 'GET', url: '/api/v1/agents', headers: bearer(t.adminToken) })).json() as Array<{
-      email: string;
-      name: string;
-    }>;
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/v1/agents', headers: bearer(t.adminToken) })).json<Array<{ email: string; name: string }>>();
     expect(listed.find((a) => a.email === 'pat@example.com')?.name).toBe('Pat Doe');
     expect((await patch({ photo_url: null })).json().photo_url).toBeNull();
   });
