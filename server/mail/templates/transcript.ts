@@ -5,6 +5,8 @@
  *   answer, and every line, private notes marked;
  * - the visitor's copy ("E-mail me this conversation" in the widget): the
  *   lines the visitor saw, nothing else.
+ * - the missed-chat notification: a chat waited longer than the account's
+ *   missed_chat_minutes, with what the visitor wrote so far.
  * Pure: the data in, subject + text + HTML out.
  */
 import { renderMail, type MailContent } from '../compose.js';
@@ -51,6 +53,31 @@ export function visitorTranscriptMail(scope: Pick<MailScope, 'accountName' | 'ti
     blocks: [
       { kind: 'p', text: `Started ${mailTime(t.chat.created_at, scope.timezone)}. You asked for this copy of the conversation.` },
       { kind: 'transcript', lines: t.lines },
+    ],
+  });
+}
+
+export function missedChatMail(scope: MailScope, publicUrl: string, t: ChatTranscript, minutes: number): MailContent {
+  const who = t.visitor?.name ?? (t.visitor ? `Visitor ${t.visitor.number}` : 'A visitor');
+  return renderMail({
+    subject: `Missed chat: ${who} waited ${minutes} min`,
+    heading: `${who} has waited ${minutes} minutes for an answer`,
+    accountName: scope.accountName,
+    settingsUrl: scope.settingsUrl,
+    blocks: [
+      {
+        kind: 'rows',
+        rows: [
+          ['Visitor', t.visitor ? `#${t.visitor.number}` : null],
+          ['Name', t.visitor?.name],
+          ['E-mail', t.visitor?.email],
+          ['Phone', t.visitor?.phone],
+          ['Channel', t.channelName],
+          ['Started', mailTime(t.chat.created_at, scope.timezone)],
+        ],
+      },
+      { kind: 'transcript', lines: t.lines },
+      { kind: 'link', label: 'Answer the chat', url: `${publicUrl}/chats/${t.chat.id}` },
     ],
   });
 }
