@@ -25,6 +25,7 @@ const AGENT_ROUTES = new Set([
   'POST /api/v1/auth/logout',
   'GET /api/v1/me',
   'PUT /api/v1/me/status',
+  'PATCH /api/v1/me',
   'GET /api/v1/agents',
   'GET /api/v1/agents/:id',
   'GET /api/v1/departments',
