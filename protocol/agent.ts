@@ -130,6 +130,22 @@ export interface DeliveryDto {
   next_attempt_at: number | null;
 }
 
+/** Sign-in throttling of an (address, e-mail) pair or of a source address (GET /api/v1/auth/throttles, admins). */
+export interface SignInThrottleDto {
+  id: number;
+  kind: 'pair' | 'source';
+  address: string;
+  /** The e-mail a pair names; null for a source. */
+  email: string | null;
+  failures: number;
+  first_failure_at: number;
+  last_failure_at: number;
+  /** Sign-ins of this key are refused until then; null when it does not wait now. */
+  blocked_until: number | null;
+  /** When its failures are forgotten (a day after the last one, or the end of its wait). */
+  expires_at: number;
+}
+
 /** A mail as admins read it on the Mail page (GET /api/v1/mails): composed, sent, or kept when no SMTP server is set. */
 export interface MailDto {
   id: number;

@@ -10,6 +10,7 @@ import * as m004 from './004_hot_path_indexes.js';
 import * as m005 from './005_retention.js';
 import * as m006 from './006_relay_cursor.js';
 import * as m007 from './007_auth_expiry.js';
+import * as m008 from './008_sign_in_throttles.js';
 import * as m012 from './012_mail_accounts.js';
 import * as m015 from './015_reports.js';
 
@@ -24,6 +25,7 @@ const modules: Record<string, MigrationModule> = {
   '005_retention': m005,
   '006_relay_cursor': m006,
   '007_auth_expiry': m007,
+  '008_sign_in_throttles': m008,
   '012_mail_accounts': m012,
   '015_reports': m015,
 };

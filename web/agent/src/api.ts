@@ -20,6 +20,7 @@ import type {
   OfflineMessage,
   Role,
   Settings,
+  SignInThrottle,
 } from './types';
 
 export class ApiError extends Error {
@@ -163,6 +164,9 @@ export interface PasswordLink {
 export const api = {
   login: (email: string, password: string) => request<{ token: string; agent: Agent }>('POST', '/auth/login', { email, password }),
   logout: () => request<void>('POST', '/auth/logout'),
+  logoutAll: () => request<void>('POST', '/auth/logout-all'),
+  changePassword: (currentPassword: string, newPassword: string) =>
+    request<void>('PUT', '/me/password', { current_password: currentPassword, new_password: newPassword }),
   me: () => request<Agent>('GET', '/me'),
   setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
 
@@ -212,6 +216,9 @@ export const api = {
 
   deliveries: (filter: Page & { status?: string; kind?: string } = {}) => request<DeliveryRecord[]>('GET', '/deliveries', undefined, { limit: 50, ...filter }),
   redeliver: (id: number) => request<DeliveryRecord>('POST', `/deliveries/${id}/redeliver`),
+
+  throttles: (page: Page = {}) => request<SignInThrottle[]>('GET', '/auth/throttles', undefined, { limit: 1000, ...page }),
+  clearThrottle: (id: number) => request<void>('DELETE', `/auth/throttles/${id}`),
 };
 
 /** A sentence for any error thrown by the calls above. */

@@ -4,7 +4,7 @@
  * with the server; the rest are the app's own views of them.
  */
 
-import type { AgentDto, ChatApiChannelDto, ChatDto, DeliveryDto, MailDto, MessageDto, VisitorDto, WidgetChannelDto } from '../../../protocol/agent';
+import type { AgentDto, ChatApiChannelDto, ChatDto, DeliveryDto, MailDto, MessageDto, SignInThrottleDto, VisitorDto, WidgetChannelDto } from '../../../protocol/agent';
 
 export type Agent = AgentDto;
 export type Visitor = VisitorDto;
@@ -15,6 +15,7 @@ export type WidgetChannel = WidgetChannelDto;
 export type Channel = ChatApiChannelDto | WidgetChannelDto;
 export type DeliveryRecord = DeliveryDto;
 export type Mail = MailDto;
+export type SignInThrottle = SignInThrottleDto;
 
 export type Role = 'admin' | 'agent';
 export type AgentStatus = 'online' | 'away' | 'offline';
