@@ -18,6 +18,8 @@
  *   POST /widget/api/<widget_id>/attributes         {attributes: Record<string,string|number|boolean>} → 204
  *   POST /widget/api/<widget_id>/offline            OfflineMessageRequest → {result:'ok'} | 400 {error}
  *   POST /widget/api/<widget_id>/rate               {rate:'positive'|'negative'} → 204
+ *   POST /widget/api/<widget_id>/transcript         {} → {result:'ok', chat_id}: the chat mailed to the visitor's own e-mail;
+ *                                                   409 {error} without an address or a chat
  *   POST /widget/api/<widget_id>/uploads            raw file body (Content-Type = file type, X-File-Name header: the name
  *                                                   URI-encoded, as headers are Latin-1) → UploadResponse; at most
  *                                                   WIDGET_UPLOAD_MAX_BYTES (the frame refuses bigger files before sending)

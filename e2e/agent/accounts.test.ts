@@ -53,10 +53,11 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     await run?.t.close();
   });
 
-  it('shows the Mail page empty before anything was mailed', async () => {
+  it('shows the Mail page empty before anything was mailed, saying mails are kept (no SMTP_URL)', async () => {
     await page.goto(`${run.base}/admin/mail`);
     await page.getByRole('heading', { name: 'Mail' }).waitFor();
     await page.getByText('No mail yet.').waitFor();
+    await page.getByText('Mail is not being sent').waitFor();
     await screenshot(page, 'mail-empty');
   });
 

@@ -151,6 +151,9 @@ describe('mail over SMTP', () => {
     expect(Number(mails[0].id)).toBeGreaterThan(Number(mails[1].id));
     const agentToken = await t.login('plain-agent@example.com', 'agent-password-1');
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/mails', headers: bearer(agentToken) })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/mails/status', headers: bearer(agentToken) })).statusCode).toBe(403);
+    const status = await t.app.inject({ method: 'GET', url: '/api/v1/mails/status', headers: bearer(t.adminToken) });
+    expect(status.json()).toEqual({ smtp: true, from: FROM });
   });
 });
 
@@ -217,5 +220,10 @@ describe('mail without SMTP_URL', () => {
     const id = res.json<Array<{ id: number }>>()[0].id;
     const again = await t.app.inject({ method: 'POST', url: `/api/v1/deliveries/${id}/redeliver`, headers: bearer(t.adminToken) });
     expect(again.json()).toMatchObject({ kind: 'mail', status: 'kept' });
+  });
+
+  it('tells the Mail page that mails are kept, not sent', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/mails/status', headers: bearer(t.adminToken) });
+    expect(res.json()).toEqual({ smtp: false, from: expect.stringContaining('@') });
   });
 });

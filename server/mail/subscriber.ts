@@ -4,6 +4,7 @@
  * exactly once with the event that caused it, one row per recipient.
  *   offline_message.created                → offline_message mail (Reply-To the visitor)
  *   call.updated (a callback, status start) → callback_request mail
+ *   chat.updated (change finished)          → chat_archive mail to the archive address, when set
  */
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
@@ -14,6 +15,8 @@ import type { MailContent } from './compose.js';
 import { enqueueMail } from './enqueueMail.js';
 import { notificationScope, type MailScope } from './recipients.js';
 import { callbackRequestMail, offlineMessageMail } from './templates/notifications.js';
+import { archiveMail } from './templates/transcript.js';
+import { loadTranscript } from './transcript.js';
 
 async function notify(
   tx: Tx,
@@ -70,13 +73,27 @@ async function callbackRequested(tx: Tx, ctx: AppContext, event: RelayedEvent<'c
   );
 }
 
+async function chatFinished(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.updated'>): Promise<void> {
+  const settings = await tx.selectFrom('settings').select('archive_email').where('account_id', '=', event.account_id).executeTakeFirst();
+  const to = settings?.archive_email;
+  if (!to) return;
+  const scope = await notificationScope(tx, ctx.config, event.account_id);
+  const transcript = await loadTranscript(tx, { accountId: event.account_id, chatId: event.data.chat.id, timezone: scope.timezone, withNotes: true });
+  if (!transcript) return;
+  const content = archiveMail(scope, ctx.config.publicUrl, transcript);
+  await enqueueMail(tx, ctx.config, { accountId: event.account_id, type: 'chat_archive', to, chatId: transcript.chat.id, ...content }, ctx.clock());
+}
+
 export const mailNotifications: Subscriber = {
   name: 'mail',
-  handles: ['offline_message.created', 'call.updated'],
+  handles: ['offline_message.created', 'call.updated', 'chat.updated'],
   wants: (event) =>
-    event.type === 'offline_message.created' || (event.type === 'call.updated' && event.data.call.status === 'start' && event.data.call.type === 'callback'),
+    event.type === 'offline_message.created' ||
+    (event.type === 'call.updated' && event.data.call.status === 'start' && event.data.call.type === 'callback') ||
+    (event.type === 'chat.updated' && event.data.change === 'finished'),
   async handle(tx, event, ctx) {
     if (event.type === 'offline_message.created') await offlineMessage(tx, ctx, event);
     else if (event.type === 'call.updated') await callbackRequested(tx, ctx, event);
+    else if (event.type === 'chat.updated') await chatFinished(tx, ctx, event);
   },
 };

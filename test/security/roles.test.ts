@@ -26,6 +26,7 @@ const AGENT_ROUTES = new Set([
   'POST /api/v1/auth/logout-all',
   'GET /api/v1/me',
   'PUT /api/v1/me/status',
+  'PATCH /api/v1/me',
   'PUT /api/v1/me/password',
   'GET /api/v1/agents',
   'GET /api/v1/agents/:id',

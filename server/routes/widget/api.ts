@@ -1,7 +1,8 @@
 /**
  * The chat frame's HTTP API under /widget/api/<widget_id> (protocol/widget.ts):
  * session, messages, typing, contact info, custom data, user token, page,
- * client attributes, offline message, rating and callbacks (the calls domain's).
+ * client attributes, offline message, rating, callbacks (the calls domain's)
+ * and the conversation mailed to the visitor (transcript).
  * Visitor calls carry `Authorization: Bearer <visitor_token>`. Handlers only
  * check the caller (visitorCall.ts) and call one domain operation.
  */
@@ -9,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { callbackAvailability } from '../../domain/calls/callbackAvailability.js';
 import { requestCallback } from '../../domain/calls/requestCallback.js';
+import { mailTranscript } from '../../domain/widget/mailTranscript.js';
 import { rateChat } from '../../domain/widget/rateChat.js';
 import { receiveWidgetMessage } from '../../domain/widget/receiveWidgetMessage.js';
 import { sendOfflineMessage } from '../../domain/widget/sendOfflineMessage.js';
@@ -102,6 +104,16 @@ export async function widgetApiRoutes(app: FastifyInstance, ctx: AppContext, lim
     await rateChat(ctx, { visitor, rate: bodyObject(request.body).rate });
     return reply.code(204).send();
   });
+
+  app.post<Route>(
+    '/api/:widgetId/transcript',
+    { schema: schema("E-mail me this conversation: mailed to the visitor's own e-mail address (→ {result, chat_id}; 409 without an address or a chat)") },
+    async (request) => {
+      const { visitor } = await visitorOf(ctx, limiter, request, { visitor: LIMITS.transcriptPerVisitor, ip: LIMITS.transcriptPerIp });
+      const { chat_id } = await mailTranscript(ctx, { visitor });
+      return { result: 'ok', chat_id };
+    },
+  );
 
   app.get<Route>('/api/:widgetId/callback', { schema: schema('isCallbackEnabled (→ CallbackAvailability)') }, async (request) => {
     const { visitor } = await visitorOf(ctx, limiter, request, action);

@@ -217,6 +217,7 @@ export const api = {
   resumeWebhooks: () => request<Settings>('POST', '/settings/webhooks/resume'),
 
   mails: (page: Page = {}) => request<Mail[]>('GET', '/mails', undefined, { limit: 50, ...page }),
+  mailStatus: () => request<{ smtp: boolean; from: string }>('GET', '/mails/status'),
   inviteAgent: (id: number) => request<LinkSent>('POST', `/agents/${id}/invitation`),
   forcePasswordReset: (id: number) => request<LinkSent>('POST', `/agents/${id}/password-reset`),
   forgotPassword: (email: string) => request<{ result: string; message: string }>('POST', '/auth/forgot-password', { email }),

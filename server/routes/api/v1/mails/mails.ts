@@ -3,6 +3,8 @@
  * was composed (recipient, subject, text and HTML parts) and its status:
  * `kept` when no SMTP_URL is set (composed, never sent), otherwise pending,
  * delivered or failed (with the reason).
+ * GET /api/v1/mails/status (admin): whether mails are sent (SMTP_URL set)
+ * or kept, and the sender, so the Mail page can say so even when empty.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -37,6 +39,24 @@ export const MailSchema = Type.Object({
 export async function mailsRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const { requireAdmin } = makeGuards(ctx);
+
+  app.get(
+    '/mails/status',
+    {
+      schema: {
+        tags: ['mails'],
+        security: [{ bearer: [] }],
+        response: {
+          200: Type.Object({
+            smtp: Type.Boolean({ description: 'true when SMTP_URL is set (mails are sent); false: mails are kept, composed but never sent.' }),
+            from: Type.String({ description: 'MAIL_FROM, the sender of every mail.' }),
+          }),
+        },
+      },
+      preValidation: requireAdmin,
+    },
+    async () => ({ smtp: ctx.config.smtpUrl !== null, from: ctx.config.mailFrom }),
+  );
 
   app.get(
     '/mails',

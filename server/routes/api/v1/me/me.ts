@@ -1,8 +1,9 @@
-/** GET /me, PUT /me/status, PUT /me/password: the signed-in agent, its availability and its own password. */
+/** GET /me, PATCH /me (own name, phone, photo link), PUT /me/status, PUT /me/password: the signed-in agent, its profile, its availability and its own password. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../../context.js';
+import { updateProfile } from '../../../../domain/agents/updateProfile.js';
 import { setAgentStatus } from '../../../../domain/agents/setAgentStatus.js';
 import { changeOwnPassword } from '../../../../domain/auth/changeOwnPassword.js';
 import { presentAgent } from '../../../../presenters/agent.js';
@@ -13,11 +14,25 @@ const StatusBody = Type.Object({
   status: Type.Union([Type.Literal('online'), Type.Literal('away'), Type.Literal('offline')]),
 });
 
+const ProfileBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ description: 'Shown to visitors and other agents; 1 to 200 characters.' })),
+    phone: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    photo_url: Type.Optional(Type.Union([Type.String({ description: 'An http(s) link to the photo; null or empty clears it.' }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
 export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const { requireAgent } = makeGuards(ctx);
 
   app.get('/me', { schema: { tags: ['me'], security: [{ bearer: [] }] }, preValidation: requireAgent }, async (request) => presentAgent(actor(request)));
+
+  app.patch('/me', { schema: { tags: ['me'], security: [{ bearer: [] }], body: ProfileBody }, preValidation: requireAgent }, async (request) => {
+    const me = actor(request);
+    return presentAgent(await updateProfile(ctx, { agentId: me.id, accountId: me.account_id, changes: request.body }));
+  });
 
   app.put('/me/status', { schema: { tags: ['me'], security: [{ bearer: [] }], body: StatusBody }, preValidation: requireAgent }, async (request) => {
     const me = actor(request);

@@ -4,7 +4,7 @@
  * every mail is `kept` (composed, not sent): the page says so, so the flow
  * is visible and testable with no mail server at all.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { dateTime } from '../../format';
 import type { Mail } from '../../types';
@@ -19,14 +19,20 @@ const TYPES: Record<string, string> = {
   invitation: 'Invitation',
   password_reset: 'Password reset',
   missed_chat: 'Missed chat',
-  transcript: 'Transcript',
+  chat_archive: 'Chat archive',
+  chat_transcript: 'Transcript for the visitor',
 };
 
 export function Mails() {
   const list = useList<Mail>(() => api.mails({ limit: PAGE }));
   const [error, setError] = useState<string | null>(null);
   const [more, setMore] = useState(true);
-  const kept = list.items.some((m) => m.status === 'kept');
+  // GET /mails/status says whether SMTP_URL is set, so the notice shows even before the first mail.
+  const [smtp, setSmtp] = useState<{ smtp: boolean; from: string } | null>(null);
+  useEffect(() => {
+    api.mailStatus().then(setSmtp, () => setSmtp(null));
+  }, []);
+  const kept = smtp ? !smtp.smtp : list.items.some((m) => m.status === 'kept');
 
   const loadMore = async () => {
     const oldest = list.items[list.items.length - 1]?.id;
@@ -48,6 +54,7 @@ export function Mails() {
           Refresh
         </button>
       </div>
+      {smtp?.smtp && <p className="muted small">Mails are sent from {smtp.from}.</p>}
       {kept && (
         <p className="notice">
           Mail is not being sent: this server has no SMTP_URL, so mails are kept here instead. Set SMTP_URL (and MAIL_FROM) to send them; see the configuration
@@ -81,7 +88,9 @@ export function Mails() {
         ))}
       </ul>
       {list.items.length === 0 && !list.loading && !list.error && (
-        <p className="muted">No mail yet. Offline messages, callback requests, invitations and password resets will appear here.</p>
+        <p className="muted">
+          No mail yet. Offline messages, callback requests, missed chats, chat archives, invitations and password resets will appear here.
+        </p>
       )}
       {more && list.items.length >= PAGE && (
         <button type="button" onClick={() => void loadMore()}>

@@ -1,0 +1,83 @@
+/**
+ * Mails carrying a chat's transcript:
+ * - the archive copy, sent to the account's `archive_email` when a chat
+ *   finishes: the visitor's details, the contact_info of the chat_accepted
+ *   answer, and every line, private notes marked;
+ * - the visitor's copy ("E-mail me this conversation" in the widget): the
+ *   lines the visitor saw, nothing else.
+ * - the missed-chat notification: a chat waited longer than the account's
+ *   missed_chat_minutes, with what the visitor wrote so far.
+ * Pure: the data in, subject + text + HTML out.
+ */
+import { renderMail, type MailContent } from '../compose.js';
+import { mailTime, type MailScope } from '../recipients.js';
+import type { ChatTranscript } from '../transcript.js';
+
+const differs = (value: string | undefined, shown: string | null | undefined): string | null => (value && value !== shown ? value : null);
+
+export function archiveMail(scope: MailScope, publicUrl: string, t: ChatTranscript): MailContent {
+  const who = t.visitor?.name ?? t.contact?.name ?? (t.visitor ? `Visitor ${t.visitor.number}` : 'a visitor');
+  return renderMail({
+    subject: `Chat #${t.chat.id} with ${who}`,
+    heading: `Chat #${t.chat.id} with ${who}`,
+    accountName: scope.accountName,
+    blocks: [
+      {
+        kind: 'rows',
+        rows: [
+          ['Visitor', t.visitor ? `#${t.visitor.number}` : null],
+          ['Name', t.visitor?.name],
+          ['E-mail', t.visitor?.email],
+          ['Phone', t.visitor?.phone],
+          // The chat_accepted answer's contact_info, when it says more than the visitor's details now do.
+          ['Contact name', differs(t.contact?.name, t.visitor?.name)],
+          ['Contact e-mail', differs(t.contact?.email, t.visitor?.email)],
+          ['Contact phone', differs(t.contact?.phone, t.visitor?.phone)],
+          ['Channel', t.channelName],
+          ['Started', mailTime(t.chat.created_at, scope.timezone)],
+          ['Finished', t.chat.finished_at === null ? null : mailTime(t.chat.finished_at, scope.timezone)],
+          ['Rating', t.chat.rate],
+        ],
+      },
+      { kind: 'transcript', lines: t.lines },
+      { kind: 'link', label: 'Open the chat', url: `${publicUrl}/chats/${t.chat.id}` },
+    ],
+  });
+}
+
+export function visitorTranscriptMail(scope: Pick<MailScope, 'accountName' | 'timezone'>, t: ChatTranscript): MailContent {
+  return renderMail({
+    subject: `Your conversation with ${scope.accountName}`,
+    heading: `Your conversation with ${scope.accountName}`,
+    accountName: scope.accountName,
+    blocks: [
+      { kind: 'p', text: `Started ${mailTime(t.chat.created_at, scope.timezone)}. You asked for this copy of the conversation.` },
+      { kind: 'transcript', lines: t.lines },
+    ],
+  });
+}
+
+export function missedChatMail(scope: MailScope, publicUrl: string, t: ChatTranscript, minutes: number): MailContent {
+  const who = t.visitor?.name ?? (t.visitor ? `Visitor ${t.visitor.number}` : 'A visitor');
+  return renderMail({
+    subject: `Missed chat: ${who} waited ${minutes} min`,
+    heading: `${who} has waited ${minutes} minutes for an answer`,
+    accountName: scope.accountName,
+    settingsUrl: scope.settingsUrl,
+    blocks: [
+      {
+        kind: 'rows',
+        rows: [
+          ['Visitor', t.visitor ? `#${t.visitor.number}` : null],
+          ['Name', t.visitor?.name],
+          ['E-mail', t.visitor?.email],
+          ['Phone', t.visitor?.phone],
+          ['Channel', t.channelName],
+          ['Started', mailTime(t.chat.created_at, scope.timezone)],
+        ],
+      },
+      { kind: 'transcript', lines: t.lines },
+      { kind: 'link', label: 'Answer the chat', url: `${publicUrl}/chats/${t.chat.id}` },
+    ],
+  });
+}
