@@ -19,7 +19,7 @@ import type { CallDto } from '../presenters/call.js';
 import type { OfflineMessageDto } from '../presenters/offlineMessage.js';
 
 /** What changed in a chat.updated event; subscribers (event webhooks) react to it. */
-export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated';
+export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated' | 'page_changed';
 
 /** chat.created / chat.updated: the chat as agents see it, what changed, and who changed it (when an agent did). */
 export interface ChatEventData {
@@ -63,7 +63,7 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
   'chat.updated': {
     chat: { doc: 'the chat after the change, as agents see it' },
     change: {
-      doc: 'what changed: `accepted`, `visitor_updated`, `assigned`, `finished`, `answer_applied`, `transferred`, `custom_data` or `rated`',
+      doc: 'what changed: `accepted`, `visitor_updated`, `assigned`, `finished`, `answer_applied`, `transferred`, `custom_data`, `rated` or `page_changed` (the visitor is on another page)',
       optional: true,
     },
     agent_id: { doc: 'the agent who made the change, when an agent did', optional: true },

@@ -64,6 +64,17 @@ export class WidgetCore extends Store {
     this.subscribe(() => this.afterChange());
   }
 
+  /** The newest agent message the visitor has seen (the window open): the unread badge counts the later ones, on every page. */
+  private get seenKey(): string {
+    return `parley.${this.widgetId}.seen`;
+  }
+
+  private markSeen(messages: WidgetMessage[] = this.state.messages): void {
+    const last = lastAgentMessage(messages);
+    const seen = load(this.seenKey);
+    if (seen === null || last > Number(seen)) save(this.seenKey, String(last));
+  }
+
   private get tokenKey(): string {
     return `parley.${this.widgetId}.token`;
   }
@@ -133,6 +144,7 @@ export class WidgetCore extends Store {
       contact: mergeContact({ ...emptyContact(), ...contact }, this.state.contact),
       chat: chat ? { id: chat.id, status: chat.status, agent: chat.agent, rate: chat.rate } : null,
       messages: chat ? mergeMessages([], chat.messages) : [],
+      unread: this.unreadOf(chat?.messages ?? []),
       color: res.settings.color ?? this.state.color,
       launcher: !res.settings.hide_launcher,
       callback: res.settings.callback_enabled ? null : { result: 'fail', reason: 'Callback disabled' },
@@ -143,6 +155,16 @@ export class WidgetCore extends Store {
     // The window was open on the previous page of this tab: it opens again.
     if (this.state.open) this.fire('svc_onOpen');
     if (res.settings.rules) this.rules.set(res.settings.rules);
+  }
+
+  /** Agent messages newer than the last one seen (none while the window is open, or for a browser that never kept a count). */
+  private unreadOf(messages: WidgetMessage[]): number {
+    const seen = load(this.seenKey);
+    if (this.state.open || seen === null) {
+      this.markSeen(messages);
+      return 0;
+    }
+    return messages.filter((m) => m.author === 'agent' && m.id > Number(seen)).length;
   }
 
   /** A fresh visitor (clearHistory) or a token the server no longer knows. */
@@ -198,10 +220,10 @@ export class WidgetCore extends Store {
         if (call.status === 'end' || call.status === 'error') {
           // The verdict on availability given during the call is stale now: startCall tries (the server decides) while it is asked again.
           const disabled = this.state.callback?.result === 'fail' && this.state.callback.reason === 'Callback disabled';
-          this.set({ call: { ...call }, callback: disabled ? this.state.callback : null });
+          this.set({ call: { ...call, phone: this.state.call?.phone }, callback: disabled ? this.state.callback : null });
           void this.callbackAvailability();
           this.fire('svc_onCallEnd', call.status === 'end' ? { result: 'ok' } : { result: 'fail', reason: call.reason ?? 'Call failed' });
-        } else this.set({ call: { ...call } });
+        } else this.set({ call: { ...call, phone: this.state.call?.phone } });
         return;
       }
     }
@@ -238,6 +260,7 @@ export class WidgetCore extends Store {
     if (m.author === 'agent') {
       patch.agentTyping = null;
       if (!this.state.open) patch.unread = this.state.unread + 1;
+      else this.markSeen([m]);
       beep();
       this.set(patch);
       this.fire('svc_onMessageReceived', m);
@@ -299,6 +322,7 @@ export class WidgetCore extends Store {
     // The visitor has the chat in front of him: no invitation on this page view.
     this.rules.finish();
     this.set({ open: true, view, unread: 0, notice: null });
+    this.markSeen();
     save(`parley.${this.widgetId}.open`, '1', 'session');
     if (!was) this.fire('svc_onOpen');
     if (view === 'call') void this.callbackAvailability();
@@ -362,6 +386,8 @@ const launcherCss = (color: string | null): string =>
 
 /** The default launcher's text. */
 export const launcherLabel = (s: UiState): string => (s.online ? 'Chat with us' : 'Leave us a message');
+
+const lastAgentMessage = (messages: WidgetMessage[]): number => messages.reduce((n, m) => (m.author === 'agent' && m.id > n ? m.id : n), 0);
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

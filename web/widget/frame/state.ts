@@ -21,6 +21,8 @@ export interface CallState {
   id?: number;
   status: string;
   reason?: string;
+  /** The number the visitor asked to be called at. */
+  phone?: string;
 }
 
 export interface UiState {

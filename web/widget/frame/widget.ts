@@ -119,12 +119,12 @@ export class Widget extends WidgetCore {
 
   async startCall(phone: string): Promise<void> {
     await this.ready;
-    this.set({ call: { status: 'requested' } });
+    this.set({ call: { status: 'requested', phone } });
     let reason: string;
     try {
       const r = await this.api.call<{ result: 'ok'; call_id: number } | { result: 'fail'; reason: string }>('POST', 'callback', { phone });
       if (r.result === 'ok') {
-        this.set({ call: { id: r.call_id, status: 'start' } });
+        this.set({ call: { id: r.call_id, status: 'start', phone } });
         this.fire('svc_onCallStart');
         return;
       }
@@ -132,7 +132,7 @@ export class Widget extends WidgetCore {
     } catch (e) {
       reason = e instanceof Error ? e.message : 'Callback unavaiable';
     }
-    this.set({ call: { status: 'error', reason } });
+    this.set({ call: { status: 'error', reason, phone } });
     this.fire('svc_onCallEnd', { result: 'fail', reason });
   }
 }

@@ -8,6 +8,7 @@ import { isEmail, offlineError, phoneError } from '../../shared/validate';
 import type { UiState } from '../state';
 import type { Widget } from '../widget';
 import { Field, formValues } from './fields';
+import { ThumbDownIcon, ThumbUpIcon } from './icons';
 
 type Props = { w: Widget; s: UiState };
 
@@ -93,12 +94,13 @@ export function OfflineForm({ w, s }: Props) {
   );
 }
 
-const CALL_STATUS: Record<string, string> = {
-  requested: 'Requesting a call…',
-  start: 'We are calling you now.',
-  agent_connected: 'An agent is on the line; we are calling you.',
-  client_connected: 'You are connected.',
-  end: 'The call has ended.',
+/** What really happens at each step (an agent dials the visitor from his own phone): never "calling you" before anyone is. */
+const CALL_STATUS: Record<string, (phone: string) => string> = {
+  requested: () => 'Sending your request…',
+  start: (phone) => `Thank you! An agent will call you${phone ? ` at ${phone}` : ''} shortly.`,
+  agent_connected: () => 'An agent is calling you now.',
+  client_connected: () => 'You are connected with an agent.',
+  end: () => 'The call has ended.',
 };
 
 export function CallbackForm({ w, s }: Props) {
@@ -111,7 +113,8 @@ export function CallbackForm({ w, s }: Props) {
     setError('');
     void w.startCall(phone);
   };
-  const status = s.call && (s.call.status === 'error' ? `The call failed: ${s.call.reason ?? 'unknown reason'}` : CALL_STATUS[s.call.status]);
+  const status =
+    s.call && (s.call.status === 'error' ? `The call failed: ${s.call.reason ?? 'unknown reason'}` : CALL_STATUS[s.call.status]?.(s.call.phone ?? ''));
   return (
     <form class="form" aria-label="Call me back" onSubmit={submit}>
       <h2>We will call you back</h2>
@@ -149,10 +152,10 @@ export function Rating({ w, s }: Props) {
         <>
           <p>The chat has ended. How was it?</p>
           <button type="button" class="rate" aria-label="Good" onClick={() => void w.rate('positive')}>
-            👍
+            <ThumbUpIcon />
           </button>
           <button type="button" class="rate" aria-label="Bad" onClick={() => void w.rate('negative')}>
-            👎
+            <ThumbDownIcon />
           </button>
         </>
       )}

@@ -1,4 +1,5 @@
-/** The conversation: the invitation, the messages (text only, never HTML), sends in flight and failed ones. */
+/** The conversation: the invitation, the messages (text only, never HTML; http(s) links clickable), sends in flight and failed ones. */
+import type { JSX } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { WidgetMessage } from '../../../../protocol/widget';
 import type { UiState } from '../state';
@@ -6,6 +7,27 @@ import type { Widget } from '../widget';
 import { fileSize, safeUrl } from './useWidget';
 
 const time = (ms: number): string => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/** http(s) addresses in a text, up to a space or a quote; the punctuation that ends a sentence stays out. */
+const LINK = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/gi;
+
+/** A message's text with its http(s) links as links opening in a new tab (nothing else becomes markup: Preact escapes the rest). */
+export function Linked({ text }: { text: string }) {
+  const parts: (string | JSX.Element)[] = [];
+  let at = 0;
+  for (const m of text.matchAll(LINK)) {
+    const i = m.index ?? 0;
+    if (i > at) parts.push(text.slice(at, i));
+    parts.push(
+      <a key={i} href={m[0]} target="_blank" rel="noopener noreferrer">
+        {m[0]}
+      </a>,
+    );
+    at = i + m[0].length;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return <p>{parts}</p>;
+}
 
 function Body({ m }: { m: WidgetMessage }) {
   const file = safeUrl(m.file);
@@ -30,7 +52,7 @@ function Body({ m }: { m: WidgetMessage }) {
           {m.file_name ?? 'File'} {fileSize(m.file_size)}
         </a>
       )}
-      {m.text && <p>{m.text}</p>}
+      {m.text && <Linked text={m.text} />}
     </>
   );
 }
@@ -45,7 +67,7 @@ export function Messages({ w, s }: { w: Widget; s: UiState }) {
     <div class="log" role="log" aria-live="polite" aria-label="Conversation" ref={log}>
       {s.invitation && (
         <div class="msg agent invite">
-          <p>{s.invitation.text}</p>
+          <Linked text={s.invitation.text} />
         </div>
       )}
       {s.messages.map((m) => (
