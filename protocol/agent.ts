@@ -3,6 +3,7 @@
  * server's presenters build them, the agent app (web/agent) reads them. Types
  * only, so the web build can import them; change them here for both sides.
  */
+import type { WidgetAppearance } from './widget.js';
 
 export interface AgentDto {
   id: number;
@@ -107,6 +108,8 @@ export interface WidgetChannelDto {
   hide_launcher: boolean;
   /** false: the widget is off; pages including it show nothing and get svc_onWidgetDestroy. */
   enabled: boolean;
+  /** Texts, launcher place and style, logo, language (docs/WIDGET.md "Appearance and language"). */
+  appearance: WidgetAppearance;
 }
 
 export type ChannelDto = ChatApiChannelDto | WidgetChannelDto;

@@ -10,6 +10,7 @@ import * as m004 from './004_hot_path_indexes.js';
 import * as m005 from './005_retention.js';
 import * as m006 from './006_relay_cursor.js';
 import * as m007 from './007_auth_expiry.js';
+import * as m011 from './011_widget_appearance.js';
 import * as m015 from './015_reports.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -23,6 +24,7 @@ const modules: Record<string, MigrationModule> = {
   '005_retention': m005,
   '006_relay_cursor': m006,
   '007_auth_expiry': m007,
+  '011_widget_appearance': m011,
   '015_reports': m015,
 };
 

@@ -5,6 +5,7 @@ import type { WidgetMessage } from '../../../../protocol/widget';
 import type { UiState } from '../state';
 import type { Widget } from '../widget';
 import { fileSize, safeUrl } from './useWidget';
+import { t } from '../i18n';
 
 const time = (ms: number): string => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -34,14 +35,14 @@ function Body({ m }: { m: WidgetMessage }) {
   if ((m.type === 'photo' || m.type === 'sticker') && file) {
     return (
       <a href={file} target="_blank" rel="noopener noreferrer">
-        <img class="photo" src={safeUrl(m.thumb) ?? file} alt={m.file_name ?? 'Image'} />
+        <img class="photo" src={safeUrl(m.thumb) ?? file} alt={m.file_name ?? t('image')} />
       </a>
     );
   }
   if (m.type === 'location' && typeof m.latitude === 'number' && typeof m.longitude === 'number') {
     return (
       <a href={`https://www.openstreetmap.org/?mlat=${m.latitude}&mlon=${m.longitude}`} target="_blank" rel="noopener noreferrer">
-        Location {m.latitude.toFixed(5)}, {m.longitude.toFixed(5)}
+        {t('location')} {m.latitude.toFixed(5)}, {m.longitude.toFixed(5)}
       </a>
     );
   }
@@ -49,7 +50,7 @@ function Body({ m }: { m: WidgetMessage }) {
     <>
       {file && (
         <a class="file" href={file} target="_blank" rel="noopener noreferrer">
-          {m.file_name ?? 'File'} {fileSize(m.file_size)}
+          {m.file_name ?? t('file')} {fileSize(m.file_size)}
         </a>
       )}
       {m.text && <Linked text={m.text} />}
@@ -64,7 +65,12 @@ export function Messages({ w, s }: { w: Widget; s: UiState }) {
     if (el) el.scrollTop = el.scrollHeight;
   }, [s.messages.length, s.pending.length, s.invitation, s.chat?.status]);
   return (
-    <div class="log" role="log" aria-live="polite" aria-label="Conversation" ref={log}>
+    <div class="log" role="log" aria-live="polite" aria-label={t('conversation')} ref={log}>
+      {s.appearance.greeting && !s.invitation && !s.chat && (
+        <div class="msg agent greeting">
+          <Linked text={s.appearance.greeting} />
+        </div>
+      )}
       {s.invitation && (
         <div class="msg agent invite">
           <Linked text={s.invitation.text} />
@@ -81,12 +87,12 @@ export function Messages({ w, s }: { w: Widget; s: UiState }) {
         <div key={`p${p.key}`} class={`msg visitor ${p.status}`}>
           <p>{p.text ?? p.file_name}</p>
           {p.status === 'sending' ? (
-            <time>Sending…</time>
+            <time>{t('sending')}</time>
           ) : (
             <span role="alert" class="error">
-              Not sent: {p.error}{' '}
+              {t('notSent')} {p.error}{' '}
               <button type="button" class="link" onClick={() => w.dismissPending(p.key)}>
-                Dismiss
+                {t('dismiss')}
               </button>
             </span>
           )}
