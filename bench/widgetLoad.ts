@@ -45,9 +45,9 @@ export async function runWidgetLoadBench(): Promise<void> {
       try {
         const p = await ctx.newPage();
         await p.goto(url);
-        await p.waitForFunction(() => (window as unknown as { __t1?: number }).__t1 !== undefined, undefined, { timeout: 30_000 });
+        await p.waitForFunction(() => (globalThis as unknown as { __t1?: number }).__t1 !== undefined, undefined, { timeout: 30_000 });
         const t = await p.evaluate(() => {
-          const w = window as unknown as { __t0: number; __t1: number };
+          const w = globalThis as unknown as { __t0: number; __t1: number };
           return w.__t1 - w.__t0;
         });
         watch.sample();
