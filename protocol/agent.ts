@@ -116,10 +116,10 @@ export type ChannelDto = ChatApiChannelDto | WidgetChannelDto;
 
 export interface DeliveryDto {
   id: number;
-  kind: 'chat_channel' | 'event_webhook';
+  kind: 'chat_channel' | 'event_webhook' | 'mail';
   event_type: string;
   url: string;
-  status: 'pending' | 'delivered' | 'failed' | 'paused';
+  status: 'pending' | 'delivered' | 'failed' | 'paused' | 'kept';
   attempts: number;
   last_status_code: number | null;
   last_response: string | null;
@@ -129,6 +129,26 @@ export interface DeliveryDto {
   message_id: number | null;
   created_at: number;
   updated_at: number;
+  delivered_at: number | null;
+  next_attempt_at: number | null;
+}
+
+/** A mail as admins read it on the Mail page (GET /api/v1/mails): composed, sent, or kept when no SMTP server is set. */
+export interface MailDto {
+  id: number;
+  /** What the mail is: offline_message, callback_request, invitation, password_reset … */
+  type: string;
+  to: string;
+  reply_to: string | null;
+  subject: string;
+  text: string;
+  html: string;
+  /** kept: composed while no SMTP_URL is set (never sent); pending: to be sent or retried; delivered; failed (given up, see last_error). */
+  status: 'pending' | 'delivered' | 'failed' | 'kept';
+  attempts: number;
+  last_error: string | null;
+  chat_id: number | null;
+  created_at: number;
   delivered_at: number | null;
   next_attempt_at: number | null;
 }

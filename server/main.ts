@@ -28,6 +28,9 @@ async function main(): Promise<void> {
     );
   }
   await app.listen({ port: config.port, host: config.host });
+  if (config.smtpUrl === null) {
+    app.log.info('mail is not being sent: SMTP_URL is not set, so mails are kept and shown on the admin Mail page (/admin/mail)');
+  }
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -39,6 +39,8 @@ describe('loadConfig', () => {
       retentionIntervalSeconds: 300,
       dbStatementTimeoutMs: 10_000,
       dbConnectTimeoutMs: 5000,
+      smtpUrl: null,
+      mailFrom: 'Parley <parley@localhost.localdomain>',
     });
   });
 
@@ -65,6 +67,8 @@ describe('loadConfig', () => {
       RETENTION_INTERVAL_SECONDS: '60',
       DB_STATEMENT_TIMEOUT_MS: '2500',
       DB_CONNECT_TIMEOUT_MS: '1500',
+      SMTP_URL: 'smtps://mailer:p%40ss@smtp.example.com:465',
+      MAIL_FROM: 'Acme support <support@acme.example>',
     });
     expect(config).toEqual({
       port: 9090,
@@ -84,6 +88,8 @@ describe('loadConfig', () => {
       retentionIntervalSeconds: 60,
       dbStatementTimeoutMs: 2500,
       dbConnectTimeoutMs: 1500,
+      smtpUrl: 'smtps://mailer:p%40ss@smtp.example.com:465',
+      mailFrom: 'Acme support <support@acme.example>',
     });
   });
 
@@ -129,6 +135,10 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'localhost:6379'],
     ['ADMIN_EMAIL', 'not-an-email'],
     ['ADMIN_PASSWORD', 'short'],
+    ['SMTP_URL', 'http://smtp.example.com'],
+    ['SMTP_URL', 'smtp.example.com:25'],
+    ['MAIL_FROM', 'support'],
+    ['MAIL_FROM', 'Support <support@acme.example'],
     ['OUTBOUND_ALLOW_PRIVATE', 'yes'],
     ['LOG_LEVEL', 'verbose'],
     ['TOKEN_TTL_SECONDS', '59'],

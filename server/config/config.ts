@@ -30,6 +30,10 @@ export interface Config {
   readonly dbStatementTimeoutMs: number;
   /** PostgreSQL: longest wait for a pool connection or a new connection, in ms; 0 = no limit. */
   readonly dbConnectTimeoutMs: number;
+  /** smtp:// or smtps:// URL of the mail server (server/mail/); null = mails are composed and kept, not sent. */
+  readonly smtpUrl: string | null;
+  /** The From of every mail: an address, or `Name <address>`. */
+  readonly mailFrom: string;
 }
 
 /** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
@@ -154,6 +158,18 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`RETENTION_INTERVAL_SECONDS must be an integer from 1 to 86400 (got "${retentionEveryRaw}"), e.g. RETENTION_INTERVAL_SECONDS=300`);
   }
 
+  const smtpUrl = nonEmpty(env, 'SMTP_URL');
+  if (smtpUrl !== null && !isSmtpUrl(smtpUrl)) {
+    problems.push(
+      `SMTP_URL must be an smtp:// or smtps:// URL with a host (got "${redact(smtpUrl)}"), e.g. SMTP_URL=smtps://user:password@smtp.example.com:465`,
+    );
+  }
+  const publicHost = safeHost(publicUrl);
+  const mailFrom = nonEmpty(env, 'MAIL_FROM') ?? `Parley <parley@${publicHost.includes('.') ? publicHost : `${publicHost}.localdomain`}>`;
+  if (!isMailbox(mailFrom)) {
+    problems.push(`MAIL_FROM must be an e-mail address or "Name <address>" (got "${mailFrom}"), e.g. MAIL_FROM="Acme support <support@acme.example>"`);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -174,6 +190,8 @@ export function loadConfig(env: Env = process.env): Config {
     retentionIntervalSeconds,
     dbStatementTimeoutMs,
     dbConnectTimeoutMs,
+    smtpUrl,
+    mailFrom,
   });
 }
 
@@ -184,6 +202,30 @@ function isBaseUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
+
+/** `address` or `Display Name <address>`, no line breaks (a header value). */
+function isMailbox(value: string): boolean {
+  if (/[\r\n]/.test(value)) return false;
+  const m = /^(?:[^<>]*<([^<>]+)>|([^<>]+))$/.exec(value.trim());
+  return m !== null && isEmail((m[1] ?? m[2]).trim());
 }
 
 function isEmail(value: string): boolean {

@@ -101,6 +101,12 @@ export interface SettingsTable {
   rules_json: string | null;
   webhooks_paused_reason: string | null;
   updated_at: number;
+  /** JSON array of addresses for notification mails; null = the account's admins (migration 012). */
+  notification_emails_json: string | null;
+  /** Minutes a chat may wait unaccepted before the missed-chat mail; null = never (migration 012). */
+  missed_chat_minutes: number | null;
+  /** Where every finished chat's transcript is mailed; null = nowhere (migration 012). */
+  archive_email: string | null;
 }
 
 export interface VisitorsTable {
@@ -149,6 +155,8 @@ export interface ChatsTable {
   last_seq: number;
   created_at: number;
   accepted_at: number | null;
+  /** When the missed-chat mail was written (migration 012); null = not (yet). */
+  missed_at: number | null;
   finished_at: number | null;
   updated_at: number;
   /** When an agent first wrote to the visitor, private notes aside (migration 015). */
@@ -218,7 +226,7 @@ export interface EventRetentionTable {
 export interface DeliveriesTable {
   id: Generated<number>;
   account_id: number;
-  kind: 'chat_channel' | 'event_webhook';
+  kind: 'chat_channel' | 'event_webhook' | 'mail';
   event_type: string;
   event_id: number | null;
   chat_id: number | null;
@@ -227,7 +235,8 @@ export interface DeliveriesTable {
   body: string;
   webhook_id: string;
   chunked: Bool;
-  status: 'pending' | 'delivered' | 'failed' | 'paused';
+  /** `kept`: a mail composed while no SMTP_URL is set; shown on the Mail page, never sent. */
+  status: 'pending' | 'delivered' | 'failed' | 'paused' | 'kept';
   attempts: number;
   max_attempts: number;
   next_attempt_at: number;
@@ -275,6 +284,18 @@ export interface CallsTable {
   duration_seconds: number | null;
   /** The CallProvider that placed the call, e.g. "agent_dialled" (migration 002). */
   provider: string | null;
+}
+
+/** A single-use link to set one's own password (migration 012); only the token's sha256 is stored. */
+export interface PasswordLinksTable {
+  id: Generated<number>;
+  account_id: number;
+  agent_id: number;
+  kind: 'invite' | 'reset';
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 /** Every change of an agent's status (migration 015): time Online and Away in reports. */
@@ -357,6 +378,7 @@ export interface Database {
   offline_messages: OfflineMessagesTable;
   calls: CallsTable;
   canned_responses: CannedResponsesTable;
+  password_links: PasswordLinksTable;
   agent_status_changes: AgentStatusChangesTable;
   report_chat_facts: ReportChatFactsTable;
   report_hourly: ReportHourlyTable;

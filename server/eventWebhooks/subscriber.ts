@@ -14,13 +14,19 @@ import type { Tx } from '../db/database.js';
 import type { Call } from '../db/schema.js';
 import { assertNever, type RelayedEvent } from '../events/catalogue.js';
 import type { Subscriber } from '../events/subscribers.js';
-import { callEventBody, chatAcceptedBody, chatAssignedBody, chatFinishedBody, chatUpdatedBody, offlineMessageBody } from '../presenters/webhook/events.js';
+import {
+  callEventBody,
+  chatAcceptedBody,
+  chatAssignedBody,
+  chatFinishedBody,
+  chatUpdatedBody,
+  offlineMessageBody,
+  type WebhookBody,
+} from '../presenters/webhook/events.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';
 import { loadAgent, loadChatAgents, loadChatScope } from './loadScope.js';
 
-type Body = Record<string, unknown>;
-
-async function chatUpdated(tx: Tx, event: RelayedEvent<'chat.updated'>): Promise<Body | null> {
+async function chatUpdated(tx: Tx, event: RelayedEvent<'chat.updated'>): Promise<WebhookBody | null> {
   if (event.chat_id === null) return null;
   const scope = await loadChatScope(tx, event.chat_id);
   if (!scope) return null;
@@ -42,7 +48,7 @@ async function chatUpdated(tx: Tx, event: RelayedEvent<'chat.updated'>): Promise
   }
 }
 
-async function offlineMessage(tx: Tx, event: RelayedEvent<'offline_message.created'>): Promise<Body | null> {
+async function offlineMessage(tx: Tx, event: RelayedEvent<'offline_message.created'>): Promise<WebhookBody | null> {
   const id = event.data.offline_message.id;
   const offline = await tx.selectFrom('offline_messages').selectAll().where('id', '=', id).where('account_id', '=', event.account_id).executeTakeFirst();
   if (!offline) return null;
@@ -52,7 +58,7 @@ async function offlineMessage(tx: Tx, event: RelayedEvent<'offline_message.creat
   return offlineMessageBody(channel, visitor, offline);
 }
 
-async function callUpdated(tx: Tx, event: RelayedEvent<'call.updated'>): Promise<Body | null> {
+async function callUpdated(tx: Tx, event: RelayedEvent<'call.updated'>): Promise<WebhookBody | null> {
   const snap = event.data.call;
   const row = await tx.selectFrom('calls').selectAll().where('id', '=', snap.id).where('account_id', '=', event.account_id).executeTakeFirst();
   if (!row || row.channel_id === null) return null;
@@ -72,7 +78,7 @@ async function callUpdated(tx: Tx, event: RelayedEvent<'call.updated'>): Promise
   return callEventBody(channel, scope, visitor, await loadAgent(tx, event.account_id, call.agent_id), call);
 }
 
-async function bodyFor(tx: Tx, event: RelayedEvent): Promise<Body | null> {
+async function bodyFor(tx: Tx, event: RelayedEvent): Promise<WebhookBody | null> {
   switch (event.type) {
     case 'chat.updated':
       return chatUpdated(tx, event);
@@ -108,7 +114,7 @@ export const eventWebhooks: Subscriber = {
       {
         accountId: event.account_id,
         kind: 'event_webhook',
-        eventType: String(body.event_name),
+        eventType: body.event_name,
         url: settings.event_webhook_url,
         body,
         chatId: event.chat_id,

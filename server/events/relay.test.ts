@@ -103,6 +103,23 @@ describe('outbox relay', () => {
     expect(published.map((e) => e.id)).toEqual([id]);
   });
 
+  it('counts a subscriber whose wants() throws (a payload not as its name promises) as failing, never stalls on it', async () => {
+    const picky: Subscriber = {
+      name: 'picky',
+      handles: ['agent.updated'],
+      wants: (event) => {
+        if (event.type === 'agent.updated' && !('agent' in event.data)) throw new TypeError('no agent in the payload');
+        return true;
+      },
+      async handle() {},
+    };
+    const { id } = await record(2);
+    const relay = createRelay(t.app.ctx, { subscribers: [picky] });
+    for (let i = 1; i < 8; i++) await expect(relay.drain()).rejects.toThrow(/picky failed .* no agent/);
+    expect(await relay.drain()).toBe(1);
+    expect(published.map((e) => e.id)).toEqual([id]);
+  });
+
   it('wakes at once on commit and stops after finishing its batch', async () => {
     const relay = createRelay(t.app.ctx, { pollMs: 60_000 });
     relay.start();

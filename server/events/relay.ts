@@ -183,7 +183,17 @@ export class OutboxRelay {
   private async runSubscribers(tx: Tx, event: RelayedEvent): Promise<boolean> {
     let handled = false;
     for (const subscriber of this.subscribers) {
-      if (!subscriber.handles.includes(event.type) || (subscriber.wants && !subscriber.wants(event))) continue;
+      if (!subscriber.handles.includes(event.type)) continue;
+      // A row whose payload is not what its name promises (written by an older version, say) may make
+      // `wants` throw: that counts as the subscriber failing on it, never as the whole relay stuck.
+      let wanted = true;
+      try {
+        if (subscriber.wants) wanted = subscriber.wants(event);
+      } catch (err) {
+        this.subscriberFailed(subscriber, event, err);
+        continue;
+      }
+      if (!wanted) continue;
       if (subscriber.enqueuesDeliveries !== false) handled = true;
       await sql`savepoint relay_subscriber`.execute(tx);
       try {
@@ -191,17 +201,22 @@ export class OutboxRelay {
         await sql`release savepoint relay_subscriber`.execute(tx);
       } catch (err) {
         await sql`rollback to savepoint relay_subscriber`.execute(tx);
-        const counts = this.failures.get(event.id) ?? new Map<string, number>();
-        const attempts = (counts.get(subscriber.name) ?? 0) + 1;
-        counts.set(subscriber.name, attempts);
-        this.failures.set(event.id, counts);
-        if (attempts < MAX_ATTEMPTS) throw new SubscriberFailed(subscriber.name, event.id, attempts, err);
-        // Kept past MAX_ATTEMPTS, so a retry of the batch (another subscriber failing) skips it again.
-        if (attempts === MAX_ATTEMPTS)
-          this.ctx.log.error({ err, subscriber: subscriber.name, eventId: event.id, type: event.type }, 'subscriber keeps failing; event relayed without it');
+        this.subscriberFailed(subscriber, event, err);
       }
     }
     return handled;
+  }
+
+  /** Counts a subscriber's failure on an event: throws (the batch is retried) until MAX_ATTEMPTS, then relays the event without it. */
+  private subscriberFailed(subscriber: Subscriber, event: RelayedEvent, err: unknown): void {
+    const counts = this.failures.get(event.id) ?? new Map<string, number>();
+    const attempts = (counts.get(subscriber.name) ?? 0) + 1;
+    counts.set(subscriber.name, attempts);
+    this.failures.set(event.id, counts);
+    if (attempts < MAX_ATTEMPTS) throw new SubscriberFailed(subscriber.name, event.id, attempts, err);
+    // Kept past MAX_ATTEMPTS, so a retry of the batch (another subscriber failing) skips it again.
+    if (attempts === MAX_ATTEMPTS)
+      this.ctx.log.error({ err, subscriber: subscriber.name, eventId: event.id, type: event.type }, 'subscriber keeps failing; event relayed without it');
   }
 }
 

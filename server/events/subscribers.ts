@@ -9,6 +9,7 @@
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
 import { eventWebhooks } from '../eventWebhooks/subscriber.js';
+import { mailNotifications } from '../mail/subscriber.js';
 import { reportsSubscriber } from '../domain/reports/subscriber.js';
 import type { EventType, RelayedEvent } from './catalogue.js';
 
@@ -24,4 +25,4 @@ export interface Subscriber {
 }
 
 /** Every subscriber of production, in the order they run for one event. */
-export const subscribers: Subscriber[] = [eventWebhooks, reportsSubscriber];
+export const subscribers: Subscriber[] = [eventWebhooks, reportsSubscriber, mailNotifications];

@@ -1,19 +1,14 @@
 /** A message as agents see it (API and stream), per CONTRACT §5. */
 import type { Message } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
+import { copyMessageContent } from './messageFields.js';
 import type { MessageDto } from '../../protocol/agent.js';
 export type { MessageDto };
 
 export function presentMessage(m: Message): MessageDto {
   const dto: MessageDto = { id: m.id, chat_id: m.chat_id, author: m.author, type: m.type, created_at: m.created_at };
   if (m.agent_id !== null) dto.agent_id = m.agent_id;
-  if (m.text !== null) dto.text = m.text;
-  if (m.file !== null) dto.file = m.file;
-  if (m.file_name !== null) dto.file_name = m.file_name;
-  if (m.file_size !== null) dto.file_size = m.file_size;
-  if (m.thumb !== null) dto.thumb = m.thumb;
-  if (m.latitude !== null) dto.latitude = m.latitude;
-  if (m.longitude !== null) dto.longitude = m.longitude;
+  copyMessageContent(dto, m);
   Object.assign(dto, parseJson<Record<string, unknown>>(m.extra_json, {}));
   if (m.internal === 1) dto.internal = true;
   if (m.delivery_status !== null) {

@@ -5,6 +5,7 @@
  * internal delivery state is not part of this shape.
  */
 import { callbackOf, type SettingsRow } from '../domain/settings/getSettings.js';
+import { notificationsOf, type NotificationSettings } from '../domain/settings/notifications.js';
 import type { CallbackSettings } from '../domain/settings/settingsRow.js';
 import type { WidgetRules } from '../domain/settings/widgetRules.js';
 import { parseJson } from '../lib/json.js';
@@ -18,6 +19,8 @@ export interface SettingsDto {
   rules: WidgetRules | null;
   /** Set when event webhooks are paused after failing for more than a day (read-only). */
   webhooks_paused_reason: string | null;
+  /** Where notification mails go (empty: every active admin), the missed-chat delay, the archive address. */
+  notifications: NotificationSettings;
 }
 
 export function presentSettings(row: SettingsRow): SettingsDto {
@@ -29,5 +32,6 @@ export function presentSettings(row: SettingsRow): SettingsDto {
     callback: { enabled, balance_seconds, timezone, hours, provider },
     rules: parseJson<WidgetRules | null>(row.rules_json, null),
     webhooks_paused_reason: row.webhooks_paused_reason,
+    notifications: notificationsOf(row),
   };
 }

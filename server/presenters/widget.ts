@@ -4,10 +4,16 @@
  * Never an agent's e-mail, a private note, a suppressed message, another
  * visitor's data, or anything of the agents' view (agent ids list, CRM link,
  * custom data, session).
+ *
+ * The socket's frames are shaped here too (visitor*Frame); which events a
+ * visitor gets, and the agents and chats they name, is the session's business
+ * (realtime/visitorFrames.ts).
  */
 import type { Agent, Chat, Message, Visitor } from '../db/schema.js';
-import type { ContactInfo, WidgetAgent, WidgetChat, WidgetMessage } from '../../protocol/widget.js';
+import type { CallDto } from './call.js';
+import type { ContactInfo, VisitorFrame, WidgetAgent, WidgetChat, WidgetMessage } from '../../protocol/widget.js';
 import { presentMessage, type MessageDto } from './message.js';
+import { copyMessageContent } from './messageFields.js';
 
 export type AgentLookup = (id: number) => WidgetAgent | undefined;
 
@@ -27,14 +33,7 @@ export function widgetMessageFromDto(m: MessageDto, agents: AgentLookup): Widget
     const agent = agents(m.agent_id);
     if (agent) out.agent = agent;
   }
-  if (m.text !== undefined) out.text = m.text;
-  if (m.file !== undefined) out.file = m.file;
-  if (m.file_name !== undefined) out.file_name = m.file_name;
-  if (m.file_size !== undefined) out.file_size = m.file_size;
-  if (m.thumb !== undefined) out.thumb = m.thumb;
-  if (m.latitude !== undefined) out.latitude = m.latitude;
-  if (m.longitude !== undefined) out.longitude = m.longitude;
-  return out;
+  return copyMessageContent(out, m);
 }
 
 /** A stored message → the visitor's view; null for private notes and suppressed messages. */
@@ -51,4 +50,34 @@ export function presentWidgetChat(c: Chat, agents: AgentLookup, messages: Messag
   const agent = c.accepted_by === null ? null : (agents(c.accepted_by) ?? null);
   const shown = messages.map((m) => presentWidgetMessage(m, agents)).filter((m): m is WidgetMessage => m !== null);
   return { ...presentWidgetChatHead(c, agent), messages: shown };
+}
+
+type Frame<T extends VisitorFrame['type']> = Extract<VisitorFrame, { type: T }>;
+
+export function visitorStatusFrame(cursor: number, online: boolean): Frame<'status'> {
+  return { type: 'status', cursor, data: { online } };
+}
+
+export function visitorChatFrame(cursor: number, chat: Omit<WidgetChat, 'messages'>): Frame<'chat.updated'> {
+  return { type: 'chat.updated', cursor, data: { chat } };
+}
+
+/** A message event's frame, with the agent who wrote it (as the session knows it); null for a private note. */
+export function visitorMessageFrame(
+  type: 'message.created' | 'message.updated',
+  cursor: number,
+  dto: MessageDto,
+  agent: WidgetAgent | undefined,
+): Frame<'message.created' | 'message.updated'> | null {
+  const message = widgetMessageFromDto(dto, () => agent);
+  return message ? { type, cursor, data: { message } } : null;
+}
+
+export function visitorTypingFrame(cursor: number, chatId: number, typing: boolean, agent: WidgetAgent | undefined): Frame<'typing'> {
+  return { type: 'typing', cursor, data: { chat_id: chatId, typing, ...(agent ? { agent } : {}) } };
+}
+
+/** A call as the visitor sees it: its id, status and the reason of an error. */
+export function visitorCallFrame(cursor: number, call: CallDto): Frame<'call.updated'> {
+  return { type: 'call.updated', cursor, data: { call: { id: call.id, status: call.status, ...(call.reason === undefined ? {} : { reason: call.reason }) } } };
 }

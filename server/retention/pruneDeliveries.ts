@@ -1,7 +1,7 @@
 /**
  * deliveries: the delivery log admins read (and redeliver from) keeps a
- * finished row (`delivered`, or `failed` for good) for the retention period
- * after it finished. A `pending` or `paused` row is never touched, whatever
+ * finished row (`delivered`, or `failed` for good, or a `kept` mail: composed
+ * while no SMTP server was configured) for the retention period after it finished. A `pending` or `paused` row is never touched, whatever
  * its age: it is still to be sent.
  *
  * Finishing sets next_attempt_at to the time it finished (webhooks/outcomes.ts),
@@ -15,7 +15,7 @@ import type { Executor } from '../db/database.js';
 import type { Delivery } from '../db/schema.js';
 import { exclusively } from './exclusive.js';
 
-const FINISHED: Array<Delivery['status']> = ['delivered', 'failed'];
+const FINISHED: Array<Delivery['status']> = ['delivered', 'failed', 'kept'];
 
 export function deleteFinishedDeliveries(db: Executor, dialect: DialectName, p: { cutoff: number; limit: number }) {
   const due = db

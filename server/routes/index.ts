@@ -13,6 +13,7 @@ import { callsRoutes } from './api/v1/calls/calls.js';
 import { cannedResponsesRoutes } from './api/v1/canned-responses/cannedResponses.js';
 import { chatRoutes } from './api/v1/chats/chats.js';
 import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
+import { mailsRoutes } from './api/v1/mails/mails.js';
 import { meRoutes } from './api/v1/me/me.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
@@ -38,6 +39,7 @@ const apiV1: RouteModule[] = [
   callsRoutes,
   offlineMessagesRoutes,
   cannedResponsesRoutes,
+  mailsRoutes,
   reportsRoutes,
 ];
 

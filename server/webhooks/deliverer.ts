@@ -18,6 +18,9 @@
  * row's one UPDATE; a final chat-channel attempt (its message) and a failed
  * event webhook (the pause) keep their own transaction.
  *
+ * Mail rows (kind `mail`) go out through the process's SMTP mailer
+ * (server/mail/send.ts) instead of HTTP, judged and retried the same way.
+ *
  * While the database is unavailable every poll fails: those failures, and the
  * attempts that could not be recorded, are logged through the app's outage
  * throttle (errors/unavailableLog.ts: one warn line, then a summary at most
@@ -27,6 +30,7 @@ import { setMaxListeners } from 'node:events';
 import type { AppContext } from '../context.js';
 import type { Delivery } from '../db/schema.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
+import { createMailer, type Mailer } from '../mail/send.js';
 import type { Worker } from '../workers.js';
 import { onEventWebhookAnswer } from './answers.js';
 import { deadlineDecision, decide, failedDecision, type Decision } from './outcomes.js';
@@ -60,6 +64,7 @@ export class Deliverer {
   private readonly records: RecordBatcher;
   private readonly unavailable: UnavailableLog;
   private readonly ownUnavailable: boolean;
+  private readonly mailer: Mailer | null;
 
   /** `unavailable`: the app's outage log (app.unavailableLog); a log of its own when not given. */
   constructor(
@@ -69,6 +74,7 @@ export class Deliverer {
     // Every attempt in flight listens to it.
     setMaxListeners(MAX_IN_FLIGHT + 8, this.abandon.signal);
     this.records = new RecordBatcher(ctx);
+    this.mailer = createMailer(ctx.config, policyFor('mail').timeoutMs);
     this.ownUnavailable = !options.unavailable;
     this.unavailable = options.unavailable ?? new UnavailableLog({ log: ctx.log });
   }
@@ -91,6 +97,7 @@ export class Deliverer {
     clearTimeout(grace);
     // Nothing lingers after shutdown: the pooled keep-alive connections go too.
     closeIdleConnections();
+    this.mailer?.close();
     if (this.ownUnavailable) this.unavailable.close();
   }
 
@@ -167,21 +174,8 @@ export class Deliverer {
       await this.finish(claim, deadlineDecision(row, started), null);
       return;
     }
-    let result: SendResult;
-    try {
-      result = await sendOnce({
-        url: row.url,
-        body: row.body,
-        headers: { ...signatureHeaders(claim.secret, row.webhook_id, row.body, started) },
-        chunked: row.chunked === 1,
-        timeoutMs: Math.min(policyFor(row.kind).timeoutMs, left),
-        allowPrivate: ctx.config.outboundAllowPrivate,
-        signal: this.abandon.signal,
-      });
-    } catch (err) {
-      // Only signing can throw (a missing or malformed secret): a configuration problem, not worth retrying.
-      result = { ok: false, excerpt: '', error: `could not sign the request: ${(err as Error).message}`, failure: 'blocked' };
-    }
+    const timeoutMs = Math.min(policyFor(row.kind).timeoutMs, left);
+    const result = row.kind === 'mail' ? await this.sendMail(row, timeoutMs) : await this.sendHttp(claim, started, timeoutMs);
     if (result.failure === 'aborted') {
       await releaseClaim(ctx, claim);
       return;
@@ -197,6 +191,29 @@ export class Deliverer {
     const updated = await this.finish(claim, decision, result);
     if (updated && decision.status === 'delivered' && row.kind === 'event_webhook') {
       await onEventWebhookAnswer(ctx, updated, result.body);
+    }
+  }
+
+  private async sendMail(row: Delivery, timeoutMs: number): Promise<SendResult> {
+    if (!this.mailer) return { ok: false, excerpt: '', error: 'mail is not being sent: SMTP_URL is not set', failure: 'rejected' };
+    return this.mailer.send(row, timeoutMs);
+  }
+
+  private async sendHttp(claim: Claim, started: number, timeoutMs: number): Promise<SendResult> {
+    const { row } = claim;
+    try {
+      return await sendOnce({
+        url: row.url,
+        body: row.body,
+        headers: { ...signatureHeaders(claim.secret, row.webhook_id, row.body, started) },
+        chunked: row.chunked === 1,
+        timeoutMs,
+        allowPrivate: this.ctx.config.outboundAllowPrivate,
+        signal: this.abandon.signal,
+      });
+    } catch (err) {
+      // Only signing can throw (a missing or malformed secret): a configuration problem, not worth retrying.
+      return { ok: false, excerpt: '', error: `could not sign the request: ${(err as Error).message}`, failure: 'blocked' };
     }
   }
 

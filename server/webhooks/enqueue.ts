@@ -23,6 +23,8 @@ export interface NewDelivery {
   chunked?: boolean;
   /** Held, not sent, until the account's event webhooks are resumed. */
   paused?: boolean;
+  /** A mail composed while no SMTP server is configured: shown, never sent (server/mail/). */
+  kept?: boolean;
 }
 
 export async function enqueueDelivery(tx: Tx, d: NewDelivery, now: number): Promise<{ id: number; webhookId: string }> {
@@ -41,7 +43,7 @@ export async function enqueueDelivery(tx: Tx, d: NewDelivery, now: number): Prom
       body: JSON.stringify(d.body),
       webhook_id: webhookId,
       chunked: bool(d.chunked ?? false),
-      status: d.paused ? 'paused' : 'pending',
+      status: d.kept ? 'kept' : d.paused ? 'paused' : 'pending',
       attempts: 0,
       max_attempts: policy.maxAttempts,
       next_attempt_at: now,

@@ -66,7 +66,8 @@ export async function redeliver(ctx: AppContext, input: { accountId: number; del
     const updated = await tx
       .updateTable('deliveries')
       .set({
-        status: 'pending',
+        // A mail composed while no SMTP server is set stays kept: there is nowhere to send it.
+        status: current.kind === 'mail' && ctx.config.smtpUrl === null ? 'kept' : 'pending',
         attempts: 0,
         max_attempts: policy.maxAttempts,
         next_attempt_at: now,

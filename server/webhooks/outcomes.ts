@@ -4,7 +4,9 @@
  *   object `{"error":{"code","message"}}`, a refusal (final, not retried);
  *   anything else is retried on the spec's schedule, anchored to the first send.
  * - event_webhook: 2xx is delivered; anything else is retried with backoff and jitter.
- * A target refused by the SSRF guard is final for both: retrying cannot help.
+ * - mail: accepted by the SMTP server is delivered; a 5xx answer is final
+ *   (`rejected`); a connection failure or 4xx is retried (server/mail/send.ts).
+ * A target refused by the SSRF guard is final for all: retrying cannot help.
  * So is a 2xx answer that cannot be understood (JSON nested too deep): the
  * receiver did answer, and would answer the same again; the attempt is
  * recorded as failed with that reason.
@@ -41,6 +43,7 @@ export function refusalOf(body: unknown): string | null {
 
 export function judge(row: Pick<Delivery, 'kind'>, result: SendResult): Verdict {
   if (result.failure === 'blocked') return { outcome: 'refused', error: result.error ?? 'The target address is refused.' };
+  if (result.failure === 'rejected') return { outcome: 'refused', error: result.error ?? 'The receiver refused it for good.' };
   if (result.failure === 'answer') return { outcome: 'refused', error: result.error ?? 'answer not understood' };
   if (!result.ok) return { outcome: 'retry', error: result.error ?? 'failed' };
   if (row.kind === 'chat_channel') {

@@ -2,11 +2,12 @@
  * Retry policies of outgoing requests, one per kind.
  * - chat_channel: the spec's 3 attempts 3 s apart; failed no later than 9 s after sending.
  * - event_webhook: exponential backoff with jitter for more than a day (Svix-like schedule).
+ * - mail: SMTP down or a 4xx answer is retried with backoff for about a day; a 5xx answer is final (server/mail/).
  * Chat-channel attempts are anchored to the row's creation (0, 3, 6 s), each
  * with at most 2.5 s, so the last one is judged by 8.5 s and `failed` is
  * recorded before the spec's 9 s even when an attempt starts a little late.
  */
-export type DeliveryKind = 'chat_channel' | 'event_webhook';
+export type DeliveryKind = 'chat_channel' | 'event_webhook' | 'mail';
 
 export interface DeliveryPolicy {
   maxAttempts: number;
@@ -31,6 +32,14 @@ export const POLICIES: Record<DeliveryKind, DeliveryPolicy> = {
   event_webhook: {
     maxAttempts: 8,
     delaysMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR],
+    jitter: 0.1,
+    timeoutMs: 10 * SECOND,
+    deadlineMs: null,
+  },
+  // Its timeout is the event webhook's: the claim's lock (queue.ts) uses that one for every kind but chat_channel.
+  mail: {
+    maxAttempts: 8,
+    delaysMs: [5 * SECOND, MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 6 * HOUR, 12 * HOUR],
     jitter: 0.1,
     timeoutMs: 10 * SECOND,
     deadlineMs: null,

@@ -43,9 +43,10 @@ export interface SendRequest {
 
 /**
  * Why an attempt failed: target refused by the SSRF guard, no answer in time, network error, a non-2xx status,
- * a 2xx answer that could not be understood (JSON nested too deep), or abandoned.
+ * a 2xx answer that could not be understood (JSON nested too deep), abandoned, or refused for good by the
+ * receiver (a mail server's 5xx: server/mail/send.ts).
  */
-export type FailureKind = 'blocked' | 'timeout' | 'network' | 'status' | 'answer' | 'aborted';
+export type FailureKind = 'blocked' | 'timeout' | 'network' | 'status' | 'answer' | 'aborted' | 'rejected';
 
 export interface SendResult {
   ok: boolean;

@@ -17,6 +17,8 @@ interface Session {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Unsafe routes without a session to protect: sign-in and the password links (anyone may call them). */
+const SESSIONLESS = new Set(['/api/v1/auth/login', '/api/v1/auth/forgot-password', '/api/v1/auth/set-password']);
 
 describe('CSRF protection of cookie sessions', () => {
   let t: TestApp;
@@ -53,7 +55,7 @@ describe('CSRF protection of cookie sessions', () => {
   });
 
   it('refuses every unsafe /api/v1 route without the right X-CSRF-Token, and changes nothing', async () => {
-    const unsafe = routes.filter((r) => r.url.startsWith('/api/v1/') && UNSAFE.has(r.method) && r.url !== '/api/v1/auth/login');
+    const unsafe = routes.filter((r) => r.url.startsWith('/api/v1/') && UNSAFE.has(r.method) && !SESSIONLESS.has(r.url));
     expect(unsafe.length).toBeGreaterThan(15);
     const full = `parley_token=${session.token}; parley_csrf=${session.csrf}`;
     const attempts: Array<{ cookie: string; headers: Record<string, string> }> = [

@@ -4,16 +4,24 @@
  * answers 403 `forbidden` to an agent and changes nothing, so a new admin
  * route without a check fails here; every route but sign-in answers 401
  * without credentials. A route agents may call must be added to AGENT_ROUTES
- * on purpose.
+ * on purpose, and a route anyone may call (sign-in, password links) to PUBLIC_ROUTES.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type TestApp } from '../helpers/testApp.js';
 import { appWithRoutes, concreteUrl, snapshotTables, type RouteEntry } from './helpers.js';
 import { buildWorld, type World } from './world.js';
 
+/** What anyone may call, signed in or not: sign-in and the password links of invitations and resets. */
+const PUBLIC_ROUTES = new Set([
+  'POST /api/v1/auth/login',
+  'POST /api/v1/auth/forgot-password',
+  'GET /api/v1/auth/password-link',
+  'POST /api/v1/auth/set-password',
+]);
+
 /** What a signed-in agent (not an admin) may call. */
 const AGENT_ROUTES = new Set([
-  'POST /api/v1/auth/login',
+  ...PUBLIC_ROUTES,
   'POST /api/v1/auth/logout',
   'GET /api/v1/me',
   'PUT /api/v1/me/status',
@@ -93,7 +101,7 @@ describe('role checks on every route', () => {
   it('answers 401 without credentials on every /api/v1 route but sign-in, and changes nothing', async () => {
     const before = await snapshotTables(t, ['login_attempts']);
     for (const route of api()) {
-      if (key(route) === 'POST /api/v1/auth/login') continue;
+      if (PUBLIC_ROUTES.has(key(route))) continue;
       const url = await concrete(route.url);
       for (const headers of [{}, bearer('not-a-token'), { authorization: 'Basic YWRtaW46eA==' }, { cookie: 'parley_token=forged' }]) {
         const res = await t.app.inject({

@@ -1,12 +1,16 @@
 /**
  * An admin adds an agent to its account. The e-mail is stored lower-cased and
  * is unique across the service (it is the sign-in name): a duplicate is 409
- * email_taken. The password is hashed; the new agent starts offline.
+ * email_taken. The password is hashed; the new agent starts offline. Without
+ * a password the agent is invited: it gets a mail with a single-use link
+ * (72 h) to choose its own, written in the same transaction.
  */
 import type { AppContext } from '../../context.js';
 import type { Agent } from '../../db/schema.js';
 import { AppError } from '../../errors/AppError.js';
-import { hashPassword } from '../auth/passwords.js';
+import { commit } from '../../events/outbox.js';
+import { mailPasswordLink } from '../auth/mailPasswordLink.js';
+import { hashPassword, NO_PASSWORD } from '../auth/passwords.js';
 import { assertAdmin, type Actor } from './actor.js';
 import { checkPassword, cleanEmail, cleanName, cleanPhone, isUniqueViolation } from './agentInput.js';
 
@@ -14,7 +18,8 @@ export interface CreateAgentInput {
   actor: Actor;
   name: string;
   email: string;
-  password: string;
+  /** Absent: invite the agent by mail instead. */
+  password?: string;
   role: Agent['role'];
   phone?: string | null;
 }
@@ -23,29 +28,35 @@ export async function createAgent(ctx: AppContext, input: CreateAgentInput): Pro
   assertAdmin(input.actor);
   const name = cleanName(input.name);
   const email = cleanEmail(input.email);
-  const password = checkPassword(input.password);
   const phone = cleanPhone(input.phone);
   await assertEmailFree(ctx, email);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = input.password === undefined ? NO_PASSWORD : await hashPassword(checkPassword(input.password));
   const now = ctx.clock();
   try {
-    return await ctx.db
-      .insertInto('agents')
-      .values({
-        account_id: input.actor.account_id,
-        name,
-        email,
-        password_hash: passwordHash,
-        role: input.role,
-        phone,
-        photo_url: null,
-        status: 'offline',
-        active: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return await commit(ctx.db, ctx.signals, async (tx) => {
+      const agent = await tx
+        .insertInto('agents')
+        .values({
+          account_id: input.actor.account_id,
+          name,
+          email,
+          password_hash: passwordHash,
+          role: input.role,
+          phone,
+          photo_url: null,
+          status: 'offline',
+          active: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (input.password === undefined) {
+        const by = await tx.selectFrom('agents').select('name').where('id', '=', input.actor.id).executeTakeFirst();
+        await mailPasswordLink(tx, ctx, { agent, kind: 'invite', by: by?.name ?? null, now });
+      }
+      return agent;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('email_taken');
     throw err;

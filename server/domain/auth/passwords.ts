@@ -24,3 +24,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A hash that matches nothing, checked when the e-mail is unknown so timing does not tell. */
 export const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+/** A stored hash that matches no password: an invited agent before its link is used, or after an admin forced a reset. */
+export const NO_PASSWORD = '!';

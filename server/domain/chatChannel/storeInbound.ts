@@ -2,14 +2,15 @@
  * One chat-channel message (or typing) written inside the caller's transaction:
  * visitor upserted with the sender's details, the open chat found or a new one
  * opened, the message stored, and the events for agents (and subscribers such
- * as event webhooks) written to the outbox. A blacklisted visitor's messages
- * are stored but never reach agents.
+ * as event webhooks) written to the outbox, by the one rule of a visitor's
+ * message (messages/visitorMessage.ts): a blacklisted visitor's messages are
+ * stored but never reach agents.
  */
 import type { Tx } from '../../db/database.js';
 import type { Channel } from '../../db/schema.js';
-import { recordChatEvent, recordChatState, recordMessageCreated } from '../chats/chatEvents.js';
-import { findOpenChat, openChat } from '../chats/openChat.js';
-import { insertMessage } from '../messages/insertMessage.js';
+import { recordChatEvent, recordChatState } from '../chats/chatEvents.js';
+import { findOpenChat } from '../chats/openChat.js';
+import { reachesAgents, writeVisitorMessage } from '../messages/visitorMessage.js';
 import { upsertVisitor, type VisitorDetails } from '../visitors/upsertVisitor.js';
 import { claimInbound, linkInbound } from './dedupInbound.js';
 import type { InboundRequest } from './parseInbound.js';
@@ -45,26 +46,22 @@ export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob): P
   });
 
   if (req.kind === 'typing') {
-    const chat = visitor.blacklisted ? undefined : await findOpenChat(tx, visitor.id);
+    const chat = reachesAgents(visitor) ? await findOpenChat(tx, visitor.id) : undefined;
     if (!chat) return 'typing_ignored';
     await recordChatEvent(tx, chat, 'typing', { chat_id: chat.id, author: 'visitor', typing: req.typing }, now);
     return 'typing';
   }
 
-  if (visitor.blacklisted) {
-    const last = await tx.selectFrom('chats').selectAll().where('visitor_id', '=', visitor.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
-    if (last) {
-      const stored = await insertMessage(tx, { chat: last, author: 'visitor', message: req.message, suppressed: true, now });
-      if (dedupKey) await linkInbound(tx, dedupKey, stored.id);
-      return 'suppressed';
-    }
-  }
-
   const page = sender.url && /^https?:/.test(sender.url) ? { url: sender.url } : null;
-  const { chat } = await openChat(tx, { visitor, page, now });
-  if (contactChanged) await recordChatState(tx, chat, 'chat.updated', now, { change: 'visitor_updated' });
-  const message = await insertMessage(tx, { chat, author: 'visitor', message: req.message, now });
-  if (dedupKey) await linkInbound(tx, dedupKey, message.id);
-  await recordMessageCreated(tx, chat, message, now);
-  return 'stored';
+  const written = await writeVisitorMessage(tx, {
+    visitor,
+    message: req.message,
+    now,
+    opening: () => ({ page }),
+    inChat: async (chat) => {
+      if (contactChanged) await recordChatState(tx, chat, 'chat.updated', now, { change: 'visitor_updated' });
+    },
+  });
+  if (dedupKey) await linkInbound(tx, dedupKey, written.message.id);
+  return written.suppressed ? 'suppressed' : 'stored';
 }

@@ -16,7 +16,8 @@
  *
  * Every other job (a new visitor, changed details, typing, a message.id, …) is
  * written by storeInbound, exactly as alone; all jobs of one visitor take the
- * same path, in arrival order. What is written is what storeInbound would
+ * same path, in arrival order. The common messages follow the one rule of a
+ * visitor's message (messages/visitorMessage.ts) through its pieces. What is written is what storeInbound would
  * write for the same jobs in the same order (storeInboundBatch.test.ts).
  */
 import { sql } from 'kysely';
@@ -24,8 +25,9 @@ import { isPostgres, type Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Chat, Message, Visitor } from '../../db/schema.js';
 import { insertEventRow, payloadJson, takeSeqs } from '../../events/outbox.js';
-import { presentMessage } from '../../presenters/message.js';
-import { insertMessageRow, messageRow, type MessageRow } from '../messages/insertMessage.js';
+import { messageCreatedPayload } from '../chats/chatEvents.js';
+import { insertMessageRow, type MessageRow } from '../messages/insertMessage.js';
+import { reachesAgents, visitorMessageRow } from '../messages/visitorMessage.js';
 import { changes } from '../visitors/upsertVisitor.js';
 import { senderDetails, storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
 
@@ -90,12 +92,12 @@ function byVisitor(jobs: InboundJob[]): Map<string, number[]> {
 /** A message storeInbound would store in the open chat with nothing else written: no new visitor, detail, dedup or event. */
 function isCommon(job: InboundJob, visitor: BatchVisitor): boolean {
   const { req } = job;
-  return req.kind === 'message' && req.message.external_id === null && !visitor.blacklisted && Object.keys(changes(senderDetails(req), visitor)).length === 0;
+  return req.kind === 'message' && req.message.external_id === null && reachesAgents(visitor) && Object.keys(changes(senderDetails(req), visitor)).length === 0;
 }
 
 function rowOf(job: InboundJob, chat: OpenChat): MessageRow {
   if (job.req.kind !== 'message') throw new Error('storeInboundBatch: only messages are stored together');
-  return messageRow({ chat, author: 'visitor', message: job.req.message, now: job.now });
+  return visitorMessageRow(chat, job.req.message, job.now);
 }
 
 /** 1. The visitors of these jobs (one job each) that exist, touched (so locked until commit) and read back, by channel and sender id. */
@@ -190,7 +192,7 @@ async function storeMessages(tx: Tx, items: Array<{ chat: OpenChat; row: Message
   const events = items.map(({ chat }, i) => {
     const k = (perChat.get(chat.id) ?? 0) + 1;
     perChat.set(chat.id, k);
-    return { chat, k, data_json: payloadJson('message.created', { message: presentMessage(messages[i]) }), created_at: messages[i].created_at };
+    return { chat, k, data_json: payloadJson('message.created', messageCreatedPayload(messages[i])), created_at: messages[i].created_at };
   });
   const inserted = await sql<{ id: number }>`with bumped as (
       update chats set last_seq = chats.last_seq + v.n
@@ -226,7 +228,7 @@ async function storeMessagesSqlite(tx: Tx, items: Array<{ chat: OpenChat; row: M
       chat_id: chat.id,
       channel_id: chat.channel_id,
       seq,
-      data: { message: presentMessage(message) },
+      data: messageCreatedPayload(message),
       created_at: message.created_at,
     });
   }

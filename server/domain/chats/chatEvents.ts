@@ -30,6 +30,11 @@ export async function recordChatState(
   return recordChatEvent(tx, chat, type, { chat: dto, ...extra }, now);
 }
 
+/** message.created's payload (storeInboundBatch writes such events without recordMessageCreated). */
+export function messageCreatedPayload(message: Message): EventPayloads['message.created'] {
+  return { message: presentMessage(message) };
+}
+
 export async function recordMessageCreated(tx: Tx, chat: Chat, message: Message, now: number): Promise<RecordedEvent> {
-  return recordChatEvent(tx, chat, 'message.created', { message: presentMessage(message) }, now);
+  return recordChatEvent(tx, chat, 'message.created', messageCreatedPayload(message), now);
 }

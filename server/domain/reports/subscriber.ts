@@ -15,8 +15,9 @@ import { refreshChatReport } from './chatContribution.js';
 
 function isAgentReply(event: RelayedEvent): boolean {
   if (event.type !== 'message.created') return false;
-  const message = event.data.message;
-  return message.author === 'agent' && message.internal !== true;
+  // Optional chaining: a row written with another payload (an older version's) is not a reply.
+  const message: { author?: string; internal?: boolean } | undefined = event.data.message;
+  return message?.author === 'agent' && message.internal !== true;
 }
 
 export const reportsSubscriber: Subscriber = {

@@ -7,6 +7,7 @@ import type { Config } from '../../config/config.js';
 import { invalid } from '../../errors/AppError.js';
 import { WEEKDAYS, isTimeZone, minutesOf } from './callbackHours.js';
 import { CALL_PROVIDER_NAMES, DEFAULT_CALLBACK, type CallbackSettings, type CallProviderName, type Weekday } from './settingsRow.js';
+import type { NotificationChanges } from './notifications.js';
 import { checkHttpUrl, checkOutboundUrl } from './urls.js';
 
 export type Hours = NonNullable<CallbackSettings['hours']>;
@@ -25,6 +26,8 @@ export interface SettingsChanges {
   callback?: CallbackChanges | null;
   /** Widget invitation rules (docs/WIDGET.md), checked by widgetRules.ts; null clears them. */
   rules?: unknown;
+  /** Where notification mails go, the missed-chat delay, the archive address (notifications.ts). */
+  notifications?: NotificationChanges | null;
 }
 
 const MAX_RANGES_PER_DAY = 48;

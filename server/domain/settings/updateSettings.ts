@@ -12,6 +12,7 @@ import { toJson } from '../../lib/json.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { callbackOf, settingsOf, type SettingsRow } from './getSettings.js';
 import { cleanEventWebhookUrl, cleanSafeUrl, mergeCallback, type SettingsChanges } from './settingsInput.js';
+import { notificationColumns } from './notifications.js';
 import { cleanWidgetRules } from './widgetRules.js';
 
 export async function updateSettings(ctx: AppContext, input: { actor: Actor; changes: SettingsChanges }): Promise<SettingsRow> {
@@ -24,6 +25,7 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
     const rules = await cleanWidgetRules(ctx.db, actor.account_id, changes.rules);
     set.rules_json = rules === null ? null : toJson(rules);
   }
+  if (changes.notifications !== undefined) Object.assign(set, notificationColumns(changes.notifications));
   const now = ctx.clock();
 
   const row = await ctx.db.transaction().execute(async (tx) => {

@@ -3,8 +3,9 @@
  * One transaction, like the chat channel's receiveInbound: the visitor row is
  * locked, the open chat found or a pending one opened (with the proactive
  * invitation as the visitor's invite text, the department, the page and the
- * custom data set so far), the message stored and message.created recorded.
- * A blacklisted visitor's messages are stored suppressed on the last chat and
+ * custom data set so far), the message stored and message.created recorded,
+ * by the one rule of a visitor's message (messages/visitorMessage.ts): a
+ * blacklisted visitor's messages are stored suppressed on the last chat and
  * reach nobody; the visitor is not told.
  */
 import type { AppContext } from '../../context.js';
@@ -12,10 +13,9 @@ import { MAX_ID } from '../../db/columns.js';
 import type { Channel, Message, Visitor } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
-import { recordMessageCreated } from '../chats/chatEvents.js';
-import { findOpenChat, openChat } from '../chats/openChat.js';
-import { insertMessage } from '../messages/insertMessage.js';
+import { findOpenChat } from '../chats/openChat.js';
 import { InvalidMessage, normalizeMessage, optionalString, type NormalizedMessage } from '../messages/normalizeMessage.js';
+import { writeVisitorMessage, type ChatOpening } from '../messages/visitorMessage.js';
 import { readSession } from './session.js';
 import { lockVisitor } from './visitorAccess.js';
 
@@ -57,25 +57,16 @@ export async function receiveWidgetMessage(ctx: AppContext, input: WidgetMessage
   const now = ctx.clock();
 
   return commit(ctx.db, ctx.signals, async (tx) => {
-    let visitor = await lockVisitor(tx, input.visitor.id, now);
-    if (visitor.blacklisted) {
-      const last = await tx.selectFrom('chats').selectAll().where('visitor_id', '=', visitor.id).orderBy('id', 'desc').limit(1).executeTakeFirst();
-      if (last) return insertMessage(tx, { chat: last, author: 'visitor', message, suppressed: true, now });
-    }
-    if (invite && !(await findOpenChat(tx, visitor.id))) {
-      // Before the chat opens, so chat.created already shows it to agents.
-      visitor = await tx.updateTable('visitors').set({ invite }).where('id', '=', visitor.id).returningAll().executeTakeFirstOrThrow();
-    }
-    const session = readSession(visitor);
-    const { chat } = await openChat(tx, {
-      visitor,
-      departmentId,
-      page: session.page ? { ...session.page } : null,
-      customData: session.custom_data ?? null,
-      now,
-    });
-    const stored = await insertMessage(tx, { chat, author: 'visitor', message, now });
-    await recordMessageCreated(tx, chat, stored, now);
-    return stored;
+    const visitor = await lockVisitor(tx, input.visitor.id, now);
+    const opening = async (): Promise<ChatOpening> => {
+      let opener = visitor;
+      if (invite && !(await findOpenChat(tx, visitor.id))) {
+        // Before the chat opens, so chat.created already shows it to agents.
+        opener = await tx.updateTable('visitors').set({ invite }).where('id', '=', visitor.id).returningAll().executeTakeFirstOrThrow();
+      }
+      const session = readSession(opener);
+      return { visitor: opener, departmentId, page: session.page ? { ...session.page } : null, customData: session.custom_data ?? null };
+    };
+    return (await writeVisitorMessage(tx, { visitor, message, now, opening })).message;
   });
 }

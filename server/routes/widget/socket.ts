@@ -1,7 +1,7 @@
 /**
  * GET /widget/ws/<widget_id>?token=<visitor_token>&cursor=<last cursor>: the
  * chat frame's socket. Frames are VisitorFrame (protocol/widget.ts), chosen
- * by visitorFrames.ts; the replay after `cursor`, the seam to live events and
+ * by realtime/visitorFrames.ts (the session: realtime/visitorSocket.ts); the replay after `cursor`, the seam to live events and
  * catching up are the agent stream's EventFeed (realtime/feed.ts), so nothing
  * is lost or doubled across reconnects. After the replay, {"type":"ready",
  * "data":{cursor, online}}; a cursor older than the retained events gets a
@@ -21,25 +21,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
-import type { Channel, Visitor } from '../../db/schema.js';
 import { findVisitorByToken, findWidgetChannel } from '../../domain/widget/visitorAccess.js';
 import type { UnavailableSource } from '../../errors/unavailableLog.js';
-import { AppError } from '../../errors/AppError.js';
-import { EventFeed } from '../../realtime/feed.js';
-import { CLOSE_WIDGET_GONE, holdWidgetSocket, WIDGET_GONE_REASON } from '../../realtime/widgetSockets.js';
-import {
-  CLOSE_BAD_REQUEST,
-  CLOSE_INTERNAL,
-  CLOSE_TRY_AGAIN,
-  CLOSE_UNAUTHORIZED,
-  closeWith,
-  keepAlive,
-  parseCursor,
-  RESET_FRAME,
-  sendJson,
-} from '../../realtime/socket.js';
-import type { VisitorFrame } from '../../../protocol/widget.js';
-import { VisitorFrames } from './visitorFrames.js';
+import { CLOSE_BAD_REQUEST, CLOSE_INTERNAL, CLOSE_UNAUTHORIZED, closeWith, parseCursor } from '../../realtime/socket.js';
+import { VisitorFrames } from '../../realtime/visitorFrames.js';
+import { VisitorSocket } from '../../realtime/visitorSocket.js';
 import { widgetOf, type WidgetParams } from './visitorCall.js';
 
 /** Visitor sockets' failures while the database is unavailable, in the outage log. */
@@ -49,7 +35,6 @@ const OPEN_FAILED: UnavailableSource = {
   unit: ['visitor socket', 'visitor sockets'],
   verb: 'failed to open',
 };
-const FEED_FAILED: UnavailableSource = { name: 'visitor socket', first: 'visitor socket feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
 
 export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Params: WidgetParams }>(
@@ -81,70 +66,4 @@ async function openVisitorSocket(ctx: AppContext, socket: WebSocket, request: Fa
   await frames.init();
   if (socket.readyState !== socket.OPEN) return;
   new VisitorSocket(ctx, socket, channel, visitor, frames, cursor, request).open();
-}
-
-class VisitorSocket {
-  private readonly feed: EventFeed;
-  private stopKeepAlive: (() => void) | null = null;
-
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly socket: WebSocket,
-    private readonly channel: Channel,
-    visitor: Visitor,
-    private readonly frames: VisitorFrames,
-    cursor: number | null,
-    request: FastifyRequest,
-  ) {
-    this.feed = new EventFeed({
-      ctx,
-      accountId: channel.account_id,
-      cursor,
-      // Frames are made (agent names, availability: queries) and sent here, in the feed's order; the feed's own send is unused.
-      visible: async (e) => {
-        const frame = await this.frames.frameFor(e);
-        if (frame) this.send(frame);
-        return false;
-      },
-      send: () => undefined,
-      reset: () => this.send(RESET_FRAME),
-      ready: (at) => this.send({ type: 'ready', data: { cursor: at, online: this.frames.online } }),
-      fail: (reason, err) => {
-        if (err)
-          request.server.unavailableLog.report(err, FEED_FAILED, { log: request.log, msg: 'visitor socket feed failed', fields: { visitor: visitor.id } });
-        closeWith(socket, err ? CLOSE_INTERNAL : CLOSE_TRY_AGAIN, reason);
-      },
-    });
-  }
-
-  open(): void {
-    this.ctx.metrics.sockets.labels('visitor').inc();
-    this.socket.on('close', () => this.closed());
-    holdWidgetSocket(this.ctx, this.channel.id, this.socket);
-    this.stopKeepAlive = keepAlive(this.socket, () => {
-      this.feed.catchUp();
-      void this.checkWidget();
-    });
-    void this.feed.start();
-  }
-
-  /** Another instance may have deleted or disabled the widget: then the page is told (4404). */
-  private async checkWidget(): Promise<void> {
-    try {
-      await findWidgetChannel(this.ctx.db, this.channel.public_id);
-    } catch (err) {
-      if (err instanceof AppError && err.status === 404) closeWith(this.socket, CLOSE_WIDGET_GONE, WIDGET_GONE_REASON);
-      // Other failures (the database away): the next tick looks again.
-    }
-  }
-
-  private send(frame: VisitorFrame): void {
-    sendJson(this.socket, frame);
-  }
-
-  private closed(): void {
-    this.stopKeepAlive?.();
-    this.feed.close();
-    this.ctx.metrics.sockets.labels('visitor').dec();
-  }
 }

@@ -16,6 +16,7 @@ import type {
   ChatStatus,
   DeliveryRecord,
   Department,
+  Mail,
   Message,
   OfflineMessage,
   Role,
@@ -100,7 +101,8 @@ export interface Page {
 export interface NewAgent {
   name: string;
   email: string;
-  password: string;
+  /** Left out: the agent is invited by mail to choose its own. */
+  password?: string;
   role: Role;
   phone?: string | null;
 }
@@ -130,7 +132,10 @@ export interface ChannelFields {
 
 export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;
 
-export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback'>> & { callback?: Partial<Settings['callback']> | null };
+export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications'>> & {
+  callback?: Partial<Settings['callback']> | null;
+  notifications?: Partial<NonNullable<Settings['notifications']>> | null;
+};
 
 export interface OutgoingMessage {
   type: string;
@@ -141,6 +146,20 @@ export interface OutgoingMessage {
   latitude?: number;
   longitude?: number;
   internal?: boolean;
+}
+
+/** A password link was mailed (or kept on the Mail page when no SMTP server is set). */
+export interface LinkSent {
+  sent_to: string;
+  expires_at: number;
+}
+
+/** What the link page shows before the password is chosen. */
+export interface PasswordLink {
+  kind: 'invite' | 'reset';
+  name: string;
+  email: string;
+  expires_at: number;
 }
 
 export const api = {
@@ -185,6 +204,13 @@ export const api = {
   updateSettings: (changes: SettingsChanges) => request<Settings>('PUT', '/settings', changes),
   rotateWebhookSecret: () => request<Settings>('POST', '/settings/webhook-secret/rotate'),
   resumeWebhooks: () => request<Settings>('POST', '/settings/webhooks/resume'),
+
+  mails: (page: Page = {}) => request<Mail[]>('GET', '/mails', undefined, { limit: 50, ...page }),
+  inviteAgent: (id: number) => request<LinkSent>('POST', `/agents/${id}/invitation`),
+  forcePasswordReset: (id: number) => request<LinkSent>('POST', `/agents/${id}/password-reset`),
+  forgotPassword: (email: string) => request<{ result: string; message: string }>('POST', '/auth/forgot-password', { email }),
+  passwordLink: (token: string) => request<PasswordLink>('GET', '/auth/password-link', undefined, { token }),
+  setPassword: (token: string, password: string) => request<void>('POST', '/auth/set-password', { token, password }),
 
   deliveries: (filter: Page & { status?: string; kind?: string } = {}) => request<DeliveryRecord[]>('GET', '/deliveries', undefined, { limit: 50, ...filter }),
   redeliver: (id: number) => request<DeliveryRecord>('POST', `/deliveries/${id}/redeliver`),

@@ -9,7 +9,7 @@ export type Route =
   | { name: 'admin'; section: AdminSection }
   | { name: 'notFound' };
 
-const ADMIN_SECTIONS = ['agents', 'departments', 'canned-responses', 'channels', 'settings', 'deliveries'] as const;
+const ADMIN_SECTIONS = ['agents', 'departments', 'canned-responses', 'channels', 'settings', 'deliveries', 'mail'] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 
 export function parseRoute(path: string): Route {

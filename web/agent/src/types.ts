@@ -4,7 +4,7 @@
  * with the server; the rest are the app's own views of them.
  */
 
-import type { AgentDto, ChatApiChannelDto, ChatDto, DeliveryDto, MessageDto, VisitorDto, WidgetChannelDto } from '../../../protocol/agent';
+import type { AgentDto, ChatApiChannelDto, ChatDto, DeliveryDto, MailDto, MessageDto, VisitorDto, WidgetChannelDto } from '../../../protocol/agent';
 
 export type Agent = AgentDto;
 export type Visitor = VisitorDto;
@@ -14,6 +14,7 @@ export type ChatApiChannel = ChatApiChannelDto;
 export type WidgetChannel = WidgetChannelDto;
 export type Channel = ChatApiChannelDto | WidgetChannelDto;
 export type DeliveryRecord = DeliveryDto;
+export type Mail = MailDto;
 
 export type Role = 'admin' | 'agent';
 export type AgentStatus = 'online' | 'away' | 'offline';
@@ -68,6 +69,14 @@ export interface Settings {
   rules?: WidgetRules | null;
   /** Set when event webhooks were paused after failing for more than a day; POST /settings/webhooks/resume clears it. */
   webhooks_paused_reason?: string | null;
+  /** Where notification mails go (empty: every active admin), the missed-chat delay, the archive address. */
+  notifications?: NotificationSettings;
+}
+
+export interface NotificationSettings {
+  emails: string[];
+  missed_chat_minutes: number | null;
+  archive_email: string | null;
 }
 
 /** A ready-made reply agents insert by typing `/shortcut` in the composer. */

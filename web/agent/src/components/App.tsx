@@ -1,14 +1,18 @@
 /**
  * The session gate: asks GET /me (the HttpOnly cookie decides), then shows
  * the sign-in form or the live app. Any 401 of the API, or the stream's
- * "sign in again" close, brings the form back.
+ * "sign in again" close, brings the form back. The password-link pages
+ * (/set-password, /forgot-password) are shown whoever is signed in.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { unlockAudio } from '../alerts';
 import { api, ApiError, setUnauthorizedHandler } from '../api';
 import { LiveProvider } from '../LiveProvider';
+import { navigate, usePath } from '../router';
 import type { Agent } from '../types';
+import { ForgotPasswordPage } from './ForgotPasswordPage';
 import { LoginForm } from './LoginForm';
+import { PasswordLinkPage } from './PasswordLinkPage';
 import { Shell } from './Shell';
 
 type Session = { state: 'checking' } | { state: 'signedOut'; notice?: string } | { state: 'signedIn'; me: Agent };
@@ -50,6 +54,18 @@ export function App() {
     setSession({ state: 'signedOut' });
   }, []);
 
+  const path = usePath();
+  if (path === '/set-password') {
+    return (
+      <PasswordLinkPage
+        onDone={(notice) => {
+          navigate('/', true);
+          setSession({ state: 'signedOut', notice });
+        }}
+      />
+    );
+  }
+  if (path === '/forgot-password') return <ForgotPasswordPage />;
   if (session.state === 'checking') {
     return (
       <main className="center-page" aria-busy="true">

@@ -43,6 +43,9 @@ export function LoginForm({ notice, onSignedIn }: { notice?: string; onSignedIn:
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
+        <p>
+          <a href="/forgot-password">Forgot password?</a>
+        </p>
       </form>
     </main>
   );

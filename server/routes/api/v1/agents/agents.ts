@@ -7,13 +7,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
 import { createAgent } from '../../../../domain/agents/createAgent.js';
 import { getAgent, listAgents } from '../../../../domain/agents/listAgents.js';
+import { inviteAgent } from '../../../../domain/agents/inviteAgent.js';
 import { updateAgent } from '../../../../domain/agents/updateAgent.js';
+import { forcePasswordReset } from '../../../../domain/auth/resetPassword.js';
 import { presentAgent } from '../../../../presenters/agent.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { PageQuery, readPage } from '../../../pagination.js';
 import { IdParams, readId } from '../../../params.js';
 import { readableSchemaErrors } from '../../../validationMessage.js';
-import { CreateAgentBody, UpdateAgentBody, type UpdateAgentBodyT } from './schema.js';
+import { CreateAgentBody, LinkSentSchema, UpdateAgentBody, type UpdateAgentBodyT } from './schema.js';
 
 const tags = ['agents'];
 const security = [{ bearer: [] }];
@@ -45,6 +47,18 @@ export async function agentsRoutes(base: FastifyInstance, ctx: AppContext): Prom
     const id = readId(request.params, 'Agent');
     return presentAgent(await updateAgent(ctx, { actor: actor(request), id, changes: pickChanges(request.body) }));
   });
+
+  // Sends (or sends again) the agent's invitation: a new single-use link, earlier ones stop working.
+  app.post('/agents/:id/invitation', { schema: { tags, security, params: IdParams, response: { 202: LinkSentSchema } }, ...admin }, async (request, reply) =>
+    reply.code(202).send(await inviteAgent(ctx, { actor: actor(request), id: readId(request.params, 'Agent') })),
+  );
+
+  // Forces a password reset: the old password stops working, the agent's sessions end, a reset link is mailed.
+  app.post(
+    '/agents/:id/password-reset',
+    { schema: { tags, security, params: IdParams, response: { 202: LinkSentSchema } }, ...admin },
+    async (request, reply) => reply.code(202).send(await forcePasswordReset(ctx, { actor: actor(request), id: readId(request.params, 'Agent') })),
+  );
 }
 
 /** Only the fields the API documents; unknown ones are ignored. */

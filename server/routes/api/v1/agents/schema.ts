@@ -7,7 +7,12 @@ export const CreateAgentBody = Type.Object(
   {
     name: Type.String({ maxLength: 200 }),
     email: Type.String({ maxLength: 320, description: 'Sign-in name; stored lower-cased, unique.' }),
-    password: Type.String({ maxLength: 1024, description: 'At least 8 characters.' }),
+    password: Type.Optional(
+      Type.String({
+        maxLength: 1024,
+        description: 'At least 8 characters. Leave it out to invite the agent instead: a mail with a single-use link (72 h) to choose their own password.',
+      }),
+    ),
     role: Role,
     phone: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
   },
@@ -26,3 +31,8 @@ export const UpdateAgentBody = Type.Object(
   { additionalProperties: true },
 );
 export type UpdateAgentBodyT = Static<typeof UpdateAgentBody>;
+
+export const LinkSentSchema = Type.Object({
+  sent_to: Type.String({ description: "The agent's address the link was mailed to." }),
+  expires_at: Type.Number({ description: 'When the link stops working (epoch ms).' }),
+});

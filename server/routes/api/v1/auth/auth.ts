@@ -1,6 +1,10 @@
 /**
  * POST /auth/login (token + cookies for the web app), POST /auth/logout
- * (revokes the token and closes the streams opened with it at once).
+ * (revokes the token and closes the streams opened with it at once), and the
+ * password links of invitations and resets: POST /auth/forgot-password (the
+ * same answer whether or not the address exists; throttled per address
+ * sending, per IP asking), GET /auth/password-link (what the link page shows),
+ * POST /auth/set-password (uses the link up).
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -8,14 +12,31 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
 import { login } from '../../../../domain/auth/login.js';
 import { logout } from '../../../../domain/auth/logout.js';
+import { forgotPassword, readPasswordLink, setPasswordWithLink } from '../../../../domain/auth/resetPassword.js';
+import { RateLimiter, type Limit } from '../../../../lib/rateLimit.js';
 import { presentAgent } from '../../../../presenters/agent.js';
 import { CSRF_COOKIE, TOKEN_COOKIE, makeGuards } from '../../../authenticate.js';
-import { LoginBody } from './schema.js';
+import { ForgotPasswordBody, LoginBody, PasswordLinkQuery, PasswordLinkSchema, SetPasswordBody } from './schema.js';
+
+const FORGOT_PER_IP: Limit = {
+  name: 'forgot-password-ip',
+  capacity: 10,
+  windowMs: 15 * 60 * 1000,
+  message: 'Too many password-reset requests from this address; try again in 15 minutes.',
+};
+const LINK_PER_IP: Limit = {
+  name: 'password-link-ip',
+  capacity: 30,
+  windowMs: 15 * 60 * 1000,
+  message: 'Too many password-link attempts from this address; try again in 15 minutes.',
+};
 
 export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const { requireAgent } = makeGuards(ctx);
   const secure = ctx.config.publicUrl.startsWith('https:');
+  const limiter = new RateLimiter(ctx);
+  base.addHook('onClose', () => limiter.close());
 
   app.post('/auth/login', { schema: { tags: ['auth'], body: LoginBody } }, async (request, reply) => {
     const { token, agent } = await login({
@@ -30,6 +51,26 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
     void reply.setCookie(TOKEN_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure, maxAge });
     void reply.setCookie(CSRF_COOKIE, crypto.randomBytes(16).toString('base64url'), { path: '/', httpOnly: false, sameSite: 'strict', secure, maxAge });
     return { token, agent: presentAgent(agent) };
+  });
+
+  app.post('/auth/forgot-password', { schema: { tags: ['auth'], body: ForgotPasswordBody } }, async (request, reply) => {
+    await limiter.take(FORGOT_PER_IP, request.ip);
+    await forgotPassword(ctx, { email: request.body.email });
+    return reply.code(202).send({
+      result: 'ok',
+      message: 'If an account uses this address, a mail with a link to choose a new password is on its way. The link works for 1 hour.',
+    });
+  });
+
+  app.get('/auth/password-link', { schema: { tags: ['auth'], querystring: PasswordLinkQuery, response: { 200: PasswordLinkSchema } } }, async (request) => {
+    await limiter.take(LINK_PER_IP, request.ip);
+    return readPasswordLink(ctx, request.query.token);
+  });
+
+  app.post('/auth/set-password', { schema: { tags: ['auth'], body: SetPasswordBody } }, async (request, reply) => {
+    await limiter.take(LINK_PER_IP, request.ip);
+    await setPasswordWithLink(ctx, { token: request.body.token, password: request.body.password });
+    return reply.code(204).send();
   });
 
   app.post('/auth/logout', { schema: { tags: ['auth'] }, preValidation: requireAgent }, async (request, reply) => {

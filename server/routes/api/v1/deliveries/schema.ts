@@ -2,8 +2,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuery } from '../../../pagination.js';
 
-const Status = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('paused')]);
-const Kind = Type.Union([Type.Literal('chat_channel'), Type.Literal('event_webhook')]);
+const Status = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('paused'), Type.Literal('kept')]);
+const Kind = Type.Union([Type.Literal('chat_channel'), Type.Literal('event_webhook'), Type.Literal('mail')]);
 
 export const ListDeliveriesQuery = Type.Composite(
   [

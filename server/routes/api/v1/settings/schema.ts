@@ -32,6 +32,23 @@ export const CallbackBody = Type.Object(
   { additionalProperties: true },
 );
 
+export const NotificationsBody = Type.Object(
+  {
+    emails: Type.Optional(
+      Nullable(Type.Array(Type.String({ maxLength: 320 }), { maxItems: 20 }), {
+        description: 'Where offline messages, callback requests and missed chats are mailed; empty or null = every active admin.',
+      }),
+    ),
+    missed_chat_minutes: Type.Optional(
+      Nullable(Type.Integer(), { description: 'Minutes (1 to 1440) a chat may wait unaccepted before the missed-chat mail; null = no such mail.' }),
+    ),
+    archive_email: Type.Optional(
+      Nullable(Type.String({ maxLength: 320 }), { description: "Every finished chat's transcript is mailed here; null = nowhere." }),
+    ),
+  },
+  { additionalProperties: true },
+);
+
 export const SettingsBody = Type.Object(
   {
     event_webhook_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL event webhooks are POSTed to.' }))),
@@ -40,6 +57,7 @@ export const SettingsBody = Type.Object(
     ),
     webhook_secret: Type.Optional(Type.Unknown({ description: 'Read-only: ignored here.' })),
     callback: Type.Optional(Nullable(CallbackBody, { description: 'Partial too; null resets callbacks to their defaults.' })),
+    notifications: Type.Optional(Nullable(NotificationsBody, { description: 'Partial too; null resets every notification setting.' })),
     rules: Type.Optional(
       Type.Unknown({
         description:

@@ -28,6 +28,7 @@ describe('/api/v1/settings', () => {
       callback: DEFAULT_CALLBACK,
       rules: null,
       webhooks_paused_reason: null,
+      notifications: { emails: [], missed_chat_minutes: null, archive_email: null },
     });
     expect(Buffer.from(res.json().webhook_secret.slice(6), 'base64')).toHaveLength(32);
   });

@@ -44,7 +44,14 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 /** Only the keys the API documents (webhook_secret and unknown keys are ignored). */
 function pickChanges(body: SettingsBodyT): SettingsChanges {
   const { event_webhook_url, safe_url, callback, rules } = body;
-  if (callback === undefined || callback === null) return { event_webhook_url, safe_url, callback, rules };
+  const changes: SettingsChanges = { event_webhook_url, safe_url, callback, rules, notifications: pickNotifications(body.notifications) };
+  if (callback === undefined || callback === null) return changes;
   const { enabled, balance_seconds, timezone, hours, provider } = callback;
-  return { event_webhook_url, safe_url, callback: { enabled, balance_seconds, timezone, hours, provider }, rules };
+  return { ...changes, callback: { enabled, balance_seconds, timezone, hours, provider } };
+}
+
+function pickNotifications(n: SettingsBodyT['notifications']): SettingsChanges['notifications'] {
+  if (n === undefined || n === null) return n;
+  const { emails, missed_chat_minutes, archive_email } = n;
+  return { emails, missed_chat_minutes, archive_email };
 }

@@ -22,85 +22,23 @@
  * go through the app's outage log (errors/unavailableLog.ts), one warn line
  * and then a summary at most every 10 s per kind; other failures are logged
  * at error with their stack.
+ *
+ * This file authenticates and opens; the session itself is
+ * realtime/agentStream.ts.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { AgentDto } from '../../../../../protocol/agent.js';
 import type { AppContext } from '../../../../context.js';
-import type { Agent } from '../../../../db/schema.js';
 import { resolveToken } from '../../../../domain/auth/tokens.js';
 import type { UnavailableSource } from '../../../../errors/unavailableLog.js';
-import { assertNever, type EventPayloads, type EventType } from '../../../../events/catalogue.js';
-import { EventFeed } from '../../../../realtime/feed.js';
-import type { StreamEvent } from '../../../../realtime/hub.js';
-import {
-  CLOSE_BAD_REQUEST,
-  CLOSE_FORBIDDEN,
-  CLOSE_INTERNAL,
-  CLOSE_TRY_AGAIN,
-  CLOSE_UNAUTHORIZED,
-  closeWith,
-  keepAlive,
-  parseCursor,
-  RESET_FRAME,
-  sendJson,
-  sendSerialized,
-} from '../../../../realtime/socket.js';
+import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_INTERNAL, CLOSE_UNAUTHORIZED, closeWith, parseCursor } from '../../../../realtime/socket.js';
 import { bearerToken, TOKEN_COOKIE } from '../../../authenticate.js';
-import { ChannelVisibility } from './visibility.js';
+import { AgentStream } from '../../../../realtime/agentStream.js';
 
 export { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_UNAUTHORIZED, PING_INTERVAL_MS } from '../../../../realtime/socket.js';
 
-/** A frame of the agents' stream: an event's name and payload as recorded, and where it sits (cursor, chat, seq). */
-export type StreamFrame = {
-  [K in EventType]: { type: K; data: EventPayloads[K]; cursor?: number; chat_id?: number; seq?: number };
-}[EventType];
-
-/** Agent streams' failures while the database is unavailable, in the outage log. */
+/** Agent streams that fail to open while the database is unavailable, in the outage log. */
 const OPEN_FAILED: UnavailableSource = { name: 'stream', first: 'stream failed to open', unit: ['stream', 'streams'], verb: 'failed to open' };
-const FEED_FAILED: UnavailableSource = { name: 'stream', first: 'stream feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
-const TOKEN_CHECK_FAILED: UnavailableSource = { name: 'stream', first: 'stream token check failed', unit: ['token check', 'token checks'], verb: 'failed' };
-
-/** Each event's frame, serialized once for every agent socket of this process that sends it. */
-const serializedFrames = new WeakMap<StreamEvent, Buffer>();
-
-function serializedFrame(e: StreamEvent): Buffer {
-  let frame = serializedFrames.get(e);
-  if (!frame) {
-    frame = Buffer.from(JSON.stringify(toFrame(e)));
-    serializedFrames.set(e, frame);
-  }
-  return frame;
-}
-
-/** Agents see every event as it was recorded: its payload is already the agent shape. */
-export function toFrame(e: StreamEvent): StreamFrame {
-  switch (e.type) {
-    case 'chat.created':
-    case 'chat.updated':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'message.created':
-    case 'message.updated':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'typing':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'offline_message.created':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'call.updated':
-      return positioned({ type: e.type, data: e.data }, e);
-    case 'agent.updated':
-      return positioned({ type: e.type, data: e.data }, e);
-    default:
-      return assertNever(e);
-  }
-}
-
-function positioned(frame: StreamFrame, e: StreamEvent): StreamFrame {
-  frame.cursor = e.id;
-  if (e.chat_id !== null) frame.chat_id = e.chat_id;
-  if (e.seq !== null) frame.seq = e.seq;
-  return frame;
-}
 
 export async function streamRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const schema = {
@@ -132,95 +70,6 @@ async function openStream(ctx: AppContext, socket: WebSocket, request: FastifyRe
   if (!agent) return closeWith(socket, CLOSE_UNAUTHORIZED, 'unauthorized: the token is unknown, expired or revoked; sign in again');
   if (socket.readyState !== socket.OPEN) return;
   new AgentStream(ctx, socket, agent, credentials.token, cursor, request).open();
-}
-
-class AgentStream {
-  private readonly feed: EventFeed;
-  private readonly visibility: ChannelVisibility;
-  private readonly ref: { accountId: number; agentId: number };
-  private stopKeepAlive: (() => void) | null = null;
-
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly socket: WebSocket,
-    private readonly agent: Agent,
-    private readonly token: string,
-    cursor: number | null,
-    private readonly request: FastifyRequest,
-  ) {
-    this.ref = { accountId: agent.account_id, agentId: agent.id };
-    this.visibility = new ChannelVisibility(ctx.db, agent);
-    this.feed = new EventFeed({
-      ctx,
-      accountId: agent.account_id,
-      cursor,
-      visible: (e) => this.visible(e),
-      send: (e) => sendSerialized(socket, serializedFrame(e)),
-      reset: () => sendJson(socket, RESET_FRAME),
-      ready: (at) => sendJson(socket, { type: 'ready', data: { cursor: at } }),
-      fail: (reason, err) => {
-        if (err) request.server.unavailableLog.report(err, FEED_FAILED, { log: request.log, msg: 'stream feed failed' });
-        closeWith(socket, err ? CLOSE_INTERNAL : CLOSE_TRY_AGAIN, reason);
-      },
-    });
-  }
-
-  open(): void {
-    this.ctx.metrics.sockets.labels('agent').inc();
-    this.ctx.presence.opened(this.ref);
-    this.socket.on('close', () => this.closed());
-    this.stopKeepAlive = keepAlive(this.socket, () => void this.tick());
-    void this.feed.start();
-  }
-
-  private async visible(e: StreamEvent): Promise<boolean> {
-    switch (e.type) {
-      case 'agent.updated':
-        return this.agentUpdated(e.data.agent) && this.visibility.allows(e);
-      case 'chat.created':
-      case 'chat.updated':
-      case 'message.created':
-      case 'message.updated':
-      case 'typing':
-      case 'offline_message.created':
-      case 'call.updated':
-        return this.visibility.allows(e);
-      default:
-        return assertNever(e);
-    }
-  }
-
-  /** An agent changed: the visibility rule may have too; false when it is this agent, deactivated (the stream closes). */
-  private agentUpdated(changed: AgentDto): boolean {
-    this.visibility.invalidate();
-    if (changed.id !== this.agent.id) return true;
-    if (!changed.active) {
-      closeWith(this.socket, CLOSE_UNAUTHORIZED, 'unauthorized: this agent was deactivated');
-      return false;
-    }
-    // A change of this agent may have revoked its tokens (a new password, a logout): recheck now, not at the next ping.
-    void this.tick();
-    return true;
-  }
-
-  /** At every ping (keepAlive): catch up from the store and recheck the token. */
-  private async tick(): Promise<void> {
-    this.feed.catchUp();
-    try {
-      if (!(await resolveToken(this.ctx.db, this.token, this.ctx.clock()))) {
-        closeWith(this.socket, CLOSE_UNAUTHORIZED, 'unauthorized: the token expired or was revoked; sign in again');
-      }
-    } catch (err) {
-      this.request.server.unavailableLog.report(err, TOKEN_CHECK_FAILED, { log: this.request.log, msg: 'stream token check failed', level: 'warn' });
-    }
-  }
-
-  private closed(): void {
-    this.stopKeepAlive?.();
-    this.feed.close();
-    this.ctx.metrics.sockets.labels('agent').dec();
-    this.ctx.presence.closed(this.ref);
-  }
 }
 
 function streamCredentials(request: FastifyRequest, query: Record<string, unknown>): { token: string; viaCookie: boolean } | null {

@@ -1,4 +1,4 @@
-/** The admin area: agents, departments, canned responses, channels, settings and the delivery log, one section at a time. */
+/** The admin area: agents, departments, canned responses, channels, settings, the delivery log and the mail, one section at a time. */
 import { Link } from '../../router';
 import type { AdminSection } from '../../routes';
 import { Agents } from './Agents';
@@ -6,6 +6,7 @@ import { CannedResponses } from './CannedResponses';
 import { Channels } from './Channels';
 import { Deliveries } from './Deliveries';
 import { Departments } from './Departments';
+import { Mails } from './Mails';
 import { SettingsPage } from './SettingsPage';
 
 type Section = AdminSection;
@@ -17,6 +18,7 @@ const SECTIONS: Array<[Section, string]> = [
   ['channels', 'Channels'],
   ['settings', 'Settings'],
   ['deliveries', 'Delivery log'],
+  ['mail', 'Mail'],
 ];
 
 export function AdminPage({ section }: { section: Section }) {
@@ -35,6 +37,7 @@ export function AdminPage({ section }: { section: Section }) {
       {section === 'channels' && <Channels />}
       {section === 'settings' && <SettingsPage />}
       {section === 'deliveries' && <Deliveries />}
+      {section === 'mail' && <Mails />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-/** Admin: add an agent (POST /api/v1/agents). */
+/** Admin: add an agent (POST /api/v1/agents), with a password, or invited by mail to choose their own. */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
 import type { Agent, Role } from '../../types';
@@ -6,7 +6,7 @@ import { ErrorText } from './ErrorText';
 
 const EMPTY = { name: '', email: '', password: '', role: 'agent' as Role, phone: '' };
 
-export function AgentForm({ onCreated }: { onCreated: (agent: Agent) => void }) {
+export function AgentForm({ onCreated }: { onCreated: (agent: Agent, invited: boolean) => void }) {
   const [form, setForm] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -17,7 +17,9 @@ export function AgentForm({ onCreated }: { onCreated: (agent: Agent) => void }) 
     setBusy(true);
     setError(null);
     try {
-      onCreated(await api.createAgent({ ...form, phone: form.phone.trim() || null }));
+      const { password, ...rest } = form;
+      const invited = password === '';
+      onCreated(await api.createAgent({ ...rest, ...(invited ? {} : { password }), phone: form.phone.trim() || null }), invited);
       setForm(EMPTY);
     } catch (err) {
       setError(errorText(err));
@@ -38,8 +40,19 @@ export function AgentForm({ onCreated }: { onCreated: (agent: Agent) => void }) 
         <input type="email" name="email" required value={form.email} onChange={set('email')} />
       </label>
       <label>
-        Password
-        <input type="password" name="password" required minLength={8} autoComplete="new-password" value={form.password} onChange={set('password')} />
+        Password (optional)
+        <input
+          type="password"
+          name="password"
+          minLength={8}
+          autoComplete="new-password"
+          aria-describedby="new-agent-password-hint"
+          value={form.password}
+          onChange={set('password')}
+        />
+        <span id="new-agent-password-hint" className="muted small">
+          Leave it empty to send an invitation instead: the agent chooses their own.
+        </span>
       </label>
       <label>
         Phone (optional)
@@ -54,7 +67,7 @@ export function AgentForm({ onCreated }: { onCreated: (agent: Agent) => void }) 
       </label>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
-          Add agent
+          {form.password === '' ? 'Invite agent' : 'Add agent'}
         </button>
       </div>
       <ErrorText error={error} />

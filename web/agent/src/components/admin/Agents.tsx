@@ -1,4 +1,4 @@
-/** Admin: the account's agents — add one, change a role, deactivate or reactivate. */
+/** Admin: the account's agents — add or invite one, change a role, resend an invitation, force a password reset, deactivate or reactivate. */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
@@ -11,6 +11,22 @@ export function Agents() {
   const { me, reloadAgents } = useApp();
   const list = useList<Agent>(() => api.agents());
   const [error, setError] = useState<string | null>(null);
+  /** What the last invitation or reset did, shown on its agent's row. */
+  const [sent, setSent] = useState<{ id: number; text: string } | null>(null);
+
+  const sendLink = async (agent: Agent, kind: 'invite' | 'reset') => {
+    setError(null);
+    setSent(null);
+    if (kind === 'reset' && !window.confirm(`Force a password reset for ${agent.name}? Their password stops working and they are signed out everywhere.`))
+      return;
+    try {
+      const res = kind === 'invite' ? await api.inviteAgent(agent.id) : await api.forcePasswordReset(agent.id);
+      const what = kind === 'invite' ? 'Invitation' : 'Password-reset link';
+      setSent({ id: agent.id, text: `${what} sent to ${res.sent_to}.` });
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
 
   const change = async (agent: Agent, changes: { role?: Role; active?: boolean }) => {
     setError(null);
@@ -26,9 +42,10 @@ export function Agents() {
     <section className="page" aria-labelledby="agents-title">
       <h1 id="agents-title">Agents</h1>
       <AgentForm
-        onCreated={(a) => {
+        onCreated={(a, invited) => {
           list.upsert(a);
           reloadAgents();
+          setSent(invited ? { id: a.id, text: `Invitation sent to ${a.email}.` } : null);
         }}
       />
       <ErrorText error={error ?? list.error} />
@@ -42,6 +59,7 @@ export function Agents() {
               <th scope="col">Role</th>
               <th scope="col">Status</th>
               <th scope="col">Account</th>
+              <th scope="col">Password</th>
             </tr>
           </thead>
           <tbody>
@@ -68,6 +86,23 @@ export function Agents() {
                     <button type="button" onClick={() => void change(a, { active: !a.active })}>
                       {a.active ? 'Deactivate' : 'Reactivate'}
                     </button>
+                  )}
+                </td>
+                <td>
+                  {a.id !== me.id && a.active && (
+                    <div className="row">
+                      <button type="button" onClick={() => void sendLink(a, 'invite')} aria-label={`Send ${a.name} an invitation`}>
+                        Send invitation
+                      </button>
+                      <button type="button" onClick={() => void sendLink(a, 'reset')} aria-label={`Force a password reset for ${a.name}`}>
+                        Reset password
+                      </button>
+                    </div>
+                  )}
+                  {sent?.id === a.id && (
+                    <p className="saved small" role="status">
+                      {sent.text}
+                    </p>
                   )}
                 </td>
               </tr>

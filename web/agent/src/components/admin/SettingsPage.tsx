@@ -1,7 +1,7 @@
 /**
  * Admin: Integration settings for developers (spec): event webhook URL, Safe
- * URL, the webhook signing secret (read-only, with rotation), callbacks and
- * the widget's triggers (invitation rules).
+ * URL, the webhook signing secret (read-only, with rotation), callbacks, the
+ * notification e-mail addresses and the widget's triggers (invitation rules).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
@@ -11,6 +11,7 @@ import { CallbackForm } from './CallbackForm';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
+import { NotificationsForm } from './NotificationsForm';
 import { TriggersForm } from './TriggersForm';
 
 export function SettingsPage() {
@@ -105,6 +106,7 @@ export function SettingsPage() {
         />
       </section>
       <CallbackForm callback={settings.callback} onSave={(cb) => run(() => api.updateSettings({ callback: cb }), 'Callback settings saved.')} />
+      <NotificationsForm settings={settings} onSaved={show} />
       <TriggersForm rules={settings.rules} onSaved={show} />
     </section>
   );

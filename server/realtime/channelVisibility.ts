@@ -7,10 +7,10 @@
  * in it (a channel just created or assigned), or after an agent.updated (role
  * or assignment changes).
  */
-import type { Executor } from '../../../../db/database.js';
-import type { Agent } from '../../../../db/schema.js';
-import { readableChannelIds } from '../../../../domain/chats/loadChat.js';
-import type { StreamEvent } from '../../../../realtime/hub.js';
+import type { Executor } from '../db/database.js';
+import type { Agent } from '../db/schema.js';
+import { readableChannelIds } from '../domain/chats/loadChat.js';
+import type { StreamEvent } from './hub.js';
 
 const MAX_AGE_MS = 5000;
 /** An unknown channel triggers a new read at most this often (a replay of another agent's channel is not a query per event). */

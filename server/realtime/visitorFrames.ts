@@ -5,16 +5,24 @@
  * accepting agent's name and photo, rate; sent only when that changed),
  * agents' typing, its calls — and `status` when the channel's availability
  * changes (recomputed at each agent.updated of the account). Everything else,
- * other visitors' chats and offline messages included, is dropped.
+ * other visitors' chats and offline messages included, is dropped. The
+ * frames' shapes are presenters/widget.ts's.
  */
-import type { Db } from '../../db/database.js';
-import type { Channel, Visitor } from '../../db/schema.js';
-import { isChannelAvailable } from '../../domain/channels/access.js';
-import { widgetAgents } from '../../domain/widget/widgetState.js';
-import { assertNever, type RelayedEvent } from '../../events/catalogue.js';
-import { presentWidgetChatHead, widgetMessageFromDto } from '../../presenters/widget.js';
-import type { StreamEvent } from '../../realtime/hub.js';
-import type { VisitorFrame, WidgetAgent } from '../../../protocol/widget.js';
+import type { Db } from '../db/database.js';
+import type { Channel, Visitor } from '../db/schema.js';
+import { isChannelAvailable } from '../domain/channels/access.js';
+import { widgetAgents } from '../domain/widget/widgetState.js';
+import { assertNever, type RelayedEvent } from '../events/catalogue.js';
+import {
+  presentWidgetChatHead,
+  visitorCallFrame,
+  visitorChatFrame,
+  visitorMessageFrame,
+  visitorStatusFrame,
+  visitorTypingFrame,
+} from '../presenters/widget.js';
+import type { StreamEvent } from './hub.js';
+import type { VisitorFrame, WidgetAgent } from '../../protocol/widget.js';
 
 export class VisitorFrames {
   /** Whether the channel is available, as last told to the visitor. */
@@ -82,7 +90,7 @@ export class VisitorFrames {
     const online = await isChannelAvailable(this.db, this.channel.account_id, this.channel.id);
     if (online === this.online) return null;
     this.online = online;
-    return { type: 'status', cursor: e.id, data: { online } };
+    return visitorStatusFrame(e.id, online);
   }
 
   private async chatFrame(e: RelayedEvent<'chat.created' | 'chat.updated'>): Promise<VisitorFrame | null> {
@@ -93,27 +101,25 @@ export class VisitorFrames {
     const json = JSON.stringify(chat);
     if (this.lastChat.get(chat.id) === json) return null; // nothing the visitor sees changed
     this.lastChat.set(chat.id, json);
-    return { type: 'chat.updated', cursor: e.id, data: { chat } };
+    return visitorChatFrame(e.id, chat);
   }
 
   private async messageFrame(e: RelayedEvent<'message.created' | 'message.updated'>): Promise<VisitorFrame | null> {
     const dto = e.data.message;
     const agent = dto.agent_id === undefined ? undefined : await this.agent(dto.agent_id);
-    const message = widgetMessageFromDto(dto, () => agent);
-    return message ? { type: e.type, cursor: e.id, data: { message } } : null;
+    return visitorMessageFrame(e.type, e.id, dto, agent);
   }
 
   private async typingFrame(e: RelayedEvent<'typing'>): Promise<VisitorFrame | null> {
     const { author, agent_id: agentId, typing } = e.data;
     if (author !== 'agent' || e.chat_id === null) return null; // the visitor's own typing is not echoed
     const agent = agentId === undefined ? undefined : await this.agent(agentId);
-    return { type: 'typing', cursor: e.id, data: { chat_id: e.chat_id, typing, ...(agent ? { agent } : {}) } };
+    return visitorTypingFrame(e.id, e.chat_id, typing, agent);
   }
 
   private async callFrame(e: RelayedEvent<'call.updated'>): Promise<VisitorFrame | null> {
     const call = e.data.call;
     if (call.visitor_id !== this.visitor.id && !(await this.isMine(e))) return null;
-    const data = { id: call.id, status: call.status, ...(call.reason === undefined ? {} : { reason: call.reason }) };
-    return { type: 'call.updated', cursor: e.id, data: { call: data } };
+    return visitorCallFrame(e.id, call);
   }
 }

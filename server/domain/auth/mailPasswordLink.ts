@@ -1,0 +1,37 @@
+/**
+ * Writes a password link and the mail that carries it, in the caller's
+ * transaction: the invitation (72 h) or the password reset (1 h), to the
+ * agent's own address. The mail is a `mail` delivery (server/mail/): sent by
+ * the deliverer, or kept for the admins' Mail page when no SMTP_URL is set.
+ */
+import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/database.js';
+import type { Agent } from '../../db/schema.js';
+import { enqueueMail } from '../../mail/enqueueMail.js';
+import { mailTime } from '../../mail/recipients.js';
+import { invitationMail, passwordResetMail } from '../../mail/templates/accounts.js';
+import { createPasswordLink, linkUrl, type LinkKind } from './passwordLinks.js';
+
+export async function mailPasswordLink(
+  tx: Tx,
+  ctx: Pick<AppContext, 'config'>,
+  input: { agent: Pick<Agent, 'id' | 'account_id' | 'name' | 'email'>; kind: LinkKind; by: string | null; now: number },
+): Promise<{ expiresAt: number }> {
+  const { agent, kind, now } = input;
+  const { token, expiresAt } = await createPasswordLink(tx, agent, kind, now);
+  const account = await tx.selectFrom('accounts').select('name').where('id', '=', agent.account_id).executeTakeFirst();
+  const accountName = account?.name ?? 'Parley';
+  const url = linkUrl(ctx.config.publicUrl, token);
+  const expires = mailTime(expiresAt, 'UTC');
+  const content =
+    kind === 'invite'
+      ? invitationMail({ accountName, agent, invitedBy: input.by ?? 'An administrator', url, expiresAt: expires })
+      : passwordResetMail({ accountName, agent, forcedBy: input.by, url, expiresAt: expires });
+  await enqueueMail(
+    tx,
+    ctx.config,
+    { accountId: agent.account_id, type: kind === 'invite' ? 'invitation' : 'password_reset', to: agent.email, ...content },
+    now,
+  );
+  return { expiresAt };
+}

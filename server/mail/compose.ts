@@ -1,0 +1,112 @@
+/**
+ * How every mail is laid out: one plain-text part and one HTML part built
+ * from the same blocks (a heading, paragraphs, label/value rows, quoted text,
+ * a button link, a footer), so the two always say the same thing. Every value
+ * is HTML-escaped here, as the agent app escapes what it shows; nothing
+ * reaches the HTML part unescaped. The footer names the account and, for a
+ * notification, links to where its addresses are set.
+ */
+
+export type Block =
+  | { kind: 'p'; text: string }
+  | { kind: 'rows'; rows: Array<[label: string, value: string | null | undefined]> }
+  | { kind: 'quote'; text: string }
+  | { kind: 'link'; label: string; url: string }
+  | { kind: 'transcript'; lines: Array<{ who: string; at: string; text: string }> };
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Layout {
+  subject: string;
+  heading: string;
+  blocks: Block[];
+  /** The account's name, in the footer. */
+  accountName: string;
+  /** A notification's settings link ("why do I get this"), absent for personal mails (invitation, reset, transcript). */
+  settingsUrl?: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** Line breaks kept, everything else escaped. */
+const htmlLines = (value: string): string => escapeHtml(value).replace(/\r?\n/g, '<br>');
+
+/** A subject is one header line: no line breaks, at most 200 characters. */
+export function subjectLine(value: string): string {
+  const one = value.replace(/[\r\n\t]+/g, ' ').trim();
+  return one.length > 200 ? `${one.slice(0, 199)}…` : one;
+}
+
+function textBlock(b: Block): string {
+  switch (b.kind) {
+    case 'p':
+      return b.text;
+    case 'rows':
+      return b.rows
+        .filter(([, v]) => v)
+        .map(([l, v]) => `${l}: ${v}`)
+        .join('\n');
+    case 'quote':
+      return b.text
+        .split(/\r?\n/)
+        .map((l) => `> ${l}`)
+        .join('\n');
+    case 'link':
+      return `${b.label}: ${b.url}`;
+    case 'transcript':
+      return b.lines.length === 0 ? '(no messages)' : b.lines.map((l) => `[${l.at}] ${l.who}: ${l.text}`).join('\n');
+  }
+}
+
+function htmlBlock(b: Block): string {
+  switch (b.kind) {
+    case 'p':
+      return `<p>${htmlLines(b.text)}</p>`;
+    case 'rows': {
+      const rows = b.rows
+        .filter(([, v]) => v)
+        .map(([l, v]) => `<tr><th align="left" style="padding:2px 12px 2px 0;color:#555">${escapeHtml(l)}</th><td>${htmlLines(v as string)}</td></tr>`)
+        .join('');
+      return `<table cellspacing="0" cellpadding="0">${rows}</table>`;
+    }
+    case 'quote':
+      return `<blockquote style="margin:12px 0;padding:8px 12px;border-left:3px solid #ccc;color:#222">${htmlLines(b.text)}</blockquote>`;
+    case 'link':
+      return `<p><a href="${escapeHtml(b.url)}" style="display:inline-block;padding:8px 14px;background:#2563eb;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(b.label)}</a></p>`;
+    case 'transcript':
+      if (b.lines.length === 0) return '<p><em>(no messages)</em></p>';
+      return `<table cellspacing="0" cellpadding="0">${b.lines
+        .map(
+          (l) =>
+            `<tr><td style="padding:2px 8px 2px 0;color:#777;white-space:nowrap;vertical-align:top">${escapeHtml(l.at)}</td><th align="left" style="padding:2px 8px 2px 0;vertical-align:top">${escapeHtml(l.who)}</th><td>${htmlLines(l.text)}</td></tr>`,
+        )
+        .join('')}</table>`;
+  }
+}
+
+export function renderMail(layout: Layout): MailContent {
+  const footerText = layout.settingsUrl
+    ? `Sent by Parley for ${layout.accountName}. You get this mail because your address is a notification address of this account; change it here: ${layout.settingsUrl}`
+    : `Sent by Parley for ${layout.accountName}.`;
+  const text = [layout.heading, ...layout.blocks.map(textBlock), '--', footerText].join('\n\n') + '\n';
+  const footerHtml = layout.settingsUrl
+    ? `Sent by Parley for ${escapeHtml(layout.accountName)}. You get this mail because your address is a notification address of this account; <a href="${escapeHtml(layout.settingsUrl)}">change the notification settings</a>.`
+    : `Sent by Parley for ${escapeHtml(layout.accountName)}.`;
+  const html = [
+    '<!doctype html><html><head><meta charset="utf-8"></head>',
+    '<body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:15px;line-height:1.45;color:#111">',
+    `<h1 style="font-size:18px">${escapeHtml(layout.heading)}</h1>`,
+    ...layout.blocks.map(htmlBlock),
+    `<hr style="border:0;border-top:1px solid #ddd;margin:20px 0"><p style="font-size:12px;color:#666">${footerHtml}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject: subjectLine(layout.subject), text, html };
+}

@@ -1,0 +1,52 @@
+/**
+ * enqueueMail(): writes a mail as a `deliveries` row of kind `mail` inside
+ * the caller's transaction (the same outbox as webhooks), so a mail exists
+ * exactly when what caused it committed. With SMTP_URL set the row is
+ * `pending` and the deliverer sends it (server/mail/send.ts); without it the
+ * row is `kept`: composed, readable on the admin's Mail page, never sent.
+ * The row's url is `mailto:<recipient>`, its event_type `mail.<type>` (never
+ * mistaken for an event webhook's), its body the composed mail as JSON.
+ */
+import type { Config } from '../config/config.js';
+import type { Tx } from '../db/database.js';
+import { enqueueDelivery } from '../webhooks/enqueue.js';
+import type { MailContent } from './compose.js';
+
+/** Prefix of a mail row's event_type: `mail.offline_message`, `mail.invitation` … */
+export const MAIL_TYPE_PREFIX = 'mail.';
+
+/** What a mail row's body holds (JSON). */
+export interface StoredMail {
+  to: string;
+  reply_to: string | null;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface NewMail extends MailContent {
+  accountId: number;
+  /** What the mail is: offline_message, callback_request, invitation, password_reset … */
+  type: string;
+  to: string;
+  replyTo?: string | null;
+  chatId?: number | null;
+}
+
+export async function enqueueMail(tx: Tx, config: Pick<Config, 'smtpUrl'>, mail: NewMail, now: number): Promise<number> {
+  const body: StoredMail = { to: mail.to, reply_to: mail.replyTo ?? null, subject: mail.subject, text: mail.text, html: mail.html };
+  const { id } = await enqueueDelivery(
+    tx,
+    {
+      accountId: mail.accountId,
+      kind: 'mail',
+      eventType: `${MAIL_TYPE_PREFIX}${mail.type}`,
+      url: `mailto:${mail.to}`,
+      body,
+      chatId: mail.chatId ?? null,
+      kept: config.smtpUrl === null,
+    },
+    now,
+  );
+  return id;
+}

@@ -1,0 +1,66 @@
+/**
+ * Who gets an account's notification mails (offline messages, callback
+ * requests, missed chats): the addresses set in the settings
+ * (`notifications.emails`), or, while none are set, every active admin.
+ * Also the account's name and the links every mail carries.
+ */
+import type { Config } from '../config/config.js';
+import type { Executor } from '../db/database.js';
+import { parseJson } from '../lib/json.js';
+
+export interface MailScope {
+  accountName: string;
+  /** Where notifications go; may be empty (no active admin, no address set). */
+  recipients: string[];
+  /** The agent app's notification settings, linked from every notification. */
+  settingsUrl: string;
+  /** The callback settings' time zone, for times written in mails. */
+  timezone: string;
+}
+
+export const settingsUrl = (config: Pick<Config, 'publicUrl'>): string => `${config.publicUrl}/admin/settings#notifications`;
+
+export async function notificationScope(tx: Executor, config: Pick<Config, 'publicUrl'>, accountId: number): Promise<MailScope> {
+  const account = await tx.selectFrom('accounts').select('name').where('id', '=', accountId).executeTakeFirst();
+  const settings = await tx.selectFrom('settings').select(['notification_emails_json', 'callback_json']).where('account_id', '=', accountId).executeTakeFirst();
+  const set = parseJson<unknown>(settings?.notification_emails_json, null);
+  let recipients: string[];
+  if (Array.isArray(set) && set.length > 0) recipients = set.filter((e): e is string => typeof e === 'string');
+  else {
+    const admins = await tx
+      .selectFrom('agents')
+      .select('email')
+      .where('account_id', '=', accountId)
+      .where('role', '=', 'admin')
+      .where('active', '=', 1)
+      .orderBy('id')
+      .execute();
+    recipients = admins.map((a) => a.email);
+  }
+  const timezone = parseJson<{ timezone?: unknown }>(settings?.callback_json, {}).timezone;
+  return {
+    accountName: account?.name ?? 'Parley',
+    recipients: [...new Set(recipients)],
+    settingsUrl: settingsUrl(config),
+    timezone: typeof timezone === 'string' && timezone !== '' ? timezone : 'UTC',
+  };
+}
+
+/** A time as people read it in mails: "25 Nov 2026, 14:05 (Europe/Paris)"; UTC when the zone is unknown. */
+export function mailTime(at: number, timezone: string): string {
+  const format = (timeZone: string) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(at));
+  try {
+    return `${format(timezone)} (${timezone})`;
+  } catch {
+    return `${format('UTC')} (UTC)`;
+  }
+}

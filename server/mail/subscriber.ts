@@ -1,0 +1,82 @@
+/**
+ * The mail subscriber: turns committed events into notification mails, inside
+ * the relay's transaction (events/subscribers.ts), so each mail is written
+ * exactly once with the event that caused it, one row per recipient.
+ *   offline_message.created                → offline_message mail (Reply-To the visitor)
+ *   call.updated (a callback, status start) → callback_request mail
+ */
+import type { AppContext } from '../context.js';
+import type { Tx } from '../db/database.js';
+import type { RelayedEvent } from '../events/catalogue.js';
+import type { Subscriber } from '../events/subscribers.js';
+import { parseJson } from '../lib/json.js';
+import type { MailContent } from './compose.js';
+import { enqueueMail } from './enqueueMail.js';
+import { notificationScope, type MailScope } from './recipients.js';
+import { callbackRequestMail, offlineMessageMail } from './templates/notifications.js';
+
+async function notify(
+  tx: Tx,
+  ctx: AppContext,
+  event: RelayedEvent,
+  type: string,
+  compose: (scope: MailScope) => Promise<MailContent | null>,
+  replyTo?: string | null,
+) {
+  const scope = await notificationScope(tx, ctx.config, event.account_id);
+  if (scope.recipients.length === 0) return;
+  const content = await compose(scope);
+  if (!content) return;
+  for (const to of scope.recipients) {
+    await enqueueMail(tx, ctx.config, { accountId: event.account_id, type, to, replyTo, chatId: event.chat_id, ...content }, ctx.clock());
+  }
+}
+
+async function offlineMessage(tx: Tx, ctx: AppContext, event: RelayedEvent<'offline_message.created'>): Promise<void> {
+  const id = event.data.offline_message.id;
+  const offline = await tx.selectFrom('offline_messages').selectAll().where('id', '=', id).where('account_id', '=', event.account_id).executeTakeFirst();
+  if (!offline) return;
+  const channel = await tx.selectFrom('channels').select('name').where('id', '=', offline.channel_id).executeTakeFirst();
+  const visitor =
+    offline.visitor_id === null ? null : ((await tx.selectFrom('visitors').select('number').where('id', '=', offline.visitor_id).executeTakeFirst()) ?? null);
+  await notify(
+    tx,
+    ctx,
+    event,
+    'offline_message',
+    async (scope) => offlineMessageMail(scope, ctx.config.publicUrl, { offline, channel: channel ?? { name: '' }, visitor }),
+    offline.email,
+  );
+}
+
+async function callbackRequested(tx: Tx, ctx: AppContext, event: RelayedEvent<'call.updated'>): Promise<void> {
+  const snap = event.data.call;
+  if (snap.status !== 'start' || snap.type !== 'callback') return;
+  const call = await tx.selectFrom('calls').selectAll().where('id', '=', snap.id).where('account_id', '=', event.account_id).executeTakeFirst();
+  if (!call || call.type !== 'callback') return;
+  const channel = call.channel_id === null ? undefined : await tx.selectFrom('channels').select('name').where('id', '=', call.channel_id).executeTakeFirst();
+  const visitor =
+    call.visitor_id === null
+      ? undefined
+      : await tx.selectFrom('visitors').select(['number', 'name', 'session_json']).where('id', '=', call.visitor_id).executeTakeFirst();
+  const page = parseJson<{ page?: { url?: unknown } }>(visitor?.session_json, {}).page?.url;
+  await notify(tx, ctx, event, 'callback_request', async (scope) =>
+    callbackRequestMail(scope, ctx.config.publicUrl, {
+      call,
+      channel: channel ?? { name: '' },
+      visitor: visitor ?? null,
+      page: typeof page === 'string' ? page : null,
+    }),
+  );
+}
+
+export const mailNotifications: Subscriber = {
+  name: 'mail',
+  handles: ['offline_message.created', 'call.updated'],
+  wants: (event) =>
+    event.type === 'offline_message.created' || (event.type === 'call.updated' && event.data.call.status === 'start' && event.data.call.type === 'callback'),
+  async handle(tx, event, ctx) {
+    if (event.type === 'offline_message.created') await offlineMessage(tx, ctx, event);
+    else if (event.type === 'call.updated') await callbackRequested(tx, ctx, event);
+  },
+};

@@ -1,0 +1,50 @@
+/**
+ * GET /api/v1/mails (admin): the account's mails, newest first, paged — what
+ * was composed (recipient, subject, text and HTML parts) and its status:
+ * `kept` when no SMTP_URL is set (composed, never sent), otherwise pending,
+ * delivered or failed (with the reason).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../../context.js';
+import { listMails, presentMail } from '../../../../mail/listMails.js';
+import { actor, makeGuards } from '../../../authenticate.js';
+import { PageQuery, readPage } from '../../../pagination.js';
+
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const MailSchema = Type.Object({
+  id: Type.Number(),
+  type: Type.String({ description: 'offline_message, callback_request, invitation, password_reset …' }),
+  to: Type.String(),
+  reply_to: NullableString,
+  subject: Type.String(),
+  text: Type.String({ description: 'The plain-text part.' }),
+  html: Type.String({ description: 'The HTML part.' }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('kept')], {
+    description: 'kept: composed while SMTP_URL is unset, never sent.',
+  }),
+  attempts: Type.Number(),
+  last_error: NullableString,
+  chat_id: NullableNumber,
+  created_at: Type.Number(),
+  delivered_at: NullableNumber,
+  next_attempt_at: NullableNumber,
+});
+
+export async function mailsRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  const { requireAdmin } = makeGuards(ctx);
+
+  app.get(
+    '/mails',
+    { schema: { tags: ['mails'], security: [{ bearer: [] }], querystring: PageQuery, response: { 200: Type.Array(MailSchema) } }, preValidation: requireAdmin },
+    async (request) => {
+      const page = readPage(request.query);
+      const rows = await listMails(ctx, { accountId: actor(request).account_id, limit: page.limit, before: page.before });
+      return rows.map(presentMail);
+    },
+  );
+}

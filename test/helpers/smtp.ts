@@ -1,0 +1,92 @@
+/**
+ * A real SMTP server for tests (the smtp-server package, over TCP on
+ * 127.0.0.1): every mail it accepts is parsed with mailparser and kept in
+ * order, with its envelope. `reject` makes it refuse recipients with a code
+ * (550: final, 451: try later); `listen(port)` lets a test start it on a port
+ * chosen earlier (the SMTP server "down, then up").
+ */
+import net from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  envelope: { from: string; to: string[] };
+  parsed: ParsedMail;
+  raw: string;
+}
+
+export interface TestSmtp {
+  port: number;
+  url: string;
+  mails: ReceivedMail[];
+  /** Refuse RCPT TO with this code until set back to null. */
+  reject: { code: number; message: string } | null;
+  close(): Promise<void>;
+}
+
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function startSmtp(opts: { port?: number; user?: string; password?: string } = {}): Promise<TestSmtp> {
+  const mails: ReceivedMail[] = [];
+  const state: TestSmtp = { port: 0, url: '', mails, reject: null, close: async () => undefined };
+  const server = new SMTPServer({
+    secure: false,
+    disabledCommands: opts.user ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    authOptional: !opts.user,
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth(auth, _session, cb) {
+      if (auth.username === opts.user && auth.password === opts.password) cb(null, { user: auth.username });
+      else cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
+    onRcptTo(address, _session, cb) {
+      if (state.reject) cb(Object.assign(new Error(state.reject.message), { responseCode: state.reject.code }));
+      else cb();
+      void address;
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        simpleParser(raw).then(
+          (parsed) => {
+            mails.push({
+              envelope: {
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                to: session.envelope.rcptTo.map((r) => r.address),
+              },
+              parsed,
+              raw,
+            });
+            cb();
+          },
+          (err: Error) => cb(err),
+        );
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.server.address() as net.AddressInfo;
+  state.port = port;
+  const auth = opts.user ? `${encodeURIComponent(opts.user)}:${encodeURIComponent(opts.password ?? '')}@` : '';
+  state.url = `smtp://${auth}127.0.0.1:${port}`;
+  state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return state;
+}
+
+/** The href of every link in a mail's HTML part. */
+export function htmlLinks(mail: ReceivedMail): string[] {
+  const html = typeof mail.parsed.html === 'string' ? mail.parsed.html : '';
+  return [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+}
