@@ -133,6 +133,22 @@ export interface DeliveryDto {
   next_attempt_at: number | null;
 }
 
+/** Sign-in throttling of an (address, e-mail) pair or of a source address (GET /api/v1/auth/throttles, admins). */
+export interface SignInThrottleDto {
+  id: number;
+  kind: 'pair' | 'source';
+  address: string;
+  /** The e-mail a pair names; null for a source. */
+  email: string | null;
+  failures: number;
+  first_failure_at: number;
+  last_failure_at: number;
+  /** Sign-ins of this key are refused until then; null when it does not wait now. */
+  blocked_until: number | null;
+  /** When its failures are forgotten (a day after the last one, or the end of its wait). */
+  expires_at: number;
+}
+
 /** A mail as admins read it on the Mail page (GET /api/v1/mails): composed, sent, or kept when no SMTP server is set. */
 export interface MailDto {
   id: number;
@@ -152,3 +168,85 @@ export interface MailDto {
   delivered_at: number | null;
   next_attempt_at: number | null;
 }
+
+/** A call as agents see it (GET /api/v1/calls, the call.updated frame): `reason` only when it failed, `record_url` only once it ended. */
+export interface CallDto {
+  id: number;
+  chat_id: number | null;
+  visitor_id: number | null;
+  channel_id: number | null;
+  agent_id: number | null;
+  type: 'callback' | 'incoming' | 'outgoing';
+  /** E.164, e.g. +15550100199. */
+  phone: string;
+  status: 'start' | 'agent_connected' | 'client_connected' | 'end' | 'error';
+  reason?: string;
+  record_url?: string;
+  created_at: number;
+  updated_at: number;
+  /** First time an agent or the visitor was connected; null before. */
+  connected_at: number | null;
+  ended_at: number | null;
+  /** Seconds from connected_at to the end (0 if never connected); null while active. */
+  duration_seconds: number | null;
+}
+
+/** An offline message as agents see it (GET /api/v1/offline-messages, the offline_message.created frame). */
+export interface OfflineMessageDto {
+  id: number;
+  channel_id: number;
+  visitor_id: number | null;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  description: string | null;
+  message: string;
+  created_at: number;
+}
+
+/* The agent stream (GET /api/v1/stream). The server's event catalogue
+ * (server/events/catalogue.ts) documents every field of these payloads. */
+
+/** What changed in a chat.updated event. */
+export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated' | 'page_changed';
+
+/** chat.created / chat.updated: the chat as agents see it, what changed, and who changed it (when an agent did). */
+export interface ChatEventData {
+  chat: ChatDto;
+  change?: ChatChange;
+  agent_id?: number;
+}
+
+/** typing: who types in which chat; agent_id when an agent does. */
+export interface TypingEventData {
+  chat_id: number;
+  author: 'visitor' | 'agent';
+  agent_id?: number;
+  typing: boolean;
+}
+
+/** Each event name and its payload (the `data` of the outbox row and of the agent's frame). */
+export interface EventPayloads {
+  'chat.created': ChatEventData;
+  'chat.updated': ChatEventData;
+  'message.created': { message: MessageDto };
+  'message.updated': { message: MessageDto };
+  typing: TypingEventData;
+  'offline_message.created': { offline_message: OfflineMessageDto };
+  'call.updated': { call: CallDto; visitor_id: number | null };
+  'agent.updated': { agent: AgentDto };
+}
+
+export type EventType = keyof EventPayloads;
+
+/** A frame of an event: its name and payload as recorded, and where it sits (cursor = event id, its chat and the chat's seq). */
+export type EventFrame = {
+  [K in EventType]: { type: K; data: EventPayloads[K]; cursor?: number; chat_id?: number; seq?: number };
+}[EventType];
+
+/** The frames that are not events: `ready` (live from `cursor` on), `reset` (the cursor expired; nothing replayed), `pong` (heartbeat). */
+export type ControlFrame =
+  { type: 'ready'; data: { cursor: number } } | { type: 'reset'; data: { reason: 'cursor_expired' } } | { type: 'pong'; data: Record<string, never> };
+
+/** Everything the agent stream sends. Clients ignore a `type` they do not know (the server may add kinds). */
+export type AgentStreamFrame = EventFrame | ControlFrame;

@@ -299,7 +299,7 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
       await agentPage.goto(`${run.base}/admin/agents`);
       await agentPage.getByText('Only administrators can open the admin screens.').waitFor();
       // Sign out brings the form back, and the session is gone.
-      await agentPage.getByRole('button', { name: 'Sign out' }).click();
+      await agentPage.getByRole('button', { name: 'Sign out', exact: true }).click();
       await agentPage.locator('input[name="email"]').waitFor();
       await agentPage.reload();
       await agentPage.locator('input[name="email"]').waitFor();

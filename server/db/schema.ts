@@ -42,11 +42,24 @@ export interface AuthTokensTable {
   revoked_at: number | null;
 }
 
-export interface LoginAttemptsTable {
+/** Sign-in throttling of one key, an (address, e-mail) pair or a source address (migration 008, domain/auth/throttles.ts). */
+export interface SignInThrottlesTable {
+  id: Generated<number>;
+  /** `pair:<address> <email>` or `source:<address>`. */
   key: string;
+  kind: 'pair' | 'source';
+  address: string;
+  /** The e-mail of a pair (lower-cased); null for a source. */
+  email: string | null;
+  /** The account of the agent a pair names; null for an unknown e-mail and for a source. */
+  account_id: number | null;
   failures: number;
-  window_started_at: number;
-  locked_until: number | null;
+  first_failure_at: number;
+  last_failure_at: number;
+  /** Sign-ins of this key are refused (429) until then. */
+  blocked_until: number;
+  /** The delay is over and the failures forgotten: the row means nothing (retention deletes it). */
+  expires_at: number;
 }
 
 export interface DepartmentsTable {
@@ -362,7 +375,7 @@ export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
   auth_tokens: AuthTokensTable;
-  login_attempts: LoginAttemptsTable;
+  sign_in_throttles: SignInThrottlesTable;
   departments: DepartmentsTable;
   channels: ChannelsTable;
   channel_agents: ChannelAgentsTable;
@@ -386,6 +399,7 @@ export interface Database {
 }
 
 export type Agent = Selectable<AgentsTable>;
+export type SignInThrottle = Selectable<SignInThrottlesTable>;
 export type Channel = Selectable<ChannelsTable>;
 export type Chat = Selectable<ChatsTable>;
 export type Message = Selectable<MessagesTable>;

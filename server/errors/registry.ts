@@ -14,6 +14,7 @@ export const errorRegistry = {
   forbidden: { status: 403, number: 1020, message: 'Only an administrator may do this.' },
   csrf_failed: { status: 403, number: 1021, message: 'Cookie-authenticated requests must carry the X-CSRF-Token header.' },
   origin_not_allowed: { status: 403, number: 1022, message: 'This chat widget is not enabled on this site.' },
+  wrong_password: { status: 403, number: 1023, message: 'The current password is wrong; type it again (or ask an administrator to set a new one).' },
   not_found: { status: 404, number: 1030, message: 'Nothing exists at this address.' },
   route_not_found: { status: 404, number: 1031, message: 'No such route.' },
   link_invalid: { status: 404, number: 1032, message: 'This link is not valid (it was already used, or a newer one replaced it); ask for a new one.' },

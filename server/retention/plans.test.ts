@@ -7,7 +7,7 @@
 import { sql, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialect, type TestApp } from '../../test/helpers/testApp.js';
-import { deleteExpiredTokens, deleteOldLoginAttempts } from './pruneAuth.js';
+import { deleteExpiredTokens, deleteFinishedThrottles } from './pruneAuth.js';
 import { deleteFinishedDeliveries } from './pruneDeliveries.js';
 import { deleteOldEvents } from './pruneEvents.js';
 import { deleteOldDedup } from './pruneInboundDedup.js';
@@ -54,9 +54,9 @@ describe('retention query plans', () => {
     const tokens = await plan(deleteExpiredTokens(t.app.ctx.db, { now: 1, limit: 2000 }).compile());
     expect(tokens).toContain('auth_tokens_expires_at');
     expect(scans(tokens, 'auth_tokens')).toBe(false);
-    const attempts = await plan(deleteOldLoginAttempts(t.app.ctx.db, { now: 1, limit: 2000 }).compile());
-    expect(attempts).toContain('login_attempts_window');
-    expect(scans(attempts, 'login_attempts')).toBe(false);
+    const attempts = await plan(deleteFinishedThrottles(t.app.ctx.db, { now: 1, limit: 2000 }).compile());
+    expect(attempts).toContain('sign_in_throttles_expires_at');
+    expect(scans(attempts, 'sign_in_throttles')).toBe(false);
   });
 
   it('finds finished deliveries through deliveries_due', async () => {

@@ -12,7 +12,7 @@ import { seedAccount, seedChat } from '../../test/helpers/realtime.js';
 import { createTestApp, testDialect, type TestApp } from '../../test/helpers/testApp.js';
 import type { AppContext } from '../context.js';
 import type { Delivery } from '../db/schema.js';
-import { loginAttemptsCutoff } from '../domain/auth/login.js';
+import { FORGET_MS, recordSignInFailure } from '../domain/auth/throttles.js';
 import { issueToken, resolveToken, revokeToken } from '../domain/auth/tokens.js';
 import { DEDUP_WINDOW_MS } from '../domain/chatChannel/dedupInbound.js';
 import { sha256 } from '../lib/ids.js';
@@ -45,7 +45,7 @@ describe('retention', () => {
     await t.close();
   });
   beforeEach(async () => {
-    for (const table of ['deliveries', 'events', 'inbound_dedup', 'event_retention', 'login_attempts'] as const) await ctx.db.deleteFrom(table).execute();
+    for (const table of ['deliveries', 'events', 'inbound_dedup', 'event_retention', 'sign_in_throttles'] as const) await ctx.db.deleteFrom(table).execute();
   });
 
   /** An event row, relayed (the relay's cursor moved past it) unless asked otherwise. */
@@ -196,12 +196,19 @@ describe('retention', () => {
     const expired = await issueToken(ctx.db, agent, NOW - 2 * DAY, 3600);
     const revoked = await issueToken(ctx.db, agent, NOW - 1000, 3600);
     await revokeToken(ctx.db, revoked, NOW - 500);
-    const attempt = (key: string, startedAt: number, lockedUntil: number | null) =>
-      ctx.db.insertInto('login_attempts').values({ key, failures: 3, window_started_at: startedAt, locked_until: lockedUntil }).execute();
-    await attempt('email:old@example.com', NOW - 2 * DAY, null);
-    await attempt('ip:10.0.0.1', loginAttemptsCutoff(NOW) - 1, NOW - 60_000);
-    await attempt('email:recent@example.com', NOW - 60_000, null);
-    await attempt('ip:10.0.0.2', NOW - 20 * 60_000, NOW + 10 * 60_000); // its window is over, its lock is not
+    const fail = (address: string, email: string, times: number, at: number) =>
+      (async () => {
+        for (let i = 0; i < times; i++) await recordSignInFailure(ctx.db, { address, email, accountId: null }, at);
+      })();
+    // Forgotten a day after the last failure (a pair and its source each): gone.
+    await fail('10.0.0.1', 'old@example.com', 1, NOW - FORGET_MS - 1);
+    // Recent failures, and a source whose last failure is old but whose delay runs on: kept.
+    await fail('10.0.0.2', 'recent@example.com', 1, NOW - 60_000);
+    await ctx.db
+      .updateTable('sign_in_throttles')
+      .set({ last_failure_at: NOW - FORGET_MS - 1, blocked_until: NOW + 10 * 60_000, expires_at: NOW + 10 * 60_000 })
+      .where('key', '=', 'source:10.0.0.2')
+      .execute();
 
     const forever: AppContext = { ...ctx, config: { ...ctx.config, retentionDays: 0 } };
     expect((await new Retention(forever).pass()).auth).toBe(4);
@@ -210,8 +217,8 @@ describe('retention', () => {
     expect(tokens.map((r) => r.token_hash)).not.toEqual(expect.arrayContaining([sha256(expired)]));
     expect(tokens.map((r) => r.token_hash)).not.toEqual(expect.arrayContaining([sha256(revoked)]));
     expect(await resolveToken(ctx.db, live, NOW)).not.toBeNull();
-    const keys = (await ctx.db.selectFrom('login_attempts').select('key').orderBy('key').execute()).map((r) => r.key);
-    expect(keys).toEqual(['email:recent@example.com', 'ip:10.0.0.2']);
+    const keys = (await ctx.db.selectFrom('sign_in_throttles').select('key').orderBy('key').execute()).map((r) => r.key);
+    expect(keys).toEqual(['pair:10.0.0.2 recent@example.com', 'source:10.0.0.2']);
   });
 
   it('keeps events and deliveries forever with RETENTION_DAYS=0 (dedup keys still go)', async () => {

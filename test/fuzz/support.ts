@@ -99,7 +99,7 @@ export function wireBody(value: fc.Arbitrary<unknown>): fc.Arbitrary<{ payload: 
 
 type Table = keyof Database;
 /** Tables with an integer `id`, whose newest rows can be read. */
-export type IdTable = Exclude<Table, 'login_attempts' | 'channel_agents' | 'settings' | 'inbound_dedup'>;
+export type IdTable = Exclude<Table, 'channel_agents' | 'settings' | 'inbound_dedup'>;
 
 export interface Watch {
   /** Every row. */

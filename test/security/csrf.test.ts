@@ -69,7 +69,7 @@ describe('CSRF protection of cookie sessions', () => {
       // A CSRF cookie and a header that differ.
       { cookie: `parley_token=${session.token}; parley_csrf=planted`, headers: { 'x-csrf-token': 'planted!' } },
     ];
-    const before = await snapshotTables(t, ['login_attempts']);
+    const before = await snapshotTables(t, ['sign_in_throttles']);
     for (const route of unsafe) {
       const url = route.url.replace(':id', String(w.chatApiChatId));
       for (const a of attempts) {
@@ -80,7 +80,7 @@ describe('CSRF protection of cookie sessions', () => {
         }
       }
     }
-    expect(await snapshotTables(t, ['login_attempts'])).toEqual(before);
+    expect(await snapshotTables(t, ['sign_in_throttles'])).toEqual(before);
     // The session is still good.
     expect((await withCookies('GET', '/api/v1/me', full)).statusCode).toBe(200);
   });

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAgentAppDir } from '../../server/routes/app/agentApp.js';
 import { defaultWidgetDistDir } from '../../server/routes/widget/assets.js';
+import { addAgent } from '../helpers/accounts.js';
 import { bearer, type TestApp } from '../helpers/testApp.js';
 import { createWidget } from '../helpers/widget.js';
 import { appWithRoutes, concreteUrl, type RouteEntry } from './helpers.js';
@@ -148,10 +149,12 @@ describe('security headers', () => {
     const admin = bearer(t.adminToken);
     const requests: Array<{ method: string; url: string; headers?: Record<string, string>; payload?: string }> = [];
     const throwaway = bearer(await t.login('admin@example.com', 'admin-password-1'));
+    // Signing out everywhere ends every session of its agent: a throwaway agent's.
+    const leaver = bearer((await addAgent(t, { email: 'headers-leaver@example.com' })).token);
     for (const route of routes.filter((r) => !r.websocket)) {
       const url = await concreteUrl(t, route.url, params);
       // Signing out here would end the admin's session for the rest of the sweep.
-      const signedIn = url === '/api/v1/auth/logout' ? throwaway : admin;
+      const signedIn = url === '/api/v1/auth/logout' ? throwaway : url === '/api/v1/auth/logout-all' ? leaver : admin;
       const bodied = route.method !== 'GET' && route.method !== 'DELETE';
       for (const headers of [signedIn, {}, { accept: 'text/html' }]) {
         requests.push({

@@ -18,7 +18,7 @@ export const ALL_TABLES: Table[] = [
   'accounts',
   'agents',
   'auth_tokens',
-  'login_attempts',
+  'sign_in_throttles',
   'departments',
   'channels',
   'channel_agents',

@@ -23,8 +23,10 @@ const PUBLIC_ROUTES = new Set([
 const AGENT_ROUTES = new Set([
   ...PUBLIC_ROUTES,
   'POST /api/v1/auth/logout',
+  'POST /api/v1/auth/logout-all',
   'GET /api/v1/me',
   'PUT /api/v1/me/status',
+  'PUT /api/v1/me/password',
   'GET /api/v1/agents',
   'GET /api/v1/agents/:id',
   'GET /api/v1/departments',
@@ -99,7 +101,7 @@ describe('role checks on every route', () => {
   });
 
   it('answers 401 without credentials on every /api/v1 route but sign-in, and changes nothing', async () => {
-    const before = await snapshotTables(t, ['login_attempts']);
+    const before = await snapshotTables(t, ['sign_in_throttles']);
     for (const route of api()) {
       if (PUBLIC_ROUTES.has(key(route))) continue;
       const url = await concrete(route.url);
@@ -115,6 +117,6 @@ describe('role checks on every route', () => {
         expect(expected, `${key(route)} ${JSON.stringify(headers)} → ${res.statusCode}`).toContain(res.statusCode);
       }
     }
-    expect(await snapshotTables(t, ['login_attempts'])).toEqual(before);
+    expect(await snapshotTables(t, ['sign_in_throttles'])).toEqual(before);
   });
 });

@@ -16,7 +16,7 @@ import type { Agent, StreamFrame } from './types';
 interface Props {
   me: Agent;
   setMe: (agent: Agent) => void;
-  signOut: () => Promise<void>;
+  signOut: (everywhere?: boolean) => Promise<void>;
   sessionLost: () => void;
   children: ReactNode;
 }

@@ -21,6 +21,7 @@ import type {
   OfflineMessage,
   Role,
   Settings,
+  SignInThrottle,
 } from './types';
 
 export class ApiError extends Error {
@@ -148,6 +149,15 @@ export interface OutgoingMessage {
   internal?: boolean;
 }
 
+export interface ReportQuery {
+  from: string;
+  to: string;
+  interval?: 'day' | 'hour';
+  channel_id?: number;
+  department_id?: number;
+  agent_id?: number;
+}
+
 /** A password link was mailed (or kept on the Mail page when no SMTP server is set). */
 export interface LinkSent {
   sent_to: string;
@@ -165,6 +175,9 @@ export interface PasswordLink {
 export const api = {
   login: (email: string, password: string) => request<{ token: string; agent: Agent }>('POST', '/auth/login', { email, password }),
   logout: () => request<void>('POST', '/auth/logout'),
+  logoutAll: () => request<void>('POST', '/auth/logout-all'),
+  changePassword: (currentPassword: string, newPassword: string) =>
+    request<void>('PUT', '/me/password', { current_password: currentPassword, new_password: newPassword }),
   me: () => request<Agent>('GET', '/me'),
   setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
 
@@ -214,6 +227,13 @@ export const api = {
 
   deliveries: (filter: Page & { status?: string; kind?: string } = {}) => request<DeliveryRecord[]>('GET', '/deliveries', undefined, { limit: 50, ...filter }),
   redeliver: (id: number) => request<DeliveryRecord>('POST', `/deliveries/${id}/redeliver`),
+
+  throttles: (page: Page = {}) => request<SignInThrottle[]>('GET', '/auth/throttles', undefined, { limit: 1000, ...page }),
+  clearThrottle: (id: number) => request<void>('DELETE', `/auth/throttles/${id}`),
+
+  /** One report of /reports/* (the Reports page types its answer: reports/model.ts). */
+  report: <T>(name: 'chats' | 'response-times' | 'ratings' | 'agents' | 'busiest-hours', query: ReportQuery) =>
+    request<T>('GET', `/reports/${name}`, undefined, { ...query }),
 };
 
 /** A sentence for any error thrown by the calls above. */

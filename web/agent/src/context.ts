@@ -11,7 +11,7 @@ import type { Agent, StreamFrame } from './types';
 export interface AppContextValue {
   me: Agent;
   setMe: (agent: Agent) => void;
-  signOut: () => Promise<void>;
+  signOut: (everywhere?: boolean) => Promise<void>;
   agents: Record<number, Agent>;
   reloadAgents: () => void;
   inbox: InboxState;

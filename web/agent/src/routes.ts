@@ -6,10 +6,11 @@ export type Route =
   | { name: 'archive' }
   | { name: 'offline' }
   | { name: 'calls' }
+  | { name: 'reports' }
   | { name: 'admin'; section: AdminSection }
   | { name: 'notFound' };
 
-const ADMIN_SECTIONS = ['agents', 'departments', 'canned-responses', 'channels', 'settings', 'deliveries', 'mail'] as const;
+const ADMIN_SECTIONS = ['agents', 'departments', 'canned-responses', 'channels', 'settings', 'deliveries', 'mail', 'sign-in-throttles'] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 
 export function parseRoute(path: string): Route {
@@ -21,6 +22,7 @@ export function parseRoute(path: string): Route {
   if (head === 'archive') return { name: 'archive' };
   if (head === 'offline') return { name: 'offline' };
   if (head === 'calls') return { name: 'calls' };
+  if (head === 'reports') return { name: 'reports' };
   if (head === 'admin') {
     const section = ADMIN_SECTIONS.find((s) => s === (second ?? 'agents'));
     if (section) return { name: 'admin', section };

@@ -4,7 +4,7 @@
  * "sign in again" close, brings the form back. The password-link pages
  * (/set-password, /forgot-password) are shown whoever is signed in.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { unlockAudio } from '../alerts';
 import { api, ApiError, setUnauthorizedHandler } from '../api';
 import { LiveProvider } from '../LiveProvider';
@@ -15,13 +15,18 @@ import { LoginForm } from './LoginForm';
 import { PasswordLinkPage } from './PasswordLinkPage';
 import { Shell } from './Shell';
 
+const SIGNED_OUT_EVERYWHERE = 'You are signed out on every device and browser.';
+
 type Session = { state: 'checking' } | { state: 'signedOut'; notice?: string } | { state: 'signedIn'; me: Agent };
 
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'checking' });
 
+  // Signing out everywhere closes this browser's stream too, maybe before the API answers: say why the session ended.
+  const leavingEverywhere = useRef(false);
   const sessionLost = useCallback(() => {
-    setSession((s) => (s.state === 'signedIn' ? { state: 'signedOut', notice: 'Your session ended; sign in again.' } : s));
+    const notice = leavingEverywhere.current ? SIGNED_OUT_EVERYWHERE : 'Your session ended; sign in again.';
+    setSession((s) => (s.state === 'signedIn' ? { state: 'signedOut', notice } : s));
   }, []);
 
   useEffect(() => {
@@ -43,9 +48,23 @@ export function App() {
     };
   }, []);
 
-  const setMe = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
+  const signedIn = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
+  // Changes of the signed-in agent (from the stream) never sign a session back in: a sign-out records an
+  // agent.updated event that can reach this browser's stream after the sign-out.
+  const setMe = useCallback((me: Agent) => setSession((s) => (s.state === 'signedIn' && s.me.id === me.id ? { state: 'signedIn', me } : s)), []);
 
-  const signOut = useCallback(async () => {
+  /** `everywhere`: every session of the person ends (POST /auth/logout-all); a failure is thrown, so the button can say it did not happen. */
+  const signOut = useCallback(async (everywhere = false) => {
+    if (everywhere) {
+      leavingEverywhere.current = true;
+      try {
+        await api.logoutAll();
+      } finally {
+        leavingEverywhere.current = false;
+      }
+      setSession({ state: 'signedOut', notice: SIGNED_OUT_EVERYWHERE });
+      return;
+    }
     try {
       await api.logout();
     } catch {
@@ -73,7 +92,7 @@ export function App() {
       </main>
     );
   }
-  if (session.state === 'signedOut') return <LoginForm notice={session.notice} onSignedIn={setMe} />;
+  if (session.state === 'signedOut') return <LoginForm notice={session.notice} onSignedIn={signedIn} />;
   return (
     <LiveProvider key={session.me.id} me={session.me} setMe={setMe} signOut={signOut} sessionLost={sessionLost}>
       <Shell />

@@ -1,14 +1,16 @@
-/** The app header: navigation with live counts, the agent's status, alert permission, connection state, sign-out. */
+/** The app header: navigation with live counts, the agent's status, alert permission, connection state, sign-out (here or everywhere). */
 import { attentionCount, chatsWithStatus } from '../inbox';
+import { errorText } from '../api';
 import { useApp } from '../context';
 import { Link, type Route } from '../router';
+import { ConfirmButton } from './admin/ConfirmButton';
 import { AlertsButton } from './AlertsButton';
 import { StatusSwitch } from './StatusSwitch';
 
 const STREAM_LABEL = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
 
 export function Header({ route }: { route: Route }) {
-  const { me, inbox, stream, badges, signOut } = useApp();
+  const { me, inbox, stream, badges, signOut, toast } = useApp();
   const pending = chatsWithStatus(inbox, 'pending').length;
   const attention = attentionCount(inbox);
   const current = (match: boolean) => (match ? 'page' : undefined);
@@ -35,6 +37,9 @@ export function Header({ route }: { route: Route }) {
           Calls
           {badges.calls > 0 && <span className="badge">{badges.calls}</span>}
         </Link>
+        <Link href="/reports" aria-current={current(route.name === 'reports')}>
+          Reports
+        </Link>
         {me.role === 'admin' && (
           <Link href="/admin/agents" aria-current={current(route.name === 'admin')}>
             Admin
@@ -53,6 +58,17 @@ export function Header({ route }: { route: Route }) {
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>
+        <ConfirmButton
+          label="Sign out everywhere"
+          question="End every session of yours, on every device?"
+          onConfirm={async () => {
+            try {
+              await signOut(true);
+            } catch (err) {
+              toast(`Not signed out everywhere: ${errorText(err)}`);
+            }
+          }}
+        />
       </div>
     </header>
   );

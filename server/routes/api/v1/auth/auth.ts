@@ -1,6 +1,8 @@
 /**
  * POST /auth/login (token + cookies for the web app), POST /auth/logout
- * (revokes the token and closes the streams opened with it at once), and the
+ * (revokes the token and closes the streams opened with it at once),
+ * POST /auth/logout-all (every session of the person), the sign-in
+ * throttles an admin sees and clears (GET/DELETE /auth/throttles), and the
  * password links of invitations and resets: POST /auth/forgot-password (the
  * same answer whether or not the address exists; throttled per address
  * sending, per IP asking), GET /auth/password-link (what the link page shows),
@@ -9,14 +11,23 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../../context.js';
 import { login } from '../../../../domain/auth/login.js';
 import { logout } from '../../../../domain/auth/logout.js';
+import { logoutEverywhere } from '../../../../domain/auth/logoutEverywhere.js';
+import { clearThrottle, listThrottles } from '../../../../domain/auth/manageThrottles.js';
 import { forgotPassword, readPasswordLink, setPasswordWithLink } from '../../../../domain/auth/resetPassword.js';
 import { RateLimiter, type Limit } from '../../../../lib/rateLimit.js';
 import { presentAgent } from '../../../../presenters/agent.js';
-import { CSRF_COOKIE, TOKEN_COOKIE, makeGuards } from '../../../authenticate.js';
-import { ForgotPasswordBody, LoginBody, PasswordLinkQuery, PasswordLinkSchema, SetPasswordBody } from './schema.js';
+import { presentSignInThrottle } from '../../../../presenters/signInThrottle.js';
+import { CSRF_COOKIE, TOKEN_COOKIE, actor, makeGuards } from '../../../authenticate.js';
+import { PageQuery, readPage } from '../../../pagination.js';
+import { IdParams, readId } from '../../../params.js';
+import { ForgotPasswordBody, LoginBody, PasswordLinkQuery, PasswordLinkSchema, SetPasswordBody, ThrottleSchema } from './schema.js';
+
+const tags = ['auth'];
+const security = [{ bearer: [] }];
 
 const FORGOT_PER_IP: Limit = {
   name: 'forgot-password-ip',
@@ -33,7 +44,7 @@ const LINK_PER_IP: Limit = {
 
 export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  const { requireAgent } = makeGuards(ctx);
+  const { requireAgent, requireAdmin } = makeGuards(ctx);
   const secure = ctx.config.publicUrl.startsWith('https:');
   const limiter = new RateLimiter(ctx);
   base.addHook('onClose', () => limiter.close());
@@ -77,6 +88,29 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
     if (request.agent && request.authToken) await logout(ctx, { agent: request.agent, token: request.authToken });
     void reply.clearCookie(TOKEN_COOKIE, { path: '/' });
     void reply.clearCookie(CSRF_COOKIE, { path: '/' });
+    return reply.code(204).send();
+  });
+
+  app.post('/auth/logout-all', { schema: { tags, security }, preValidation: requireAgent }, async (request, reply) => {
+    await logoutEverywhere(ctx, { agent: actor(request) });
+    void reply.clearCookie(TOKEN_COOKIE, { path: '/' });
+    void reply.clearCookie(CSRF_COOKIE, { path: '/' });
+    return reply.code(204).send();
+  });
+
+  app.get(
+    '/auth/throttles',
+    { schema: { tags, security, querystring: PageQuery, response: { 200: Type.Array(ThrottleSchema) } }, preValidation: requireAdmin },
+    async (request) => {
+      const page = readPage(request.query);
+      const rows = await listThrottles(ctx, { actor: actor(request), limit: page.limit, before: page.before });
+      const now = ctx.clock();
+      return rows.map((r) => presentSignInThrottle(r, now));
+    },
+  );
+
+  app.delete('/auth/throttles/:id', { schema: { tags, security, params: IdParams }, preValidation: requireAdmin }, async (request, reply) => {
+    await clearThrottle(ctx, { actor: actor(request), id: readId(request.params, 'Sign-in throttle') });
     return reply.code(204).send();
   });
 }

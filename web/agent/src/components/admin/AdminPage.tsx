@@ -1,4 +1,4 @@
-/** The admin area: agents, departments, canned responses, channels, settings, the delivery log and the mail, one section at a time. */
+/** The admin area: agents, departments, canned responses, channels, settings, the delivery log, the mail and sign-in throttles, one section at a time. */
 import { Link } from '../../router';
 import type { AdminSection } from '../../routes';
 import { Agents } from './Agents';
@@ -8,6 +8,7 @@ import { Deliveries } from './Deliveries';
 import { Departments } from './Departments';
 import { Mails } from './Mails';
 import { SettingsPage } from './SettingsPage';
+import { SignInThrottles } from './SignInThrottles';
 
 type Section = AdminSection;
 
@@ -19,6 +20,7 @@ const SECTIONS: Array<[Section, string]> = [
   ['settings', 'Settings'],
   ['deliveries', 'Delivery log'],
   ['mail', 'Mail'],
+  ['sign-in-throttles', 'Sign-in throttles'],
 ];
 
 export function AdminPage({ section }: { section: Section }) {
@@ -38,6 +40,7 @@ export function AdminPage({ section }: { section: Section }) {
       {section === 'settings' && <SettingsPage />}
       {section === 'deliveries' && <Deliveries />}
       {section === 'mail' && <Mails />}
+      {section === 'sign-in-throttles' && <SignInThrottles />}
     </div>
   );
 }

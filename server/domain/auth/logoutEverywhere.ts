@@ -1,0 +1,25 @@
+/**
+ * "Sign out everywhere" (POST /api/v1/auth/logout-all): revokes every token of
+ * the person, the one of the request included, and records an
+ * `agent.updated` event so each open stream rechecks its token and closes
+ * (4401) at once, on every instance.
+ */
+import type { AppContext } from '../../context.js';
+import type { Agent } from '../../db/schema.js';
+import { commit, recordEvent } from '../../events/outbox.js';
+import { presentAgent } from '../../presenters/agent.js';
+import { revokeAgentTokens } from './tokens.js';
+
+export async function logoutEverywhere(ctx: AppContext, input: { agent: Pick<Agent, 'id' | 'account_id'> }): Promise<void> {
+  const now = ctx.clock();
+  await commit(ctx.db, ctx.signals, async (tx) => {
+    await revokeAgentTokens(tx, input.agent.id, now);
+    const agent = await tx
+      .selectFrom('agents')
+      .selectAll()
+      .where('id', '=', input.agent.id)
+      .where('account_id', '=', input.agent.account_id)
+      .executeTakeFirst();
+    if (agent) await recordEvent(tx, { accountId: agent.account_id, type: 'agent.updated', data: { agent: presentAgent(agent) } }, now);
+  });
+}
