@@ -2,7 +2,7 @@
  * npm run bench [-- --only=<name>] [-- --db=sqlite,postgres]: builds the server
  * (and the web apps, for the bundle sizes), runs the benchmarks one after the
  * other and rewrites their sections of docs/BENCHMARKS.md and its summary.
- * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, and soak
+ * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, widget-load, and soak
  * (ten minutes; only with --only=soak). The
  * PostgreSQL runs are skipped, loudly, when no server answers.
  * Each benchmark is bounded in time and talks to 127.0.0.1 only.
@@ -17,6 +17,7 @@ import { pgReachable, ROOT, type Db } from './lib/server.js';
 import { runSocketsBench } from './sockets.js';
 import { runSoakBench } from './soak.js';
 import { runStartupBench } from './startup.js';
+import { runWidgetLoadBench } from './widgetLoad.js';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 let dbs = (args.get('db') ?? 'sqlite,postgres').split(',') as Db[];
@@ -35,13 +36,14 @@ const benches: Record<string, () => Promise<void>> = {
   startup: () => runStartupBench(dbs),
   bundle: () => runBundleBench(),
   reports: () => runReportsBench(dbs),
+  'widget-load': () => runWidgetLoadBench(),
   soak: () => runSoakBench(dbs),
 };
 /** Run only when named: ten minutes each. */
 const LONG = new Set(['soak']);
 if (only && !(only in benches)) throw new Error(`unknown benchmark ${only}; one of ${Object.keys(benches).join(', ')}`);
 
-execSync(only === 'bundle' ? 'npm run build:web' : only ? 'npm run build:server' : 'npm run build', { cwd: ROOT, stdio: 'inherit' });
+execSync(only === 'bundle' ? 'npm run build:web' : only && only !== 'widget-load' ? 'npm run build:server' : 'npm run build', { cwd: ROOT, stdio: 'inherit' });
 for (const [name, run] of Object.entries(benches)) {
   if ((only && only !== name) || (!only && LONG.has(name))) continue;
   const started = performance.now();

@@ -3,6 +3,7 @@
  * server's presenters build them, the agent app (web/agent) reads them. Types
  * only, so the web build can import them; change them here for both sides.
  */
+import type { WidgetAppearance } from './widget.js';
 
 export interface AgentDto {
   id: number;
@@ -107,6 +108,8 @@ export interface WidgetChannelDto {
   hide_launcher: boolean;
   /** false: the widget is off; pages including it show nothing and get svc_onWidgetDestroy. */
   enabled: boolean;
+  /** Texts, launcher place and style, logo, language (docs/WIDGET.md "Appearance and language"). */
+  appearance: WidgetAppearance;
 }
 
 export type ChannelDto = ChatApiChannelDto | WidgetChannelDto;
@@ -205,7 +208,7 @@ export interface OfflineMessageDto {
  * (server/events/catalogue.ts) documents every field of these payloads. */
 
 /** What changed in a chat.updated event. */
-export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated';
+export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated' | 'page_changed';
 
 /** chat.created / chat.updated: the chat as agents see it, what changed, and who changed it (when an agent did). */
 export interface ChatEventData {

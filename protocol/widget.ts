@@ -82,8 +82,52 @@ export interface ContactInfo {
   description: string | null;
 }
 
+/** The languages the widget speaks (ar is written right to left). */
+export const WIDGET_LANGUAGES = ['en', 'ru', 'es', 'de', 'fr', 'pt', 'tr', 'uk', 'ar'] as const;
+export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
+
+/** How a widget looks and speaks (an admin sets it per widget); null texts = the translated defaults. */
+export interface WidgetAppearance {
+  /** The window's title while no agent has taken the chat (default "Support"). */
+  title: string | null;
+  /** Shown as the first message when the window opens on no chat. */
+  greeting: string | null;
+  /** The status line under the title while nobody is online (default "Offline"). */
+  away_text: string | null;
+  /** The offline form's text (default "Leave a message and we will get back to you."). */
+  offline_text: string | null;
+  /** The launcher's text (default "Chat with us" / "Leave us a message"). */
+  launcher_text: string | null;
+  /** The page corner the launcher and the window sit in. */
+  position: 'right' | 'left';
+  /** Pixels from that side and from the bottom of the page (0–200). */
+  offset_x: number;
+  offset_y: number;
+  /** `label`: a button with text; `button`: a round button with the icon only. */
+  launcher: 'label' | 'button';
+  /** https URL of a picture shown in the window's header instead of the initial. */
+  logo: string | null;
+  /** `auto`: the first of the browser's languages the widget speaks (else English); or one fixed language. */
+  language: 'auto' | WidgetLanguage;
+}
+
+export const DEFAULT_APPEARANCE: WidgetAppearance = {
+  title: null,
+  greeting: null,
+  away_text: null,
+  offline_text: null,
+  launcher_text: null,
+  position: 'right',
+  offset_x: 16,
+  offset_y: 16,
+  launcher: 'label',
+  logo: null,
+  language: 'auto',
+};
+
 export interface WidgetSettings {
   color: string | null;
+  appearance: WidgetAppearance;
   /** Active-invitation rules (svc_api.setRules replaces them for the page). */
   rules: unknown;
   callback_enabled: boolean;

@@ -121,6 +121,29 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     const widgets = (await api('GET', '/api/v1/channels')).json<Array<{ name: string; hide_launcher?: boolean; enabled?: boolean }>>();
     expect(widgets.find((c) => c.name === 'Shop widget')).toMatchObject({ hide_launcher: true, enabled: true });
     await screenshot(page, 'agent-admin-channels');
+
+    // Appearance and language, with the preview following the form as it is typed.
+    await card.getByRole('button', { name: 'Change' }).click();
+    const edit = page.getByRole('form', { name: 'Change Shop widget' });
+    await edit.getByLabel('Window title').fill('Acme help');
+    await edit.getByLabel('Greeting when the window opens').fill('Hello! Ask us anything.');
+    await edit.getByLabel('Launcher', { exact: true }).selectOption('button');
+    await edit.getByLabel('Position').selectOption('left');
+    await edit.getByLabel('Language').selectOption('de');
+    const preview = edit.getByRole('img', { name: 'Preview of the widget' });
+    await preview.getByText('Acme help').waitFor();
+    await preview.getByText('Hello! Ask us anything.').waitFor();
+    await screenshot(page, 'agent-admin-widget-appearance');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await card.getByText('Acme help, round button, bottom left, language de').waitFor();
+    const saved = (await api('GET', '/api/v1/channels')).json<Array<{ name: string; appearance: Record<string, unknown> }>>();
+    expect(saved.find((c) => c.name === 'Shop widget')?.appearance).toMatchObject({
+      title: 'Acme help',
+      greeting: 'Hello! Ask us anything.',
+      launcher: 'button',
+      position: 'left',
+      language: 'de',
+    });
   });
 
   it('changes the settings, rotates the webhook secret and sets callback hours', async () => {

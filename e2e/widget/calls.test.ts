@@ -88,8 +88,12 @@ describe('widget callback calls (browser)', () => {
       await form.getByLabel('Phone').fill('+44 (0)20 7946 0958');
       await form.getByRole('button', { name: 'Call me back' }).click();
       await env.until(page, (c) => named(c, 'svc_onCallStart').length === 1);
-      await expect.poll(() => form.getByText('We are calling you now.').isVisible()).toBe(true);
+      // The truth: an agent will dial the number; nobody is calling yet.
+      await expect.poll(() => form.getByText('Thank you! An agent will call you at +44 (0)20 7946 0958 shortly.').isVisible()).toBe(true);
+      expect(await form.getByText(/calling you now/).count()).toBe(0);
       const call = await callOf('+442079460958');
+      expect((await env.api('POST', `/api/v1/calls/${call.id}/status`, { status: 'agent_connected' })).status).toBe(200);
+      await expect.poll(() => form.getByText('An agent is calling you now.').isVisible()).toBe(true);
       expect((await env.api('POST', `/api/v1/calls/${call.id}/status`, { status: 'error', reason: 'No answer' })).status).toBe(200);
       calls = await env.until(page, (c) => named(c, 'svc_onCallEnd').length === 1);
       expect(named(calls, 'svc_onCallEnd')[0].args[0]).toEqual({ result: 'fail', reason: 'No answer' });

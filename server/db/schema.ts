@@ -93,6 +93,8 @@ export interface ChannelsTable {
   chunked: Bool;
   /** Widget options (colour, allowed domains, identity secret, ...). */
   options_json: string;
+  /** Widget appearance and language (migration 011; domain/channels/appearance.ts). */
+  appearance_json: Generated<string>;
   created_at: number;
   updated_at: number;
 }

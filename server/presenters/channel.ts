@@ -6,6 +6,7 @@
  * tokens with; the channels API is admin-only). Nothing else of the row is shown.
  */
 import type { Channel } from '../db/schema.js';
+import { readAppearance } from '../domain/channels/appearance.js';
 import { widgetOptions } from '../domain/channels/channelInput.js';
 import type { ChatApiChannelDto, WidgetChannelDto, ChannelDto } from '../../protocol/agent.js';
 export type { ChatApiChannelDto, WidgetChannelDto, ChannelDto };
@@ -46,6 +47,7 @@ export function presentWidgetChannel(c: Channel, agentIds: number[], publicUrl: 
     identity_secret: typeof options.identity_secret === 'string' && options.identity_secret !== '' ? options.identity_secret : null,
     hide_launcher: options.hide_launcher === true,
     enabled: options.enabled !== false,
+    appearance: readAppearance(c),
   };
 }
 

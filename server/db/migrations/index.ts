@@ -11,6 +11,7 @@ import * as m005 from './005_retention.js';
 import * as m006 from './006_relay_cursor.js';
 import * as m007 from './007_auth_expiry.js';
 import * as m008 from './008_sign_in_throttles.js';
+import * as m011 from './011_widget_appearance.js';
 import * as m012 from './012_mail_accounts.js';
 import * as m015 from './015_reports.js';
 import * as m015cube from './015_reports_cube.js';
@@ -27,6 +28,7 @@ const modules: Record<string, MigrationModule> = {
   '006_relay_cursor': m006,
   '007_auth_expiry': m007,
   '008_sign_in_throttles': m008,
+  '011_widget_appearance': m011,
   '012_mail_accounts': m012,
   '015_reports': m015,
   '015_reports_cube': m015cube,

@@ -30,6 +30,8 @@ export interface ChannelFields {
   hide_launcher?: boolean;
   /** widget: false turns the widget off: open pages lose it within seconds, the loader and the frame answer as for an unknown widget. */
   enabled?: boolean;
+  /** widget: the appearance fields to change (appearance.ts); the others keep their value. */
+  appearance?: Record<string, unknown>;
 }
 
 /** Widget options kept in channels.options_json (other keys written there by other features are preserved). */
@@ -45,7 +47,7 @@ export interface WidgetOptions {
 }
 
 const ONLY: Record<ChannelType, (keyof ChannelFields)[]> = {
-  chat_api: ['color', 'allowed_domains', 'identity_verification', 'rotate_identity_secret', 'hide_launcher', 'enabled'],
+  chat_api: ['color', 'allowed_domains', 'identity_verification', 'rotate_identity_secret', 'hide_launcher', 'enabled', 'appearance'],
   widget: ['webhook_url', 'chunked', 'rotate_secret'],
 };
 

@@ -6,6 +6,8 @@
  * options_json (with an identity secret when identity_verification is on).
  * Both may be assigned agents (none = every agent).
  */
+import { DEFAULT_APPEARANCE } from '../../../protocol/widget.js';
+import { applyAppearance } from './appearance.js';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { bool, toJson } from '../../lib/json.js';
@@ -59,6 +61,7 @@ export async function createChannel(
         webhook_url: webhookUrl,
         chunked: bool(chatApi && fields.chunked === true),
         options_json: toJson(options),
+        ...(!chatApi && fields.appearance ? { appearance_json: toJson(applyAppearance(DEFAULT_APPEARANCE, fields.appearance)) } : {}),
         created_at: now,
         updated_at: now,
       })

@@ -2,7 +2,7 @@
  * An admin changes a channel of its account. chat_api: name, webhook_url,
  * chunked, agent_ids, and `rotate_secret:true` for a new path secret (the old
  * endpoint URL stops working at once). widget: name, agent_ids, color,
- * allowed_domains, hide_launcher, enabled (false takes the widget off the
+ * allowed_domains, hide_launcher, appearance (the fields sent), enabled (false takes the widget off the
  * pages showing it: their visitor sockets are closed), identity_verification
  * (true issues a secret if there is none, false removes it) and
  * `rotate_identity_secret:true` for a new one.
@@ -30,6 +30,7 @@ import {
   widgetOptions,
   type ChannelFields,
 } from './channelInput.js';
+import { applyAppearance, readAppearance } from './appearance.js';
 import { SECRET_BYTES } from './createChannel.js';
 import { findChannel, type ChannelWithAgents } from './listChannels.js';
 
@@ -57,6 +58,7 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
       if (identity) applyIdentitySecret(options, fields);
       set.options_json = toJson(options);
     }
+    if (fields.appearance != null) set.appearance_json = toJson(applyAppearance(readAppearance(channel), fields.appearance));
     const agentIds = fields.agent_ids === undefined ? null : await checkAgentIds(tx, actor.account_id, fields.agent_ids);
 
     await tx

@@ -12,6 +12,7 @@ const channel = (publicId: string, secret = 's'): Channel => ({
   webhook_url: 'https://customer.example.com/hook',
   chunked: 0,
   options_json: '{}',
+  appearance_json: '{}',
   created_at: 0,
   updated_at: 0,
 });

@@ -1,11 +1,15 @@
 /**
  * The visitor is on another page, or the page sent its title (sendPageTitle):
  * session.page is updated, so agents and event webhooks see where the visitor
- * is. A title alone renames the current page.
+ * is. A title alone renames the current page. With a chat open, chat.updated
+ * (change page_changed) carries the new page to the agents' panels at once.
  */
 import type { AppContext } from '../../context.js';
 import type { Visitor } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
+import { commit } from '../../events/outbox.js';
+import { recordChatState } from '../chats/chatEvents.js';
+import { findOpenChat } from '../chats/openChat.js';
 import { optionalString } from '../messages/normalizeMessage.js';
 import { cleanPage, readSession, writeSession } from './session.js';
 import { lockVisitor } from './visitorAccess.js';
@@ -15,7 +19,7 @@ export async function setVisitorPage(ctx: AppContext, input: { visitor: Visitor;
   const title = optionalString(input.body.title, 255);
   if (!page && !title) throw invalid('Send the page as {url, title?}: url an http(s) URL, or a title alone.');
   const now = ctx.clock();
-  await ctx.db.transaction().execute(async (tx) => {
+  await commit(ctx.db, ctx.signals, async (tx) => {
     const visitor = await lockVisitor(tx, input.visitor.id, now);
     const session = readSession(visitor);
     if (page) {
@@ -28,5 +32,7 @@ export async function setVisitorPage(ctx: AppContext, input: { visitor: Visitor;
     }
     await writeSession(tx, visitor.id, session, now);
     if (page) await tx.updateTable('visitors').set({ url: page.url }).where('id', '=', visitor.id).execute();
+    const chat = await findOpenChat(tx, visitor.id);
+    if (chat) await recordChatState(tx, chat, 'chat.updated', now, { change: 'page_changed' });
   });
 }

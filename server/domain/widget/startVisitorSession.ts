@@ -5,15 +5,19 @@
  * (only its sha256 is stored). Either way the browser session is recorded:
  * address, user agent (and browser/OS/device), GeoIP, UTM (kept from an
  * earlier page when this one has none), page, and visits (a new visit after
- * 30 minutes without a session call).
+ * 30 minutes without a session call). A chatting visitor on a new page: the
+ * agents see it (chat.updated, change page_changed).
  */
 import type { AppContext } from '../../context.js';
 import type { Channel, Visitor } from '../../db/schema.js';
+import { commit } from '../../events/outbox.js';
 import { lookupGeoip } from '../../lib/geoip.js';
 import { randomPublicId, randomToken, sha256 } from '../../lib/ids.js';
 import { toJson } from '../../lib/json.js';
 import { parseUserAgent } from '../../lib/userAgent.js';
 import type { SessionResponse } from '../../../protocol/widget.js';
+import { recordChatState } from '../chats/chatEvents.js';
+import { findOpenChat } from '../chats/openChat.js';
 import { upsertVisitor } from '../visitors/upsertVisitor.js';
 import { checkPageHost } from './allowedDomains.js';
 import { cleanPage, cleanUtm, readSession, type WidgetSession } from './session.js';
@@ -64,7 +68,7 @@ export async function startVisitorSession(ctx: AppContext, input: StartSessionIn
   const known = await findVisitorByToken(ctx.db, channel, given);
   const geoip = await lookupGeoip(input.ip, (err) => ctx.log.warn({ err }, 'GeoIP database unavailable'));
 
-  const { visitor, token } = await ctx.db.transaction().execute(async (tx): Promise<{ visitor: Visitor; token: string }> => {
+  const { visitor, token } = await commit(ctx.db, ctx.signals, async (tx): Promise<{ visitor: Visitor; token: string }> => {
     let current: Visitor;
     let token: string;
     if (known && given) {
@@ -92,6 +96,9 @@ export async function startVisitorSession(ctx: AppContext, input: StartSessionIn
       .where('id', '=', current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    // The next page of a visitor who is chatting: the agent's panel shows it at once.
+    const chat = session.page && session.page.url !== current.url ? await findOpenChat(tx, visitor.id) : undefined;
+    if (chat) await recordChatState(tx, chat, 'chat.updated', now, { change: 'page_changed' });
     return { visitor, token };
   });
 

@@ -6,6 +6,7 @@
  * every event up to it is already reflected in what is returned; what comes
  * later arrives on the socket.
  */
+import { readAppearance } from '../channels/appearance.js';
 import type { Executor } from '../../db/database.js';
 import type { Channel, Chat, Visitor } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
@@ -68,6 +69,7 @@ export async function loadWidgetState(db: Executor, channel: Channel, visitor: V
       rules: parseJson<unknown>(settings.rules_json, null),
       callback_enabled: callbackOf(settings).enabled,
       hide_launcher: options.hide_launcher === true,
+      appearance: readAppearance(channel),
     },
   };
 }

@@ -12,6 +12,7 @@
  * The build directory is found relative to this module, so the same code
  * serves from dist/server/… and from the TypeScript sources under test.
  */
+import { readAppearance } from '../../domain/channels/appearance.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -167,9 +168,13 @@ export async function registerWidgetAssets(app: FastifyInstance, ctx: AppContext
         .send(html.body);
     }
     reply.header('content-security-policy', frameCsp(channel, ctx.config.publicUrl)).header('referrer-policy', 'strict-origin-when-cross-origin');
-    // The policy depends on the channel, so it is part of the version.
-    if (fresh(request, reply, etagOf(html.etag + frameAncestors(channel)))) return reply.code(304).send();
-    return reply.send(html.body);
+    // The widget's fixed language, read by the frame before it starts (it loads that language's texts at once).
+    const language = readAppearance(channel).language;
+    const body =
+      language === 'auto' ? html.body : html.body.toString('utf8').replace('<html lang="en"', `<html lang="${language}" data-language="${language}"`);
+    // The policy and the language depend on the channel, so they are part of the version.
+    if (fresh(request, reply, etagOf(html.etag + frameAncestors(channel) + language))) return reply.code(304).send();
+    return reply.send(body);
   });
 
   app.get<{ Params: { file: string } }>('/widget/assets/:file', hidden, async (request, reply) => {

@@ -5,6 +5,7 @@
  * never kept in JavaScript. Errors become ApiError with the server's code and
  * sentence; a 401 also tells the app to show the sign-in form.
  */
+import type { WidgetAppearance } from '../../../protocol/widget';
 import type {
   Agent,
   AgentStatus,
@@ -127,6 +128,7 @@ export interface ChannelFields {
   rotate_identity_secret?: boolean;
   hide_launcher?: boolean;
   enabled?: boolean;
+  appearance?: Partial<WidgetAppearance>;
 }
 
 export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;

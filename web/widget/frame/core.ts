@@ -14,6 +14,7 @@ import { beep } from './sound';
 import { VisitorSocket } from './socket';
 import { chatOpen, emptyContact, initialState, mergeContact, mergeMessages, Store, type Invitation, type UiState } from './state';
 import { load, save } from './storage';
+import { dir, languageReady, t } from './i18n';
 
 const VISIT_GAP_MS = 30 * 60 * 1000;
 export const TEXT_MAX = 1000;
@@ -64,6 +65,17 @@ export class WidgetCore extends Store {
     this.subscribe(() => this.afterChange());
   }
 
+  /** The newest agent message the visitor has seen (the window open): the unread badge counts the later ones, on every page. */
+  private get seenKey(): string {
+    return `parley.${this.widgetId}.seen`;
+  }
+
+  private markSeen(messages: WidgetMessage[] = this.state.messages): void {
+    const last = lastAgentMessage(messages);
+    const seen = load(this.seenKey);
+    if (seen === null || last > Number(seen)) save(this.seenKey, String(last));
+  }
+
   private get tokenKey(): string {
     return `parley.${this.widgetId}.token`;
   }
@@ -96,11 +108,14 @@ export class WidgetCore extends Store {
     for (let attempt = 0; ; attempt++) {
       try {
         this.api.token = load(this.tokenKey);
-        const res = await this.api.call<SessionResponse>('POST', 'session', {
-          ...(this.api.token ? { visitor_token: this.api.token } : {}),
-          page: this.page,
-          utm: this.utm,
-        });
+        const [res] = await Promise.all([
+          this.api.call<SessionResponse>('POST', 'session', {
+            ...(this.api.token ? { visitor_token: this.api.token } : {}),
+            page: this.page,
+            utm: this.utm,
+          }),
+          languageReady(),
+        ]);
         return this.applySession(res);
       } catch (e) {
         if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return this.gone();
@@ -133,7 +148,9 @@ export class WidgetCore extends Store {
       contact: mergeContact({ ...emptyContact(), ...contact }, this.state.contact),
       chat: chat ? { id: chat.id, status: chat.status, agent: chat.agent, rate: chat.rate } : null,
       messages: chat ? mergeMessages([], chat.messages) : [],
+      unread: this.unreadOf(chat?.messages ?? []),
       color: res.settings.color ?? this.state.color,
+      appearance: { ...this.state.appearance, ...res.settings.appearance },
       launcher: !res.settings.hide_launcher,
       callback: res.settings.callback_enabled ? null : { result: 'fail', reason: 'Callback disabled' },
     });
@@ -143,6 +160,16 @@ export class WidgetCore extends Store {
     // The window was open on the previous page of this tab: it opens again.
     if (this.state.open) this.fire('svc_onOpen');
     if (res.settings.rules) this.rules.set(res.settings.rules);
+  }
+
+  /** Agent messages newer than the last one seen (none while the window is open, or for a browser that never kept a count). */
+  private unreadOf(messages: WidgetMessage[]): number {
+    const seen = load(this.seenKey);
+    if (this.state.open || seen === null) {
+      this.markSeen(messages);
+      return 0;
+    }
+    return messages.filter((m) => m.author === 'agent' && m.id > Number(seen)).length;
   }
 
   /** A fresh visitor (clearHistory) or a token the server no longer knows. */
@@ -198,10 +225,10 @@ export class WidgetCore extends Store {
         if (call.status === 'end' || call.status === 'error') {
           // The verdict on availability given during the call is stale now: startCall tries (the server decides) while it is asked again.
           const disabled = this.state.callback?.result === 'fail' && this.state.callback.reason === 'Callback disabled';
-          this.set({ call: { ...call }, callback: disabled ? this.state.callback : null });
+          this.set({ call: { ...call, phone: this.state.call?.phone }, callback: disabled ? this.state.callback : null });
           void this.callbackAvailability();
           this.fire('svc_onCallEnd', call.status === 'end' ? { result: 'ok' } : { result: 'fail', reason: call.reason ?? 'Call failed' });
-        } else this.set({ call: { ...call } });
+        } else this.set({ call: { ...call, phone: this.state.call?.phone } });
         return;
       }
     }
@@ -238,6 +265,7 @@ export class WidgetCore extends Store {
     if (m.author === 'agent') {
       patch.agentTyping = null;
       if (!this.state.open) patch.unread = this.state.unread + 1;
+      else this.markSeen([m]);
       beep();
       this.set(patch);
       this.fire('svc_onMessageReceived', m);
@@ -256,9 +284,10 @@ export class WidgetCore extends Store {
       calling: s.call !== null && s.call.status !== 'end' && s.call.status !== 'error',
       open: s.open,
       label: launcherLabel(s),
-      aria: s.unread ? `${launcherLabel(s)}, ${s.unread} unread` : launcherLabel(s),
+      aria: s.unread ? t('unread', { label: launcherLabel(s), n: s.unread }) : launcherLabel(s),
       launcher: s.launcher,
-      look: launcherCss(s.color),
+      look: launcherCss(s),
+      at: windowPlace(s),
     };
   }
 
@@ -299,6 +328,7 @@ export class WidgetCore extends Store {
     // The visitor has the chat in front of him: no invitation on this page view.
     this.rules.finish();
     this.set({ open: true, view, unread: 0, notice: null });
+    this.markSeen();
     save(`parley.${this.widgetId}.open`, '1', 'session');
     if (!was) this.fire('svc_onOpen');
     if (view === 'call') void this.callbackAvailability();
@@ -354,14 +384,31 @@ export class WidgetCore extends Store {
 }
 
 /** The CSS of the launcher the loader draws on the page (in a shadow root: the page's styles do not reach it). */
-const launcherCss = (color: string | null): string =>
-  `button{position:relative;display:inline-flex;align-items:center;gap:8px;padding:12px 18px;border:0;border-radius:24px;background:${color ?? '#1a73e8'};color:#fff;` +
-  'font:600 15px/1.2 system-ui,sans-serif;white-space:nowrap;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}' +
-  '[hidden]{display:none}:focus-visible{outline:2px solid #1f2328;outline-offset:2px}' +
-  'b{position:absolute;top:-6px;right:-6px;min-width:20px;height:20px;padding:0 6px;box-sizing:border-box;border-radius:10px;background:#d93025;font-size:12px;line-height:20px;text-align:center}';
+const launcherCss = (s: UiState): string => {
+  const a = s.appearance;
+  const round = a.launcher === 'button';
+  return (
+    // The element's place: in the shadow root, so a page's own CSS on #svc_chat_widget wins (it may hide or move it).
+    `:host{position:fixed;${a.position === 'left' ? 'left' : 'right'}:${a.offset_x}px;bottom:${a.offset_y}px;z-index:2147483646}` +
+    `button{position:relative;display:inline-flex;align-items:center;gap:8px;padding:${round ? '16px' : '12px 18px'};border:0;border-radius:${round ? '50%' : '24px'};` +
+    `background:${s.color ?? '#1a73e8'};color:#fff;direction:${dir()};` +
+    'font:600 15px/1.2 system-ui,sans-serif;white-space:nowrap;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}' +
+    '[hidden]{display:none}:focus-visible{outline:2px solid #1f2328;outline-offset:2px}' +
+    'b{position:absolute;top:-6px;right:-6px;min-width:20px;height:20px;padding:0 6px;box-sizing:border-box;border-radius:10px;background:#d93025;font-size:12px;line-height:20px;text-align:center}' +
+    (round ? 'span{display:none}' : '')
+  );
+};
+
+/** The chat window's iframe on the page: on the launcher's side, its 16 px margins inside the frame. */
+const windowPlace = (s: UiState): string => {
+  const a = s.appearance;
+  return `${a.position === 'left' ? 'left' : 'right'}:${Math.max(0, a.offset_x - 16)}px;bottom:${Math.max(0, a.offset_y - 16)}px`;
+};
 
 /** The default launcher's text. */
-export const launcherLabel = (s: UiState): string => (s.online ? 'Chat with us' : 'Leave us a message');
+export const launcherLabel = (s: UiState): string => s.appearance.launcher_text ?? t(s.online ? 'chatWithUs' : 'leaveUs');
+
+const lastAgentMessage = (messages: WidgetMessage[]): number => messages.reduce((n, m) => (m.author === 'agent' && m.id > n ? m.id : n), 0);
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

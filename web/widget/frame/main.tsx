@@ -10,8 +10,11 @@ import { createBridge } from './bridge';
 import { commandRunner } from './commands';
 import { App } from './ui/App';
 import { Widget } from './widget';
+import { startLanguage } from './i18n';
 import './style.css';
 
+// The widget's fixed language (the server writes it on <html>), else the browser's.
+startLanguage(document.documentElement.dataset.language, navigator.languages ?? []);
 const widgetId = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
 let run: (c: LoaderCommand) => void = () => undefined;
 const bridge = createBridge((c) => run(c));

@@ -2,6 +2,7 @@
  * The chat frame's state (one immutable object, replaced on every change) and
  * a tiny store with subscribe, which the Preact views read through useStore.
  */
+import { DEFAULT_APPEARANCE, type WidgetAppearance } from '../../../protocol/widget';
 import type { CallbackAvailability, ContactInfo, WidgetAgent, WidgetChat, WidgetMessage } from '../../../protocol/widget';
 
 export interface PendingMessage {
@@ -21,6 +22,8 @@ export interface CallState {
   id?: number;
   status: string;
   reason?: string;
+  /** The number the visitor asked to be called at. */
+  phone?: string;
 }
 
 export interface UiState {
@@ -46,6 +49,8 @@ export interface UiState {
   unread: number;
   offlineSent: boolean;
   color: string | null;
+  /** How the admin wants the widget to look and speak. */
+  appearance: WidgetAppearance;
   /** The default launcher is shown (an admin may hide it: the page opens the chat from its own button). */
   launcher: boolean;
   callback: CallbackAvailability | null;
@@ -74,6 +79,7 @@ export const initialState = (): UiState => ({
   unread: 0,
   offlineSent: false,
   color: null,
+  appearance: DEFAULT_APPEARANCE,
   launcher: true,
   callback: null,
   call: null,

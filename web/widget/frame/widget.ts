@@ -7,6 +7,7 @@
 import { WIDGET_UPLOAD_MAX_BYTES, type ContactInfo, type VisitorMessageRequest, type WidgetMessage } from '../../../protocol/widget';
 import { TEXT_MAX, WidgetCore } from './core';
 import { chatOpen, mergeContact } from './state';
+import { t } from './i18n';
 
 export class Widget extends WidgetCore {
   private typingSent = false;
@@ -25,7 +26,7 @@ export class Widget extends WidgetCore {
   /** Whether the file is over the upload limit (then the visitor is told so). */
   fileTooBig(file: File): boolean {
     const big = file.size > WIDGET_UPLOAD_MAX_BYTES;
-    this.set({ notice: big ? `This file is too big: files up to ${Math.round(WIDGET_UPLOAD_MAX_BYTES / 1024 / 1024)} MB can be sent.` : null });
+    this.set({ notice: big ? t('tooBig', { mb: Math.round(WIDGET_UPLOAD_MAX_BYTES / 1024 / 1024) }) : null });
     return big;
   }
 
@@ -114,17 +115,17 @@ export class Widget extends WidgetCore {
     const chat = this.state.chat;
     if (!chat) return;
     this.set({ chat: { ...chat, rate } });
-    await this.api.call('POST', 'rate', { rate }).catch(() => this.set({ chat, notice: 'Your rating was not saved; please try again.' }));
+    await this.api.call('POST', 'rate', { rate }).catch(() => this.set({ chat, notice: t('rateFailed') }));
   }
 
   async startCall(phone: string): Promise<void> {
     await this.ready;
-    this.set({ call: { status: 'requested' } });
+    this.set({ call: { status: 'requested', phone } });
     let reason: string;
     try {
       const r = await this.api.call<{ result: 'ok'; call_id: number } | { result: 'fail'; reason: string }>('POST', 'callback', { phone });
       if (r.result === 'ok') {
-        this.set({ call: { id: r.call_id, status: 'start' } });
+        this.set({ call: { id: r.call_id, status: 'start', phone } });
         this.fire('svc_onCallStart');
         return;
       }
@@ -132,7 +133,7 @@ export class Widget extends WidgetCore {
     } catch (e) {
       reason = e instanceof Error ? e.message : 'Callback unavaiable';
     }
-    this.set({ call: { status: 'error', reason } });
+    this.set({ call: { status: 'error', reason, phone } });
     this.fire('svc_onCallEnd', { result: 'fail', reason });
   }
 }

@@ -45,6 +45,7 @@ function start(): void {
     aria: '',
     launcher: true,
     look: '',
+    at: 'right:0;bottom:0',
   };
   const utm: Utm = {};
   const query = new URLSearchParams(location.search);
@@ -94,14 +95,15 @@ function start(): void {
   frame.title = 'Chat';
   frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin);
   frame.setAttribute('allow', 'autoplay');
-  frame.style.cssText =
-    'position:fixed;right:0;bottom:0;width:0;height:0;border:0;margin:0;padding:0;z-index:2147483647;background:transparent;color-scheme:normal';
+  const place = (): void =>
+    void (frame.style.cssText =
+      'position:fixed;width:0;height:0;border:0;margin:0;padding:0;z-index:2147483647;background:transparent;color-scheme:normal;' + m.at);
+  place();
 
   // The default launcher, in #svc_chat_widget, drawn as the frame describes it (its look comes with the frame, not the loader).
-  // Its visibility is set inside the shadow root, so a page's `display:none` on the element wins.
+  // Its place and visibility are set inside the shadow root (:host), so a page's own CSS on the element wins.
   const box = d.createElement('div');
   box.id = 'svc_chat_widget';
-  box.style.cssText = 'position:fixed;right:16px;bottom:16px;z-index:2147483646';
   const shadow = box.attachShadow({ mode: 'open' });
   shadow.innerHTML =
     '<style></style><button type="button" hidden><svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg><span></span><b aria-hidden="true" hidden></b></button>';
@@ -115,6 +117,7 @@ function start(): void {
 
   const paint = (): void => {
     btn.hidden = !ready || m.open || !m.launcher;
+    place();
     layout();
     look.textContent = m.look;
     label.textContent = m.label;

@@ -67,6 +67,8 @@ export interface Mirror {
   launcher: boolean;
   /** The launcher's CSS (in its shadow root on the page): the widget colour and look come with the frame. */
   look: string;
+  /** The chat window's iframe place on the page (CSS: its side and bottom, from the widget's appearance). */
+  at: string;
 }
 
 export interface FrameEvents {

@@ -14,8 +14,11 @@ import { VisitorSession } from './VisitorSession';
 export function VisitorPanel({ chat }: { chat: Chat }) {
   const v = chat.visitor;
   const contact = isRecord(chat.contact_info) ? chat.contact_info : {};
-  const page = isRecord(chat.page) ? chat.page : isRecord(v.session.page) ? v.session.page : null;
-  const pageUrl = safeHref(page?.url) ?? safeHref(v.url);
+  // The page the visitor is on now (it follows every page change), then the one an integration's answer named.
+  const now = isRecord(v.session.page) ? v.session.page : null;
+  const nowUrl = safeHref(now?.url) ?? safeHref(v.url);
+  const page = isRecord(chat.page) ? chat.page : null;
+  const pageUrl = safeHref(page?.url);
   const crm = safeHref(chat.crm_link);
   const photo = v.photo && v.photo.startsWith('https:') ? v.photo : null;
   return (
@@ -51,9 +54,19 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
             Open in CRM
           </a>
         )}
-        {pageUrl && (
-          <section aria-label="Page">
-            <h4>Page</h4>
+        {nowUrl && (
+          <section aria-label="Current page">
+            <h4>Current page</h4>
+            <p className="break">
+              <a href={nowUrl} target="_blank" rel="noopener noreferrer">
+                {str(now?.title) ?? nowUrl}
+              </a>
+            </p>
+          </section>
+        )}
+        {pageUrl && pageUrl !== nowUrl && (
+          <section aria-label="Chat started on">
+            <h4>Chat started on</h4>
             <p className="break">
               <a href={pageUrl} target="_blank" rel="noopener noreferrer">
                 {str(page?.title) ?? pageUrl}

@@ -7,6 +7,7 @@ import { CallbackForm, ContactCard, ContactsForm, OfflineForm, Rating } from './
 import { MinimizeIcon, PersonIcon, PhoneIcon } from './icons';
 import { Messages } from './Messages';
 import { safeUrl } from './useWidget';
+import { t } from '../i18n';
 
 function minimize(w: Widget): void {
   w.focusRequested = true;
@@ -15,30 +16,30 @@ function minimize(w: Widget): void {
 
 function Header({ w, s }: { w: Widget; s: UiState }) {
   const agent = s.chat?.status === 'active' ? s.chat.agent : null;
-  const photo = safeUrl(agent?.photo);
-  const status = s.agentTyping ? 'typing…' : s.online ? 'Online' : 'Offline';
+  const photo = safeUrl(agent?.photo) ?? (agent ? undefined : safeUrl(s.appearance.logo));
+  const status = s.agentTyping ? t('typing') : s.online ? t('online') : (s.appearance.away_text ?? t('offline'));
   return (
     <header>
       {photo ? (
         <img class="avatar" src={photo} alt="" />
       ) : (
         <span class="avatar" aria-hidden="true">
-          {(agent?.name ?? 'S').slice(0, 1).toUpperCase()}
+          {(agent?.name ?? s.appearance.title ?? t('support')).slice(0, 1).toUpperCase()}
         </span>
       )}
       <div class="title">
-        <h1>{agent?.name ?? 'Support'}</h1>
+        <h1>{agent?.name ?? s.appearance.title ?? t('support')}</h1>
         <p>{status}</p>
       </div>
-      <button type="button" class="icon" aria-label="Your contact details" onClick={() => w.set({ contactsOpen: true, view: 'chat' })}>
+      <button type="button" class="icon" aria-label={t('contacts')} onClick={() => w.set({ contactsOpen: true, view: 'chat' })}>
         <PersonIcon />
       </button>
       {!(s.callback?.result === 'fail' && s.callback.reason === 'Callback disabled') && (
-        <button type="button" class="icon" aria-label="Call me back" onClick={() => w.openWindow('call')}>
+        <button type="button" class="icon" aria-label={t('callMe')} onClick={() => w.openWindow('call')}>
           <PhoneIcon />
         </button>
       )}
-      <button type="button" class="icon" aria-label="Minimize the chat" onClick={() => minimize(w)}>
+      <button type="button" class="icon" aria-label={t('minimize')} onClick={() => minimize(w)}>
         <MinimizeIcon />
       </button>
     </header>
@@ -59,7 +60,7 @@ function Body({ w, s }: { w: Widget; s: UiState }) {
       {anonymous && wrote && !cardDismissed && <ContactCard w={w} onDismiss={() => dismissCard(true)} />}
       {finished && <Rating w={w} s={s} />}
       <p class="typing" aria-live="polite">
-        {s.agentTyping ? `${s.agentTyping.name} is typing…` : ''}
+        {s.agentTyping ? t('isTyping', { name: s.agentTyping.name }) : ''}
       </p>
       <Composer w={w} s={s} />
     </>
@@ -78,7 +79,7 @@ export function ChatWindow({ w, s }: { w: Widget; s: UiState }) {
     <section
       class="window"
       role="dialog"
-      aria-label="Chat"
+      aria-label={t('chat')}
       ref={section}
       onKeyDown={(e) => {
         if (e.key === 'Escape') minimize(w);
@@ -87,7 +88,7 @@ export function ChatWindow({ w, s }: { w: Widget; s: UiState }) {
       <Header w={w} s={s} />
       {!s.connected && s.phase === 'ready' && (
         <p class="offline-bar" role="status">
-          Reconnecting…
+          {t('reconnecting')}
         </p>
       )}
       <Body w={w} s={s} />

@@ -1,4 +1,5 @@
 /** Where the visitor writes: text (Enter sends), a file with its preview, typing notifications. */
+import { t } from '../i18n';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { UiState } from '../state';
 import type { Widget } from '../widget';
@@ -23,10 +24,10 @@ export function Composer({ w, s }: { w: Widget; s: UiState }) {
     <form class="composer" onSubmit={submit}>
       {file && (
         <div class="preview">
-          {preview ? <img src={preview} alt={`Preview of ${file.name}`} /> : <span class="file">{file.name}</span>}
+          {preview ? <img src={preview} alt={t('previewOf', { name: file.name })} /> : <span class="file">{file.name}</span>}
           <span>{fileSize(file.size)}</span>
           <button type="button" class="link" onClick={() => setFile(null)}>
-            Remove
+            {t('remove')}
           </button>
         </div>
       )}
@@ -36,11 +37,11 @@ export function Composer({ w, s }: { w: Widget; s: UiState }) {
         </p>
       )}
       <div class="row">
-        <label class="icon" title="Attach a file">
+        <label class="icon" title={t('attach')}>
           <input
             type="file"
             class="sr"
-            aria-label="Attach a file"
+            aria-label={t('attach')}
             onChange={(e) => {
               const input = e.currentTarget;
               const f = input.files?.[0];
@@ -51,8 +52,8 @@ export function Composer({ w, s }: { w: Widget; s: UiState }) {
           <ClipIcon />
         </label>
         <textarea
-          aria-label="Message"
-          placeholder="Type your message…"
+          aria-label={t('message')}
+          placeholder={t('typeHere')}
           rows={1}
           maxLength={1000}
           value={text}
@@ -64,7 +65,7 @@ export function Composer({ w, s }: { w: Widget; s: UiState }) {
             if (e.key === 'Enter' && !e.shiftKey) submit(e);
           }}
         />
-        <button type="submit" class="icon send" aria-label="Send">
+        <button type="submit" class="icon send" aria-label={t('send')}>
           <SendIcon />
         </button>
       </div>

@@ -8,6 +8,8 @@ import { isEmail, offlineError, phoneError } from '../../shared/validate';
 import type { UiState } from '../state';
 import type { Widget } from '../widget';
 import { Field, formValues } from './fields';
+import { ThumbDownIcon, ThumbUpIcon } from './icons';
+import { t } from '../i18n';
 
 type Props = { w: Widget; s: UiState };
 
@@ -16,19 +18,17 @@ export function ContactsForm({ w, s }: Props) {
   const submit = (e: Event): void => {
     e.preventDefault();
     const v = formValues(e.currentTarget as HTMLFormElement);
-    if (!v.name && !v.email && !v.phone) return setError('Please fill in at least one field.');
-    if (v.email && !isEmail(v.email)) return setError('Please enter a valid e-mail address.');
-    void w
-      .saveContact({ client_name: v.name, email: v.email, phone: v.phone }, true)
-      .catch(() => w.set({ notice: 'Your details were not saved; please try again.' }));
+    if (!v.name && !v.email && !v.phone) return setError(t('fillOne'));
+    if (v.email && !isEmail(v.email)) return setError(t('badEmail'));
+    void w.saveContact({ client_name: v.name, email: v.email, phone: v.phone }, true).catch(() => w.set({ notice: t('notSaved') }));
   };
   return (
-    <form class="form" aria-label="Your contact details" onSubmit={submit}>
-      <h2>Introduce yourself</h2>
-      <p>So that we can reach you if the chat is cut off.</p>
-      <Field label="Name" name="name" autocomplete="name" value={s.contact.client_name ?? ''} />
-      <Field label="E-mail" name="email" type="email" autocomplete="email" value={s.contact.email ?? ''} />
-      <Field label="Phone" name="phone" type="tel" autocomplete="tel" value={s.contact.phone ?? ''} />
+    <form class="form" aria-label={t('contacts')} onSubmit={submit}>
+      <h2>{t('introTitle')}</h2>
+      <p>{t('introText')}</p>
+      <Field label={t('name')} name="name" autocomplete="name" value={s.contact.client_name ?? ''} />
+      <Field label={t('email')} name="email" type="email" autocomplete="email" value={s.contact.email ?? ''} />
+      <Field label={t('phone')} name="phone" type="tel" autocomplete="tel" value={s.contact.phone ?? ''} />
       {error && (
         <p class="notice" role="alert">
           {error}
@@ -36,10 +36,10 @@ export function ContactsForm({ w, s }: Props) {
       )}
       <div class="actions">
         <button type="submit" class="primary">
-          Save
+          {t('save')}
         </button>
         <button type="button" class="link" onClick={() => w.set({ contactsOpen: false })}>
-          Cancel
+          {t('cancel')}
         </button>
       </div>
     </form>
@@ -52,10 +52,10 @@ export function OfflineForm({ w, s }: Props) {
   if (s.offlineSent) {
     return (
       <div class="form" role="status">
-        <h2>Thank you!</h2>
-        <p>We have your message and will get back to you.</p>
+        <h2>{t('thanks')}</h2>
+        <p>{t('offlineSent')}</p>
         <button type="button" class="link" onClick={() => w.set({ offlineSent: false })}>
-          Send another message
+          {t('another')}
         </button>
       </div>
     );
@@ -64,7 +64,7 @@ export function OfflineForm({ w, s }: Props) {
     e.preventDefault();
     const v = formValues(e.currentTarget as HTMLFormElement);
     const message = { name: v.name, email: v.email, phone: v.phone, message: v.message };
-    const invalid = offlineError(message) ?? (!v.email && !v.phone ? 'Please leave an e-mail address or a phone number so that we can answer.' : null);
+    const invalid = offlineError(message) ?? (!v.email && !v.phone ? t('needContact') : null);
     if (invalid) return setError(invalid);
     setBusy(true);
     const failed = await w.sendOffline(message);
@@ -72,13 +72,13 @@ export function OfflineForm({ w, s }: Props) {
     setError(failed ?? '');
   };
   return (
-    <form class="form" aria-label="Leave a message" onSubmit={submit}>
-      <h2>We are offline</h2>
-      <p>Leave a message and we will get back to you.</p>
-      <Field label="Name" name="name" autocomplete="name" value={s.contact.client_name ?? ''} />
-      <Field label="E-mail" name="email" type="email" autocomplete="email" value={s.contact.email ?? ''} />
-      <Field label="Phone" name="phone" type="tel" autocomplete="tel" value={s.contact.phone ?? ''} />
-      <Field label="Message" name="message" required multiline />
+    <form class="form" aria-label={t('leaveMessage')} onSubmit={submit}>
+      <h2>{t('offlineTitle')}</h2>
+      <p>{s.appearance.offline_text ?? t('offlineText')}</p>
+      <Field label={t('name')} name="name" autocomplete="name" value={s.contact.client_name ?? ''} />
+      <Field label={t('email')} name="email" type="email" autocomplete="email" value={s.contact.email ?? ''} />
+      <Field label={t('phone')} name="phone" type="tel" autocomplete="tel" value={s.contact.phone ?? ''} />
+      <Field label={t('message')} name="message" required multiline />
       {error && (
         <p class="notice" role="alert">
           {error}
@@ -86,19 +86,20 @@ export function OfflineForm({ w, s }: Props) {
       )}
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
-          Send
+          {t('send')}
         </button>
       </div>
     </form>
   );
 }
 
-const CALL_STATUS: Record<string, string> = {
-  requested: 'Requesting a call…',
-  start: 'We are calling you now.',
-  agent_connected: 'An agent is on the line; we are calling you.',
-  client_connected: 'You are connected.',
-  end: 'The call has ended.',
+/** What really happens at each step (an agent dials the visitor from his own phone): never "calling you" before anyone is. */
+const CALL_STATUS: Record<string, (phone: string) => string> = {
+  requested: () => t('callRequested'),
+  start: (phone) => t('callStart', { phone }),
+  agent_connected: () => t('callAgent'),
+  client_connected: () => t('callConnected'),
+  end: () => t('callEnd'),
 };
 
 export function CallbackForm({ w, s }: Props) {
@@ -107,19 +108,19 @@ export function CallbackForm({ w, s }: Props) {
   const submit = (e: Event): void => {
     e.preventDefault();
     const phone = formValues(e.currentTarget as HTMLFormElement).phone;
-    if (phoneError(phone)) return setError('Please enter your number with + and the country code, such as +1 555 010 0199.');
+    if (phoneError(phone)) return setError(t('badPhone'));
     setError('');
     void w.startCall(phone);
   };
-  const status = s.call && (s.call.status === 'error' ? `The call failed: ${s.call.reason ?? 'unknown reason'}` : CALL_STATUS[s.call.status]);
+  const status = s.call && (s.call.status === 'error' ? t('callFailed', { reason: s.call.reason ?? '?' }) : CALL_STATUS[s.call.status]?.(s.call.phone ?? ''));
   return (
-    <form class="form" aria-label="Call me back" onSubmit={submit}>
-      <h2>We will call you back</h2>
-      <p>Leave your number and an agent will call you in a moment.</p>
-      <Field label="Phone" name="phone" type="tel" autocomplete="tel" required value={s.contact.phone ?? ''} />
+    <form class="form" aria-label={t('callMe')} onSubmit={submit}>
+      <h2>{t('callTitle')}</h2>
+      <p>{t('callText')}</p>
+      <Field label={t('phone')} name="phone" type="tel" autocomplete="tel" required value={s.contact.phone ?? ''} />
       {(error || unavailable) && (
         <p class="notice" role="alert">
-          {error || (unavailable === 'Callback disabled' ? 'Calls are not available.' : 'Calls are not available right now.')}
+          {error || (unavailable === 'Callback disabled' ? t('callsOff') : t('callsNow'))}
         </p>
       )}
       {status && (
@@ -129,10 +130,10 @@ export function CallbackForm({ w, s }: Props) {
       )}
       <div class="actions">
         <button type="submit" class="primary" disabled={!!unavailable}>
-          Call me back
+          {t('callMe')}
         </button>
         <button type="button" class="link" onClick={() => w.set({ view: 'chat' })}>
-          Back to the chat
+          {t('backToChat')}
         </button>
       </div>
     </form>
@@ -142,17 +143,17 @@ export function CallbackForm({ w, s }: Props) {
 export function Rating({ w, s }: Props) {
   const rate = s.chat?.rate;
   return (
-    <div class="rating" role="group" aria-label="Rate this chat">
+    <div class="rating" role="group" aria-label={t('rateChat')}>
       {rate ? (
-        <p role="status">Thank you for your rating.</p>
+        <p role="status">{t('rated')}</p>
       ) : (
         <>
-          <p>The chat has ended. How was it?</p>
-          <button type="button" class="rate" aria-label="Good" onClick={() => void w.rate('positive')}>
-            👍
+          <p>{t('ended')}</p>
+          <button type="button" class="rate" aria-label={t('good')} onClick={() => void w.rate('positive')}>
+            <ThumbUpIcon />
           </button>
-          <button type="button" class="rate" aria-label="Bad" onClick={() => void w.rate('negative')}>
-            👎
+          <button type="button" class="rate" aria-label={t('bad')} onClick={() => void w.rate('negative')}>
+            <ThumbDownIcon />
           </button>
         </>
       )}
@@ -164,12 +165,12 @@ export function Rating({ w, s }: Props) {
 export function ContactCard({ w, onDismiss }: { w: Widget; onDismiss: () => void }) {
   return (
     <div class="card" role="note">
-      <p>Leave your contact details so that we can reach you.</p>
+      <p>{t('cardText')}</p>
       <button type="button" class="primary" onClick={() => w.set({ contactsOpen: true })}>
-        Introduce yourself
+        {t('introTitle')}
       </button>
       <button type="button" class="link" onClick={onDismiss}>
-        Not now
+        {t('notNow')}
       </button>
     </div>
   );

@@ -5,6 +5,7 @@ import { launcherLabel } from '../core';
 import type { UiState } from '../state';
 import type { Widget } from '../widget';
 import { ChatIcon } from './icons';
+import { t } from '../i18n';
 
 export function Launcher({ w, s, btn }: { w: Widget; s: UiState; btn: Ref<HTMLButtonElement> }) {
   const label = launcherLabel(s);
@@ -23,7 +24,7 @@ export function Launcher({ w, s, btn }: { w: Widget; s: UiState; btn: Ref<HTMLBu
         w.focusRequested = true;
         w.openWindow();
       }}
-      aria-label={s.unread ? `${label}, ${s.unread} unread` : label}
+      aria-label={s.unread ? t('unread', { label, n: s.unread }) : label}
     >
       <ChatIcon />
       <span>{label}</span>

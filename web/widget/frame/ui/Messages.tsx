@@ -1,25 +1,48 @@
-/** The conversation: the invitation, the messages (text only, never HTML), sends in flight and failed ones. */
+/** The conversation: the invitation, the messages (text only, never HTML; http(s) links clickable), sends in flight and failed ones. */
+import type { JSX } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { WidgetMessage } from '../../../../protocol/widget';
 import type { UiState } from '../state';
 import type { Widget } from '../widget';
 import { fileSize, safeUrl } from './useWidget';
+import { t } from '../i18n';
 
 const time = (ms: number): string => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/** http(s) addresses in a text, up to a space or a quote; the punctuation that ends a sentence stays out. */
+const LINK = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/gi;
+
+/** A message's text with its http(s) links as links opening in a new tab (nothing else becomes markup: Preact escapes the rest). */
+export function Linked({ text }: { text: string }) {
+  const parts: (string | JSX.Element)[] = [];
+  let at = 0;
+  for (const m of text.matchAll(LINK)) {
+    const i = m.index ?? 0;
+    if (i > at) parts.push(text.slice(at, i));
+    parts.push(
+      <a key={i} href={m[0]} target="_blank" rel="noopener noreferrer">
+        {m[0]}
+      </a>,
+    );
+    at = i + m[0].length;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return <p>{parts}</p>;
+}
 
 function Body({ m }: { m: WidgetMessage }) {
   const file = safeUrl(m.file);
   if ((m.type === 'photo' || m.type === 'sticker') && file) {
     return (
       <a href={file} target="_blank" rel="noopener noreferrer">
-        <img class="photo" src={safeUrl(m.thumb) ?? file} alt={m.file_name ?? 'Image'} />
+        <img class="photo" src={safeUrl(m.thumb) ?? file} alt={m.file_name ?? t('image')} />
       </a>
     );
   }
   if (m.type === 'location' && typeof m.latitude === 'number' && typeof m.longitude === 'number') {
     return (
       <a href={`https://www.openstreetmap.org/?mlat=${m.latitude}&mlon=${m.longitude}`} target="_blank" rel="noopener noreferrer">
-        Location {m.latitude.toFixed(5)}, {m.longitude.toFixed(5)}
+        {t('location')} {m.latitude.toFixed(5)}, {m.longitude.toFixed(5)}
       </a>
     );
   }
@@ -27,10 +50,10 @@ function Body({ m }: { m: WidgetMessage }) {
     <>
       {file && (
         <a class="file" href={file} target="_blank" rel="noopener noreferrer">
-          {m.file_name ?? 'File'} {fileSize(m.file_size)}
+          {m.file_name ?? t('file')} {fileSize(m.file_size)}
         </a>
       )}
-      {m.text && <p>{m.text}</p>}
+      {m.text && <Linked text={m.text} />}
     </>
   );
 }
@@ -42,10 +65,15 @@ export function Messages({ w, s }: { w: Widget; s: UiState }) {
     if (el) el.scrollTop = el.scrollHeight;
   }, [s.messages.length, s.pending.length, s.invitation, s.chat?.status]);
   return (
-    <div class="log" role="log" aria-live="polite" aria-label="Conversation" ref={log}>
+    <div class="log" role="log" aria-live="polite" aria-label={t('conversation')} ref={log}>
+      {s.appearance.greeting && !s.invitation && !s.chat && (
+        <div class="msg agent greeting">
+          <Linked text={s.appearance.greeting} />
+        </div>
+      )}
       {s.invitation && (
         <div class="msg agent invite">
-          <p>{s.invitation.text}</p>
+          <Linked text={s.invitation.text} />
         </div>
       )}
       {s.messages.map((m) => (
@@ -59,12 +87,12 @@ export function Messages({ w, s }: { w: Widget; s: UiState }) {
         <div key={`p${p.key}`} class={`msg visitor ${p.status}`}>
           <p>{p.text ?? p.file_name}</p>
           {p.status === 'sending' ? (
-            <time>Sending…</time>
+            <time>{t('sending')}</time>
           ) : (
             <span role="alert" class="error">
-              Not sent: {p.error}{' '}
+              {t('notSent')} {p.error}{' '}
               <button type="button" class="link" onClick={() => w.dismissPending(p.key)}>
-                Dismiss
+                {t('dismiss')}
               </button>
             </span>
           )}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent, createOtherAccount, rowsOf } from '../../../../../test/helpers/accounts.js';
+import { DEFAULT_APPEARANCE } from '../../../../../protocol/widget.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -71,6 +72,7 @@ describe('/api/v1/channels', () => {
       identity_secret: null,
       hide_launcher: false,
       enabled: true,
+      appearance: DEFAULT_APPEARANCE,
     });
     const minimal = await call('POST', '/api/v1/channels', { type: 'widget', name: 'Plain', webhook_url: null, chunked: false });
     expect(minimal.statusCode).toBe(201);
@@ -171,6 +173,58 @@ describe('/api/v1/channels', () => {
     ]) {
       expect((await call('PATCH', `/api/v1/channels/${w.id}`, payload)).statusCode, JSON.stringify(payload)).toBe(400);
     }
+    expect(await storeRows()).toEqual(before);
+  });
+
+  it("changes a widget's appearance field by field, and refuses bad values with a clear 400 that stores nothing", async () => {
+    const w = (await call('POST', '/api/v1/channels', { type: 'widget', name: 'Looks', appearance: { title: 'Acme help', launcher: 'button' } })).json();
+    expect(w.appearance).toEqual({ ...DEFAULT_APPEARANCE, title: 'Acme help', launcher: 'button' });
+    const res = await call('PATCH', `/api/v1/channels/${w.id}`, {
+      appearance: {
+        greeting: '  Hi! How can we help?  ',
+        position: 'left',
+        offset_x: 40,
+        offset_y: 0,
+        logo: 'https://cdn.example.com/logo.png',
+        language: 'ar',
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const want = {
+      ...w.appearance,
+      greeting: 'Hi! How can we help?',
+      position: 'left',
+      offset_x: 40,
+      offset_y: 0,
+      logo: 'https://cdn.example.com/logo.png',
+      language: 'ar',
+    };
+    expect(res.json().appearance).toEqual(want);
+    // null and '' give the default back; the rest stays.
+    const cleared = await call('PATCH', `/api/v1/channels/${w.id}`, { appearance: { title: null, logo: '' } });
+    expect(cleared.json().appearance).toEqual({ ...want, title: null, logo: null });
+    // The visitor's frame gets it with the session.
+    const session = await t.app.inject({ method: 'POST', url: `/widget/api/${w.widget_id}/session`, payload: {} });
+    expect(session.json().settings.appearance).toEqual(cleared.json().appearance);
+
+    const before = await storeRows();
+    for (const [payload, message] of [
+      [{ title: 'x'.repeat(61) }, /appearance.title may have at most 60 characters/],
+      [{ position: 'top' }, /right|left/],
+      [{ offset_x: 201 }, /offset_x|200/],
+      [{ offset_y: 1.5 }, /offset_y|integer/],
+      [{ launcher: 'bubble' }, /label|button/],
+      [{ logo: 'http://cdn.example.com/logo.png' }, /https/],
+      [{ logo: 'javascript:alert(1)' }, /https/],
+      [{ language: 'xx' }, /language|auto/],
+      [{ colour: 'red' }, /colour|additional|unknown/i],
+      [{ greeting: 5 }, /greeting/],
+    ] as const) {
+      const bad = await call('PATCH', `/api/v1/channels/${w.id}`, { appearance: payload });
+      expect(bad.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(bad.json().error.message, JSON.stringify(payload)).toMatch(message);
+    }
+    expect((await chatApi({ appearance: { title: 'x' } })).statusCode).toBe(400);
     expect(await storeRows()).toEqual(before);
   });
 

@@ -26,8 +26,8 @@ export async function channelsRoutes(base: FastifyInstance, ctx: AppContext): Pr
   const present = ({ channel, agentIds }: ChannelWithAgents): ChannelDto => presentChannel(channel, agentIds, ctx.config.publicUrl);
 
   app.post('/channels', { schema: { tags, security, body: CreateChannelBody }, ...admin }, async (request, reply) => {
-    const { type, name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification, hide_launcher, enabled } = request.body;
-    const fields = { name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification, hide_launcher, enabled };
+    const { type, name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification, hide_launcher, enabled, appearance } = request.body;
+    const fields = { name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification, hide_launcher, enabled, appearance };
     const created = await createChannel(ctx, { actor: actor(request), type, fields });
     return reply.code(201).send(present(created));
   });
@@ -66,6 +66,7 @@ function pickFields(body: UpdateChannelBodyT): ChannelFields {
     rotate_identity_secret,
     hide_launcher,
     enabled,
+    appearance,
   } = body;
   return {
     name,
@@ -79,5 +80,6 @@ function pickFields(body: UpdateChannelBodyT): ChannelFields {
     rotate_identity_secret,
     hide_launcher,
     enabled,
+    appearance,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_ID } from '../../../pagination.js';
+import { WIDGET_LANGUAGES } from '../../../../../protocol/widget.js';
 
 const Name = Type.String({ maxLength: 200, description: 'Shown to agents.' });
 const WebhookUrl = Type.String({
@@ -31,6 +32,37 @@ const Enabled = Type.Boolean({
   description: 'widget: false turns the widget off: pages including it show nothing, and open ones get svc_onWidgetDestroy within seconds; default true.',
 });
 
+const text = (max: number, what: string) =>
+  Type.Optional(
+    Type.Union([Type.String({ maxLength: max + 100 }), Type.Null()], { description: `${what} (at most ${max} characters); null = the translated default.` }),
+  );
+const Appearance = Type.Object(
+  {
+    title: text(60, "The window's title while no agent has taken the chat"),
+    greeting: text(500, 'Shown as the first message when the window opens on no chat'),
+    away_text: text(200, 'The status line under the title while nobody is online'),
+    offline_text: text(500, "The offline form's text"),
+    launcher_text: text(40, "The launcher's text"),
+    position: Type.Optional(
+      Type.Union([Type.Literal('right'), Type.Literal('left')], { description: 'The page corner of the launcher and the window (default right).' }),
+    ),
+    offset_x: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, description: 'Pixels from that side (default 16).' })),
+    offset_y: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, description: 'Pixels from the bottom (default 16).' })),
+    launcher: Type.Optional(
+      Type.Union([Type.Literal('label'), Type.Literal('button')], { description: '`label`: a button with text (default); `button`: a round icon button.' }),
+    ),
+    logo: Type.Optional(
+      Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'https URL of a picture shown in the header; null = none.' }),
+    ),
+    language: Type.Optional(
+      Type.Union([Type.Literal('auto'), ...WIDGET_LANGUAGES.map((l) => Type.Literal(l))], {
+        description: "`auto` (the first of the browser's languages the widget speaks, else English) or a fixed language.",
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'widget: how the widget looks and speaks; only the fields sent change.' },
+);
+
 export const CreateChannelBody = Type.Object(
   {
     type: Type.Union([Type.Literal('chat_api'), Type.Literal('widget')]),
@@ -43,6 +75,7 @@ export const CreateChannelBody = Type.Object(
     identity_verification: Type.Optional(IdentityVerification),
     hide_launcher: Type.Optional(HideLauncher),
     enabled: Type.Optional(Enabled),
+    appearance: Type.Optional(Appearance),
   },
   { additionalProperties: true },
 );
@@ -63,6 +96,7 @@ export const UpdateChannelBody = Type.Object(
     ),
     hide_launcher: Type.Optional(HideLauncher),
     enabled: Type.Optional(Enabled),
+    appearance: Type.Optional(Appearance),
   },
   { additionalProperties: true },
 );

@@ -82,6 +82,15 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
             <dd>{channel.allowed_domains.length > 0 ? channel.allowed_domains.join(', ') : 'any'}</dd>
             <dt>Launcher</dt>
             <dd>{channel.hide_launcher ? "hidden (the site's own button opens the chat)" : 'shown'}</dd>
+            <dt>Appearance</dt>
+            <dd>
+              {[
+                channel.appearance.title ?? 'default title',
+                channel.appearance.launcher === 'button' ? 'round button' : 'button with text',
+                `bottom ${channel.appearance.position}`,
+                channel.appearance.language === 'auto' ? "the browser's language" : `language ${channel.appearance.language}`,
+              ].join(', ')}
+            </dd>
             <dt>Status</dt>
             <dd>{channel.enabled ? 'on' : 'off: pages including it show nothing'}</dd>
             <dt>Agents</dt>

@@ -1,13 +1,16 @@
 /**
  * Add or change a channel. Chat API (spec: Connect chat API): name, webhook
  * server URL, chunked encoding, agents. Widget: name, colour, allowed domains,
- * the default launcher shown or hidden (the page's own button), on or off, agents.
+ * the default launcher shown or hidden (the page's own button), on or off,
+ * agents, and the appearance and language with a live preview (WidgetAppearance.tsx).
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText, type ChannelFields } from '../../api';
 import type { Channel } from '../../types';
 import { AgentPicker } from './AgentPicker';
 import { ErrorText } from './ErrorText';
+import { DEFAULT_APPEARANCE } from '../../../../../protocol/widget';
+import { WidgetAppearanceFields } from './WidgetAppearance';
 
 interface Props {
   type: Channel['type'];
@@ -24,6 +27,7 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
   const [domains, setDomains] = useState(initial?.type === 'widget' ? initial.allowed_domains.join('\n') : '');
   const [hideLauncher, setHideLauncher] = useState(initial?.type === 'widget' ? initial.hide_launcher : false);
   const [enabled, setEnabled] = useState(initial?.type === 'widget' ? initial.enabled : true);
+  const [appearance, setAppearance] = useState(initial?.type === 'widget' ? initial.appearance : DEFAULT_APPEARANCE);
   const [agentIds, setAgentIds] = useState<number[]>(initial?.agent_ids ?? []);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +40,7 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
     const fields: ChannelFields =
       type === 'chat_api'
         ? { name, webhook_url: webhookUrl.trim() || null, chunked, agent_ids: agentIds }
-        : { name, color, allowed_domains: domains.split(/[\s,]+/).filter(Boolean), hide_launcher: hideLauncher, enabled, agent_ids: agentIds };
+        : { name, color, allowed_domains: domains.split(/[\s,]+/).filter(Boolean), hide_launcher: hideLauncher, enabled, agent_ids: agentIds, appearance };
     try {
       onSaved(initial ? await api.updateChannel(initial.id, fields) : await api.createChannel({ ...fields, type, name }));
       if (!initial) {
@@ -105,6 +109,7 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
             Widget on
           </label>
           <p className="muted small">Turned off, the widget disappears from every page within seconds, and comes back when turned on.</p>
+          <WidgetAppearanceFields prefix={prefix} value={appearance} color={color} onChange={setAppearance} />
         </>
       )}
       <AgentPicker value={agentIds} onChange={setAgentIds} />

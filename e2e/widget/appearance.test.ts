@@ -1,0 +1,108 @@
+/**
+ * Appearance and languages in real Chromium: the widget speaks the browser's
+ * language (German here), or the one an admin fixed (Arabic, right to left);
+ * the admin's texts, side, offsets and launcher style (a label, or a round
+ * button) show on the page. Screenshots of each are saved in test-artifacts/.
+ */
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from '../helpers/browser.js';
+import { WidgetEnv } from './harness.js';
+
+type Api = Record<string, (...args: unknown[]) => unknown>;
+
+describe('widget appearance and languages (browser)', () => {
+  let env: WidgetEnv;
+
+  beforeAll(async () => {
+    env = await WidgetEnv.start();
+    await env.setAgentStatus('online');
+  });
+
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  const appearance = async (a: Record<string, unknown>): Promise<void> => {
+    const res = await env.api('PATCH', `/api/v1/channels/${env.channel.id}`, { appearance: a });
+    expect(res.status).toBe(200);
+  };
+  const context = (locale: string): Promise<BrowserContext> => env.browser.newContext({ viewport: { width: 1280, height: 800 }, locale });
+
+  it("speaks the browser's language (German), the launcher a label", async () => {
+    await appearance({ language: 'auto', launcher: 'label', position: 'right', offset_x: 16, offset_y: 16 });
+    const ctx = await context('de-DE');
+    try {
+      const page = await env.open(ctx);
+      const launcher = env.launcher(page, 'Chatten Sie mit uns');
+      await launcher.waitFor();
+      await screenshot(page, 'widget-launcher-label-de');
+      await launcher.click();
+      const frame = env.frame(page);
+      await expect.poll(() => frame.getByRole('heading', { name: 'Kundenservice' }).isVisible()).toBe(true);
+      expect(await frame.getByRole('button', { name: 'Senden' }).count()).toBe(1);
+      expect(await frame.locator('html').getAttribute('lang')).toBe('de');
+      await screenshot(page, 'widget-lang-de');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('speaks the language fixed per widget (Arabic, right to left) whatever the browser says', async () => {
+    await appearance({ language: 'ar' });
+    const ctx = await context('en-US');
+    try {
+      const page = await env.open(ctx);
+      await env.launcher(page, 'تحدث معنا').click();
+      const frame = env.frame(page);
+      await expect.poll(() => frame.getByRole('heading', { name: 'الدعم' }).isVisible()).toBe(true);
+      expect(await frame.locator('html').getAttribute('dir')).toBe('rtl');
+      expect(await frame.locator('html').getAttribute('lang')).toBe('ar');
+      await frame.getByLabel('الرسالة').fill('مرحبا، أين طلبي؟');
+      await frame.getByRole('button', { name: 'إرسال' }).click();
+      await expect.poll(() => frame.getByRole('log').getByText('مرحبا، أين طلبي؟').count()).toBe(1);
+      await screenshot(page, 'widget-lang-ar-rtl');
+    } finally {
+      await ctx.close();
+      await appearance({ language: 'auto' });
+    }
+  });
+
+  it("shows the admin's texts, side, offsets and a round launcher (Russian browser)", async () => {
+    await appearance({
+      title: 'Магазин Acme',
+      greeting: 'Здравствуйте! Чем можем помочь? https://acme.example/help',
+      launcher: 'button',
+      position: 'left',
+      offset_x: 40,
+      offset_y: 32,
+      logo: null,
+    });
+    const ctx = await context('ru-RU');
+    try {
+      const page = await env.open(ctx);
+      const launcher = env.launcher(page, 'Напишите нам');
+      await launcher.waitFor();
+      // Round: the icon alone (the text stays its accessible name), on the left, 40 px from the side and 32 from the bottom.
+      const box = await launcher.boundingBox();
+      expect(box).not.toBeNull();
+      expect(Math.round(box!.x)).toBe(40);
+      expect(Math.round(800 - box!.y - box!.height)).toBe(32);
+      expect(Math.abs(box!.width - box!.height)).toBeLessThanOrEqual(1);
+      await screenshot(page, 'widget-launcher-round-left-ru');
+      await launcher.click();
+      const frame = env.frame(page);
+      await expect.poll(() => frame.getByRole('heading', { name: 'Магазин Acme' }).isVisible()).toBe(true);
+      await expect.poll(() => frame.getByText('Здравствуйте! Чем можем помочь?').isVisible()).toBe(true);
+      expect(await frame.getByRole('link', { name: 'https://acme.example/help' }).getAttribute('rel')).toBe('noopener noreferrer');
+      // The window opens on the launcher's side.
+      const win = await page.locator('iframe[title="Chat"]').boundingBox();
+      expect(win!.x).toBeLessThan(100);
+      await screenshot(page, 'widget-lang-ru-left');
+      await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.close());
+    } finally {
+      await ctx.close();
+      await appearance({ title: null, greeting: null, launcher: 'label', position: 'right', offset_x: 16, offset_y: 16 });
+    }
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * A widget's appearance and language in the channel form: what the visitor
+ * reads (title, greeting, away and offline texts, launcher text; empty = the
+ * translated default), the launcher's side, offsets and style, the logo and
+ * the language, with a live preview of the launcher and the open window.
+ */
+import type { CSSProperties } from 'react';
+import { WIDGET_LANGUAGES, type WidgetAppearance } from '../../../../../protocol/widget';
+
+const LANGUAGE_NAMES: Record<string, string> = {
+  en: 'English',
+  ru: 'Русский',
+  es: 'Español',
+  de: 'Deutsch',
+  fr: 'Français',
+  pt: 'Português',
+  tr: 'Türkçe',
+  uk: 'Українська',
+  ar: 'العربية (right to left)',
+};
+
+type TextKey = 'title' | 'greeting' | 'away_text' | 'offline_text' | 'launcher_text';
+const TEXTS: [TextKey, string, number, string][] = [
+  ['title', 'Window title', 60, 'Support'],
+  ['greeting', 'Greeting when the window opens', 500, 'Hi! How can we help?'],
+  ['away_text', 'Status while nobody is online', 200, 'Offline'],
+  ['offline_text', 'Offline form text', 500, 'Leave a message and we will get back to you.'],
+  ['launcher_text', 'Launcher text', 40, 'Chat with us'],
+];
+
+interface Props {
+  prefix: string;
+  value: WidgetAppearance;
+  color: string;
+  onChange: (a: WidgetAppearance) => void;
+}
+
+export function WidgetAppearanceFields({ prefix, value, color, onChange }: Props) {
+  const set = (patch: Partial<WidgetAppearance>) => onChange({ ...value, ...patch });
+  const id = (k: string) => `${prefix}-appearance-${k}`;
+  return (
+    <fieldset className="appearance">
+      <legend>Appearance and language</legend>
+      {TEXTS.map(([k, label, max, placeholder]) => (
+        <div key={k} className="field">
+          <label htmlFor={id(k)}>{label}</label>
+          <input id={id(k)} maxLength={max} placeholder={placeholder} value={value[k] ?? ''} onChange={(e) => set({ [k]: e.target.value || null })} />
+        </div>
+      ))}
+      <label htmlFor={id('position')}>Position</label>
+      <select id={id('position')} value={value.position} onChange={(e) => set({ position: e.target.value === 'left' ? 'left' : 'right' })}>
+        <option value="right">Bottom right</option>
+        <option value="left">Bottom left</option>
+      </select>
+      <label htmlFor={id('offset_x')}>From the side (px)</label>
+      <input id={id('offset_x')} type="number" min={0} max={200} value={value.offset_x} onChange={(e) => set({ offset_x: Number(e.target.value) })} />
+      <label htmlFor={id('offset_y')}>From the bottom (px)</label>
+      <input id={id('offset_y')} type="number" min={0} max={200} value={value.offset_y} onChange={(e) => set({ offset_y: Number(e.target.value) })} />
+      <label htmlFor={id('launcher')}>Launcher</label>
+      <select id={id('launcher')} value={value.launcher} onChange={(e) => set({ launcher: e.target.value === 'button' ? 'button' : 'label' })}>
+        <option value="label">Button with text</option>
+        <option value="button">Round button</option>
+      </select>
+      <label htmlFor={id('logo')}>Logo (https address of a picture)</label>
+      <input
+        id={id('logo')}
+        type="url"
+        placeholder="https://example.com/logo.png"
+        value={value.logo ?? ''}
+        onChange={(e) => set({ logo: e.target.value || null })}
+      />
+      <label htmlFor={id('language')}>Language</label>
+      <select id={id('language')} value={value.language} onChange={(e) => set({ language: e.target.value as WidgetAppearance['language'] })}>
+        <option value="auto">The visitor&apos;s browser language</option>
+        {WIDGET_LANGUAGES.map((l) => (
+          <option key={l} value={l}>
+            {LANGUAGE_NAMES[l]}
+          </option>
+        ))}
+      </select>
+      <Preview value={value} color={color} />
+    </fieldset>
+  );
+}
+
+/** A small picture of the site's corner: the open window above the launcher, as the visitor will see them. */
+function Preview({ value, color }: { value: WidgetAppearance; color: string }) {
+  const side = value.position === 'left' ? 'left' : 'right';
+  const scale = 0.5;
+  const title = value.title ?? 'Support';
+  const launcher: CSSProperties = {
+    position: 'absolute',
+    [side]: value.offset_x * scale,
+    bottom: value.offset_y * scale,
+    background: color,
+    color: '#fff',
+    border: 0,
+    borderRadius: value.launcher === 'button' ? '50%' : 16,
+    padding: value.launcher === 'button' ? 10 : '6px 12px',
+    font: '600 12px system-ui, sans-serif',
+  };
+  const win: CSSProperties = {
+    position: 'absolute',
+    [side]: value.offset_x * scale,
+    bottom: value.offset_y * scale + 44,
+    width: 190,
+    background: '#fff',
+    borderRadius: 8,
+    boxShadow: '0 3px 12px rgba(0,0,0,.25)',
+    overflow: 'hidden',
+    font: '12px system-ui, sans-serif',
+  };
+  return (
+    <div
+      className="widget-preview"
+      role="img"
+      aria-label="Preview of the widget"
+      style={{ position: 'relative', height: 280, background: '#f3f5f8', borderRadius: 8 }}
+    >
+      <div style={win} dir={value.language === 'ar' ? 'rtl' : 'ltr'}>
+        <div style={{ background: color, color: '#fff', padding: 8, display: 'flex', gap: 8, alignItems: 'center' }}>
+          {value.logo?.startsWith('https://') ? (
+            <img src={value.logo} alt="" width={24} height={24} style={{ borderRadius: '50%' }} />
+          ) : (
+            <span aria-hidden="true">{title.slice(0, 1).toUpperCase()}</span>
+          )}
+          <strong>{title}</strong>
+        </div>
+        <p style={{ margin: 8, padding: 6, background: '#f3f5f8', borderRadius: 6 }}>{value.greeting ?? 'Hi! How can we help?'}</p>
+      </div>
+      <button type="button" tabIndex={-1} aria-hidden="true" style={launcher}>
+        {value.launcher === 'button' ? (
+          <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+            <path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z" />
+          </svg>
+        ) : (
+          (value.launcher_text ?? 'Chat with us')
+        )}
+      </button>
+    </div>
+  );
+}
