@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       dbConnectTimeoutMs: 5000,
       smtpUrl: null,
       mailFrom: 'Parley <parley@localhost.localdomain>',
+      metricsToken: null,
     });
   });
 
@@ -69,6 +70,7 @@ describe('loadConfig', () => {
       DB_CONNECT_TIMEOUT_MS: '1500',
       SMTP_URL: 'smtps://mailer:p%40ss@smtp.example.com:465',
       MAIL_FROM: 'Acme support <support@acme.example>',
+      METRICS_TOKEN: 'scrape-0123456789abcdef',
     });
     expect(config).toEqual({
       port: 9090,
@@ -90,6 +92,7 @@ describe('loadConfig', () => {
       dbConnectTimeoutMs: 1500,
       smtpUrl: 'smtps://mailer:p%40ss@smtp.example.com:465',
       mailFrom: 'Acme support <support@acme.example>',
+      metricsToken: 'scrape-0123456789abcdef',
     });
   });
 
@@ -138,6 +141,8 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://smtp.example.com'],
     ['SMTP_URL', 'smtp.example.com:25'],
     ['MAIL_FROM', 'support'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has a space in it 0123456789'],
     ['MAIL_FROM', 'Support <support@acme.example'],
     ['OUTBOUND_ALLOW_PRIVATE', 'yes'],
     ['LOG_LEVEL', 'verbose'],
