@@ -165,3 +165,85 @@ export interface MailDto {
   delivered_at: number | null;
   next_attempt_at: number | null;
 }
+
+/** A call as agents see it (GET /api/v1/calls, the call.updated frame): `reason` only when it failed, `record_url` only once it ended. */
+export interface CallDto {
+  id: number;
+  chat_id: number | null;
+  visitor_id: number | null;
+  channel_id: number | null;
+  agent_id: number | null;
+  type: 'callback' | 'incoming' | 'outgoing';
+  /** E.164, e.g. +15550100199. */
+  phone: string;
+  status: 'start' | 'agent_connected' | 'client_connected' | 'end' | 'error';
+  reason?: string;
+  record_url?: string;
+  created_at: number;
+  updated_at: number;
+  /** First time an agent or the visitor was connected; null before. */
+  connected_at: number | null;
+  ended_at: number | null;
+  /** Seconds from connected_at to the end (0 if never connected); null while active. */
+  duration_seconds: number | null;
+}
+
+/** An offline message as agents see it (GET /api/v1/offline-messages, the offline_message.created frame). */
+export interface OfflineMessageDto {
+  id: number;
+  channel_id: number;
+  visitor_id: number | null;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  description: string | null;
+  message: string;
+  created_at: number;
+}
+
+/* The agent stream (GET /api/v1/stream). The server's event catalogue
+ * (server/events/catalogue.ts) documents every field of these payloads. */
+
+/** What changed in a chat.updated event. */
+export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated';
+
+/** chat.created / chat.updated: the chat as agents see it, what changed, and who changed it (when an agent did). */
+export interface ChatEventData {
+  chat: ChatDto;
+  change?: ChatChange;
+  agent_id?: number;
+}
+
+/** typing: who types in which chat; agent_id when an agent does. */
+export interface TypingEventData {
+  chat_id: number;
+  author: 'visitor' | 'agent';
+  agent_id?: number;
+  typing: boolean;
+}
+
+/** Each event name and its payload (the `data` of the outbox row and of the agent's frame). */
+export interface EventPayloads {
+  'chat.created': ChatEventData;
+  'chat.updated': ChatEventData;
+  'message.created': { message: MessageDto };
+  'message.updated': { message: MessageDto };
+  typing: TypingEventData;
+  'offline_message.created': { offline_message: OfflineMessageDto };
+  'call.updated': { call: CallDto; visitor_id: number | null };
+  'agent.updated': { agent: AgentDto };
+}
+
+export type EventType = keyof EventPayloads;
+
+/** A frame of an event: its name and payload as recorded, and where it sits (cursor = event id, its chat and the chat's seq). */
+export type EventFrame = {
+  [K in EventType]: { type: K; data: EventPayloads[K]; cursor?: number; chat_id?: number; seq?: number };
+}[EventType];
+
+/** The frames that are not events: `ready` (live from `cursor` on), `reset` (the cursor expired; nothing replayed), `pong` (heartbeat). */
+export type ControlFrame =
+  { type: 'ready'; data: { cursor: number } } | { type: 'reset'; data: { reason: 'cursor_expired' } } | { type: 'pong'; data: Record<string, never> };
+
+/** Everything the agent stream sends. Clients ignore a `type` they do not know (the server may add kinds). */
+export type AgentStreamFrame = EventFrame | ControlFrame;

@@ -22,6 +22,7 @@ import { withRedaction } from './lib/logRedaction.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { createMetrics } from './metrics.js';
 import { openRealtime, type Realtime } from './realtime/index.js';
+import { SocketBounds } from './realtime/socketBounds.js';
 import { registerRoutes } from './routes/index.js';
 import { startWorkers } from './workers.js';
 
@@ -59,10 +60,23 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
     },
     requestIdHeader: false,
-    // X-Forwarded-For is believed only from a proxy on this machine or a private network:
-    // a client on the internet cannot choose its own address and so dodge per-address limits.
-    trustProxy: ['loopback', 'linklocal', 'uniquelocal'],
+    // X-Forwarded-For (and -Proto, -Host) is believed only from the proxies listed in TRUST_PROXY,
+    // none by default: no client can choose its own address and so dodge per-address limits.
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     bodyLimit: 1024 * 1024,
+    // Slow clients cannot hold connections (docs/SECURITY.md): the headers must arrive within
+    // HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS (both answered 408 and
+    // closed), and a connection silent both ways for IDLE_TIMEOUT_MS mid-request is closed.
+    // Node checks the first two every connectionsCheckingInterval (30 s by default): checked
+    // often enough that a timeout is never overshot by more than a second. WebSockets are not
+    // concerned: an upgraded connection is the ws library's (with its own ping), not the parser's.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(config.headersTimeoutMs / 4)),
+    },
     forceCloseConnections: false,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
@@ -84,16 +98,20 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     throw err;
   }
 
+  const metrics = createMetrics();
   const ctx: AppContext = {
     config,
     store,
     db: store.db,
     clock,
     log: app.log,
-    metrics: createMetrics(),
+    metrics,
     signals: new Signals(),
     hub: realtime.hub,
     presence: realtime.presence,
+    sockets: new SocketBounds({ address: config.wsMaxPerAddress, visitor: config.wsMaxPerVisitor, agent_token: config.wsMaxPerAgentToken }, (bound) =>
+      metrics.socketRefusals.labels(bound).inc(),
+    ),
     defaultAccountId: bootstrap.accountId,
   };
   app.decorate('ctx', ctx);

@@ -11,6 +11,7 @@ import type { Clock } from './lib/time.js';
 import type { Metrics } from './metrics.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { Presence } from './realtime/presence.js';
+import type { SocketBounds } from './realtime/socketBounds.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -25,6 +26,8 @@ export interface AppContext {
   readonly hub: RealtimeHub;
   /** Who holds stream sockets, for the offline-after-grace rule. */
   readonly presence: Presence;
+  /** How many WebSockets each address, visitor and agent token holds open here (WS_MAX_PER_*). */
+  readonly sockets: SocketBounds;
   /** Account created at first start (the service is multi-tenant in its model). */
   readonly defaultAccountId: number;
 }

@@ -8,6 +8,8 @@ export interface Metrics {
   readonly sockets: client.Gauge<'kind'>;
   readonly groupCommit: client.Histogram<'writer' | 'outcome'>;
   readonly retentionDeleted: client.Counter<'table'>;
+  readonly socketRefusals: client.Counter<'bound'>;
+  readonly availabilityChecks: client.Counter;
 }
 
 export function createMetrics(): Metrics {
@@ -45,6 +47,17 @@ export function createMetrics(): Metrics {
       name: 'parley_retention_deleted_rows_total',
       help: 'Rows the retention worker deleted, by table (server/retention/)',
       labelNames: ['table'],
+      registers: [registry],
+    }),
+    socketRefusals: new client.Counter({
+      name: 'parley_socket_refusals_total',
+      help: 'WebSockets refused (closed 4429) beyond a bound, by bound: address, visitor, agent_token',
+      labelNames: ['bound'],
+      registers: [registry],
+    }),
+    availabilityChecks: new client.Counter({
+      name: 'parley_availability_checks_total',
+      help: "Queries of a channel's availability for visitor sockets after agent changes (one per event and channel, however many sockets)",
       registers: [registry],
     }),
   };

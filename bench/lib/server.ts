@@ -82,6 +82,12 @@ export async function startParley(o: StartOptions): Promise<BenchServer & { data
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'warn',
       OUTBOUND_ALLOW_PRIVATE: '1',
+      // The benchmark clients give each visitor its own address with X-Forwarded-For, from 127.0.0.1.
+      TRUST_PROXY: '127.0.0.1',
+      // Thousands of sockets from one address, many on one agent token: lift the per-party bounds.
+      WS_MAX_PER_ADDRESS: '1000000',
+      WS_MAX_PER_AGENT_TOKEN: '10000',
+      WS_MAX_PER_VISITOR: '10000',
       ...o.env,
     };
     if (schema) {

@@ -144,6 +144,7 @@ describe('paths', () => {
     expect(parseRoute('/admin')).toEqual({ name: 'admin', section: 'agents' });
     expect(parseRoute('/admin/deliveries')).toEqual({ name: 'admin', section: 'deliveries' });
     expect(parseRoute('/admin/nope')).toEqual({ name: 'notFound' });
+    expect(parseRoute('/reports')).toEqual({ name: 'reports' });
   });
 });
 

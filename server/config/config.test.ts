@@ -39,6 +39,13 @@ describe('loadConfig', () => {
       retentionIntervalSeconds: 300,
       dbStatementTimeoutMs: 10_000,
       dbConnectTimeoutMs: 5000,
+      trustProxy: [],
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 120_000,
+      idleTimeoutMs: 60_000,
+      wsMaxPerAddress: 200,
+      wsMaxPerVisitor: 10,
+      wsMaxPerAgentToken: 10,
       smtpUrl: null,
       mailFrom: 'Parley <parley@localhost.localdomain>',
       metricsToken: null,
@@ -68,6 +75,13 @@ describe('loadConfig', () => {
       RETENTION_INTERVAL_SECONDS: '60',
       DB_STATEMENT_TIMEOUT_MS: '2500',
       DB_CONNECT_TIMEOUT_MS: '1500',
+      TRUST_PROXY: '10.0.0.7, 192.168.0.0/16,fd00::/8',
+      HEADERS_TIMEOUT_MS: '5000',
+      REQUEST_TIMEOUT_MS: '30000',
+      IDLE_TIMEOUT_MS: '20000',
+      WS_MAX_PER_ADDRESS: '50',
+      WS_MAX_PER_VISITOR: '3',
+      WS_MAX_PER_AGENT_TOKEN: '4',
       SMTP_URL: 'smtps://mailer:p%40ss@smtp.example.com:465',
       MAIL_FROM: 'Acme support <support@acme.example>',
       METRICS_TOKEN: 'scrape-0123456789abcdef',
@@ -90,6 +104,13 @@ describe('loadConfig', () => {
       retentionIntervalSeconds: 60,
       dbStatementTimeoutMs: 2500,
       dbConnectTimeoutMs: 1500,
+      trustProxy: ['10.0.0.7', '192.168.0.0/16', 'fd00::/8'],
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 30000,
+      idleTimeoutMs: 20000,
+      wsMaxPerAddress: 50,
+      wsMaxPerVisitor: 3,
+      wsMaxPerAgentToken: 4,
       smtpUrl: 'smtps://mailer:p%40ss@smtp.example.com:465',
       mailFrom: 'Acme support <support@acme.example>',
       metricsToken: 'scrape-0123456789abcdef',
@@ -114,6 +135,26 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://x@h/db' }).databaseUrl).toBe('postgresql://x@h/db');
     expect(loadConfig({ REDIS_URL: 'rediss://h:6380' }).redisUrl).toBe('rediss://h:6380');
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it.each(['0', 'false', 'off', 'none', 'OFF'])('TRUST_PROXY=%s trusts no proxy', (value) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual([]);
+  });
+
+  it('accepts single addresses and CIDR ranges of both families in TRUST_PROXY', () => {
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toEqual(['127.0.0.1']);
+    expect(loadConfig({ TRUST_PROXY: '::1,0.0.0.0/0,::/0,172.16.0.0/12' }).trustProxy).toEqual(['::1', '0.0.0.0/0', '::/0', '172.16.0.0/12']);
+  });
+
+  it('names every TRUST_PROXY entry it does not understand', () => {
+    const problems = problemsOf({ TRUST_PROXY: '10.0.0.1,loopback,10.0.0.0/33' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('"loopback", "10.0.0.0/33"');
+  });
+
+  it('refuses a headers timeout longer than the request timeout', () => {
+    const problems = problemsOf({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' });
+    expect(problems).toEqual([expect.stringMatching(/^HEADERS_TIMEOUT_MS \(20000\) must not be longer than REQUEST_TIMEOUT_MS \(15000\)/)]);
   });
 
   it('accepts RETENTION_DAYS=0 (keep forever)', () => {
@@ -161,6 +202,23 @@ describe('loadConfig', () => {
     ['DB_STATEMENT_TIMEOUT_MS', '3600001'],
     ['DB_CONNECT_TIMEOUT_MS', '5s'],
     ['DB_CONNECT_TIMEOUT_MS', '600001'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '10.0.0.0/8,,10.1.0.0/16'],
+    ['TRUST_PROXY', '10.0.0.300'],
+    ['TRUST_PROXY', 'fd00::/129'],
+    ['TRUST_PROXY', 'proxy.example.com'],
+    ['HEADERS_TIMEOUT_MS', '999'],
+    ['HEADERS_TIMEOUT_MS', '10s'],
+    ['REQUEST_TIMEOUT_MS', '0'],
+    ['REQUEST_TIMEOUT_MS', '3600001'],
+    ['IDLE_TIMEOUT_MS', '0'],
+    ['IDLE_TIMEOUT_MS', 'never'],
+    ['WS_MAX_PER_ADDRESS', '0'],
+    ['WS_MAX_PER_ADDRESS', 'many'],
+    ['WS_MAX_PER_VISITOR', '0'],
+    ['WS_MAX_PER_VISITOR', '10001'],
+    ['WS_MAX_PER_AGENT_TOKEN', '0'],
+    ['WS_MAX_PER_AGENT_TOKEN', '-3'],
   ];
 
   it.each(invalid)('refuses %s=%s with one problem naming the variable and an example', (key, value) => {

@@ -3,6 +3,7 @@
  * Every variable is validated at boot; all problems are reported together, each
  * with an example of a valid value. The result is frozen.
  */
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -30,6 +31,23 @@ export interface Config {
   readonly dbStatementTimeoutMs: number;
   /** PostgreSQL: longest wait for a pool connection or a new connection, in ms; 0 = no limit. */
   readonly dbConnectTimeoutMs: number;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses and CIDR ranges, as
+   * given); empty: none, every client's address is its connection's.
+   */
+  readonly trustProxy: readonly string[];
+  /** Longest a client may take to send a request's headers, in ms (Node's headersTimeout). */
+  readonly headersTimeoutMs: number;
+  /** Longest a client may take to send a whole request, body included, in ms (requestTimeout). */
+  readonly requestTimeoutMs: number;
+  /** Longest a connection may stay silent both ways while a request is under way, in ms (connectionTimeout). */
+  readonly idleTimeoutMs: number;
+  /** Open WebSockets (agent and visitor together) one client address may hold on this instance. */
+  readonly wsMaxPerAddress: number;
+  /** Open visitor sockets one visitor token may hold on this instance. */
+  readonly wsMaxPerVisitor: number;
+  /** Open agent streams one login token may hold on this instance. */
+  readonly wsMaxPerAgentToken: number;
   /** smtp:// or smtps:// URL of the mail server (server/mail/); null = mails are composed and kept, not sent. */
   readonly smtpUrl: string | null;
   /** The From of every mail: an address, or `Name <address>`. */
@@ -160,6 +178,28 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`RETENTION_INTERVAL_SECONDS must be an integer from 1 to 86400 (got "${retentionEveryRaw}"), e.g. RETENTION_INTERVAL_SECONDS=300`);
   }
 
+  const trustRaw = nonEmpty(env, 'TRUST_PROXY') ?? '0';
+  const trustOff = ['0', 'false', 'off', 'none'].includes(trustRaw.toLowerCase());
+  const trustProxy = trustOff ? [] : trustRaw.split(',').map((part) => part.trim());
+  const badProxies = trustProxy.filter((part) => !isAddressOrCidr(part));
+  if (badProxies.length > 0) {
+    problems.push(
+      `TRUST_PROXY must be 0 (off) or a comma-separated list of IP addresses and CIDR ranges (got "${trustRaw}", not understood: ${badProxies.map((b) => `"${b}"`).join(', ')}), e.g. TRUST_PROXY=127.0.0.1,10.0.0.0/8`,
+    );
+  }
+
+  const headersTimeoutMs = intSetting(env, problems, 'HEADERS_TIMEOUT_MS', { fallback: 10_000, min: 1000, max: 600_000, example: 10000 });
+  const requestTimeoutMs = intSetting(env, problems, 'REQUEST_TIMEOUT_MS', { fallback: 120_000, min: 1000, max: 3_600_000, example: 120000 });
+  const idleTimeoutMs = intSetting(env, problems, 'IDLE_TIMEOUT_MS', { fallback: 60_000, min: 1000, max: 3_600_000, example: 60000 });
+  const wsMaxPerAddress = intSetting(env, problems, 'WS_MAX_PER_ADDRESS', { fallback: 200, min: 1, max: 1_000_000, example: 200 });
+  const wsMaxPerVisitor = intSetting(env, problems, 'WS_MAX_PER_VISITOR', { fallback: 10, min: 1, max: 10_000, example: 10 });
+  const wsMaxPerAgentToken = intSetting(env, problems, 'WS_MAX_PER_AGENT_TOKEN', { fallback: 10, min: 1, max: 10_000, example: 10 });
+  if (headersTimeoutMs > requestTimeoutMs) {
+    problems.push(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}): the headers are part of the request, e.g. HEADERS_TIMEOUT_MS=10000`,
+    );
+  }
+
   const smtpUrl = nonEmpty(env, 'SMTP_URL');
   if (smtpUrl !== null && !isSmtpUrl(smtpUrl)) {
     problems.push(
@@ -197,10 +237,37 @@ export function loadConfig(env: Env = process.env): Config {
     retentionIntervalSeconds,
     dbStatementTimeoutMs,
     dbConnectTimeoutMs,
+    trustProxy: Object.freeze(trustProxy),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    idleTimeoutMs,
+    wsMaxPerAddress,
+    wsMaxPerVisitor,
+    wsMaxPerAgentToken,
     smtpUrl,
     mailFrom,
     metricsToken,
   });
+}
+
+/** An integer variable from min to max (fallback when unset); a problem naming the range and an example otherwise. */
+function intSetting(env: Env, problems: string[], key: string, o: { fallback: number; min: number; max: number; example: number }): number {
+  const raw = nonEmpty(env, key) ?? String(o.fallback);
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < o.min || value > o.max) {
+    problems.push(`${key} must be an integer from ${o.min} to ${o.max} (got "${raw}"), e.g. ${key}=${o.example}`);
+    return o.fallback;
+  }
+  return value;
+}
+
+/** An IPv4 or IPv6 address, or one with a /prefix no longer than the address (10.0.0.0/8, fd00::/8). */
+function isAddressOrCidr(value: string): boolean {
+  const m = /^([^/\s]+)(?:\/(\d{1,3}))?$/.exec(value);
+  if (!m) return false;
+  const version = net.isIP(m[1]);
+  if (version === 0) return false;
+  return m[2] === undefined || Number(m[2]) <= (version === 4 ? 32 : 128);
 }
 
 function isBaseUrl(value: string): boolean {

@@ -1,6 +1,7 @@
 /**
  * The one catalogue of internal events (`<resource>.<past_verb>`): each name
- * with the type of its payload. They are written to the outbox in the
+ * with the type of its payload (protocol/agent.ts: the agent app reads the
+ * same payloads in its stream frames). They are written to the outbox in the
  * transaction of the change (outbox.ts: recordEvent takes the payload of the
  * name it is given), replayed to sockets and handed to subscribers as a
  * RelayedEvent, a union discriminated by `type`: consumers switch over it
@@ -12,43 +13,12 @@
  * equal. Stored JSON becomes a typed payload in one place only: decodeEvent.
  */
 import type { Selectable } from 'kysely';
-import type { AgentDto, ChatDto, MessageDto } from '../../protocol/agent.js';
+import type { EventPayloads, EventType } from '../../protocol/agent.js';
 import type { EventsTable } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
-import type { CallDto } from '../presenters/call.js';
-import type { OfflineMessageDto } from '../presenters/offlineMessage.js';
 
-/** What changed in a chat.updated event; subscribers (event webhooks) react to it. */
-export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated';
-
-/** chat.created / chat.updated: the chat as agents see it, what changed, and who changed it (when an agent did). */
-export interface ChatEventData {
-  chat: ChatDto;
-  change?: ChatChange;
-  agent_id?: number;
-}
-
-/** typing: who types in which chat; agent_id when an agent does. */
-export interface TypingEventData {
-  chat_id: number;
-  author: 'visitor' | 'agent';
-  agent_id?: number;
-  typing: boolean;
-}
-
-/** Each event name and its payload (the `data` of the outbox row, of the agent's frame). */
-export interface EventPayloads {
-  'chat.created': ChatEventData;
-  'chat.updated': ChatEventData;
-  'message.created': { message: MessageDto };
-  'message.updated': { message: MessageDto };
-  typing: TypingEventData;
-  'offline_message.created': { offline_message: OfflineMessageDto };
-  'call.updated': { call: CallDto; visitor_id: number | null };
-  'agent.updated': { agent: AgentDto };
-}
-
-export type EventType = keyof EventPayloads;
+/** The payload types live in protocol/agent.ts (the agent app reads the same frames); re-exported for the server. */
+export type { ChatChange, ChatEventData, EventPayloads, EventType, TypingEventData } from '../../protocol/agent.js';
 
 /** One field of a payload: what it holds; `optional` exactly when the type lets it be absent. */
 type FieldDoc<V> = undefined extends V ? { readonly doc: string; readonly optional: true } : { readonly doc: string; readonly optional?: never };

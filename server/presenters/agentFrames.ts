@@ -4,12 +4,11 @@
  * presenters when the event was recorded), with where it sits: the event id as
  * cursor, its chat and the chat's sequence number.
  */
-import { assertNever, type EventPayloads, type EventType, type RelayedEvent } from '../events/catalogue.js';
+import type { EventFrame } from '../../protocol/agent.js';
+import { assertNever, type RelayedEvent } from '../events/catalogue.js';
 
 /** A frame of the agents' stream: an event's name and payload as recorded, and where it sits (cursor, chat, seq). */
-export type StreamFrame = {
-  [K in EventType]: { type: K; data: EventPayloads[K]; cursor?: number; chat_id?: number; seq?: number };
-}[EventType];
+export type StreamFrame = EventFrame;
 
 /** Agents see every event as it was recorded: its payload is already the agent shape. */
 export function toFrame(e: RelayedEvent): StreamFrame {

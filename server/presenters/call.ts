@@ -3,28 +3,10 @@
  * `reason` appears only when the call failed (status error) and `record_url`
  * only once it ended, as in the spec's call object; the rest is always there.
  */
+import type { CallDto } from '../../protocol/agent.js';
 import type { Call } from '../db/schema.js';
 
-export interface CallDto {
-  id: number;
-  chat_id: number | null;
-  visitor_id: number | null;
-  channel_id: number | null;
-  agent_id: number | null;
-  type: Call['type'];
-  /** E.164, e.g. +15550100199. */
-  phone: string;
-  status: Call['status'];
-  reason?: string;
-  record_url?: string;
-  created_at: number;
-  updated_at: number;
-  /** First time an agent or the visitor was connected; null before. */
-  connected_at: number | null;
-  ended_at: number | null;
-  /** Seconds from connected_at to the end (0 if never connected); null while active. */
-  duration_seconds: number | null;
-}
+export type { CallDto };
 
 export function presentCall(c: Call): CallDto {
   const dto: CallDto = {

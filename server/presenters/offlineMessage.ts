@@ -1,17 +1,8 @@
 /** An offline message as agents see it (GET /api/v1/offline-messages, the offline_message.created stream frame). */
+import type { OfflineMessageDto } from '../../protocol/agent.js';
 import type { OfflineMessage } from '../db/schema.js';
 
-export interface OfflineMessageDto {
-  id: number;
-  channel_id: number;
-  visitor_id: number | null;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  description: string | null;
-  message: string;
-  created_at: number;
-}
+export type { OfflineMessageDto };
 
 export function presentOfflineMessage(o: OfflineMessage): OfflineMessageDto {
   return {

@@ -10,6 +10,8 @@ export const PING_INTERVAL_MS = 25_000;
 export const CLOSE_UNAUTHORIZED = 4401;
 export const CLOSE_FORBIDDEN = 4403;
 export const CLOSE_BAD_REQUEST = 4400;
+/** Beyond a WebSocket bound (per address, visitor or agent token: realtime/socketBounds.ts); reconnect later. */
+export const CLOSE_TOO_MANY = 4429;
 export const CLOSE_TRY_AGAIN = 1013;
 export const CLOSE_INTERNAL = 1011;
 /**

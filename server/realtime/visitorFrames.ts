@@ -4,7 +4,8 @@
  * private notes), the chat's state as the visitor sees it (status, the
  * accepting agent's name and photo, rate; sent only when that changed),
  * agents' typing, its calls — and `status` when the channel's availability
- * changes (recomputed at each agent.updated of the account). Everything else,
+ * changes (recomputed at each agent.updated of the account, once for all the
+ * channel's sockets: availabilityOnce.ts). Everything else,
  * other visitors' chats and offline messages included, is dropped. The
  * frames' shapes are presenters/widget.ts's.
  */
@@ -21,6 +22,7 @@ import {
   visitorStatusFrame,
   visitorTypingFrame,
 } from '../presenters/widget.js';
+import type { AvailabilityOnce } from './availabilityOnce.js';
 import type { StreamEvent } from './hub.js';
 import type { VisitorFrame, WidgetAgent } from '../../protocol/widget.js';
 
@@ -36,6 +38,7 @@ export class VisitorFrames {
     private readonly db: Db,
     private readonly channel: Channel,
     private readonly visitor: Visitor,
+    private readonly availability: AvailabilityOnce,
   ) {}
 
   /** Before the feed starts: the visitor's chats so far, and availability now. */
@@ -87,7 +90,8 @@ export class VisitorFrames {
 
   private async agentUpdated(e: RelayedEvent<'agent.updated'>): Promise<VisitorFrame | null> {
     this.agents.delete(e.data.agent.id);
-    const online = await isChannelAvailable(this.db, this.channel.account_id, this.channel.id);
+    // Shared by every visitor socket of the channel in this process: one query per change, not one per socket.
+    const online = await this.availability.after(e.id, this.channel.account_id, this.channel.id);
     if (online === this.online) return null;
     this.online = online;
     return visitorStatusFrame(e.id, online);

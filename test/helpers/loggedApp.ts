@@ -29,7 +29,15 @@ export async function loggedApp(
   opts: { env?: Record<string, string>; workers?: boolean; routes?: (app: FastifyInstance) => void } = {},
 ): Promise<LoggedApp> {
   const lines: LogLine[] = [];
-  const config = loadConfig({ PUBLIC_URL: 'http://parley.test', ADMIN_EMAIL, ADMIN_PASSWORD, OUTBOUND_ALLOW_PRIVATE: '1', ...store.env, ...opts.env });
+  const config = loadConfig({
+    PUBLIC_URL: 'http://parley.test',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    OUTBOUND_ALLOW_PRIVATE: '1',
+    TRUST_PROXY: '127.0.0.1',
+    ...store.env,
+    ...opts.env,
+  });
   const app = await buildApp({
     config,
     workers: opts.workers ?? false,

@@ -80,6 +80,7 @@ export async function outageApp(opts: { env?: Record<string, string>; workers?: 
     ADMIN_PASSWORD,
     OUTBOUND_ALLOW_PRIVATE: '1',
     DB_CONNECT_TIMEOUT_MS: '1000',
+    TRUST_PROXY: '127.0.0.1',
     ...env,
     ...opts.env,
   });

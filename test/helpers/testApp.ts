@@ -59,6 +59,8 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
     ADMIN_PASSWORD,
     OUTBOUND_ALLOW_PRIVATE: '1',
     LOG_LEVEL: 'silent',
+    // inject() and the tests' own sockets come from 127.0.0.1: X-Forwarded-For fakes a visitor's address.
+    TRUST_PROXY: '127.0.0.1',
     ...store.env,
     ...opts.env,
   });

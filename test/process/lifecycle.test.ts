@@ -107,6 +107,12 @@ describe('process lifecycle (npm start)', () => {
     expect(processGroupCommands(first.child.pid!)).not.toContain('sh');
 
     const token = await login(first.baseUrl, EMAIL, PASSWORD);
+    // Without TRUST_PROXY (docs/SECURITY.md), X-Forwarded-For is not believed: the client address is the connection's.
+    const forwarded = await fetch(`${first.baseUrl}/healthz`, { headers: { 'x-request-id': 'xff-1', 'x-forwarded-for': '198.51.100.77' } });
+    expect(forwarded.status).toBe(200);
+    await first.waitForOutput(/"reqId":"xff-1"[^\n]*"msg":"incoming request"/);
+    expect(first.stdout()).toMatch(/"reqId":"xff-1"[^\n]*"remoteAddress":"127\.0\.0\.1"[^\n]*"msg":"incoming request"/);
+    expect(first.stdout()).not.toContain('198.51.100.77');
     const created = await call(
       first.baseUrl,
       'POST',

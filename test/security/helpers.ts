@@ -91,6 +91,7 @@ export async function appWithRoutes(
     ADMIN_PASSWORD,
     OUTBOUND_ALLOW_PRIVATE: '1',
     LOG_LEVEL: 'silent',
+    TRUST_PROXY: '127.0.0.1',
     ...store.env,
     ...opts.env,
   });

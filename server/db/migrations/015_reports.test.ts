@@ -100,7 +100,18 @@ it('fills first responses, opens the status history and builds the rollups of th
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null || Number.isNaN(Number(v)) ? v : Number(v)]));
   expect(facts.map(normalize)).toEqual(chats.map((c) => normalize({ ...factsOf({ ...c, created_at: Number(c.created_at) } as never) })));
 
-  const hourly = (await db.selectFrom('report_hourly').selectAll().orderBy('hour').orderBy('agent_id').execute()).map(normalize);
+  // The exact keys (the cube's "all" rows, -1, are checked below).
+  const hourly = (
+    await db
+      .selectFrom('report_hourly')
+      .selectAll()
+      .where('channel_id', '<>', -1)
+      .where('department_id', '<>', -1)
+      .where('agent_id', '<>', -1)
+      .orderBy('hour')
+      .orderBy('agent_id')
+      .execute()
+  ).map(normalize);
   expect(hourly).toEqual([
     {
       account_id: account,
@@ -151,12 +162,55 @@ it('fills first responses, opens the status history and builds the rollups of th
       ...{ started: 1, accepted: 0, finished: 0, missed: 0, frt_count: 0, frt_sum_ms: 0, dur_count: 0, dur_sum_ms: 0, handled_ms: 0, positive: 0, negative: 0 },
     },
   ]);
-  const hist = (await db.selectFrom('report_hist').select(['agent_id', 'metric', 'bin', 'count']).orderBy('metric').orderBy('agent_id').execute()).map(
-    normalize,
-  );
+  const hist = (
+    await db
+      .selectFrom('report_hist')
+      .select(['agent_id', 'metric', 'bin', 'count'])
+      .where('channel_id', '<>', -1)
+      .where('department_id', '<>', -1)
+      .where('agent_id', '<>', -1)
+      .orderBy('metric')
+      .orderBy('agent_id')
+      .execute()
+  ).map(normalize);
   expect(hist).toEqual([
     { agent_id: 0, metric: 'dur', bin: binOf(600_000), count: 1 },
     { agent_id: ann, metric: 'dur', bin: binOf(900_000), count: 1 },
     { agent_id: ann, metric: 'frt', bin: binOf(50_000), count: 1 },
   ]);
+
+  // Migration 015_reports_cube: the "all" rows (-1) hold the sums of the exact keys they stand for.
+  const cube = async (channelId: number, departmentId: number, agentId: number, hour: number) =>
+    normalize(
+      (await db
+        .selectFrom('report_hourly')
+        .select(['started', 'accepted', 'missed', 'frt_sum_ms', 'dur_sum_ms', 'positive'])
+        .where('channel_id', '=', channelId)
+        .where('department_id', '=', departmentId)
+        .where('agent_id', '=', agentId)
+        .where('hour', '=', hour)
+        .executeTakeFirst()) ?? {},
+    );
+  const both = { started: 2, accepted: 1, missed: 1, frt_sum_ms: 50_000, dur_sum_ms: 1_500_000, positive: 1 };
+  expect(await cube(-1, -1, -1, t0)).toEqual(both);
+  expect(await cube(channel, -1, -1, t0)).toEqual(both);
+  expect(await cube(-1, 0, -1, t0)).toEqual(both);
+  expect(await cube(-1, -1, ann, t0)).toEqual({ started: 1, accepted: 1, missed: 0, frt_sum_ms: 50_000, dur_sum_ms: 900_000, positive: 1 });
+  expect(await cube(-1, -1, 0, t0 + 2 * H)).toEqual({ started: 1, accepted: 0, missed: 0, frt_sum_ms: 0, dur_sum_ms: 0, positive: 0 });
+  const cubeHist = await db
+    .selectFrom('report_hist')
+    .select(['metric', 'bin', 'count'])
+    .where('channel_id', '=', -1)
+    .where('department_id', '=', -1)
+    .where('agent_id', '=', -1)
+    .orderBy('metric')
+    .orderBy('bin')
+    .execute();
+  expect(cubeHist.map(normalize)).toEqual(
+    [
+      { metric: 'dur', bin: binOf(600_000), count: 1 },
+      { metric: 'dur', bin: binOf(900_000), count: 1 },
+      { metric: 'frt', bin: binOf(50_000), count: 1 },
+    ].sort((a, b) => (a.metric === b.metric ? a.bin - b.bin : a.metric < b.metric ? -1 : 1)),
+  );
 });

@@ -13,6 +13,7 @@ import * as m007 from './007_auth_expiry.js';
 import * as m008 from './008_sign_in_throttles.js';
 import * as m012 from './012_mail_accounts.js';
 import * as m015 from './015_reports.js';
+import * as m015cube from './015_reports_cube.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -28,6 +29,7 @@ const modules: Record<string, MigrationModule> = {
   '008_sign_in_throttles': m008,
   '012_mail_accounts': m012,
   '015_reports': m015,
+  '015_reports_cube': m015cube,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

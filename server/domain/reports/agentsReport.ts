@@ -38,7 +38,7 @@ export async function agentsReport(db: Db, scope: ReportScope, now: number): Pro
   const [sums, status] = await Promise.all([
     sql<{ agent_id: number; accepted: unknown; handled_ms: unknown; p: unknown; n: unknown }>`
       select r.agent_id, sum(r.accepted) as accepted, sum(r.handled_ms) as handled_ms, sum(r.positive) as p, sum(r.negative) as n
-      from report_hourly r where ${whereOf(scope, scope.current, 'hour')} and r.agent_id <> 0 group by r.agent_id`.execute(db),
+      from report_hourly r where ${whereOf(scope, scope.current, 'hour', 'agent')} and r.agent_id <> 0 group by r.agent_id`.execute(db),
     statusTimes(db, scope.accountId, ids, scope.current.start, scope.current.end, now),
     accumulate(db, scope, scope.current, times, 'agent'),
   ]);

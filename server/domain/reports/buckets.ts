@@ -49,16 +49,36 @@ export function weekdayHourSql(period: Period, column: RawBuilder<unknown>): { w
   };
 }
 
+/** The "all" mark of the rollups' dimensions (migration 015_reports_cube). */
+export const ALL = -1;
+
 /**
  * The WHERE of a table aliased `r` for a scope and period: the rollups by their
  * `hour`, offline messages and calls by `created_at` (those have no department
  * or agent; callers skip them under such filters).
+ *
+ * Rollups hold exact keys and, per dimension left out, "all" rows (-1, migration
+ * 015_reports_cube). A report that filters or groups (`groupBy`) by at most one
+ * dimension reads the cube row of that dimension (or of everything): a few rows
+ * an hour. Two or more read the exact keys, every dimension not -1.
  */
-export function whereOf(scope: ReportScope, period: Period, time: 'hour' | 'created_at'): RawBuilder<boolean> {
+export function whereOf(scope: ReportScope, period: Period, time: 'hour' | 'created_at', groupBy: 'channel' | 'agent' | null = null): RawBuilder<boolean> {
   const parts = [sql`r.account_id = ${scope.accountId}`, sql`${sql.ref(`r.${time}`)} >= ${period.start}`, sql`${sql.ref(`r.${time}`)} < ${period.end}`];
-  if (scope.channelId !== null) parts.push(sql`r.channel_id = ${scope.channelId}`);
-  if (time === 'hour' && scope.departmentId !== null) parts.push(sql`r.department_id = ${scope.departmentId}`);
-  if (time === 'hour' && scope.agentId !== null) parts.push(sql`r.agent_id = ${scope.agentId}`);
+  if (time === 'created_at') {
+    if (scope.channelId !== null) parts.push(sql`r.channel_id = ${scope.channelId}`);
+    return sql<boolean>`${sql.join(parts, sql` and `)}`;
+  }
+  const dims = [
+    ['channel_id', scope.channelId, groupBy === 'channel'],
+    ['department_id', scope.departmentId, false],
+    ['agent_id', scope.agentId, groupBy === 'agent'],
+  ] as const;
+  const cube = dims.filter(([, value, grouped]) => value !== null || grouped).length <= 1;
+  for (const [column, value, grouped] of dims) {
+    if (value !== null) parts.push(sql`${sql.ref(`r.${column}`)} = ${value}`);
+    else if (grouped || !cube) parts.push(sql`${sql.ref(`r.${column}`)} <> ${sql.lit(ALL)}`);
+    else parts.push(sql`${sql.ref(`r.${column}`)} = ${sql.lit(ALL)}`);
+  }
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 

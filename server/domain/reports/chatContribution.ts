@@ -12,6 +12,9 @@
  * - first response: first_response_at − created_at;
  * - duration: finished_at − created_at, for finished chats;
  * - handled time: finished_at − accepted_at (average concurrency's numerator).
+ *
+ * Each share goes to the exact key and to the four "all" rows of the cube
+ * (migration 015_reports_cube), so reports over long ranges read few rows.
  */
 import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
@@ -76,9 +79,19 @@ function measuresOf(f: Facts, sign: 1 | -1): ReportMeasures {
 const KEY = ['account_id', 'hour', 'channel_id', 'department_id', 'agent_id'] as const;
 const sameFacts = (a: Facts, b: Facts) => (Object.keys(a) as (keyof Facts)[]).every((k) => a[k] === b[k]);
 
+/** Migration 015_reports_cube: beside its exact key, a chat counts in the "all" (-1) rows of each dimension left out. */
+const ALL = -1;
+function keysOf(f: Facts): Array<Pick<Facts, 'account_id' | 'hour' | 'channel_id' | 'department_id' | 'agent_id'>> {
+  const k = (channel_id: number, department_id: number, agent_id: number) => ({ account_id: f.account_id, hour: f.hour, channel_id, department_id, agent_id });
+  return [k(f.channel_id, f.department_id, f.agent_id), k(ALL, ALL, ALL), k(f.channel_id, ALL, ALL), k(ALL, f.department_id, ALL), k(ALL, ALL, f.agent_id)];
+}
+
 async function addMeasures(tx: Tx, f: Facts, sign: 1 | -1): Promise<void> {
+  for (const key of keysOf(f)) await addMeasuresAt(tx, f, key, sign);
+}
+
+async function addMeasuresAt(tx: Tx, f: Facts, key: ReturnType<typeof keysOf>[number], sign: 1 | -1): Promise<void> {
   const m = measuresOf(f, sign);
-  const key = { account_id: f.account_id, hour: f.hour, channel_id: f.channel_id, department_id: f.department_id, agent_id: f.agent_id };
   await tx
     .insertInto('report_hourly')
     .values({ ...key, ...m })

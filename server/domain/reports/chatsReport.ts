@@ -44,7 +44,7 @@ async function rowsOf(db: Db, scope: ReportScope, period: Period): Promise<Row[]
   const chats = await sql<{ b: unknown; channel_id: number; started: unknown; accepted: unknown; missed: unknown }>`
     select ${bucketSql(scope, period, sql`r.hour`)} as b, r.channel_id, sum(r.started) as started, sum(r.accepted) as accepted, sum(r.missed) as missed
     from report_hourly r
-    where ${whereOf(scope, period, 'hour')}
+    where ${whereOf(scope, period, 'hour', 'channel')}
     group by 1, 2`.execute(db);
   for (const r of chats.rows)
     rows.push({ b: num(r.b), channel_id: r.channel_id, counts: { started: num(r.started), accepted: num(r.accepted), missed: num(r.missed) } });

@@ -31,7 +31,7 @@ async function sums(db: Db, scope: ReportScope, period: Period, group: 'bucket' 
   const key = group === 'bucket' ? bucketSql(scope, period, sql`r.hour`) : group === 'agent' ? sql`r.agent_id` : sql`0`;
   const result = await sql<{ g: unknown; p: unknown; n: unknown }>`
     select ${key} as g, sum(r.positive) as p, sum(r.negative) as n from report_hourly r
-    where ${whereOf(scope, period, 'hour')} group by 1`.execute(db);
+    where ${whereOf(scope, period, 'hour', group === 'agent' ? 'agent' : null)} group by 1`.execute(db);
   return new Map(result.rows.map((r) => [num(r.g), ratingCounts(num(r.p), num(r.n))]));
 }
 

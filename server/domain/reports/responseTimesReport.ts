@@ -70,14 +70,14 @@ export async function accumulate(db: Db, scope: ReportScope, period: Period, acc
   const key = group === 'bucket' ? bucketSql(scope, period, sql`r.hour`) : group === 'agent' ? sql`r.agent_id` : sql`0`;
   const hist = await sql<{ g: unknown; metric: Metric; bin: number; n: unknown }>`
     select ${key} as g, r.metric, r.bin, sum(r.count) as n from report_hist r
-    where ${whereOf(scope, period, 'hour')} group by 1, 2, 3`.execute(db);
+    where ${whereOf(scope, period, 'hour', group === 'agent' ? 'agent' : null)} group by 1, 2, 3`.execute(db);
   for (const r of hist.rows) {
     acc.addBin(num(r.g), r.metric, r.bin, num(r.n));
     if (group !== 'all') acc.addBin('all', r.metric, r.bin, num(r.n));
   }
   const sums = await sql<{ g: unknown; fc: unknown; fs: unknown; dc: unknown; ds: unknown }>`
     select ${key} as g, sum(r.frt_count) as fc, sum(r.frt_sum_ms) as fs, sum(r.dur_count) as dc, sum(r.dur_sum_ms) as ds from report_hourly r
-    where ${whereOf(scope, period, 'hour')} group by 1`.execute(db);
+    where ${whereOf(scope, period, 'hour', group === 'agent' ? 'agent' : null)} group by 1`.execute(db);
   for (const r of sums.rows) {
     acc.addSum(num(r.g), 'frt', num(r.fc), num(r.fs));
     acc.addSum(num(r.g), 'dur', num(r.dc), num(r.ds));

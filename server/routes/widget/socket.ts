@@ -9,7 +9,9 @@
  * is 404 and a refused Origin 403 before the upgrade; a bad token upgrades and
  * closes with 4401. A widget deleted or disabled while the socket is open
  * closes it with 4404 (realtime/widgetSockets.ts: at once on this instance,
- * at the next keep-alive tick on others).
+ * at the next keep-alive tick on others). One address, and one visitor, hold
+ * at most WS_MAX_PER_ADDRESS / WS_MAX_PER_VISITOR sockets here; beyond, 4429
+ * (realtime/socketBounds.ts).
  *
  * While the database is unavailable, frames reconnect in a loop: most get
  * the 503 of the widget lookup before the upgrade (logged as a request); the
@@ -23,6 +25,7 @@ import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
 import { findVisitorByToken, findWidgetChannel } from '../../domain/widget/visitorAccess.js';
 import type { UnavailableSource } from '../../errors/unavailableLog.js';
+import { AvailabilityOnce } from '../../realtime/availabilityOnce.js';
 import { CLOSE_BAD_REQUEST, CLOSE_INTERNAL, CLOSE_UNAUTHORIZED, closeWith, parseCursor } from '../../realtime/socket.js';
 import { VisitorFrames } from '../../realtime/visitorFrames.js';
 import { VisitorSocket } from '../../realtime/visitorSocket.js';
@@ -37,6 +40,8 @@ const OPEN_FAILED: UnavailableSource = {
 };
 
 export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // One per app: the visitor sockets of a channel share each availability answer.
+  const availability = new AvailabilityOnce(ctx.db, () => ctx.metrics.availabilityChecks.inc());
   app.get<{ Params: WidgetParams }>(
     '/ws/:widgetId',
     {
@@ -47,7 +52,7 @@ export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext):
       },
     },
     (socket, request) => {
-      openVisitorSocket(ctx, socket, request).catch((err: unknown) => {
+      openVisitorSocket(ctx, socket, request, availability).catch((err: unknown) => {
         request.server.unavailableLog.report(err, OPEN_FAILED, { log: request.log, msg: 'visitor socket failed to open' });
         closeWith(socket, CLOSE_INTERNAL, 'internal error; reconnect with your cursor');
       });
@@ -55,15 +60,22 @@ export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext):
   );
 }
 
-async function openVisitorSocket(ctx: AppContext, socket: WebSocket, request: FastifyRequest<{ Params: WidgetParams }>): Promise<void> {
+async function openVisitorSocket(
+  ctx: AppContext,
+  socket: WebSocket,
+  request: FastifyRequest<{ Params: WidgetParams }>,
+  availability: AvailabilityOnce,
+): Promise<void> {
+  if (!ctx.sockets.admit(socket, 'address', request.ip)) return;
   const query = (request.query ?? {}) as Record<string, unknown>;
   const cursor = parseCursor(query.cursor);
   if (cursor === undefined) return closeWith(socket, CLOSE_BAD_REQUEST, 'bad request: cursor must be a non-negative integer');
   const channel = await findWidgetChannel(ctx.db, request.params.widgetId);
   const visitor = await findVisitorByToken(ctx.db, channel, typeof query.token === 'string' ? query.token : null);
   if (!visitor) return closeWith(socket, CLOSE_UNAUTHORIZED, 'unauthorized: unknown visitor token; start a widget session again');
-  const frames = new VisitorFrames(ctx.db, channel, visitor);
+  const frames = new VisitorFrames(ctx.db, channel, visitor, availability);
   await frames.init();
   if (socket.readyState !== socket.OPEN) return;
+  if (!ctx.sockets.admit(socket, 'visitor', String(visitor.id))) return;
   new VisitorSocket(ctx, socket, channel, visitor, frames, cursor, request).open();
 }

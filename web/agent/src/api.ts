@@ -147,6 +147,15 @@ export interface OutgoingMessage {
   internal?: boolean;
 }
 
+export interface ReportQuery {
+  from: string;
+  to: string;
+  interval?: 'day' | 'hour';
+  channel_id?: number;
+  department_id?: number;
+  agent_id?: number;
+}
+
 /** A password link was mailed (or kept on the Mail page when no SMTP server is set). */
 export interface LinkSent {
   sent_to: string;
@@ -219,6 +228,10 @@ export const api = {
 
   throttles: (page: Page = {}) => request<SignInThrottle[]>('GET', '/auth/throttles', undefined, { limit: 1000, ...page }),
   clearThrottle: (id: number) => request<void>('DELETE', `/auth/throttles/${id}`),
+
+  /** One report of /reports/* (the Reports page types its answer: reports/model.ts). */
+  report: <T>(name: 'chats' | 'response-times' | 'ratings' | 'agents' | 'busiest-hours', query: ReportQuery) =>
+    request<T>('GET', `/reports/${name}`, undefined, { ...query }),
 };
 
 /** A sentence for any error thrown by the calls above. */

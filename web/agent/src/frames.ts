@@ -1,7 +1,9 @@
 /**
  * What each stream frame does to the app: inbox updates, alerts for new chats
  * and messages, agent changes, badge counts. Kinds this client does not know
- * are ignored (the server may add kinds; CONTRACT §5 says "at least").
+ * are ignored (the server may add kinds; CONTRACT §5 says "at least"). The
+ * payload types are protocol/agent.ts's; the checks here guard against a
+ * server that sends less than they promise.
  */
 import type { Dispatch } from 'react';
 import { chime, notify } from './alerts';
@@ -9,7 +11,7 @@ import { api } from './api';
 import { chatTitle, isRecord } from './format';
 import { chatOfFrame, type InboxAction } from './inbox';
 import { navigate } from './router';
-import type { Agent, Chat, Message, StreamFrame } from './types';
+import type { Agent, StreamFrame } from './types';
 
 const TYPING_TTL_MS = 15_000;
 
@@ -25,12 +27,13 @@ export interface FrameEffects {
 }
 
 export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
-  const data = frame.data ?? {};
+  if (!isRecord(frame.data)) return;
   switch (frame.type) {
     case 'chat.created':
     case 'chat.updated': {
+      const data = frame.data;
       if (!isRecord(data.chat)) return;
-      const chat = chatOfFrame(data.chat as unknown as Chat, frame.seq);
+      const chat = chatOfFrame(data.chat, frame.seq);
       fx.dispatch({ type: 'chat', chat });
       fx.known[chat.id] = true;
       if (frame.type === 'chat.created' && chat.status === 'pending') {
@@ -49,8 +52,8 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
     }
     case 'message.created':
     case 'message.updated': {
-      if (!isRecord(data.message)) return;
-      const message = data.message as unknown as Message;
+      if (!isRecord(frame.data.message)) return;
+      const message = frame.data.message;
       const elsewhere = fx.openChatId() !== message.chat_id || document.visibilityState !== 'visible';
       const unread = frame.type === 'message.created' && message.author === 'visitor' && elsewhere;
       fx.dispatch({ type: 'message', message, unread });
@@ -67,13 +70,15 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       }
       return;
     }
-    case 'typing':
+    case 'typing': {
+      const data = frame.data;
       if (data.author === 'visitor' && typeof data.chat_id === 'number') {
         fx.dispatch({ type: 'typing', chatId: data.chat_id, until: data.typing === true ? Date.now() + TYPING_TTL_MS : null });
       }
       return;
+    }
     case 'agent.updated':
-      if (isRecord(data.agent) && typeof data.agent.id === 'number') fx.agentChanged(data.agent as unknown as Agent);
+      if (isRecord(frame.data.agent) && typeof frame.data.agent.id === 'number') fx.agentChanged(frame.data.agent);
       return;
     case 'offline_message.created':
       fx.bump('offline');
@@ -81,7 +86,7 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       chime();
       return;
     case 'call.updated':
-      if (isRecord(data.call) && data.call.status === 'start') {
+      if (isRecord(frame.data.call) && frame.data.call.status === 'start') {
         fx.bump('calls');
         fx.announce('New callback request');
         chime();

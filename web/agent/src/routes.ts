@@ -6,6 +6,7 @@ export type Route =
   | { name: 'archive' }
   | { name: 'offline' }
   | { name: 'calls' }
+  | { name: 'reports' }
   | { name: 'admin'; section: AdminSection }
   | { name: 'notFound' };
 
@@ -21,6 +22,7 @@ export function parseRoute(path: string): Route {
   if (head === 'archive') return { name: 'archive' };
   if (head === 'offline') return { name: 'offline' };
   if (head === 'calls') return { name: 'calls' };
+  if (head === 'reports') return { name: 'reports' };
   if (head === 'admin') {
     const section = ADMIN_SECTIONS.find((s) => s === (second ?? 'agents'));
     if (section) return { name: 'admin', section };

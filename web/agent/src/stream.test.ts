@@ -7,7 +7,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentStream, type StreamHandlers } from './stream';
-import type { StreamFrame } from './types';
 
 class FakeSocket {
   static readonly OPEN = 1;
@@ -23,7 +22,7 @@ class FakeSocket {
   close(): void {
     this.readyState = 3;
   }
-  receive(frame: StreamFrame): void {
+  receive(frame: { type: string; data: unknown; cursor?: number }): void {
     this.onmessage?.({ data: JSON.stringify(frame) });
   }
 }

@@ -8,7 +8,8 @@
  * A `reset` frame before `ready` means the cursor is older than the events the
  * server keeps (retention): nothing is replayed, the app reloads its lists.
  */
-import type { StreamFrame } from './types';
+import { isRecord } from './format';
+import type { StreamFrame, WireFrame } from './types';
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
@@ -126,9 +127,9 @@ export class AgentStream {
   private onMessage(raw: unknown): void {
     window.clearTimeout(this.heartbeatDeadline);
     if (typeof raw !== 'string') return;
-    let frame: StreamFrame;
+    let frame: WireFrame;
     try {
-      frame = JSON.parse(raw) as StreamFrame;
+      frame = JSON.parse(raw) as WireFrame;
     } catch {
       return;
     }
@@ -142,7 +143,7 @@ export class AgentStream {
       return;
     }
     if (frame.type === 'ready') {
-      const at = Number((frame.data as { cursor?: unknown } | undefined)?.cursor);
+      const at = Number(isRecord(frame.data) ? frame.data.cursor : NaN);
       if (Number.isFinite(at) && (this.cursor === null || at > this.cursor)) this.cursor = at;
       this.attempt = 0;
       const first = !this.readyOnce;

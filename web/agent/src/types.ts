@@ -4,7 +4,19 @@
  * with the server; the rest are the app's own views of them.
  */
 
-import type { AgentDto, ChatApiChannelDto, ChatDto, DeliveryDto, MailDto, MessageDto, SignInThrottleDto, VisitorDto, WidgetChannelDto } from '../../../protocol/agent';
+import type {
+  AgentDto,
+  AgentStreamFrame,
+  EventFrame,
+  ChatApiChannelDto,
+  ChatDto,
+  DeliveryDto,
+  MailDto,
+  MessageDto,
+  SignInThrottleDto,
+  VisitorDto,
+  WidgetChannelDto,
+} from '../../../protocol/agent';
 
 export type Agent = AgentDto;
 export type Visitor = VisitorDto;
@@ -122,11 +134,7 @@ export interface Call {
   duration_seconds?: number | null;
 }
 
-/** One frame of GET /api/v1/stream. */
-export interface StreamFrame {
-  type: string;
-  data: Record<string, unknown>;
-  cursor?: number;
-  chat_id?: number;
-  seq?: number;
-}
+/** Everything GET /api/v1/stream sends: event frames and ready/reset/pong (protocol/agent.ts). */
+export type WireFrame = AgentStreamFrame;
+/** An event frame of the stream, as the app receives it (stream.ts handles the others). */
+export type StreamFrame = EventFrame;

@@ -6,11 +6,14 @@
  */
 import type { VisitorFrame } from '../../../protocol/widget';
 
+/** Close code of a socket beyond the server's bounds (docs/SECURITY.md section 4). */
+const CLOSE_TOO_MANY = 4429;
+
 export interface SocketHandlers {
   url: () => string;
   frame: (f: VisitorFrame) => void;
   connected: (up: boolean) => void;
-  /** The server refused the socket for good (4xxx close code): a bad token, say. */
+  /** The server refused the socket for good (4xxx close code but 4429): a bad token, say. */
   refused: (code: number) => void;
 }
 
@@ -83,7 +86,8 @@ export class VisitorSocket {
       this.ws = null;
       this.on.connected(false);
       if (!this.running) return;
-      if (e.code >= 4400 && e.code < 4500) this.on.refused(e.code);
+      // 4429: too many sockets open for this visitor or address just now; not for good, so retry with backoff.
+      if (e.code >= 4400 && e.code < 4500 && e.code !== CLOSE_TOO_MANY) this.on.refused(e.code);
       else this.retry();
     };
   }

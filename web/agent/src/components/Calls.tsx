@@ -28,7 +28,7 @@ export function Calls() {
       onFrame((frame) => {
         if (frame.type !== 'call.updated' || !isRecord(frame.data.call)) return;
         const call = frame.data.call;
-        if (typeof call.id === 'number') upsert(call as unknown as Call);
+        if (typeof call.id === 'number') upsert(call);
         clearBadge('calls');
       }),
     [onFrame, upsert, clearBadge],

@@ -37,6 +37,9 @@ export function Header({ route }: { route: Route }) {
           Calls
           {badges.calls > 0 && <span className="badge">{badges.calls}</span>}
         </Link>
+        <Link href="/reports" aria-current={current(route.name === 'reports')}>
+          Reports
+        </Link>
         {me.role === 'admin' && (
           <Link href="/admin/agents" aria-current={current(route.name === 'admin')}>
             Admin

@@ -17,7 +17,7 @@ export function OfflineMessages() {
     () =>
       onFrame((frame) => {
         if (frame.type !== 'offline_message.created') return;
-        const item = isRecord(frame.data.offline_message) ? frame.data.offline_message : frame.data;
+        const item: Record<string, unknown> = isRecord(frame.data.offline_message) ? frame.data.offline_message : frame.data;
         if (typeof item.id === 'number' || typeof item.id === 'string') upsert(item as unknown as OfflineMessage);
         clearBadge('offline');
       }),

@@ -1,12 +1,17 @@
-/** The signed-in frame: a header (navigation, status, alerts, sign-out) and the screen the path names. */
+/** The signed-in frame: a header (navigation, status, alerts, sign-out) and the screen the path names (Reports loaded on demand). */
+import { lazy, Suspense } from 'react';
 import { useApp } from '../context';
 import { parseRoute, usePath } from '../router';
 import { AdminPage } from './admin/AdminPage';
 import { Archive } from './Archive';
 import { Calls } from './Calls';
+import { ChunkBoundary } from './ChunkBoundary';
 import { Header } from './Header';
 import { OfflineMessages } from './OfflineMessages';
 import { Workspace } from './Workspace';
+
+/** Reports (and uPlot) load only when opened: their own chunk. */
+const ReportsPage = lazy(() => import('./reports/ReportsPage'));
 
 export function Shell() {
   const { me } = useApp();
@@ -22,6 +27,13 @@ export function Shell() {
         {route.name === 'archive' && <Archive />}
         {route.name === 'offline' && <OfflineMessages />}
         {route.name === 'calls' && <Calls />}
+        {route.name === 'reports' && (
+          <ChunkBoundary what="Reports">
+            <Suspense fallback={<p className="page-note">Loading reports…</p>}>
+              <ReportsPage />
+            </Suspense>
+          </ChunkBoundary>
+        )}
         {route.name === 'admin' &&
           (me.role === 'admin' ? <AdminPage section={route.section} /> : <p className="page-note">Only administrators can open the admin screens.</p>)}
         {route.name === 'notFound' && <p className="page-note">Nothing here. Use the navigation above.</p>}

@@ -9,6 +9,9 @@
  * {"type":"reset","data":{"reason":"cursor_expired"}} before `ready` and no
  * replay: the client reloads what it shows, then goes on from `ready`'s cursor.
  *
+ * Bounds (realtime/socketBounds.ts): one address, and one token, hold at most
+ * WS_MAX_PER_ADDRESS / WS_MAX_PER_AGENT_TOKEN sockets here; beyond, 4429.
+ *
  * Auth: ?token=, the Authorization header, or the web app's cookie (then the
  * Origin must be ours). A bad token upgrades and closes with 4401 and a reason,
  * so browser clients can tell "sign in again" from a network error. The server
@@ -47,7 +50,7 @@ export async function streamRoutes(app: FastifyInstance, ctx: AppContext): Promi
     description:
       'Frames {type, data, cursor?, chat_id?, seq?}: the events missed since ?cursor= (an event id), then {"type":"ready","data":{"cursor":n}}, then live events. ' +
       'A cursor older than the retained events gets {"type":"reset","data":{"reason":"cursor_expired"}} before ready and no replay: reload the lists. ' +
-      'Close codes: 4401 sign in again, 4403 forbidden, 4400 bad cursor, 1013 too slow (reconnect with your cursor).',
+      'Close codes: 4401 sign in again, 4403 forbidden, 4400 bad cursor, 4429 too many open sockets for this token or address (reconnect later), 1013 too slow (reconnect with your cursor).',
   };
   app.get('/stream', { websocket: true, schema }, (socket, request) => {
     openStream(ctx, socket, request).catch((err: unknown) => {
@@ -58,6 +61,7 @@ export async function streamRoutes(app: FastifyInstance, ctx: AppContext): Promi
 }
 
 async function openStream(ctx: AppContext, socket: WebSocket, request: FastifyRequest): Promise<void> {
+  if (!ctx.sockets.admit(socket, 'address', request.ip)) return;
   const query = (request.query ?? {}) as Record<string, unknown>;
   const credentials = streamCredentials(request, query);
   if (!credentials) return closeWith(socket, CLOSE_UNAUTHORIZED, 'unauthorized: pass ?token=<token> from POST /api/v1/auth/login');
@@ -69,6 +73,7 @@ async function openStream(ctx: AppContext, socket: WebSocket, request: FastifyRe
   const agent = await resolveToken(ctx.db, credentials.token, ctx.clock());
   if (!agent) return closeWith(socket, CLOSE_UNAUTHORIZED, 'unauthorized: the token is unknown, expired or revoked; sign in again');
   if (socket.readyState !== socket.OPEN) return;
+  if (!ctx.sockets.admit(socket, 'agent_token', credentials.token)) return;
   new AgentStream(ctx, socket, agent, credentials.token, cursor, request).open();
 }
 

@@ -1,0 +1,27 @@
+/** Catches a screen that fails to load or render (e.g. its chunk is gone after an upgrade) and says what to do instead of a blank page. */
+import { Component, type ReactNode } from 'react';
+
+interface Props {
+  what: string;
+  children: ReactNode;
+}
+
+export class ChunkBoundary extends Component<Props, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div className="page-note" role="alert">
+        <p className="error">The {this.props.what} screen could not be loaded.</p>
+        <button type="button" onClick={() => location.reload()}>
+          Reload the page
+        </button>
+      </div>
+    );
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The Reports page (its own lazily loaded chunk, with uPlot): filters, the
+ * period's totals against the previous period, and every report of
+ * /api/v1/reports. Days and hours are the account's time zone (the answers
+ * say which; "today" is computed in it). Admins see the whole account and
+ * may filter by channel and agent; an agent sees only its own figures.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { api, type ReportQuery } from '../../api';
+import { useApp } from '../../context';
+import { daysBetween, presetRange, rangeProblem, todayIn } from '../../reports/model';
+import type { Channel, Department } from '../../types';
+import { Filters, type FilterState } from './Filters';
+import { AgentsSection, BusiestHoursSection, ChatsSection, RatingsSection, ResponseTimesSection, Summary, type SectionContext } from './sections';
+import { useReports } from './useReports';
+import './reports.css';
+
+const id = (v: string) => (v ? Number(v) : undefined);
+
+export default function ReportsPage() {
+  const { me, agents } = useApp();
+  const admin = me.role === 'admin';
+  const [zone, setZone] = useState<string | null>(null);
+  const today = todayIn(zone);
+  const [filters, setFilters] = useState<FilterState>(() => {
+    const week = presetRange('7d', todayIn(null));
+    return { preset: '7d', from: week.from, to: week.to, interval: 'auto', channelId: '', departmentId: '', agentId: '', compare: true };
+  });
+  const [channels, setChannels] = useState<Channel[] | null>(null);
+  const [departments, setDepartments] = useState<Department[]>([]);
+
+  useEffect(() => {
+    if (admin)
+      api
+        .channels()
+        .then(setChannels)
+        .catch(() => setChannels(null));
+    api
+      .departments()
+      .then(setDepartments)
+      .catch(() => setDepartments([]));
+  }, [admin]);
+
+  const range = filters.preset === 'custom' ? { from: filters.from, to: filters.to } : presetRange(filters.preset, today);
+  const days = daysBetween(range.from, range.to);
+  const problem = rangeProblem(range.from, range.to, filters.interval);
+  const query: ReportQuery | null = problem
+    ? null
+    : {
+        from: range.from,
+        to: range.to,
+        interval: filters.interval === 'auto' ? undefined : filters.interval,
+        channel_id: id(filters.channelId),
+        department_id: id(filters.departmentId),
+        agent_id: admin ? id(filters.agentId) : undefined,
+      };
+  const { reports, loading, reload } = useReports(query, filters.compare);
+
+  const answeredZone = reports.chats.data?.range.timezone ?? null;
+  useEffect(() => {
+    if (answeredZone) setZone(answeredZone);
+  }, [answeredZone]);
+
+  const onChange = (next: FilterState) => {
+    // Custom starts from the range on screen.
+    if (next.preset === 'custom' && filters.preset !== 'custom') next = { ...next, from: range.from, to: range.to };
+    setFilters(next);
+  };
+
+  const split: SectionContext['split'] = !admin ? 'own' : filters.agentId ? 'agent' : filters.departmentId ? 'department' : null;
+  const ctx: SectionContext = {
+    splitByPerson: split !== null,
+    split,
+    filtered: Boolean(filters.channelId || filters.departmentId || filters.agentId),
+    compare: filters.compare,
+    onRetry: reload,
+  };
+  const agentList = useMemo(
+    () =>
+      admin
+        ? Object.values(agents)
+            .filter((a) => a.active)
+            .sort((a, b) => a.name.localeCompare(b.name))
+        : null,
+    [admin, agents],
+  );
+  const r = reports.chats.data?.range;
+  const slots = [reports.chats, reports.responseTimes, reports.ratings, reports.agents, reports.busiest];
+  const sameError = slots.every((x) => x.error !== null && x.error === slots[0]?.error) ? reports.chats.error : null;
+
+  return (
+    <div className="page reports">
+      <div className="report-title">
+        <h1>Reports</h1>
+        <p className="muted small" role="status">
+          {loading
+            ? 'Updating…'
+            : r
+              ? `${r.from} – ${r.to}, by ${r.interval}; ${r.timezone} time${filters.compare ? `; compared with ${r.previous_from} – ${r.previous_to}` : ''}.`
+              : ''}
+        </p>
+      </div>
+      {!admin && <p className="muted small">Your own figures: the chats you accepted, and your own time Online and Away.</p>}
+      <Filters value={filters} onChange={onChange} days={days} channels={channels} departments={departments} agents={agentList} />
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      {admin && r && <p className="muted small">Days and hours are in {r.timezone}, the account&apos;s time zone (Admin → Settings → Callbacks).</p>}
+      {sameError ? (
+        <div className="card report-failed" role="alert">
+          <p className="error">No report could be loaded: {sameError}</p>
+          <button type="button" onClick={reload}>
+            Try again
+          </button>
+        </div>
+      ) : (
+        <>
+          <Summary chats={reports.chats.data} times={reports.responseTimes.data} ratings={reports.ratings.data} ctx={ctx} />
+          <ChatsSection slot={reports.chats} previous={reports.previous.chats} ctx={ctx} />
+          <ResponseTimesSection slot={reports.responseTimes} previous={reports.previous.responseTimes} ctx={ctx} />
+          <RatingsSection slot={reports.ratings} ctx={ctx} />
+          <BusiestHoursSection slot={reports.busiest} ctx={ctx} />
+          <AgentsSection slot={reports.agents} ctx={ctx} />
+        </>
+      )}
+    </div>
+  );
+}
