@@ -48,6 +48,7 @@ describe('loadConfig', () => {
       wsMaxPerAgentToken: 10,
       smtpUrl: null,
       mailFrom: 'Parley <parley@localhost.localdomain>',
+      metricsToken: null,
     });
   });
 
@@ -83,6 +84,7 @@ describe('loadConfig', () => {
       WS_MAX_PER_AGENT_TOKEN: '4',
       SMTP_URL: 'smtps://mailer:p%40ss@smtp.example.com:465',
       MAIL_FROM: 'Acme support <support@acme.example>',
+      METRICS_TOKEN: 'scrape-0123456789abcdef',
     });
     expect(config).toEqual({
       port: 9090,
@@ -111,6 +113,7 @@ describe('loadConfig', () => {
       wsMaxPerAgentToken: 4,
       smtpUrl: 'smtps://mailer:p%40ss@smtp.example.com:465',
       mailFrom: 'Acme support <support@acme.example>',
+      metricsToken: 'scrape-0123456789abcdef',
     });
   });
 
@@ -179,6 +182,8 @@ describe('loadConfig', () => {
     ['SMTP_URL', 'http://smtp.example.com'],
     ['SMTP_URL', 'smtp.example.com:25'],
     ['MAIL_FROM', 'support'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has a space in it 0123456789'],
     ['MAIL_FROM', 'Support <support@acme.example'],
     ['OUTBOUND_ALLOW_PRIVATE', 'yes'],
     ['LOG_LEVEL', 'verbose'],

@@ -52,6 +52,8 @@ export interface Config {
   readonly smtpUrl: string | null;
   /** The From of every mail: an address, or `Name <address>`. */
   readonly mailFrom: string;
+  /** When set, `/metrics` answers only with `Authorization: Bearer <this>`; null = open (bind to a private address). */
+  readonly metricsToken: string | null;
 }
 
 /** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
@@ -210,6 +212,11 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`MAIL_FROM must be an e-mail address or "Name <address>" (got "${mailFrom}"), e.g. MAIL_FROM="Acme support <support@acme.example>"`);
   }
 
+  const metricsToken = nonEmpty(env, 'METRICS_TOKEN');
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces (not repeated here), e.g. METRICS_TOKEN=$(openssl rand -hex 32)');
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -239,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     wsMaxPerAgentToken,
     smtpUrl,
     mailFrom,
+    metricsToken,
   });
 }
 

@@ -38,6 +38,9 @@ describe('logs', () => {
 
     await t.app.inject({ method: 'GET', url: `/api/v1/stream?token=${encodeURIComponent(agentToken)}&cursor=0` });
     await t.app.inject({ method: 'GET', url: `/api/v1/stream?cursor=0&TOKEN=${encodeURIComponent(agentToken)}` });
+    await t.app.inject({ method: 'GET', url: `/api/v1/stream?cursor=0&%74oken=${encodeURIComponent(agentToken)}` });
+    await t.app.inject({ method: 'GET', url: `/api/v1/stream?cursor=0&%74%6F%6B%65%6E=${encodeURIComponent(agentToken)}` });
+    await t.app.inject({ method: 'GET', url: `/api/v1/stream?cursor=0&access%5Ftoken=${encodeURIComponent(agentToken)}` });
     await t.app.inject({ method: 'GET', url: `/widget/ws/${widget.widget_id}?token=${encodeURIComponent(visitor)}` });
     await t.app.inject({ method: 'GET', url: `/api/v1/me?access_token=${encodeURIComponent(agentToken)}`, headers: bearer(agentToken) });
     await t.app.inject({ method: 'POST', url: `/wh/${secret}/${publicId}`, payload: JSON.stringify(textMessage('logged', 'hi')) });

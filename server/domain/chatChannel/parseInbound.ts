@@ -1,7 +1,7 @@
 /**
  * The chat channel's inbound body (spec A "Inbound message"): sender + message.
  * Required rules refuse the whole request; optional sender fields with a bad
- * value are dropped (a photo that is not http(s), a name that is not a string).
+ * value are dropped (a photo or url that is not http(s), a name that is not a string).
  */
 import { AppError } from '../../errors/AppError.js';
 import { stripNul } from '../../lib/stripNul.js';
@@ -64,7 +64,7 @@ function parseSender(raw: unknown): InboundSender {
     phone: optionalString(raw.phone, 64),
     email: optionalString(raw.email, 320),
     photo: isHttpUrl(raw.photo) ? raw.photo : null,
-    url: isHttpUrl(raw.url) ? raw.url : optionalString(raw.url, 2048),
+    url: isHttpUrl(raw.url) ? raw.url : null,
     invite: optionalString(raw.invite, 1000),
   };
 }

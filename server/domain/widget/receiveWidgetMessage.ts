@@ -17,6 +17,7 @@ import { findOpenChat } from '../chats/openChat.js';
 import { InvalidMessage, normalizeMessage, optionalString, type NormalizedMessage } from '../messages/normalizeMessage.js';
 import { writeVisitorMessage, type ChatOpening } from '../messages/visitorMessage.js';
 import { readSession } from './session.js';
+import { isUploadName } from './storeUpload.js';
 import { lockVisitor } from './visitorAccess.js';
 
 export interface WidgetMessageInput {
@@ -37,10 +38,31 @@ export function normalizeWidgetMessage(body: Record<string, unknown>, publicUrl:
   }
   if (normalized.kind === 'typing') throw invalid('Send typing with POST /widget/api/<widget_id>/typing, not as a message.');
   const message = normalized.message;
-  if (message.file !== null && !message.file.startsWith(`${publicUrl}/widget/uploads/`)) {
+  if (message.file !== null && !isOwnUploadUrl(message.file, publicUrl)) {
     throw invalid('message.file must be a URL returned by POST /widget/api/<widget_id>/uploads.');
   }
   return message;
+}
+
+/**
+ * Checked on the parsed URL, not a string prefix: same origin as PUBLIC_URL,
+ * path exactly `<base path>/widget/uploads/<a name we make>`, no query or
+ * fragment, and written in canonical form (so `..`, `%2e%2e` or `%2f` cannot
+ * point the link elsewhere once a browser normalizes it).
+ */
+export function isOwnUploadUrl(file: string, publicUrl: string): boolean {
+  let url: URL;
+  let base: URL;
+  try {
+    url = new URL(file);
+    base = new URL(publicUrl);
+  } catch {
+    return false;
+  }
+  if (url.href !== file || url.origin !== base.origin || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') return false;
+  const prefix = `${base.pathname.replace(/\/+$/, '')}/widget/uploads/`;
+  if (!url.pathname.startsWith(prefix)) return false;
+  return isUploadName(url.pathname.slice(prefix.length));
 }
 
 async function departmentOf(ctx: AppContext, accountId: number, raw: unknown): Promise<number | null> {

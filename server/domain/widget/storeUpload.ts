@@ -44,10 +44,15 @@ export function storedName(display: string, type: UploadType): string {
   return `${randomPublicId(24)}-${base}.${type.ext}`;
 }
 
+/** Whether a name is one storedName() could have made (one path segment, a known type). */
+export function isUploadName(name: string): boolean {
+  return NAME.test(name) && !name.includes('..') && uploadTypeOfName(name) !== null;
+}
+
 /** The stored file of a served name, or null when the name is not one we make. */
 export function uploadFile(dataDir: string, name: string): { file: string; type: UploadType } | null {
   const type = uploadTypeOfName(name);
-  if (!NAME.test(name) || name.includes('..') || !type) return null;
+  if (!isUploadName(name) || !type) return null;
   return { file: path.join(uploadsDir(dataDir), name), type };
 }
 

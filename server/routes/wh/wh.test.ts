@@ -108,6 +108,19 @@ describe('chat channel inbound (spec A, CONTRACT §2)', () => {
     expect(chat.visitor.photo).toBeNull();
   });
 
+  it.each([
+    ['javascript:alert(1)', null],
+    ['data:text/html,<script>alert(1)</script>', null],
+    ['shop.example.com/cart', null],
+    ['https://shop.example.com/cart?x=1', 'https://shop.example.com/cart?x=1'],
+  ])('stores sender.url %s only when it is an http(s) URL', async (url, stored) => {
+    const name = `Url ${url.length}`;
+    const res = await postInbound(t, channel, { sender: { id: `u-url-${url.length}`, name, url }, message: { type: 'text', text: 'hi' } });
+    expect(res.statusCode).toBe(200);
+    const chat = await chatOfSender(name);
+    expect(chat.visitor.url).toBe(stored);
+  });
+
   it('stores every multimedia type with its fields, file_name and file_size optional', async () => {
     const types = ['video', 'audio', 'voice', 'photo', 'sticker', 'document'];
     for (const type of types) {

@@ -68,6 +68,42 @@ describe('widget uploads', () => {
     expect(chat.json().messages.at(-1)).toMatchObject({ type: 'document', file: body.file, file_name: 'invoice.pdf', file_size: PDF.length });
   });
 
+  it('takes in a message only a URL of its own upload, checked on the parsed path, and stores nothing otherwise', async () => {
+    const res = await upload(PNG, 'image/png', 'a.png');
+    const file: string = res.json().file;
+    const name = file.split('/').pop()!;
+    const chats = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/chats', headers: bearer(t.adminToken) })).json().length;
+    const before = await chats();
+    for (const bad of [
+      `http://parley.test/widget/uploads/../../api/v1/me`,
+      `http://parley.test/widget/uploads/%2e%2e/%2e%2e/evil.png`,
+      `http://parley.test/widget/uploads/x/../../../elsewhere/${name}`,
+      `http://parley.test/widget/uploads/${name}?download=../../x`,
+      `http://parley.test/widget/uploads/${name}#x`,
+      `http://user@parley.test/widget/uploads/${name}`,
+      `http://parley.test:8443/widget/uploads/${name}`,
+      `http://parley.test/widget/uploads/a%2F..%2F${name}`,
+      `http://parley.test/widget/uploads/`,
+      `https://parley.test/widget/uploads/${name}`,
+    ]) {
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: `/widget/api/${widget.widget_id}/messages`,
+        headers: bearer(token),
+        payload: { type: 'photo', file: bad },
+      });
+      expect(sent.statusCode, bad).toBe(400);
+    }
+    expect(await chats()).toBe(before);
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: `/widget/api/${widget.widget_id}/messages`,
+      headers: bearer(token),
+      payload: { type: 'photo', file },
+    });
+    expect(ok.statusCode).toBe(201);
+  });
+
   it('refuses other types, content that lies about its type, empty and oversized files, and strangers', async () => {
     for (const [body, type] of [
       [Buffer.from('<html><script>alert(1)</script>'), 'text/html'],
