@@ -8,7 +8,18 @@
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import maxmind, { type CityResponse, type Reader } from 'maxmind';
-import type { WebhookGeoip } from '../presenters/webhook/objects.js';
+
+/** What is known of an address's place; the event webhooks' `session.geoip` object has these fields. */
+export interface Geoip {
+  region_code?: string;
+  country?: string;
+  country_code?: string;
+  region?: string;
+  city?: string;
+  latitude?: string;
+  longitude?: string;
+  organization?: string;
+}
 
 const require = createRequire(import.meta.url);
 let reader: Promise<Reader<CityResponse> | null> | null = null;
@@ -33,7 +44,7 @@ export function plainIp(ip: string | undefined | null): string | null {
   return net.isIP(bare) ? bare : null;
 }
 
-export async function lookupGeoip(ip: string | undefined | null, onError?: (err: unknown) => void): Promise<WebhookGeoip> {
+export async function lookupGeoip(ip: string | undefined | null, onError?: (err: unknown) => void): Promise<Geoip> {
   const address = plainIp(ip);
   if (!address) return {};
   const db = await openReader(onError);
@@ -46,9 +57,9 @@ export async function lookupGeoip(ip: string | undefined | null, onError?: (err:
     return {};
   }
   if (!hit) return {};
-  const out: WebhookGeoip = {};
+  const out: Geoip = {};
   const region = hit.subdivisions?.[0];
-  const set = (key: keyof WebhookGeoip, value: string | number | undefined): void => {
+  const set = (key: keyof Geoip, value: string | number | undefined): void => {
     if (value !== undefined && value !== '') out[key] = String(value);
   };
   set('region_code', region?.iso_code);

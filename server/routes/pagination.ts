@@ -3,14 +3,16 @@
  * 100, at most 1000) and `?before=<id>` for the next page; rows come newest
  * first, by id descending. Querystrings arrive as strings, so PageQuery takes
  * strings and readPage() turns them into a Page or refuses them with a clear
- * 400. applyPage() adds the matching clauses to a Kysely select.
+ * 400. The Page itself, and applyPage() that adds its clauses to a Kysely
+ * select, are the queries' business: db/page.ts.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { sql, type SelectQueryBuilder } from 'kysely';
 import { MAX_ID } from '../db/columns.js';
+import type { Page } from '../db/page.js';
 import { invalid } from '../errors/AppError.js';
 
 export { MAX_ID };
+export type { Page };
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -23,12 +25,6 @@ export const PageQuery = Type.Object(
   { additionalProperties: true },
 );
 export type PageQueryT = Static<typeof PageQuery>;
-
-export interface Page {
-  limit: number;
-  /** Only ids below this one; null = from the newest. */
-  before: number | null;
-}
 
 const DIGITS = /^\d{1,16}$/;
 
@@ -54,11 +50,4 @@ export function readPage(query: Partial<PageQueryT> | undefined): Page {
     before = n > MAX_ID ? null : n;
   }
   return { limit, before };
-}
-
-/** Newest first by `idColumn`, below page.before, at most page.limit rows. */
-export function applyPage<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>, page: Page, idColumn: string): SelectQueryBuilder<DB, TB, O> {
-  const id = sql.ref(idColumn);
-  const filtered = page.before === null ? qb : qb.where(sql<boolean>`${id} < ${page.before}`);
-  return filtered.orderBy(id, 'desc').limit(page.limit);
 }

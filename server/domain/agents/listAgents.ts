@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.js';
 import type { Agent } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
-import { applyPage, type Page } from '../../routes/pagination.js';
+import { applyPage, type Page } from '../../db/page.js';
 import type { Actor } from './actor.js';
 
 export async function listAgents(ctx: AppContext, input: { actor: Actor; page: Page }): Promise<Agent[]> {

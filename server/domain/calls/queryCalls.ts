@@ -6,7 +6,7 @@
 import type { Executor } from '../../db/database.js';
 import type { Call } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
-import { applyPage, type Page } from '../../routes/pagination.js';
+import { applyPage, type Page } from '../../db/page.js';
 import type { Actor } from '../agents/actor.js';
 
 export async function listCalls(db: Executor, actor: Actor, input: { status?: Call['status']; page: Page }): Promise<Call[]> {

@@ -1,6 +1,6 @@
 /** Reading canned responses: a page of the caller's account, newest first; every agent of the account may. */
 import type { AppContext } from '../../context.js';
-import { applyPage, type Page } from '../../routes/pagination.js';
+import { applyPage, type Page } from '../../db/page.js';
 import type { Actor } from '../agents/actor.js';
 import type { CannedResponse } from './cannedResponseInput.js';
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import type { Channel } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
-import { applyPage, type Page } from '../../routes/pagination.js';
+import { applyPage, type Page } from '../../db/page.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 
 export interface ChannelWithAgents {

@@ -1,6 +1,6 @@
 /** Reading departments: a page of the caller's account, newest first. */
 import type { AppContext } from '../../context.js';
-import { applyPage, type Page } from '../../routes/pagination.js';
+import { applyPage, type Page } from '../../db/page.js';
 import type { Actor } from '../agents/actor.js';
 import type { Department } from './createDepartment.js';
 

@@ -5,6 +5,7 @@
  * session: their session fields are empty strings and objects, never missing.
  */
 import type { Agent, Visitor } from '../../db/schema.js';
+import type { Geoip } from '../../lib/geoip.js';
 import { parseJson } from '../../lib/json.js';
 
 export interface WebhookVisitor {
@@ -17,16 +18,8 @@ export interface WebhookVisitor {
   chats_count: number;
 }
 
-export interface WebhookGeoip {
-  region_code?: string;
-  country?: string;
-  country_code?: string;
-  region?: string;
-  city?: string;
-  latitude?: string;
-  longitude?: string;
-  organization?: string;
-}
+/** The session's `geoip` object: the fields lib/geoip.ts looks up. */
+export type WebhookGeoip = Geoip;
 
 export interface WebhookSession {
   geoip: WebhookGeoip;

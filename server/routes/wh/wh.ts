@@ -20,7 +20,7 @@ import { isChannelAvailable } from '../../domain/channels/access.js';
 import { AppError } from '../../errors/AppError.js';
 import { classify, logServerError } from '../../errors/handler.js';
 import { errorRegistry } from '../../errors/registry.js';
-import { RateLimiter, type Limit } from '../../lib/rateLimit.js';
+import { RateLimiter, type Limit } from '../rateLimit.js';
 
 interface Params {
   secret: string;

@@ -25,7 +25,7 @@ import { currentChat } from '../../domain/widget/widgetState.js';
 import { invalid } from '../../errors/AppError.js';
 import { presentMessage } from '../../presenters/message.js';
 import { widgetMessageFromDto } from '../../presenters/widget.js';
-import type { RateLimiter } from '../../lib/rateLimit.js';
+import type { RateLimiter } from '../rateLimit.js';
 import { LIMITS } from './limits.js';
 import { bodyObject, visitorOf, widgetOf, type WidgetParams } from './visitorCall.js';
 

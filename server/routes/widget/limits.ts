@@ -1,8 +1,8 @@
 /**
- * The widget API's rate limits (server/lib/rateLimit.ts counts them), per
+ * The widget API's rate limits (server/routes/rateLimit.ts counts them), per
  * visitor and per address.
  */
-import type { Limit } from '../../lib/rateLimit.js';
+import type { Limit } from '../rateLimit.js';
 
 const MINUTE = 60_000;
 const slow = (what: string): string => `You are ${what} too quickly; please wait a moment and try again.`;

@@ -11,7 +11,7 @@ import type { AppContext } from '../../context.js';
 import { MAX_UPLOAD_BYTES, storeUpload, uploadFile } from '../../domain/widget/storeUpload.js';
 import { AppError, notFound } from '../../errors/AppError.js';
 import { classify } from '../../errors/handler.js';
-import type { RateLimiter } from '../../lib/rateLimit.js';
+import type { RateLimiter } from '../rateLimit.js';
 import { LIMITS } from './limits.js';
 import { visitorOf, type WidgetParams } from './visitorCall.js';
 

@@ -10,7 +10,7 @@ import type { Channel, Visitor } from '../../db/schema.js';
 import { checkOrigin } from '../../domain/widget/allowedDomains.js';
 import { findWidgetChannel, requireVisitor } from '../../domain/widget/visitorAccess.js';
 import { bearerToken } from '../authenticate.js';
-import type { Limit, RateLimiter } from '../../lib/rateLimit.js';
+import type { Limit, RateLimiter } from '../rateLimit.js';
 
 export interface WidgetParams {
   widgetId: string;

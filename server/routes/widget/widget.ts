@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { RateLimiter } from '../../lib/rateLimit.js';
+import { RateLimiter } from '../rateLimit.js';
 import { widgetApiRoutes } from './api.js';
 import { widgetSocketRoutes } from './socket.js';
 import { widgetUploadRoutes } from './uploads.js';

@@ -18,7 +18,7 @@ import { logout } from '../../../../domain/auth/logout.js';
 import { logoutEverywhere } from '../../../../domain/auth/logoutEverywhere.js';
 import { clearThrottle, listThrottles } from '../../../../domain/auth/manageThrottles.js';
 import { forgotPassword, readPasswordLink, setPasswordWithLink } from '../../../../domain/auth/resetPassword.js';
-import { RateLimiter, type Limit } from '../../../../lib/rateLimit.js';
+import { RateLimiter, type Limit } from '../../../rateLimit.js';
 import { presentAgent } from '../../../../presenters/agent.js';
 import { presentSignInThrottle } from '../../../../presenters/signInThrottle.js';
 import { CSRF_COOKIE, TOKEN_COOKIE, actor, makeGuards } from '../../../authenticate.js';
