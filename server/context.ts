@@ -3,7 +3,7 @@
  * logger, metrics and the background parts (relay, deliverer, realtime hub).
  * Built by app.ts; tests build it through buildApp().
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import type { Db, Store } from './db/database.js';
 import type { Signals } from './events/outbox.js';
@@ -31,3 +31,6 @@ export interface AppContext {
   /** Account created at first start (the service is multi-tenant in its model). */
   readonly defaultAccountId: number;
 }
+
+/** A background worker (the list is workers.ts): started with the app, it returns its stop function. */
+export type Worker = (app: FastifyInstance, ctx: AppContext) => Promise<() => Promise<void>>;

@@ -3,14 +3,12 @@
  * (after the HTTP server has drained). Each returns its own stop function.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from './context.js';
+import type { AppContext, Worker } from './context.js';
 import { relayWorker } from './events/relay.js';
 import { missedChatWorker } from './mail/missedChats.js';
-import { presenceWorker } from './realtime/presence.js';
+import { presenceWorker } from './realtime/presenceWorker.js';
 import { retentionWorker } from './retention/worker.js';
 import { startDeliverer } from './webhooks/deliverer.js';
-
-export type Worker = (app: FastifyInstance, ctx: AppContext) => Promise<() => Promise<void>>;
 
 /** The one list of workers: read it to know what runs in the background. Stopped in reverse order. */
 const workers: Worker[] = [relayWorker, startDeliverer, presenceWorker, retentionWorker, missedChatWorker];

@@ -13,7 +13,7 @@ import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
 import type { Call } from '../db/schema.js';
 import { assertNever, type RelayedEvent } from '../events/catalogue.js';
-import type { Subscriber } from '../events/subscribers.js';
+import type { Subscriber } from '../events/subscriber.js';
 import {
   callEventBody,
   chatAcceptedBody,

@@ -27,9 +27,8 @@
  * failure is logged by the hub: sockets catch up from the table.
  */
 import { sql } from 'kysely';
-import type { AppContext } from '../context.js';
+import type { AppContext, Worker } from '../context.js';
 import type { Db, Tx } from '../db/database.js';
-import type { Worker } from '../workers.js';
 import { claimSqlite, MAX_GAP_WAIT_MS, PostgresClaimer, PROBE_WAIT_MS, type Claim } from './relayClaim.js';
 import { toRelayedEvent, type RelayedEvent } from './catalogue.js';
 import { subscribers as registered, type Subscriber } from './subscribers.js';

@@ -7,9 +7,8 @@
  * A worker sweeps every SWEEP_INTERVAL_MS; tests call sweepMissedChats directly
  * with a moved clock. A failed sweep is logged and retried on the next turn.
  */
-import type { AppContext } from '../context.js';
+import type { AppContext, Worker } from '../context.js';
 import { commit } from '../events/outbox.js';
-import type { Worker } from '../workers.js';
 import { enqueueMail } from './enqueueMail.js';
 import { notificationScope } from './recipients.js';
 import { missedChatMail } from './templates/transcript.js';

@@ -9,7 +9,7 @@
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
 import type { RelayedEvent } from '../events/catalogue.js';
-import type { Subscriber } from '../events/subscribers.js';
+import type { Subscriber } from '../events/subscriber.js';
 import { parseJson } from '../lib/json.js';
 import type { MailContent } from './compose.js';
 import { enqueueMail } from './enqueueMail.js';

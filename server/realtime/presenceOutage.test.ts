@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { outageApp, until, type LogLine, type OutageApp } from '../../test/helpers/outageApp.js';
 import { seedAgent } from '../../test/helpers/realtime.js';
 import { testDialect } from '../../test/helpers/testApp.js';
-import { presenceTickMs, presenceWorker } from './presence.js';
+import { presenceTickMs, presenceWorker } from './presenceWorker.js';
 
 const presenceLines = (lines: LogLine[]) => lines.filter((l) => l.msg.startsWith('presence'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -20,9 +20,8 @@
  * one interval apart; any other failure at error with its stack.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AppContext } from '../context.js';
+import type { AppContext, Worker } from '../context.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
-import type { Worker } from '../workers.js';
 import { pruneAuth } from './pruneAuth.js';
 import { pruneDeliveries } from './pruneDeliveries.js';
 import { pruneEvents } from './pruneEvents.js';

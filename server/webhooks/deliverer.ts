@@ -27,11 +27,10 @@
  * every 10 s); any other failure at error with its stack.
  */
 import { setMaxListeners } from 'node:events';
-import type { AppContext } from '../context.js';
+import type { AppContext, Worker } from '../context.js';
 import type { Delivery } from '../db/schema.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
 import { createMailer, type Mailer } from '../mail/send.js';
-import type { Worker } from '../workers.js';
 import { onEventWebhookAnswer } from './answers.js';
 import { deadlineDecision, decide, failedDecision, type Decision } from './outcomes.js';
 import { policyFor } from './policies.js';

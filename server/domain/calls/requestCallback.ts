@@ -13,7 +13,6 @@
  * the first call as active.
  */
 import { sql } from 'kysely';
-import type { AppContext } from '../../context.js';
 import type { Call } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
@@ -21,9 +20,7 @@ import { CALLBACK_UNAVAILABLE, judgeAvailability } from './callbackAvailability.
 import { normalizePhone } from './normalizePhone.js';
 import { providerFor } from './providers/index.js';
 import { recordCallUpdated } from './recordCallUpdated.js';
-import { failCall } from './updateCallStatus.js';
-
-export type CallsContext = Pick<AppContext, 'db' | 'store' | 'signals' | 'clock' | 'log'>;
+import { failCall, type CallsContext } from './updateCallStatus.js';
 
 export interface RequestCallbackInput {
   accountId: number;

@@ -8,6 +8,7 @@
  * Any agent of the account may report, whoever its channels are.
  */
 import type { Updateable } from 'kysely';
+import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
 import type { Call, CallsTable } from '../../db/schema.js';
 import { AppError, invalid, notFound } from '../../errors/AppError.js';
@@ -18,7 +19,9 @@ import { FINISHED_CALL_STATUSES } from './callbackAvailability.js';
 import { callSeconds, chargeCallBalance } from './chargeCallBalance.js';
 import { providerFor } from './providers/index.js';
 import { recordCallUpdated } from './recordCallUpdated.js';
-import type { CallsContext } from './requestCallback.js';
+
+/** What the call operations (requestCallback, updateCallStatus, failCall) use of AppContext. */
+export type CallsContext = Pick<AppContext, 'db' | 'store' | 'signals' | 'clock' | 'log'>;
 
 export const CALL_STATUS_UPDATES = ['agent_connected', 'client_connected', 'end', 'error'] as const;
 export type CallStatusUpdate = (typeof CALL_STATUS_UPDATES)[number];

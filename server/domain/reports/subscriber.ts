@@ -10,7 +10,7 @@
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
 import type { RelayedEvent } from '../../events/catalogue.js';
-import type { Subscriber } from '../../events/subscribers.js';
+import type { Subscriber } from '../../events/subscriber.js';
 import { refreshChatReport } from './chatContribution.js';
 
 function isAgentReply(event: RelayedEvent): boolean {
