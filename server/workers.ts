@@ -7,11 +7,12 @@ import type { AppContext, Worker } from './context.js';
 import { relayWorker } from './events/relay.js';
 import { missedChatWorker } from './mail/missedChats.js';
 import { presenceWorker } from './realtime/presenceWorker.js';
+import { uploadSweepWorker } from './retention/uploadSweeper.js';
 import { retentionWorker } from './retention/worker.js';
 import { startDeliverer } from './webhooks/deliverer.js';
 
 /** The one list of workers: read it to know what runs in the background. Stopped in reverse order. */
-const workers: Worker[] = [relayWorker, startDeliverer, presenceWorker, retentionWorker, missedChatWorker];
+const workers: Worker[] = [relayWorker, startDeliverer, presenceWorker, retentionWorker, uploadSweepWorker, missedChatWorker];
 
 export async function startWorkers(app: FastifyInstance, ctx: AppContext, enabled: boolean): Promise<() => Promise<void>> {
   if (!enabled) return async () => undefined;

@@ -49,6 +49,7 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: 'Parley <parley@localhost.localdomain>',
       metricsToken: null,
+      uploadQuotaBytes: 1024 * 1024 * 1024,
     });
   });
 
@@ -85,6 +86,7 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://mailer:p%40ss@smtp.example.com:465',
       MAIL_FROM: 'Acme support <support@acme.example>',
       METRICS_TOKEN: 'scrape-0123456789abcdef',
+      UPLOAD_QUOTA_MB: '5',
     });
     expect(config).toEqual({
       port: 9090,
@@ -114,6 +116,7 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://mailer:p%40ss@smtp.example.com:465',
       mailFrom: 'Acme support <support@acme.example>',
       metricsToken: 'scrape-0123456789abcdef',
+      uploadQuotaBytes: 5 * 1024 * 1024,
     });
   });
 

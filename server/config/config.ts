@@ -54,6 +54,8 @@ export interface Config {
   readonly mailFrom: string;
   /** When set, `/metrics` answers only with `Authorization: Bearer <this>`; null = open (bind to a private address). */
   readonly metricsToken: string | null;
+  /** Bytes of visitors' uploads one account may keep (UPLOAD_QUOTA_MB); an upload beyond it is refused (413). */
+  readonly uploadQuotaBytes: number;
 }
 
 /** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
@@ -217,6 +219,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces (not repeated here), e.g. METRICS_TOKEN=$(openssl rand -hex 32)');
   }
 
+  const uploadQuotaMb = intSetting(env, problems, 'UPLOAD_QUOTA_MB', { fallback: 1024, min: 1, max: 10_485_760, example: 1024 });
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -247,6 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     mailFrom,
     metricsToken,
+    uploadQuotaBytes: uploadQuotaMb * 1024 * 1024,
   });
 }
 

@@ -371,6 +371,21 @@ export interface ReportChatFactsTable {
   negative: number;
 }
 
+/** A visitor's stored file under DATA_DIR/uploads (migration 016): its size counts against the account's quota. */
+export interface UploadsTable {
+  id: Generated<number>;
+  /** The stored file name, `<random>-<name>.<ext>` (also the last segment of its URL). */
+  name: string;
+  account_id: number;
+  channel_id: number | null;
+  visitor_id: number | null;
+  /** Bytes. */
+  size: number;
+  /** The message that carries it; null until one does, and again once that message is deleted (then it is swept). */
+  message_id: number | null;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -396,6 +411,7 @@ export interface Database {
   report_chat_facts: ReportChatFactsTable;
   report_hourly: ReportHourlyTable;
   report_hist: ReportHistTable;
+  uploads: UploadsTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

@@ -26,6 +26,7 @@ export const errorRegistry = {
   shortcut_taken: { status: 409, number: 1045, message: 'Another canned response of this account already has this shortcut.' },
   link_expired: { status: 410, number: 1046, message: 'This link has expired; ask for a new one.' },
   payload_too_large: { status: 413, number: 1050, message: 'The request body is too large.' },
+  upload_quota_exceeded: { status: 413, number: 1052, message: "The account's storage for uploaded files is full; the file was not stored." },
   unsupported_media_type: { status: 415, number: 1051, message: 'This content type is not accepted here.' },
   too_many_requests: { status: 429, number: 1060, message: 'Too many requests; wait a moment and try again.' },
   internal_error: { status: 500, number: 1090, message: 'Something went wrong on our side; it has been logged.' },

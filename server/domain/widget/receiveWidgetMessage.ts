@@ -17,6 +17,7 @@ import { findOpenChat } from '../chats/openChat.js';
 import { InvalidMessage, normalizeMessage, optionalString, type NormalizedMessage } from '../messages/normalizeMessage.js';
 import { writeVisitorMessage, type ChatOpening } from '../messages/visitorMessage.js';
 import { readSession } from './session.js';
+import { attachUpload } from './attachUpload.js';
 import { isUploadName } from './storeUpload.js';
 import { lockVisitor } from './visitorAccess.js';
 
@@ -89,6 +90,8 @@ export async function receiveWidgetMessage(ctx: AppContext, input: WidgetMessage
       const session = readSession(opener);
       return { visitor: opener, departmentId, page: session.page ? { ...session.page } : null, customData: session.custom_data ?? null };
     };
-    return (await writeVisitorMessage(tx, { visitor, message, now, opening })).message;
+    const written = (await writeVisitorMessage(tx, { visitor, message, now, opening })).message;
+    if (message.file !== null) await attachUpload(tx, { accountId: channel.account_id, file: message.file, messageId: written.id });
+    return written;
   });
 }

@@ -4,11 +4,21 @@
  * under DATA_DIR/uploads as `<random>-<safe name>.<ext>` (written to a
  * temporary name, then renamed: a half-written file is never served), and
  * answered with its absolute URL under PUBLIC_URL. The visitor then sends a
- * message with that URL.
+ * message with that URL (which attaches the upload to it: attachUpload).
+ *
+ * Every stored file has an `uploads` row (migration 016) with its size, and
+ * the account's rows may not sum past UPLOAD_QUOTA_MB: the check and the
+ * insert are one transaction, serialized per account (the account row is
+ * locked on PostgreSQL; SQLite has one writer), so uploads racing each other
+ * on any instance cannot overshoot it. The file is renamed into place inside
+ * that transaction and removed again if it does not commit. Uploads no
+ * message carries are deleted after an hour (retention/uploadSweeper.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/database.js';
 import { AppError, invalid } from '../../errors/AppError.js';
 import { randomPublicId } from '../../lib/ids.js';
 import { WIDGET_UPLOAD_MAX_BYTES, type UploadResponse } from '../../../protocol/widget.js';
@@ -56,9 +66,29 @@ export function uploadFile(dataDir: string, name: string): { file: string; type:
   return { file: path.join(uploadsDir(dataDir), name), type };
 }
 
+/** Bytes of uploads the account keeps now (attached or not). */
+export async function storedBytes(db: Tx | AppContext['db'], accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('uploads')
+    .select(sql<string | number>`coalesce(sum(size), 0)`.as('bytes'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
+}
+
+export const quotaExceeded = (): AppError =>
+  new AppError('upload_quota_exceeded', 'Files cannot be sent right now: the storage for files of this site is full. Write your message as text instead.');
+
 export async function storeUpload(
   ctx: AppContext,
-  input: { contentType: string | undefined; fileName: string | undefined; data: Buffer },
+  input: {
+    accountId: number;
+    channelId: number;
+    visitorId: number;
+    contentType: string | undefined;
+    fileName: string | undefined;
+    data: Buffer;
+  },
 ): Promise<UploadResponse> {
   const type = uploadTypeOf(input.contentType);
   if (!type) {
@@ -71,10 +101,39 @@ export async function storeUpload(
   }
   const display = displayName(input.fileName, type);
   const name = storedName(display, type);
+  const quota = ctx.config.uploadQuotaBytes;
+  const size = input.data.length;
+  // Cheap refusal first, before writing anything (the transaction checks again).
+  if ((await storedBytes(ctx.db, input.accountId)) + size > quota) throw quotaExceeded();
   const dir = uploadsDir(ctx.config.dataDir);
   await fs.mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${name}.${randomPublicId(8)}.tmp`);
+  const final = path.join(dir, name);
   await fs.writeFile(temp, input.data, { flag: 'wx' });
-  await fs.rename(temp, path.join(dir, name));
+  try {
+    await ctx.db.transaction().execute(async (tx) => {
+      if (ctx.store.dialect === 'postgres') {
+        await tx.selectFrom('accounts').select('id').where('id', '=', input.accountId).forUpdate().executeTakeFirst();
+      }
+      if ((await storedBytes(tx, input.accountId)) + size > quota) throw quotaExceeded();
+      await tx
+        .insertInto('uploads')
+        .values({
+          name,
+          account_id: input.accountId,
+          channel_id: input.channelId,
+          visitor_id: input.visitorId,
+          size,
+          message_id: null,
+          created_at: ctx.clock(),
+        })
+        .execute();
+      await fs.rename(temp, final);
+    });
+  } catch (err) {
+    await fs.rm(temp, { force: true });
+    await fs.rm(final, { force: true });
+    throw err;
+  }
   return { file: `${ctx.config.publicUrl}/widget/uploads/${name}`, file_name: display, file_size: input.data.length, type: type.kind };
 }

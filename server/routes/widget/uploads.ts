@@ -28,9 +28,12 @@ export async function widgetUploadRoutes(app: FastifyInstance, ctx: AppContext, 
       '/api/:widgetId/uploads',
       { bodyLimit: MAX_UPLOAD_BYTES, schema: { tags: ['widget'], summary: 'Upload a file (raw body, X-File-Name header) → UploadResponse' } },
       async (request) => {
-        await visitorOf(ctx, limiter, request, { visitor: LIMITS.uploadPerVisitor, ip: LIMITS.uploadPerIp });
+        const { channel, visitor } = await visitorOf(ctx, limiter, request, { visitor: LIMITS.uploadPerVisitor, ip: LIMITS.uploadPerIp });
         const name = request.headers['x-file-name'];
         return storeUpload(ctx, {
+          accountId: channel.account_id,
+          channelId: channel.id,
+          visitorId: visitor.id,
           contentType: request.headers['content-type'],
           fileName: typeof name === 'string' ? name : undefined,
           data: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),

@@ -1,0 +1,109 @@
+/**
+ * The upload sweeper (#15 item 8): a visitor's upload that no message carries
+ * is deleted, file and row, an hour after it was made (UNATTACHED_MS). That
+ * covers the files a visitor uploads and never sends, and the files of deleted
+ * messages: deleting a message (with its channel, the only way messages go
+ * today) sets its uploads' message_id back to null (migration 016), and
+ * their hour is long over. Attached uploads live as long as their message.
+ *
+ * A pass runs every RETENTION_INTERVAL_SECONDS (the first a minute after
+ * start), in batches of BATCH_SIZE, each its own transaction: the rows are
+ * picked (on PostgreSQL FOR UPDATE SKIP LOCKED, so instances share the work
+ * and a message attaching one of them right now is either waited for by the
+ * sweep or skips it: a message never keeps a link to a swept file once it
+ * commits), their files removed, the rows deleted. A crash between the two
+ * leaves rows whose files are gone, deleted at the next pass. Time comes from
+ * ctx.clock, so tests move it instead of waiting.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { AppContext } from '../context.js';
+import { uploadsDir } from '../domain/widget/storeUpload.js';
+import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
+import type { Worker } from '../workers.js';
+
+/** How long an upload may wait for a message to carry it. */
+export const UNATTACHED_MS = 60 * 60 * 1000;
+const BATCH_SIZE = 500;
+const FIRST_PASS_DELAY_MS = 60_000;
+
+/** Deletes, batch by batch, every upload no message carries that is older than an hour; returns how many. */
+export async function sweepUploads(ctx: AppContext, options: { batchSize?: number } = {}): Promise<number> {
+  const limit = options.batchSize ?? BATCH_SIZE;
+  const cutoff = ctx.clock() - UNATTACHED_MS;
+  const dir = uploadsDir(ctx.config.dataDir);
+  let deleted = 0;
+  for (;;) {
+    const batch = await ctx.db.transaction().execute(async (tx) => {
+      const rows = await tx
+        .selectFrom('uploads')
+        .select(['id', 'name'])
+        .where('message_id', 'is', null)
+        .where('created_at', '<=', cutoff)
+        .orderBy('created_at')
+        .limit(limit)
+        .$if(ctx.store.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
+        .execute();
+      if (rows.length === 0) return 0;
+      // The names are ones storeUpload made (one path segment); checked again all the same.
+      for (const row of rows) if (!row.name.includes('/') && !row.name.startsWith('.')) await fs.rm(path.join(dir, row.name), { force: true });
+      await tx
+        .deleteFrom('uploads')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+      return rows.length;
+    });
+    deleted += batch;
+    if (batch < limit) return deleted;
+    await nextTurn();
+  }
+}
+
+export const uploadSweepWorker: Worker = async (app, ctx) => {
+  const unavailable: UnavailableLog = app.unavailableLog;
+  const intervalMs = ctx.config.retentionIntervalSeconds * 1000;
+  const source: UnavailableSource = {
+    name: 'upload sweep',
+    first: 'upload sweep failed',
+    unit: ['pass', 'passes'],
+    verb: 'failed',
+    intervalMs: 2 * intervalMs,
+  };
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+
+  const run = async (): Promise<void> => {
+    try {
+      const deleted = await sweepUploads(ctx);
+      if (deleted > 0) {
+        ctx.metrics.retentionDeleted.labels('uploads').inc(deleted);
+        ctx.log.info({ deleted }, 'upload sweep deleted uploads no message carries');
+      }
+    } catch (err) {
+      // The next pass tries again; nothing is lost by waiting.
+      unavailable.report(err, source, { log: ctx.log, msg: 'upload sweep failed' });
+    }
+  };
+  const schedule = (delayMs: number): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = run().finally(() => {
+        running = null;
+        schedule(intervalMs);
+      });
+    }, delayMs);
+    timer.unref();
+  };
+  schedule(Math.min(FIRST_PASS_DELAY_MS, intervalMs));
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running;
+  };
+};
