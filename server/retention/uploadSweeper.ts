@@ -21,7 +21,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import { uploadsDir } from '../domain/widget/storeUpload.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
-import type { Worker } from '../workers.js';
+import type { Worker } from '../context.js';
 
 /** How long an upload may wait for a message to carry it. */
 export const UNATTACHED_MS = 60 * 60 * 1000;
