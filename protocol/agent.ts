@@ -133,6 +133,25 @@ export interface DeliveryDto {
   next_attempt_at: number | null;
 }
 
+/**
+ * An event type Parley gave up sending (GET /api/v1/settings/webhooks/given-up, admins): its delivery
+ * failed the whole retry schedule while the receiver answered other event types.
+ */
+export interface GivenUpEventTypeDto {
+  event_type: string;
+  /** The event webhook URL it failed at. */
+  url: string;
+  given_up_at: number;
+  /** The receiver's last answer: HTTP status (null when none came), the start of its body, the error recorded. */
+  status_code: number | null;
+  response: string | null;
+  error: string | null;
+  /** Events of this type not sent since. */
+  skipped: number;
+  /** The delivery that failed (in the delivery log while it is kept). */
+  delivery_id: number | null;
+}
+
 /** Sign-in throttling of an (address, e-mail) pair or of a source address (GET /api/v1/auth/throttles, admins). */
 export interface SignInThrottleDto {
   id: number;

@@ -14,7 +14,6 @@ import type { AppContext } from './context.js';
 import { openStore } from './db/database.js';
 import { bootstrapAccount, type BootstrapResult } from './domain/accounts/bootstrapAccount.js';
 import { registerErrorHandler } from './errors/handler.js';
-import { registerEventWebhookAnswers } from './eventWebhooks/acceptedAnswer.js';
 import { Signals } from './events/outbox.js';
 import { registerJsonBodyParser } from './lib/jsonBody.js';
 import { stripNul } from './lib/stripNul.js';
@@ -120,7 +119,6 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorateRequest('authToken', null);
 
   registerErrorHandler(app);
-  registerEventWebhookAnswers();
   registerJsonBodyParser(app);
   app.addHook('preValidation', async (request) => {
     if (request.body !== undefined && request.body !== null) request.body = stripNul(request.body);

@@ -263,6 +263,19 @@ export interface DeliveriesTable {
   delivered_at: number | null;
 }
 
+/** An event type given up on for an account (migration 017, eventWebhooks/giveUp.ts). */
+export interface EventWebhookGivenUpTable {
+  account_id: number;
+  event_type: string;
+  url: string;
+  delivery_id: number | null;
+  status_code: number | null;
+  response: string | null;
+  error: string | null;
+  skipped: number;
+  given_up_at: number;
+}
+
 export interface OfflineMessagesTable {
   id: Generated<number>;
   account_id: number;
@@ -403,6 +416,7 @@ export interface Database {
   relay_cursor: RelayCursorTable;
   event_retention: EventRetentionTable;
   deliveries: DeliveriesTable;
+  event_webhook_given_up: EventWebhookGivenUpTable;
   offline_messages: OfflineMessagesTable;
   calls: CallsTable;
   canned_responses: CannedResponsesTable;

@@ -1,6 +1,7 @@
 /**
  * The chat_accepted receiver's answer fills the agent's panel (spec C): when
- * `result` is OK (any case), custom_data, contact_info (shown and saved as if
+ * `result` is OK (any case; a JSON string wrapping the object is read as the
+ * object, answers.ts), custom_data, contact_info (shown and saved as if
  * the visitor introduced himself), enable_assign, crm_link and page are stored
  * on the chat, and agents get chat.updated. Fields with a wrong shape are
  * ignored one by one; the accept itself never waited for this.
@@ -10,7 +11,6 @@ import type { Delivery, VisitorsTable } from '../db/schema.js';
 import { recordChatState } from '../domain/chats/chatEvents.js';
 import { isHttpUrl, optionalString } from '../domain/messages/normalizeMessage.js';
 import { commit } from '../events/outbox.js';
-import { registerAnswerHandler } from '../webhooks/answers.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -76,8 +76,4 @@ export async function applyAcceptedAnswer(ctx: AppContext, delivery: Delivery, b
     }
     await recordChatState(tx, updated, 'chat.updated', now, { change: 'answer_applied' });
   });
-}
-
-export function registerEventWebhookAnswers(): void {
-  registerAnswerHandler('chat_accepted', applyAcceptedAnswer);
 }

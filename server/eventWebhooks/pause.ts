@@ -1,9 +1,11 @@
 /**
  * An event-webhook endpoint that fails every attempt of a delivery (more than
- * a day of backoff) is paused with a visible reason: new events are still
- * recorded as deliveries, held as `paused`, and nothing more is sent until an
- * admin resumes (POST /api/v1/settings/webhooks/resume) or changes the URL.
- * Resuming releases the held deliveries in order.
+ * a day of backoff) while answering no other delivery either (giveUp.ts) is
+ * paused with a visible reason: new events are still recorded as deliveries,
+ * held as `paused`, and nothing more is sent until an admin resumes
+ * (POST /api/v1/settings/webhooks/resume) or changes the URL. Resuming
+ * releases the held deliveries in order (and the domain operation sends every
+ * given-up event type again: domain/settings/resumeWebhooks.ts).
  */
 import type { Tx } from '../db/database.js';
 
@@ -18,7 +20,7 @@ export async function pauseEventWebhooks(tx: Tx, accountId: number, reason: stri
 
 export function pauseReason(url: string, lastError: string | null, now: number): string {
   const when = new Date(now).toISOString().replace(/\.\d+Z$/, 'Z');
-  return `Paused ${when}: ${url} failed every attempt of a delivery for more than a day${lastError ? ` (last error: ${lastError})` : ''}. Fix the receiver, then resume.`;
+  return `Paused ${when}: ${url} failed every attempt of a delivery for more than a day, and answered no other delivery${lastError ? ` (last error: ${lastError})` : ''}. Fix the receiver, then resume.`;
 }
 
 /** Clears the pause and makes the held deliveries due now; returns how many were released. */

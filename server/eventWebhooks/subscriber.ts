@@ -8,6 +8,7 @@
  *   offline_message.created              → offline_message
  *   call.updated                         → call_event
  * No URL configured → nothing is sent. A paused endpoint (pause.ts) → held.
+ * An event type given up on (giveUp.ts) → not sent, counted as skipped.
  */
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
@@ -24,6 +25,7 @@ import {
   type WebhookBody,
 } from '../presenters/webhook/events.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';
+import { skipGivenUp } from './giveUp.js';
 import { loadAgent, loadChatAgents, loadChatScope } from './loadScope.js';
 
 async function chatUpdated(tx: Tx, event: RelayedEvent<'chat.updated'>): Promise<WebhookBody | null> {
@@ -109,6 +111,7 @@ export const eventWebhooks: Subscriber = {
     if (!settings?.event_webhook_url) return;
     const body = await bodyFor(tx, event);
     if (!body) return;
+    if (await skipGivenUp(tx, event.account_id, body.event_name)) return;
     await enqueueDelivery(
       tx,
       {

@@ -11,18 +11,13 @@ import type { Config } from '../config/config.js';
 import type { Tx } from '../db/database.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';
 import type { MailContent } from './compose.js';
+import type { StoredMail } from './send.js';
 
 /** Prefix of a mail row's event_type: `mail.offline_message`, `mail.invitation` … */
 export const MAIL_TYPE_PREFIX = 'mail.';
 
-/** What a mail row's body holds (JSON). */
-export interface StoredMail {
-  to: string;
-  reply_to: string | null;
-  subject: string;
-  text: string;
-  html: string;
-}
+/** What a mail row's body holds (JSON); defined beside its reader, send.ts. */
+export type { StoredMail };
 
 export interface NewMail extends MailContent {
   accountId: number;

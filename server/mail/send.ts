@@ -7,7 +7,7 @@
  * - a 5xx answer (unknown mailbox, refused sender, bad credentials) →
  *   `rejected`, final: sending the same mail again cannot help;
  * - a 4xx answer, a refused or dropped connection, a timeout → retried with
- *   the mail policy's backoff (webhooks/policies.ts).
+ *   the mail policy's backoff (deliveryKind.ts).
  * The Message-ID is derived from the row's webhook_id, so a mail retried after
  * an uncertain attempt carries the same id (receivers can drop the copy).
  */
@@ -17,7 +17,15 @@ import type { Config } from '../config/config.js';
 import type { Delivery } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 import type { SendResult } from '../webhooks/send.js';
-import type { StoredMail } from './enqueueMail.js';
+
+/** What a mail row's body holds (JSON), as enqueueMail.ts writes it. */
+export interface StoredMail {
+  to: string;
+  reply_to: string | null;
+  subject: string;
+  text: string;
+  html: string;
+}
 
 export class Mailer {
   private readonly transport: Transporter<SMTPTransport.SentMessageInfo>;

@@ -5,10 +5,13 @@
  * internal delivery state is not part of this shape.
  */
 import { callbackOf, type SettingsRow } from '../domain/settings/getSettings.js';
+import type { GivenUpRow } from '../domain/settings/givenUpEventTypes.js';
 import { notificationsOf, type NotificationSettings } from '../domain/settings/notifications.js';
 import type { CallbackSettings } from '../domain/settings/settingsRow.js';
 import type { WidgetRules } from '../domain/settings/widgetRules.js';
 import { parseJson } from '../lib/json.js';
+import type { GivenUpEventTypeDto } from '../../protocol/agent.js';
+export type { GivenUpEventTypeDto };
 
 export interface SettingsDto {
   event_webhook_url: string | null;
@@ -33,5 +36,19 @@ export function presentSettings(row: SettingsRow): SettingsDto {
     rules: parseJson<WidgetRules | null>(row.rules_json, null),
     webhooks_paused_reason: row.webhooks_paused_reason,
     notifications: notificationsOf(row),
+  };
+}
+
+/** An event type given up on, with the receiver's answer (admins). */
+export function presentGivenUp(row: GivenUpRow): GivenUpEventTypeDto {
+  return {
+    event_type: row.event_type,
+    url: row.url,
+    given_up_at: row.given_up_at,
+    status_code: row.status_code,
+    response: row.response,
+    error: row.error,
+    skipped: row.skipped,
+    delivery_id: row.delivery_id,
   };
 }

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { createTestApp, freshStore, testDialect, type TestApp } from '../../test/helpers/testApp.js';
 import type { AppContext } from '../context.js';
 import { commit } from '../events/outbox.js';
-import { registerAnswerHandler } from './answers.js';
+import { registerAnswerHandler } from '../eventWebhooks/answers.js';
 import { enqueueDelivery } from './enqueue.js';
 import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from '../../test/helpers/webhooks.js';
 

@@ -15,11 +15,13 @@
  * Attempts that end in the same turn of the event loop, or while the previous
  * batch is being written, are recorded together (one statement, one commit:
  * the round trip per delivery that bounded PostgreSQL), when recording is the
- * row's one UPDATE; a final chat-channel attempt (its message) and a failed
- * event webhook (the pause) keep their own transaction.
+ * row's one UPDATE; an attempt whose kind settles more (a final chat-channel
+ * attempt: its message; a failed event webhook: the pause) keeps its own
+ * transaction (queue.ts).
  *
- * Mail rows (kind `mail`) go out through the process's SMTP mailer
- * (server/mail/send.ts) instead of HTTP, judged and retried the same way.
+ * The deliverer knows kinds only through kinds.ts: their timeouts, what a
+ * delivered answer does, and a kind's own transport (mail goes out through
+ * the SMTP mailer instead of HTTP, judged and retried the same way).
  *
  * While the database is unavailable every poll fails: those failures, and the
  * attempts that could not be recorded, are logged through the app's outage
@@ -30,10 +32,9 @@ import { setMaxListeners } from 'node:events';
 import type { AppContext, Worker } from '../context.js';
 import type { Delivery } from '../db/schema.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
-import { createMailer, type Mailer } from '../mail/send.js';
-import { onEventWebhookAnswer } from './answers.js';
+import type { DeliveryKind, Transport } from './kind.js';
+import { deliveryKinds, kindOf, policyFor } from './kinds.js';
 import { deadlineDecision, decide, failedDecision, type Decision } from './outcomes.js';
-import { policyFor } from './policies.js';
 import { claimDue, isPlainRecord, nextDueAt, recordAttempt, recordPlainAttempts, releaseClaim, type AttemptRecord, type Claim } from './queue.js';
 import { closeIdleConnections, sendOnce, type SendResult } from './send.js';
 import { signatureHeaders } from './signer.js';
@@ -63,7 +64,8 @@ export class Deliverer {
   private readonly records: RecordBatcher;
   private readonly unavailable: UnavailableLog;
   private readonly ownUnavailable: boolean;
-  private readonly mailer: Mailer | null;
+  /** The transports of kinds not sent over HTTP (mail), opened once. */
+  private readonly transports = new Map<DeliveryKind, Transport>();
 
   /** `unavailable`: the app's outage log (app.unavailableLog); a log of its own when not given. */
   constructor(
@@ -73,7 +75,9 @@ export class Deliverer {
     // Every attempt in flight listens to it.
     setMaxListeners(MAX_IN_FLIGHT + 8, this.abandon.signal);
     this.records = new RecordBatcher(ctx);
-    this.mailer = createMailer(ctx.config, policyFor('mail').timeoutMs);
+    for (const kind of Object.values(deliveryKinds)) {
+      if (kind.openTransport) this.transports.set(kind.kind, kind.openTransport(ctx));
+    }
     this.ownUnavailable = !options.unavailable;
     this.unavailable = options.unavailable ?? new UnavailableLog({ log: ctx.log });
   }
@@ -96,7 +100,7 @@ export class Deliverer {
     clearTimeout(grace);
     // Nothing lingers after shutdown: the pooled keep-alive connections go too.
     closeIdleConnections();
-    this.mailer?.close();
+    for (const transport of this.transports.values()) transport.close();
     if (this.ownUnavailable) this.unavailable.close();
   }
 
@@ -174,7 +178,8 @@ export class Deliverer {
       return;
     }
     const timeoutMs = Math.min(policyFor(row.kind).timeoutMs, left);
-    const result = row.kind === 'mail' ? await this.sendMail(row, timeoutMs) : await this.sendHttp(claim, started, timeoutMs);
+    const transport = this.transports.get(row.kind);
+    const result = transport ? await transport.send(row, timeoutMs) : await this.sendHttp(claim, started, timeoutMs);
     if (result.failure === 'aborted') {
       await releaseClaim(ctx, claim);
       return;
@@ -188,14 +193,10 @@ export class Deliverer {
       decision = failedDecision(row, `the answer could not be judged: ${(err as Error)?.message ?? String(err)}`, ctx.clock());
     }
     const updated = await this.finish(claim, decision, result);
-    if (updated && decision.status === 'delivered' && row.kind === 'event_webhook') {
-      await onEventWebhookAnswer(ctx, updated, result.body);
+    const delivered = kindOf(row.kind).delivered;
+    if (updated && decision.status === 'delivered' && delivered) {
+      await delivered(ctx, updated, result).catch((err: unknown) => ctx.log.error({ err, deliveryId: row.id }, 'deliverer: acting on an answer failed'));
     }
-  }
-
-  private async sendMail(row: Delivery, timeoutMs: number): Promise<SendResult> {
-    if (!this.mailer) return { ok: false, excerpt: '', error: 'mail is not being sent: SMTP_URL is not set', failure: 'rejected' };
-    return this.mailer.send(row, timeoutMs);
   }
 
   private async sendHttp(claim: Claim, started: number, timeoutMs: number): Promise<SendResult> {

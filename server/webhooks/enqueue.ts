@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { Tx } from '../db/database.js';
 import { noteDeliveryEnqueued } from '../events/outbox.js';
 import { bool } from '../lib/json.js';
-import { policyFor, type DeliveryKind } from './policies.js';
+import { policyFor, type DeliveryKind } from './kinds.js';
 
 export interface NewDelivery {
   accountId: number;

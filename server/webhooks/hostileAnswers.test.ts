@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from '../../test/helpers/webhooks.js';
 import type { AppContext } from '../context.js';
-import { registerAnswerHandler } from './answers.js';
+import { registerAnswerHandler } from '../eventWebhooks/answers.js';
 
 const row = (ctx: AppContext, id: number) => ctx.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const waitStatus = (ctx: AppContext, id: number, status: string, ms = 8000) =>

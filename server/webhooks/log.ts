@@ -2,14 +2,14 @@
  * The delivery log of the admin API: list an account's outgoing requests
  * (newest first, paged by id) and redeliver one — the same webhook-id and
  * body, attempts counted anew, a fresh deadline for chat-channel rows; a
- * redelivered message shows `pending` again until the new cycle ends.
+ * redelivered message shows `pending` again until the new cycle ends, and a
+ * redelivered event webhook's event type is sent again if it was given up on.
  */
 import type { AppContext } from '../context.js';
 import type { Delivery } from '../db/schema.js';
 import { notFound } from '../errors/AppError.js';
 import { commit } from '../events/outbox.js';
-import { policyFor } from './policies.js';
-import { setMessageDelivery } from './queue.js';
+import { kindOf } from './kinds.js';
 import type { DeliveryDto } from '../../protocol/agent.js';
 export type { DeliveryDto };
 
@@ -62,12 +62,13 @@ export async function redeliver(ctx: AppContext, input: { accountId: number; del
       .where('account_id', '=', input.accountId)
       .executeTakeFirst();
     if (!current) throw notFound('Delivery');
-    const policy = policyFor(current.kind);
+    const kind = kindOf(current.kind);
+    const { policy } = kind;
     const updated = await tx
       .updateTable('deliveries')
       .set({
         // A mail composed while no SMTP server is set stays kept: there is nowhere to send it.
-        status: current.kind === 'mail' && ctx.config.smtpUrl === null ? 'kept' : 'pending',
+        status: kind.redeliverAs?.(ctx) ?? 'pending',
         attempts: 0,
         max_attempts: policy.maxAttempts,
         next_attempt_at: now,
@@ -83,7 +84,8 @@ export async function redeliver(ctx: AppContext, input: { accountId: number; del
       .where('id', '=', current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (updated.kind === 'chat_channel' && updated.message_id !== null) await setMessageDelivery(tx, updated, 'pending', null, now);
+    // The kind's part: a chat-channel message shows pending again, a given-up event type is sent again.
+    await kind.redelivered?.(tx, updated, now);
     return updated;
   });
   ctx.signals.deliveriesDue();

@@ -1,7 +1,8 @@
 /** Judging answers and scheduling attempts, per delivery kind. */
 import { describe, expect, it } from 'vitest';
 import type { Delivery } from '../db/schema.js';
-import { deadlineDecision, decide, judge, nextAttemptTime, refusalOf } from './outcomes.js';
+import { refusalOf } from '../domain/chatChannel/deliveryKind.js';
+import { deadlineDecision, decide, judge, nextAttemptTime } from './outcomes.js';
 import type { SendResult } from './send.js';
 
 const T0 = 1_700_000_000_000;

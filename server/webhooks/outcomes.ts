@@ -1,56 +1,28 @@
 /**
- * How an attempt's answer is judged, per kind, and what the row becomes.
- * - chat_channel (CONTRACT §2): 2xx is delivered unless the body is an error
- *   object `{"error":{"code","message"}}`, a refusal (final, not retried);
- *   anything else is retried on the spec's schedule, anchored to the first send.
- * - event_webhook: 2xx is delivered; anything else is retried with backoff and jitter.
- * - mail: accepted by the SMTP server is delivered; a 5xx answer is final
- *   (`rejected`); a connection failure or 4xx is retried (server/mail/send.ts).
+ * How an attempt's answer is judged, and what the row becomes, for every kind:
+ * 2xx (or a mail accepted by the SMTP server) is delivered unless the kind
+ * reads the body as a refusal (final, not retried: a chat channel's error
+ * object, an event webhook's 'FAILURE'); anything else is retried on the
+ * kind's schedule (kinds.ts), a mail's 5xx answer (`rejected`) excepted.
  * A target refused by the SSRF guard is final for all: retrying cannot help.
  * So is a 2xx answer that cannot be understood (JSON nested too deep): the
  * receiver did answer, and would answer the same again; the attempt is
  * recorded as failed with that reason.
  */
 import type { Delivery } from '../db/schema.js';
-import { policyFor } from './policies.js';
+import type { Decision, Verdict } from './kind.js';
+import { kindOf, policyFor } from './kinds.js';
 import type { SendResult } from './send.js';
 
-export type Verdict = { outcome: 'delivered' } | { outcome: 'refused'; error: string } | { outcome: 'retry'; error: string };
+export type { Decision, Verdict };
 
-export interface Decision {
-  status: 'pending' | 'delivered' | 'failed';
-  /** Metric label: delivered, refused, retry (will try again) or failed (gave up). */
-  outcome: 'delivered' | 'refused' | 'retry' | 'failed';
-  attempts: number;
-  nextAttemptAt: number;
-  lastError: string | null;
-  /** What the agent sees on a failed chat-channel message. */
-  messageError: string | null;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The refusal sentence of a chat-channel answer `{"error":{code,message}}`, or null when it is not one. */
-export function refusalOf(body: unknown): string | null {
-  if (!isObject(body)) return null;
-  const e = body.error;
-  if (typeof e === 'string' && e.trim() !== '') return e;
-  if (!isObject(e)) return null;
-  if (typeof e.message === 'string' && e.message.trim() !== '') return e.message;
-  if (typeof e.code === 'number' || (typeof e.code === 'string' && e.code !== '')) return `The customer system refused the message (code ${e.code}).`;
-  return null;
-}
-
-export function judge(row: Pick<Delivery, 'kind'>, result: SendResult): Verdict {
+export function judge(row: Delivery, result: SendResult): Verdict {
   if (result.failure === 'blocked') return { outcome: 'refused', error: result.error ?? 'The target address is refused.' };
   if (result.failure === 'rejected') return { outcome: 'refused', error: result.error ?? 'The receiver refused it for good.' };
   if (result.failure === 'answer') return { outcome: 'refused', error: result.error ?? 'answer not understood' };
   if (!result.ok) return { outcome: 'retry', error: result.error ?? 'failed' };
-  if (row.kind === 'chat_channel') {
-    const refusal = refusalOf(result.body);
-    if (refusal !== null) return { outcome: 'refused', error: refusal };
-  }
-  return { outcome: 'delivered' };
+  const refusal = kindOf(row.kind).refusal?.(row, result) ?? null;
+  return refusal === null ? { outcome: 'delivered' } : { outcome: 'refused', error: refusal };
 }
 
 /** When attempt `attempts + 1` is due, `attempts` having been made. */

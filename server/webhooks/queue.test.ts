@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { decide } from './outcomes.js';
-import { policyFor } from './policies.js';
+import { policyFor } from './kinds.js';
 import {
   claimDue,
   DEADLINE_LOCK_MARGIN_MS,

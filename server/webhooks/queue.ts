@@ -2,19 +2,17 @@
  * The deliveries table as a work queue: claim due rows (a short transaction
  * that sets locked_until; FOR UPDATE SKIP LOCKED on PostgreSQL so instances
  * share the work and never take the same attempt), record an attempt (only
- * while our claim still holds), and find when the next row is due. A final
- * chat-channel delivery updates its message and records `message.updated` in
- * the same transaction.
+ * while our claim still holds), and find when the next row is due. What a
+ * settled attempt changes besides its row (a chat-channel message, an event
+ * webhook's pause) is the kind's (kinds.ts), done in the same transaction.
  */
-import { pauseEventWebhooks, pauseReason } from '../eventWebhooks/pause.js';
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
-import type { Executor, Tx } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import type { Delivery } from '../db/schema.js';
-import { commit, recordEvent } from '../events/outbox.js';
-import { presentMessage } from '../presenters/message.js';
-import type { Decision } from './outcomes.js';
-import { policyFor } from './policies.js';
+import { commit } from '../events/outbox.js';
+import type { Decision } from './kind.js';
+import { deliveryKinds, kindOf, policyFor } from './kinds.js';
 import type { SendResult } from './send.js';
 
 /** Extra lock time past the attempt's timeout, for recording it. */
@@ -38,8 +36,9 @@ export interface Claim {
 export async function claimDue(ctx: AppContext, limit: number, now: number): Promise<Claim[]> {
   const lockFor = (kind: Delivery['kind']): number => now + policyFor(kind).timeoutMs + LOCK_MARGIN_MS;
   // One statement, so one short transaction: pick due, unlocked rows (skipping those another
-  // instance is claiming right now) and lock them for the length of an attempt.
-  const lockByKind = sql<number>`case when kind = ${'chat_channel'} then cast(${lockFor('chat_channel')} as bigint) else cast(${lockFor('event_webhook')} as bigint) end`;
+  // instance is claiming right now) and lock them for the length of an attempt of their kind.
+  const whens = Object.values(deliveryKinds).map(({ kind }) => sql`when kind = ${kind} then cast(${lockFor(kind)} as bigint)`);
+  const lockByKind = sql<number>`case ${sql.join(whens, sql` `)} end`;
   const deadlineLock = sql<number>`deadline_at + cast(${DEADLINE_LOCK_MARGIN_MS} as bigint)`;
   const claimed = await ctx.db
     .updateTable('deliveries')
@@ -105,23 +104,17 @@ function attemptColumns({ claim: { row }, decision: d, result, now }: AttemptRec
   };
 }
 
-/** A final chat-channel attempt settles its message (and records `message.updated`) in the same transaction. */
-function touchesMessage(row: Delivery, d: Decision): boolean {
-  return d.status !== 'pending' && row.kind === 'chat_channel' && row.message_id !== null;
-}
-
-/** A failed event webhook may pause the account's event webhooks, in the same transaction. */
-function mayPause(row: Delivery, d: Decision): boolean {
-  return d.status === 'failed' && row.kind === 'event_webhook';
+/** Whether recording this attempt changes more than its row (the kind says): then it has a transaction of its own. */
+function settlesMore(row: Delivery, d: Decision): boolean {
+  return kindOf(row.kind).settlesMore?.(row, d) ?? false;
 }
 
 /**
- * Whether recording this attempt is the row's one UPDATE and nothing else (no
- * message, no pause): such records may be written together by
- * recordPlainAttempts, in one statement.
+ * Whether recording this attempt is the row's one UPDATE and nothing else:
+ * such records may be written together by recordPlainAttempts, in one statement.
  */
 export function isPlainRecord(claim: Claim, d: Decision): boolean {
-  return !touchesMessage(claim.row, d) && !mayPause(claim.row, d);
+  return !settlesMore(claim.row, d);
 }
 
 /**
@@ -140,17 +133,19 @@ export async function recordAttempt(ctx: AppContext, claim: Claim, d: Decision, 
       .where('locked_until', '=', lock)
       .returningAll()
       .executeTakeFirst();
-    if (updated && touchesMessage(row, d)) {
-      await setMessageDelivery(tx as Tx, updated, d.status, d.status === 'failed' ? d.messageError : null, now);
-    }
-    if (updated && d.status === 'failed' && row.kind === 'event_webhook' && d.attempts >= row.max_attempts) {
-      await pauseEventWebhooks(tx as Tx, row.account_id, pauseReason(row.url, d.lastError, now), now);
-    }
     return updated ?? null;
   };
-  if (touchesMessage(row, d)) return commit(ctx.db, ctx.signals, write);
-  // Anything else is the one UPDATE: no transaction around it (two statements fewer per delivery).
-  return mayPause(row, d) ? ctx.db.transaction().execute(write) : write(ctx.db);
+  if (!settlesMore(row, d)) {
+    // The one UPDATE: no transaction around it (two statements fewer per delivery).
+    return write(ctx.db);
+  }
+  const settle = kindOf(row.kind).settle;
+  // commit(): what the kind records (a message's `message.updated`) wakes the relay at once.
+  return commit(ctx.db, ctx.signals, async (tx) => {
+    const updated = await write(tx);
+    if (updated && settle) await settle(tx, updated, d, now);
+    return updated;
+  });
 }
 
 /**
@@ -210,35 +205,4 @@ export async function releaseClaim(ctx: AppContext, claim: Claim): Promise<void>
     .where('status', '=', 'pending')
     .where('locked_until', '=', claim.lock)
     .execute();
-}
-
-/** Sets a message's delivery status and records `message.updated` so agents see it live. */
-export async function setMessageDelivery(
-  tx: Tx,
-  delivery: Pick<Delivery, 'account_id' | 'message_id'>,
-  status: 'pending' | 'delivered' | 'failed',
-  error: string | null,
-  now: number,
-): Promise<void> {
-  if (delivery.message_id === null) return;
-  const message = await tx
-    .updateTable('messages')
-    .set({ delivery_status: status, delivery_error: error })
-    .where('id', '=', delivery.message_id)
-    .where('account_id', '=', delivery.account_id)
-    .returningAll()
-    .executeTakeFirst();
-  if (!message) return;
-  const chat = await tx.selectFrom('chats').select('channel_id').where('id', '=', message.chat_id).executeTakeFirst();
-  await recordEvent(
-    tx,
-    {
-      accountId: delivery.account_id,
-      type: 'message.updated',
-      chatId: message.chat_id,
-      channelId: chat?.channel_id ?? null,
-      data: { message: presentMessage(message) },
-    },
-    now,
-  );
 }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../../server/context.js';
 import { commit } from '../../server/events/outbox.js';
 import { enqueueDelivery } from '../../server/webhooks/enqueue.js';
-import type { DeliveryKind } from '../../server/webhooks/policies.js';
+import type { DeliveryKind } from '../../server/webhooks/kinds.js';
 
 export interface Received {
   method: string;

@@ -1,5 +1,9 @@
-/** An admin resumes paused event webhooks: the pause reason is cleared and the held deliveries are sent. */
+/**
+ * An admin resumes event webhooks: the pause reason is cleared, the held
+ * deliveries are sent, and every event type given up on is sent again.
+ */
 import type { AppContext } from '../../context.js';
+import { clearGivenUp } from '../../eventWebhooks/giveUp.js';
 import { resumeEventWebhooks } from '../../eventWebhooks/pause.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { settingsOf, type SettingsRow } from './getSettings.js';
@@ -9,6 +13,7 @@ export async function resumeWebhooks(ctx: AppContext, input: { actor: Actor }): 
   const now = ctx.clock();
   const row = await ctx.db.transaction().execute(async (tx) => {
     await resumeEventWebhooks(tx, input.actor.account_id, now);
+    await clearGivenUp(tx, input.actor.account_id);
     return settingsOf(tx, input.actor.account_id, now, false);
   });
   ctx.signals.deliveriesDue();

@@ -7,6 +7,7 @@
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { SettingsTable } from '../../db/schema.js';
+import { clearGivenUp } from '../../eventWebhooks/giveUp.js';
 import { resumeEventWebhooks } from '../../eventWebhooks/pause.js';
 import { toJson } from '../../lib/json.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
@@ -32,6 +33,8 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
     const current = await settingsOf(tx, actor.account_id, now, ctx.store.dialect === 'postgres');
     if (changes.callback !== undefined) set.callback_json = toJson(mergeCallback(callbackOf(current), changes.callback));
     if (Object.keys(set).length === 0) return current;
+    // A new receiver gets every event type, including those the old one refused.
+    if (set.event_webhook_url !== undefined && set.event_webhook_url !== current.event_webhook_url) await clearGivenUp(tx, actor.account_id);
     // A new receiver URL ends a pause: the held deliveries go to the new URL.
     if (set.event_webhook_url && set.event_webhook_url !== current.event_webhook_url && current.webhooks_paused_reason) {
       await resumeEventWebhooks(tx, actor.account_id, now);

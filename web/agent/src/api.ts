@@ -15,6 +15,7 @@ import type {
   Chat,
   ChatStatus,
   DeliveryRecord,
+  GivenUpEventType,
   Department,
   Mail,
   Message,
@@ -217,6 +218,8 @@ export const api = {
   updateSettings: (changes: SettingsChanges) => request<Settings>('PUT', '/settings', changes),
   rotateWebhookSecret: () => request<Settings>('POST', '/settings/webhook-secret/rotate'),
   resumeWebhooks: () => request<Settings>('POST', '/settings/webhooks/resume'),
+  givenUpEventTypes: () => request<GivenUpEventType[]>('GET', '/settings/webhooks/given-up'),
+  resumeEventType: (eventType: string) => request<GivenUpEventType[]>('POST', `/settings/webhooks/given-up/${encodeURIComponent(eventType)}/resume`),
 
   mails: (page: Page = {}) => request<Mail[]>('GET', '/mails', undefined, { limit: 50, ...page }),
   mailStatus: () => request<{ smtp: boolean; from: string }>('GET', '/mails/status'),

@@ -11,6 +11,7 @@ import type {
   ChatApiChannelDto,
   ChatDto,
   DeliveryDto,
+  GivenUpEventTypeDto,
   MailDto,
   MessageDto,
   SignInThrottleDto,
@@ -26,6 +27,7 @@ export type ChatApiChannel = ChatApiChannelDto;
 export type WidgetChannel = WidgetChannelDto;
 export type Channel = ChatApiChannelDto | WidgetChannelDto;
 export type DeliveryRecord = DeliveryDto;
+export type GivenUpEventType = GivenUpEventTypeDto;
 export type Mail = MailDto;
 export type SignInThrottle = SignInThrottleDto;
 

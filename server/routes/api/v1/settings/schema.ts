@@ -68,3 +68,6 @@ export const SettingsBody = Type.Object(
   { additionalProperties: true },
 );
 export type SettingsBodyT = Static<typeof SettingsBody>;
+
+/** Path of POST /settings/webhooks/given-up/:event_type/resume: the spec's event name (call_event, chat_accepted …). */
+export const EventTypeParams = Type.Object({ event_type: Type.String({ minLength: 1, maxLength: 64, description: 'The event type to send again.' }) });

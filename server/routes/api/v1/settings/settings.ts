@@ -1,20 +1,22 @@
 /**
  * /api/v1/settings (admin): read and change the account settings (event
  * webhook URL, Safe URL, callback hours, widget invitation rules), rotate the webhook secret, and
- * resume event webhooks paused after failing for more than a day.
+ * resume event webhooks paused after failing for more than a day, and list
+ * or send again the event types given up on.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
 import { getSettings } from '../../../../domain/settings/getSettings.js';
+import { listGivenUpEventTypes, resumeEventType } from '../../../../domain/settings/givenUpEventTypes.js';
 import { resumeWebhooks } from '../../../../domain/settings/resumeWebhooks.js';
 import { rotateWebhookSecret } from '../../../../domain/settings/rotateWebhookSecret.js';
 import type { SettingsChanges } from '../../../../domain/settings/settingsInput.js';
 import { updateSettings } from '../../../../domain/settings/updateSettings.js';
-import { presentSettings } from '../../../../presenters/settings.js';
+import { presentGivenUp, presentSettings } from '../../../../presenters/settings.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { readableSchemaErrors } from '../../../validationMessage.js';
-import { SettingsBody, type SettingsBodyT } from './schema.js';
+import { EventTypeParams, SettingsBody, type SettingsBodyT } from './schema.js';
 
 const tags = ['settings'];
 const security = [{ bearer: [] }];
@@ -38,6 +40,14 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
   app.post('/settings/webhooks/resume', { schema: { tags, security }, ...admin }, async (request) =>
     presentSettings(await resumeWebhooks(ctx, { actor: actor(request) })),
+  );
+
+  app.get('/settings/webhooks/given-up', { schema: { tags, security }, ...admin }, async (request) =>
+    (await listGivenUpEventTypes(ctx, { actor: actor(request) })).map(presentGivenUp),
+  );
+
+  app.post('/settings/webhooks/given-up/:event_type/resume', { schema: { tags, security, params: EventTypeParams }, ...admin }, async (request) =>
+    (await resumeEventType(ctx, { actor: actor(request), eventType: request.params.event_type })).map(presentGivenUp),
   );
 }
 

@@ -1,10 +1,16 @@
-/** Admin: the log of outgoing requests (chat-channel deliveries and event webhooks), filterable, with redelivery. */
+/**
+ * Admin: the log of outgoing requests (chat-channel deliveries and event
+ * webhooks), filterable, with redelivery; each row's last answer shows the
+ * error recorded and the start of what the receiver answered. The event types
+ * given up on are shown above it.
+ */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
 import { dateTime } from '../../format';
 import type { DeliveryRecord } from '../../types';
 import { useList } from '../useList';
 import { ErrorText } from './ErrorText';
+import { GivenUpEventTypes } from './GivenUpEventTypes';
 
 const PAGE = 50;
 
@@ -44,6 +50,7 @@ export function Deliveries() {
   return (
     <section className="page" aria-labelledby="deliveries-title">
       <h1 id="deliveries-title">Delivery log</h1>
+      <GivenUpEventTypes />
       <div className="row">
         <label>
           Status
@@ -101,7 +108,13 @@ export function Deliveries() {
                 </td>
                 <td className="break small">
                   {d.last_status_code !== null && <strong>{d.last_status_code} </strong>}
-                  {d.last_error ?? d.last_response ?? ''}
+                  {d.last_error}
+                  {d.last_response && (
+                    <>
+                      {d.last_error && ' · '}
+                      answer: <code>{d.last_response}</code>
+                    </>
+                  )}
                 </td>
                 <td>
                   <button type="button" onClick={() => void redeliver(d)} aria-label={`Send delivery ${d.id} again`}>

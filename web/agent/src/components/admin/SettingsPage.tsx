@@ -1,5 +1,6 @@
 /**
- * Admin: Integration settings for developers (spec): event webhook URL, Safe
+ * Admin: Integration settings for developers (spec): event webhook URL (with
+ * its pause and the event types given up on), Safe
  * URL, the webhook signing secret (read-only, with rotation), callbacks, the
  * notification e-mail addresses and the widget's triggers (invitation rules).
  */
@@ -11,6 +12,7 @@ import { CallbackForm } from './CallbackForm';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
+import { GivenUpEventTypes } from './GivenUpEventTypes';
 import { NotificationsForm } from './NotificationsForm';
 import { TriggersForm } from './TriggersForm';
 
@@ -74,6 +76,8 @@ export function SettingsPage() {
           </button>
         </div>
       )}
+      {/* Reloaded after each save: resuming event webhooks sends the given-up types again too. */}
+      <GivenUpEventTypes key={saved} />
       <form className="card form-grid" onSubmit={saveUrls} aria-labelledby="integration-title">
         <h2 id="integration-title">Integration settings for developers</h2>
         <label htmlFor="event-webhook-url">Event webhook URL</label>
