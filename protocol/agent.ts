@@ -80,7 +80,7 @@ export interface ChatDto {
   messages?: MessageDto[];
 }
 
-export interface ChatApiChannelDto {
+export interface ChatChannelDto {
   id: number;
   type: 'chat_api';
   name: string;
@@ -112,7 +112,7 @@ export interface WidgetChannelDto {
   appearance: WidgetAppearance;
 }
 
-export type ChannelDto = ChatApiChannelDto | WidgetChannelDto;
+export type ChannelDto = ChatChannelDto | WidgetChannelDto;
 
 export interface DeliveryDto {
   id: number;

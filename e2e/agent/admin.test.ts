@@ -10,7 +10,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
-import { postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatApiChannel } from '../../test/helpers/chatChannel.js';
+import { postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../test/helpers/chatChannel.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
 import { createWidget, sendText, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
 import type { SessionResponse } from '../../protocol/widget.js';
@@ -23,7 +23,7 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
   const browserLog: string[] = [];
   let page: Page;
   let customer: Awaited<ReturnType<typeof startCustomerEndpoint>>;
-  let created: ChatApiChannel;
+  let created: ChatChannel;
   let widget: TestWidget;
   let visitor: SessionResponse;
   const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Record<string, unknown>) =>

@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
-import { createChatApiChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatApiChannel } from '../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../test/helpers/chatChannel.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
 import { setStatus } from '../../test/helpers/widget.js';
 import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
@@ -22,7 +22,7 @@ describe.skipIf(!chromiumAvailable())('agent app: canned responses and transfer'
   let page: Page;
   let bobPage: Page;
   let bob: { id: number; token: string };
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let customer: Awaited<ReturnType<typeof startCustomerEndpoint>>;
   let chatId: number;
   const api = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
@@ -41,7 +41,7 @@ describe.skipIf(!chromiumAvailable())('agent app: canned responses and transfer'
     await ensureAgentAppBuilt();
     customer = await startCustomerEndpoint();
     run = await startApp();
-    channel = await createChatApiChannel(run.t, { webhook_url: `${customer.url}/hook`, name: 'Support app' });
+    channel = await createChatChannel(run.t, { webhook_url: `${customer.url}/hook`, name: 'Support app' });
     bob = await addAgent(run.t, { email: 'bob@example.com', name: 'Bob Builder' });
     browser = await launchBrowser();
     page = await newPage();

@@ -8,7 +8,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
-import { createChatApiChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatApiChannel } from '../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../test/helpers/chatChannel.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
 import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
 import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
@@ -36,7 +36,7 @@ describe.skipIf(!chromiumAvailable())('agent app: inbox and conversation', () =>
   const browserLog: string[] = [];
   let context: BrowserContext;
   let page: Page;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let customer: Awaited<ReturnType<typeof startCustomerEndpoint>>;
   let events: Awaited<ReturnType<typeof startCustomerEndpoint>>;
   const socketUrls: string[] = [];
@@ -51,7 +51,7 @@ describe.skipIf(!chromiumAvailable())('agent app: inbox and conversation', () =>
     );
     events = await startCustomerEndpoint((req) => ({ body: req.body.includes('"chat_accepted"') ? ACCEPTED_ANSWER : '{"result":"ok"}' }));
     run = await startApp();
-    channel = await createChatApiChannel(run.t, { webhook_url: `${customer.url}/hook`, name: 'Support app' });
+    channel = await createChatChannel(run.t, { webhook_url: `${customer.url}/hook`, name: 'Support app' });
     const settings = await run.t.app.inject({
       method: 'PUT',
       url: '/api/v1/settings',

@@ -10,7 +10,7 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postInbound, textMessage, waitFor } from '../../test/helpers/chatChannel.js';
-import { createChatApiChannel } from '../../test/helpers/chatChannel.js';
+import { createChatChannel } from '../../test/helpers/chatChannel.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../../test/helpers/testApp.js';
 import { visitorCall } from '../../test/helpers/widget.js';
 import { chromiumAvailable, screenshot } from '../helpers/browser.js';
@@ -139,7 +139,7 @@ describe.skipIf(!chromiumAvailable())('XSS attempts are inert in the agent app a
   });
 
   it('in the agent app: the widget chat, a chat-channel chat, the inbox and offline messages', async () => {
-    const channel = await createChatApiChannel(env.t, { name: 'App' });
+    const channel = await createChatChannel(env.t, { name: 'App' });
     const inbound = (body: unknown) => postInbound(env.t, channel, body).then((res) => expect(res.statusCode).toBe(200));
     await inbound(
       textMessage('mallory-app', P('channelmessage'), {

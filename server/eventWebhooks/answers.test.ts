@@ -6,7 +6,7 @@
  * object is read as that object, for chat_accepted too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatApiChannel } from '../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { enqueue, startEndpoint, waitUntil, type Answer, type Endpoint } from '../../test/helpers/webhooks.js';
 import type { AppContext } from '../context.js';
@@ -95,7 +95,7 @@ describe("a receiver's 'FAILURE' on the real deliverer", () => {
 
 describe('a chat_accepted answer sent as a JSON string is read as the object it wraps', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let receiver: Awaited<ReturnType<typeof startCustomerEndpoint>>;
 
   beforeAll(async () => {
@@ -105,7 +105,7 @@ describe('a chat_accepted answer sent as a JSON string is read as the object it 
       JSON.parse(req.body).event_name === 'chat_accepted' ? { body: JSON.stringify(answer) } : { body: '{"result":"ok"}' },
     );
     await t.app.inject({ method: 'PUT', url: '/api/v1/settings', headers: bearer(t.adminToken), payload: { event_webhook_url: `${receiver.url}/events` } });
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(async () => {
     await t.close();

@@ -6,13 +6,13 @@
  * and the other types keep flowing, and the URL is not paused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatApiChannel } from '../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { requestCallback } from '../domain/calls/requestCallback.js';
 
 describe('an event type the receiver refuses for the whole schedule is given up on, the others keep flowing', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let receiver: Awaited<ReturnType<typeof startCustomerEndpoint>>;
   let n = 0;
 
@@ -64,7 +64,7 @@ describe('an event type the receiver refuses for the whole schedule is given up 
     );
     const settings = await api('PUT', '/settings', { event_webhook_url: `${receiver.url}/events`, callback: { enabled: true, balance_seconds: 3600 } });
     expect(settings.statusCode).toBe(200);
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(async () => {
     await t.close();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatApiChannel } from '../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 
 describe('an event-webhook endpoint failing for more than a day is paused with a visible reason', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let receiver: Awaited<ReturnType<typeof startCustomerEndpoint>>;
   let healthy = false;
 
@@ -15,7 +15,7 @@ describe('an event-webhook endpoint failing for more than a day is paused with a
     t = await createTestApp();
     receiver = await startCustomerEndpoint(() => (healthy ? { status: 200, body: '{"result":"ok"}' } : { status: 503, body: 'down' }));
     await api('PUT', '/settings', { event_webhook_url: `${receiver.url}/events` });
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(async () => {
     await t.close();

@@ -8,15 +8,15 @@
 import type { Channel } from '../db/schema.js';
 import { readAppearance } from '../domain/channels/appearance.js';
 import { widgetOptions } from '../domain/channels/channelInput.js';
-import type { ChatApiChannelDto, WidgetChannelDto, ChannelDto } from '../../protocol/agent.js';
-export type { ChatApiChannelDto, WidgetChannelDto, ChannelDto };
+import type { ChatChannelDto, WidgetChannelDto, ChannelDto } from '../../protocol/agent.js';
+export type { ChatChannelDto, WidgetChannelDto, ChannelDto };
 
 /** `{base_url}/<random_string>/<CHANNEL_PUBLIC_ID>`, where base_url is PUBLIC_URL + /wh. */
 export function channelEndpointUrl(publicUrl: string, c: Pick<Channel, 'secret' | 'public_id'>): string {
   return `${publicUrl}/wh/${c.secret ?? ''}/${c.public_id}`;
 }
 
-export function presentChatApiChannel(c: Channel, agentIds: number[], publicUrl: string): ChatApiChannelDto {
+export function presentChatChannel(c: Channel, agentIds: number[], publicUrl: string): ChatChannelDto {
   const endpoint = channelEndpointUrl(publicUrl, c);
   return {
     id: c.id,
@@ -52,5 +52,5 @@ export function presentWidgetChannel(c: Channel, agentIds: number[], publicUrl: 
 }
 
 export function presentChannel(c: Channel, agentIds: number[], publicUrl: string): ChannelDto {
-  return c.type === 'chat_api' ? presentChatApiChannel(c, agentIds, publicUrl) : presentWidgetChannel(c, agentIds, publicUrl);
+  return c.type === 'chat_api' ? presentChatChannel(c, agentIds, publicUrl) : presentWidgetChannel(c, agentIds, publicUrl);
 }

@@ -22,7 +22,7 @@ import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
 import { widgetAssetRoutes } from './widget/assets.js';
 import { widgetRoutes } from './widget/widget.js';
-import { chatChannelRoutes } from './wh/wh.js';
+import { chatChannelRoutes } from './chatChannel/chatChannel.js';
 
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 

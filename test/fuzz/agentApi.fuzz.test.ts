@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestCallback } from '../../server/domain/calls/requestCallback.js';
 import { addAgent } from '../helpers/accounts.js';
-import { createChatApiChannel, postInbound, textMessage, type ChatApiChannel } from '../helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../helpers/testApp.js';
 import { anyValue, encodeSafely, fingerprint, hostileString, Outcomes, runs, timeoutFor, wireBody, type Watch } from './support.js';
 
@@ -264,7 +264,7 @@ const OPS: Op[] = [
 
 describe('agent and admin API, fuzzed', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let caller: { id: number; token: string };
   const victims: number[] = [];
   const channels: number[] = [];
@@ -326,8 +326,8 @@ describe('agent and admin API, fuzzed', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ workers: false, env: { TOKEN_TTL_SECONDS: String(10 * 365 * 24 * 3600) } });
-    channel = await createChatApiChannel(t);
-    channels.push(channel.id, (await createChatApiChannel(t, { name: 'Second' })).id);
+    channel = await createChatChannel(t);
+    channels.push(channel.id, (await createChatChannel(t, { name: 'Second' })).id);
     caller = await addAgent(t, { email: 'fuzz-caller@example.com' });
     for (let i = 0; i < 3; i++) victims.push((await addAgent(t, { email: `victim-${i}@example.com`, role: i === 0 ? 'admin' : 'agent' })).id);
     await replenish();

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, type ChatApiChannel } from '../helpers/chatChannel.js';
+import { createChatChannel, type ChatChannel } from '../helpers/chatChannel.js';
 import { createTestApp, type TestApp } from '../helpers/testApp.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
@@ -83,7 +83,7 @@ const body = fc.oneof(
 
 describe('chat channel inbound, fuzzed', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
 
   const snapshot = async () => {
     const db = t.app.ctx.db;
@@ -100,7 +100,7 @@ describe('chat channel inbound, fuzzed', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ workers: false });
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(async () => {
     await t.close();

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorRegistry } from '../../server/errors/registry.js';
 import { MAX_JSON_DEPTH } from '../../server/lib/untrustedJson.js';
-import { createChatApiChannel } from '../helpers/chatChannel.js';
+import { createChatChannel } from '../helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../helpers/testApp.js';
 import { createWidget, freshIp, startSession } from '../helpers/widget.js';
 import { runs, timeoutFor } from './support.js';
@@ -74,7 +74,7 @@ describe('every JSON route of /openapi.json: hostile bodies answer 4xx', () => {
         .map((method) => ({ method, path })),
     );
     const widget = await createWidget(t);
-    const channel = await createChatApiChannel(t);
+    const channel = await createChatChannel(t);
     const [, , secret, publicId] = channel.path.split('/');
     params = { widgetId: widget.widget_id, secret, publicId, id: '1', name: 'x' };
     visitorToken = (await startSession(t, widget.widget_id)).visitor_token;

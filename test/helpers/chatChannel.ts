@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bearer, type TestApp } from './testApp.js';
 
-export interface ChatApiChannel {
+export interface ChatChannel {
   id: number;
   public_id: string;
   endpoint_url: string;
@@ -13,10 +13,10 @@ export interface ChatApiChannel {
   path: string;
 }
 
-export async function createChatApiChannel(
+export async function createChatChannel(
   t: TestApp,
   body: { webhook_url?: string; chunked?: boolean; agent_ids?: number[]; name?: string } = {},
-): Promise<ChatApiChannel> {
+): Promise<ChatChannel> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/v1/channels',
@@ -34,7 +34,17 @@ export async function createChatApiChannel(
   return { ...channel, path: new URL(channel.endpoint_url).pathname };
 }
 
-export function postInbound(t: TestApp, channel: ChatApiChannel, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+/**
+ * The names these helpers had before #16 (one name per concept: "chat
+ * channel"), kept only so branches written against them still compile; use
+ * createChatChannel and ChatChannel.
+ * @deprecated
+ */
+export const createChatApiChannel = createChatChannel;
+/** @deprecated use ChatChannel */
+export type ChatApiChannel = ChatChannel;
+
+export function postInbound(t: TestApp, channel: ChatChannel, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
   return t.app.inject({ method: 'POST', url: channel.path, headers, payload: typeof body === 'string' ? body : JSON.stringify(body) });
 }
 

@@ -31,7 +31,7 @@ interface Agent {
   id: number;
   token: string;
 }
-interface ChatApiChannel {
+interface ChatChannel {
   id: number;
   endpoint_url: string;
   status_url: string;
@@ -67,7 +67,7 @@ if (testDialect() !== 'postgres') {
     let admin: string;
     let agent1: Agent; // works on A
     let agent2: Agent; // works on B
-    let channel: ChatApiChannel;
+    let channel: ChatChannel;
     let widget: { id: number; widget_id: string };
     let streamB: StreamClient;
     let streamA: StreamClient;
@@ -106,7 +106,7 @@ if (testDialect() !== 'postgres') {
       agent1 = await addAgent('one@scale.example');
       agent2 = await addAgent('two@scale.example');
       const agentIds = [agent1.id, agent2.id];
-      channel = await ok<ChatApiChannel>(
+      channel = await ok<ChatChannel>(
         201,
         B.base,
         'POST',
@@ -314,7 +314,7 @@ if (testDialect() !== 'postgres') {
         return what === 'hold' ? 'hold' : what === 'fail' ? { status: 500 } : { status: 200 };
       });
       try {
-        const kc = await ok<ChatApiChannel>(
+        const kc = await ok<ChatChannel>(
           201,
           A.base,
           'POST',

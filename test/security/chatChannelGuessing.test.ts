@@ -1,5 +1,5 @@
 /**
- * Guessing chat-channel addresses is throttled (server/routes/wh/wh.ts): after
+ * Guessing chat-channel addresses is throttled (server/routes/chatChannel/chatChannel.ts): after
  * 20 404s from one client address within a minute, every /wh request of that
  * address — a right one included — is 429 with Retry-After until the minute
  * that began with its first 404 is over; other addresses are not held back,
@@ -7,8 +7,8 @@
  * deployment counts together. Addresses vary through X-Forwarded-For.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GUESS_LIMIT } from '../../server/routes/wh/wh.js';
-import { createChatApiChannel, textMessage, type ChatApiChannel } from '../helpers/chatChannel.js';
+import { GUESS_LIMIT } from '../../server/routes/chatChannel/chatChannel.js';
+import { createChatChannel, textMessage, type ChatChannel } from '../helpers/chatChannel.js';
 import { createTestApp, type TestApp } from '../helpers/testApp.js';
 import { tableRows } from './helpers.js';
 
@@ -20,7 +20,7 @@ function wh(t: TestApp, method: 'GET' | 'POST', url: string, ip: string, payload
 }
 
 /** Wrong-secret, unknown-channel and unknown-route requests, in turn: each a 404. */
-function guess(t: TestApp, channel: ChatApiChannel, ip: string, n: number) {
+function guess(t: TestApp, channel: ChatChannel, ip: string, n: number) {
   const [, , secret, publicId] = channel.path.split('/');
   const urls = [`/wh/${secret}x/${publicId}`, `/wh/${secret}/unknown${n}/status`, `/wh/guess${n}`, `/wh/${'a'.repeat(40)}/${publicId}`];
   const url = urls[n % urls.length];
@@ -30,12 +30,12 @@ function guess(t: TestApp, channel: ChatApiChannel, ip: string, n: number) {
 describe('chat channel: guessing addresses is rate-limited per client address', () => {
   let now = Date.parse('2026-03-02T10:00:00Z');
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   const stored = async () => [await tableRows(t, 'visitors'), await tableRows(t, 'chats'), await tableRows(t, 'messages'), await tableRows(t, 'events')];
 
   beforeAll(async () => {
     t = await createTestApp({ clock: () => now, workers: false });
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(() => t.close());
 
@@ -108,7 +108,7 @@ describe('chat channel guessing limit shared through Redis', () => {
     const a = await createTestApp({ env: { REDIS_URL }, clock: () => at, workers: false });
     const b = await createTestApp({ env: { REDIS_URL }, store: a.store, clock: () => at, workers: false });
     try {
-      const channel = await createChatApiChannel(a);
+      const channel = await createChatChannel(a);
       // An address unique to this run: Redis outlives the test.
       const ip = `198.51.100.${(at % 250) + 1}`;
       const half = LIMIT / 2;

@@ -7,11 +7,11 @@
  * or the failed-sign-in limit. A listed proxy's header still tells clients apart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GUESS_LIMIT } from '../../server/routes/wh/wh.js';
-import { createChatApiChannel, textMessage, type ChatApiChannel } from '../helpers/chatChannel.js';
+import { GUESS_LIMIT } from '../../server/routes/chatChannel/chatChannel.js';
+import { createChatChannel, textMessage, type ChatChannel } from '../helpers/chatChannel.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, type TestApp } from '../helpers/testApp.js';
 
-function guesser(t: () => TestApp, channel: () => ChatApiChannel) {
+function guesser(t: () => TestApp, channel: () => ChatChannel) {
   let n = 0;
   return (remoteAddress: string, forwardedFor: string) =>
     t().app.inject({
@@ -24,7 +24,7 @@ function guesser(t: () => TestApp, channel: () => ChatApiChannel) {
 
 describe('client addresses without TRUST_PROXY (the default)', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   const guess = guesser(
     () => t,
     () => channel,
@@ -32,7 +32,7 @@ describe('client addresses without TRUST_PROXY (the default)', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ workers: false, env: { TRUST_PROXY: '0' } });
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(() => t.close());
 
@@ -71,7 +71,7 @@ describe('client addresses without TRUST_PROXY (the default)', () => {
 
 describe('client addresses with TRUST_PROXY=10.0.0.5,192.168.0.0/16,::1', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   const guess = guesser(
     () => t,
     () => channel,
@@ -79,7 +79,7 @@ describe('client addresses with TRUST_PROXY=10.0.0.5,192.168.0.0/16,::1', () => 
 
   beforeAll(async () => {
     t = await createTestApp({ workers: false, env: { TRUST_PROXY: '10.0.0.5,192.168.0.0/16,::1' } });
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(() => t.close());
 

@@ -7,7 +7,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, textMessage } from '../helpers/chatChannel.js';
+import { createChatChannel, textMessage } from '../helpers/chatChannel.js';
 import { bearer, type TestApp } from '../helpers/testApp.js';
 import { createWidget, startSession } from '../helpers/widget.js';
 import { appWithRoutes } from './helpers.js';
@@ -28,7 +28,7 @@ describe('logs', () => {
   afterAll(() => t.close());
 
   it('never write a token, a visitor token, a channel secret or a password', async () => {
-    const channel = await createChatApiChannel(t);
+    const channel = await createChatChannel(t);
     const [, , secret, publicId] = channel.path.split('/');
     const widget = await createWidget(t);
     const visitor = (await startSession(t, widget.widget_id)).visitor_token;

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress } from '../../server/webhooks/ssrf.js';
-import { createChatApiChannel, postInbound, startCustomerEndpoint, textMessage, waitFor } from '../helpers/chatChannel.js';
+import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor } from '../helpers/chatChannel.js';
 import { bearer, createTestApp, freshStore, type TestApp } from '../helpers/testApp.js';
 import { tableRows } from './helpers.js';
 
@@ -74,7 +74,7 @@ describe('SSRF: private targets refused at save time', () => {
   afterAll(() => t.close());
 
   it.each(PRIVATE_LITERALS)('refuses %s as webhook_url (create and change) and event_webhook_url', async (url) => {
-    const channel = await createChatApiChannel(t, { webhook_url: 'https://hooks.example.com/in' });
+    const channel = await createChatChannel(t, { webhook_url: 'https://hooks.example.com/in' });
     const before = await stored();
     const created = await t.app.inject({
       method: 'POST',
@@ -138,7 +138,7 @@ describe('SSRF: private targets refused at send time', () => {
     const t = await createTestApp({ env: { OUTBOUND_ALLOW_PRIVATE: '0' } });
     try {
       for (const name of names) {
-        const channel = await createChatApiChannel(t, { webhook_url: `http://${name}:${port}/hook` });
+        const channel = await createChatChannel(t, { webhook_url: `http://${name}:${port}/hook` });
         const delivery = await replyThrough(t, channel.path, `visitor-${name}`);
         expect(delivery.error).toMatch(new RegExp(`${name} resolves to .*(loopback|private)`));
       }
@@ -149,7 +149,7 @@ describe('SSRF: private targets refused at send time', () => {
         payload: { event_webhook_url: `http://${names[0]}:${port}/events` },
       });
       expect(settings.statusCode).toBe(200);
-      const channel = await createChatApiChannel(t, { webhook_url: 'https://hooks.example.com/x' });
+      const channel = await createChatChannel(t, { webhook_url: 'https://hooks.example.com/x' });
       await postInbound(t, channel, textMessage('event-visitor', 'makes events'));
       const [chat] = (await t.app.inject({ method: 'GET', url: '/api/v1/chats?status=pending', headers: bearer(t.adminToken) })).json<Array<{ id: number }>>();
       // Reply (accept) sends chat_accepted.
@@ -168,7 +168,7 @@ describe('SSRF: private targets refused at send time', () => {
   it('refuses at send time a private URL stored while private targets were allowed', async () => {
     const store = freshStore();
     const allowed = await createTestApp({ store, env: { OUTBOUND_ALLOW_PRIVATE: '1' }, workers: false });
-    const channel = await createChatApiChannel(allowed, { webhook_url: `http://127.0.0.1:${port}/hook` });
+    const channel = await createChatChannel(allowed, { webhook_url: `http://127.0.0.1:${port}/hook` });
     await allowed.close();
     const t = await createTestApp({ store, env: { OUTBOUND_ALLOW_PRIVATE: '0' } });
     try {

@@ -11,7 +11,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createChatApiChannel, postInbound, textMessage, waitFor, type RecordedRequest } from '../helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, waitFor, type RecordedRequest } from '../helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../helpers/testApp.js';
 
 const PUBLIC_NAME = 'public-target.example';
@@ -75,7 +75,7 @@ describe('SSRF: a public target that redirects to a private one', () => {
   });
 
   it.each(['302', '307'])('never follows a %s to a loopback address: the private server gets nothing', async (code) => {
-    const channel = await createChatApiChannel(t, { webhook_url: `http://${PUBLIC_NAME}:${outsidePort}/${code}/hook` });
+    const channel = await createChatChannel(t, { webhook_url: `http://${PUBLIC_NAME}:${outsidePort}/${code}/hook` });
     await postInbound(t, channel, textMessage(`redirected-${code}`, 'hello'));
     const visitor = await t.app.ctx.db.selectFrom('visitors').select('id').where('external_id', '=', `redirected-${code}`).executeTakeFirstOrThrow();
     const chat = await t.app.ctx.db.selectFrom('chats').select('id').where('visitor_id', '=', visitor.id).executeTakeFirstOrThrow();

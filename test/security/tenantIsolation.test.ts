@@ -8,7 +8,7 @@
  * receive none of the first account's frames.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, postInbound, textMessage, waitFor, type ChatApiChannel } from '../helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, waitFor, type ChatChannel } from '../helpers/chatChannel.js';
 import { listen, StreamClient, streamUrl } from '../helpers/realtime.js';
 import { bearer, createTestApp, type TestApp } from '../helpers/testApp.js';
 import { createWidget, sendText, startSession, visitorCall, visitorSocketUrl, type TestWidget } from '../helpers/widget.js';
@@ -84,7 +84,7 @@ describe('tenant isolation over the API', () => {
   let w: World;
   let b: OtherAccount;
   let bWidget: TestWidget;
-  let bChannel: ChatApiChannel;
+  let bChannel: ChatChannel;
 
   const call = (method: Method, url: string, token: string, body?: unknown) =>
     t.app.inject({ method, url, headers: bearer(token), ...(body === undefined ? {} : { payload: body as object }) });
@@ -94,7 +94,7 @@ describe('tenant isolation over the API', () => {
     w = await buildWorld(t);
     b = await otherAccount(t);
     bWidget = await createWidget(t, { name: 'B site' }, b.adminToken);
-    bChannel = await createChatApiChannel({ ...t, adminToken: b.adminToken }, { name: 'B app' });
+    bChannel = await createChatChannel({ ...t, adminToken: b.adminToken }, { name: 'B app' });
   });
   afterAll(() => t.close());
 

@@ -6,7 +6,7 @@
  * aim a second account, or a role without the right, at every one of its ids.
  */
 import { addAgent } from '../helpers/accounts.js';
-import { createChatApiChannel, postInbound, textMessage, type ChatApiChannel } from '../helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../helpers/chatChannel.js';
 import { bearer, type TestApp } from '../helpers/testApp.js';
 import { createWidget, sendText, startSession, visitorCall, type TestWidget } from '../helpers/widget.js';
 
@@ -16,7 +16,7 @@ export interface World {
   agent: { id: number; token: string };
   adminId: number;
   departmentId: number;
-  chatApi: ChatApiChannel;
+  chatApi: ChatChannel;
   widget: TestWidget;
   visitorToken: string;
   chatApiChatId: number;
@@ -39,7 +39,7 @@ export async function buildWorld(t: TestApp, tag = 'a'): Promise<World> {
   const agent = await addAgent(t, { email: `world-agent-${tag}@example.com` });
   const adminId = (await ok<{ id: number }>(t, 'me', 'GET', '/api/v1/me')).id;
   const departmentId = (await ok<{ id: number }>(t, 'department', 'POST', '/api/v1/departments', { name: `Sales ${tag}` })).id;
-  const chatApi = await createChatApiChannel(t, { name: `App ${tag}` });
+  const chatApi = await createChatChannel(t, { name: `App ${tag}` });
   const widget = await createWidget(t, { name: `Site ${tag}` });
   await ok(t, 'settings', 'PUT', '/api/v1/settings', { callback: { enabled: true, balance_seconds: 3600, hours: null } });
 

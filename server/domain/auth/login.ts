@@ -3,7 +3,7 @@
  * throttles failures per (address, e-mail) pair and per address (throttles.ts),
  * and issues a token.
  */
-import type { Db } from '../../db/database.js';
+import type { AppContext } from '../../context.js';
 import type { Agent } from '../../db/schema.js';
 import { AppError } from '../../errors/AppError.js';
 import { DUMMY_HASH, verifyPassword } from './passwords.js';
@@ -11,16 +11,14 @@ import { assertNotThrottled, clearPairThrottle, recordSignInFailure } from './th
 import { issueToken } from './tokens.js';
 
 export interface LoginInput {
-  db: Db;
   email: string;
   password: string;
   ip: string;
-  now: number;
-  ttlSeconds: number;
 }
 
-export async function login(input: LoginInput): Promise<{ token: string; agent: Agent }> {
-  const { db, now } = input;
+export async function login(ctx: AppContext, input: LoginInput): Promise<{ token: string; agent: Agent }> {
+  const { db } = ctx;
+  const now = ctx.clock();
   const keys = { address: input.ip, email: input.email.trim().toLowerCase() };
   await assertNotThrottled(db, keys, now);
 
@@ -31,6 +29,6 @@ export async function login(input: LoginInput): Promise<{ token: string; agent: 
     throw new AppError('invalid_credentials');
   }
   await clearPairThrottle(db, keys);
-  const token = await issueToken(db, agent, now, input.ttlSeconds);
+  const token = await issueToken(db, agent, now, ctx.config.tokenTtlSeconds);
   return { token, agent };
 }

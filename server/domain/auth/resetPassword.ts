@@ -59,7 +59,10 @@ export async function forcePasswordReset(ctx: AppContext, input: { actor: Actor;
 }
 
 /** What the link page shows before the password is chosen. */
-export async function readPasswordLink(ctx: AppContext, token: unknown): Promise<{ kind: LinkKind; name: string; email: string; expires_at: number }> {
+export async function readPasswordLink(
+  ctx: AppContext,
+  { token }: { token: unknown },
+): Promise<{ kind: LinkKind; name: string; email: string; expires_at: number }> {
   const link = await openPasswordLink(ctx.db, token, ctx.clock());
   return { kind: link.kind, name: link.agent.name, email: link.agent.email, expires_at: link.expires_at };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createOtherAccount } from '../../../test/helpers/accounts.js';
-import { createChatApiChannel, postInbound, textMessage, type ChatApiChannel } from '../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
 import { AppError } from '../../errors/AppError.js';
 import { CALLBACK_DISABLED, CALLBACK_UNAVAILABLE, callbackAvailability } from './callbackAvailability.js';
@@ -11,7 +11,7 @@ const MONDAY_10_UTC = Date.parse('2024-01-01T10:00:00Z');
 
 describe('callbackAvailability and requestCallback', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let accountId: number;
   let n = 0;
 
@@ -36,7 +36,7 @@ describe('callbackAvailability and requestCallback', () => {
   beforeAll(async () => {
     t = await createTestApp({ workers: false });
     accountId = t.app.ctx.defaultAccountId;
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(async () => {
     await t.close();

@@ -14,7 +14,7 @@ import { bool, toJson } from '../../lib/json.js';
 import { randomPublicId, randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanName } from '../agents/agentInput.js';
-import { forgetChatApiChannel } from '../chatChannel/findChannel.js';
+import { forgetChatChannel } from '../chatChannel/findChannel.js';
 import {
   applyIdentitySecret,
   checkAgentIds,
@@ -40,12 +40,14 @@ export async function createChannel(
   assertAdmin(actor);
   refuseForeignFields(type, fields);
   const name = cleanName(fields.name ?? '');
-  const chatApi = type === 'chat_api';
-  const webhookUrl = chatApi ? cleanWebhookUrl(ctx.config, fields.webhook_url) : null;
-  const options: WidgetOptions = chatApi ? {} : { color: cleanColor(fields.color ?? null), allowed_domains: cleanDomains(fields.allowed_domains ?? null) };
-  if (!chatApi) applyIdentitySecret(options, { identity_verification: fields.identity_verification });
-  if (!chatApi && fields.hide_launcher === true) options.hide_launcher = true;
-  if (!chatApi && fields.enabled === false) options.enabled = false;
+  const isChatChannel = type === 'chat_api';
+  const webhookUrl = isChatChannel ? cleanWebhookUrl(ctx.config, fields.webhook_url) : null;
+  const options: WidgetOptions = isChatChannel
+    ? {}
+    : { color: cleanColor(fields.color ?? null), allowed_domains: cleanDomains(fields.allowed_domains ?? null) };
+  if (!isChatChannel) applyIdentitySecret(options, { identity_verification: fields.identity_verification });
+  if (!isChatChannel && fields.hide_launcher === true) options.hide_launcher = true;
+  if (!isChatChannel && fields.enabled === false) options.enabled = false;
   const now = ctx.clock();
 
   const created = await ctx.db.transaction().execute(async (tx) => {
@@ -57,11 +59,11 @@ export async function createChannel(
         type,
         name,
         public_id: await unusedPublicId(tx),
-        secret: chatApi ? randomToken(SECRET_BYTES) : null,
+        secret: isChatChannel ? randomToken(SECRET_BYTES) : null,
         webhook_url: webhookUrl,
-        chunked: bool(chatApi && fields.chunked === true),
+        chunked: bool(isChatChannel && fields.chunked === true),
         options_json: toJson(options),
-        ...(!chatApi && fields.appearance ? { appearance_json: toJson(applyAppearance(DEFAULT_APPEARANCE, fields.appearance)) } : {}),
+        ...(!isChatChannel && fields.appearance ? { appearance_json: toJson(applyAppearance(DEFAULT_APPEARANCE, fields.appearance)) } : {}),
         created_at: now,
         updated_at: now,
       })
@@ -71,7 +73,7 @@ export async function createChannel(
     return { channel, agentIds };
   });
   // Misses are never cached: only a channel deleted elsewhere within the cache's TTL could have left this id there.
-  forgetChatApiChannel(ctx.db, created.channel.public_id);
+  forgetChatChannel(ctx.db, created.channel.public_id);
   return created;
 }
 

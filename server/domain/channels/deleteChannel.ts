@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors/AppError.js';
 import { closeWidgetSockets } from '../../realtime/widgetSockets.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
-import { forgetChatApiChannel } from '../chatChannel/findChannel.js';
+import { forgetChatChannel } from '../chatChannel/findChannel.js';
 
 export async function deleteChannel(ctx: AppContext, input: { actor: Actor; id: number }): Promise<void> {
   assertAdmin(input.actor);
@@ -18,7 +18,7 @@ export async function deleteChannel(ctx: AppContext, input: { actor: Actor; id: 
     .returning(['public_id', 'type'])
     .executeTakeFirst();
   if (!deleted) throw notFound(`Channel ${input.id}`);
-  forgetChatApiChannel(ctx.db, deleted.public_id);
+  forgetChatChannel(ctx.db, deleted.public_id);
   // Open pages of a widget lose it within seconds (svc_onWidgetDestroy).
   if (deleted.type === 'widget') closeWidgetSockets(ctx, input.id);
 }

@@ -18,7 +18,7 @@ import { closeWidgetSockets } from '../../realtime/widgetSockets.js';
 import { randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanName } from '../agents/agentInput.js';
-import { forgetChatApiChannel } from '../chatChannel/findChannel.js';
+import { forgetChatChannel } from '../chatChannel/findChannel.js';
 import {
   applyIdentitySecret,
   checkAgentIds,
@@ -70,7 +70,7 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
     if (agentIds !== null) await setChannelAgents(tx, actor.account_id, id, agentIds);
     return findChannel(tx, actor.account_id, id);
   });
-  forgetChatApiChannel(ctx.db, updated.channel.public_id);
+  forgetChatChannel(ctx.db, updated.channel.public_id);
   // A disabled widget leaves open pages within seconds (svc_onWidgetDestroy).
   if (fields.enabled === false) closeWidgetSockets(ctx, id);
   return updated;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel } from '../../../test/helpers/chatChannel.js';
+import { createChatChannel } from '../../../test/helpers/chatChannel.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
 import { inTransaction } from '../../db/database.js';
 import { claimInbound, DEDUP_WINDOW_MS, linkInbound } from './dedupInbound.js';
@@ -20,7 +20,7 @@ describe('claimInbound: one message.id per sender per 24 h', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ workers: false });
-    const channel = await createChatApiChannel(t);
+    const channel = await createChatChannel(t);
     key = { accountId: t.app.ctx.defaultAccountId, channelId: channel.id, senderId: 's-1', messageId: 'm-1' };
   });
   afterAll(async () => {

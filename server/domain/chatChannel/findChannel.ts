@@ -2,7 +2,7 @@
  * Resolves a chat-channel endpoint path (random string + CHANNEL_PUBLIC_ID) to
  * its channel, or null. Channels are kept in this process for up to 1 s
  * (channelCache.ts): most requests cost no query. This process's channel
- * changes evict their entry when they commit (forgetChatApiChannel), so they
+ * changes evict their entry when they commit (forgetChatChannel), so they
  * apply to the next request; another instance's apply here within 1 s. A miss
  * is looked up every time; on PostgreSQL the loads of concurrent requests share
  * one query (db/coalesce.ts). The secret is compared on every request.
@@ -16,11 +16,11 @@ import { prepared } from '../../db/prepared.js';
 import { safeEqual } from '../../lib/ids.js';
 import { ChannelCache } from './channelCache.js';
 
-const chatApiChannel = prepared(['publicId'], (db, p: { publicId: string }) =>
+const chatChannelById = prepared(['publicId'], (db, p: { publicId: string }) =>
   db.selectFrom('channels').selectAll().where('public_id', '=', p.publicId).where('type', '=', 'chat_api'),
 );
 
-const chatApiChannels = prepared(['publicIds'], (db, p: { publicIds: string[] }) =>
+const chatChannelsById = prepared(['publicIds'], (db, p: { publicIds: string[] }) =>
   db
     .selectFrom('channels')
     .selectAll()
@@ -36,18 +36,18 @@ function cacheOf(db: Db): ChannelCache {
   if (!cache) {
     if (isPostgres(db)) {
       const loader = new Coalescer<string, Channel>(
-        async (publicIds) => new Map((await chatApiChannels.execute(db, { publicIds })).map((c) => [c.public_id, c])),
+        async (publicIds) => new Map((await chatChannelsById.execute(db, { publicIds })).map((c) => [c.public_id, c])),
       );
       cache = new ChannelCache((publicId) => loader.get(publicId));
     } else {
-      cache = new ChannelCache((publicId) => chatApiChannel.first(db, { publicId }));
+      cache = new ChannelCache((publicId) => chatChannelById.first(db, { publicId }));
     }
     caches.set(db, cache);
   }
   return cache;
 }
 
-export async function findChatApiChannel(ctx: Pick<AppContext, 'db' | 'clock'>, secret: string, publicId: string): Promise<Channel | null> {
+export async function findChatChannel(ctx: Pick<AppContext, 'db' | 'clock'>, secret: string, publicId: string): Promise<Channel | null> {
   if (publicId.length > 64 || secret.length > 128) return null;
   const channel = await cacheOf(ctx.db).get(publicId, ctx.clock());
   if (!channel || !channel.secret || !safeEqual(channel.secret, secret)) return null;
@@ -55,7 +55,7 @@ export async function findChatApiChannel(ctx: Pick<AppContext, 'db' | 'clock'>, 
 }
 
 /** A channel with this public id changed or is gone: the next request reads the store. Call it after the change commits. */
-export function forgetChatApiChannel(db: Db, publicId: string): void {
+export function forgetChatChannel(db: Db, publicId: string): void {
   caches.get(db)?.evict(publicId);
 }
 
@@ -64,7 +64,7 @@ export function forgetChatApiChannel(db: Db, publicId: string): void {
  * read from the store (the channel deleted, or its secret rotated, by another
  * instance within the cache's TTL or while the write ran).
  */
-export async function isChatApiChannelGone(ctx: Pick<AppContext, 'db' | 'clock'>, channel: Channel): Promise<boolean> {
-  forgetChatApiChannel(ctx.db, channel.public_id);
-  return (await findChatApiChannel(ctx, channel.secret ?? '', channel.public_id)) === null;
+export async function isChatChannelGone(ctx: Pick<AppContext, 'db' | 'clock'>, channel: Channel): Promise<boolean> {
+  forgetChatChannel(ctx.db, channel.public_id);
+  return (await findChatChannel(ctx, channel.secret ?? '', channel.public_id)) === null;
 }

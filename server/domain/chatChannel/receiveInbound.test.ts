@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, postInbound, textMessage, type ChatApiChannel } from '../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, testDialect, type TestApp } from '../../../test/helpers/testApp.js';
 import { parseInbound } from './parseInbound.js';
 import { receiveInbound } from './receiveInbound.js';
@@ -8,7 +8,7 @@ import { receiveInbound } from './receiveInbound.js';
 /** Messages posted together share transactions (db/groupCommit.ts); each is still answered and stored as if alone. */
 describe('chat channel: messages that arrive together', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
 
   const messagesOf = async (senderId: string) => {
     const db = t.app.ctx.db;
@@ -31,7 +31,7 @@ describe('chat channel: messages that arrive together', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(async () => {
     await t.close();
@@ -56,7 +56,7 @@ describe('chat channel: messages that arrive together', () => {
     const row = await t.app.ctx.db.selectFrom('channels').selectAll().where('id', '=', channel.id).executeTakeFirstOrThrow();
     const before = await batchSizes();
     const jobs = Array.from({ length: 16 }, (_, i) => parseInbound(JSON.stringify(textMessage(`turn-${i % 8}`, `turn #${i}`))));
-    const outcomes = await Promise.all(jobs.map((req) => receiveInbound(t.app.ctx, row, req)));
+    const outcomes = await Promise.all(jobs.map((req) => receiveInbound(t.app.ctx, { channel: row, req })));
     expect(outcomes).toEqual(jobs.map(() => 'stored'));
     const after = await batchSizes();
     expect(after.jobs - before.jobs).toBe(16);

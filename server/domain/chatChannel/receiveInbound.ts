@@ -49,6 +49,6 @@ function writerOf(ctx: AppContext): GroupCommit<InboundJob, InboundOutcome> {
   return writer;
 }
 
-export function receiveInbound(ctx: AppContext, channel: Channel, req: InboundRequest): Promise<InboundOutcome> {
-  return writerOf(ctx).submit({ channel, req, now: ctx.clock() });
+export function receiveInbound(ctx: AppContext, input: { channel: Channel; req: InboundRequest }): Promise<InboundOutcome> {
+  return writerOf(ctx).submit({ channel: input.channel, req: input.req, now: ctx.clock() });
 }

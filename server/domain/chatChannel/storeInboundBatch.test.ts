@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, postInbound, textMessage } from '../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage } from '../../../test/helpers/chatChannel.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
 import { inTransaction } from '../../db/database.js';
 import type { Channel } from '../../db/schema.js';
@@ -87,8 +87,8 @@ describe('storeInboundBatch', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ workers: false, clock: () => 1_690_000_000_000 }); // both channels start with the same times
-    alone = await setUp((await createChatApiChannel(t, { name: 'alone' })).path);
-    batched = await setUp((await createChatApiChannel(t, { name: 'batched' })).path);
+    alone = await setUp((await createChatChannel(t, { name: 'alone' })).path);
+    batched = await setUp((await createChatChannel(t, { name: 'batched' })).path);
   });
   afterAll(async () => {
     await t.close();

@@ -4,7 +4,7 @@
  * the text of a message, case-insensitively.
  */
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import type { AppContext } from '../../context.js';
 import type { Agent, Chat } from '../../db/schema.js';
 import { presentChat, type ChatDto } from '../../presenters/chat.js';
 import { presentMessage } from '../../presenters/message.js';
@@ -22,7 +22,9 @@ function containing(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export async function listChats(db: Db, agent: Agent, q: ChatListQuery): Promise<ChatDto[]> {
+export async function listChats(ctx: AppContext, q: ChatListQuery & { actor: Agent }): Promise<ChatDto[]> {
+  const { db } = ctx;
+  const agent = q.actor;
   const channels = await readableChannelIds(db, agent);
   if (channels && channels.length === 0) return [];
   let query = db.selectFrom('chats').selectAll().where('account_id', '=', agent.account_id);
@@ -64,8 +66,9 @@ export async function listChats(db: Db, agent: Agent, q: ChatListQuery): Promise
   return chats.map((c) => presentChat(c, byId.get(c.visitor_id)!));
 }
 
-export async function getChat(db: Db, agent: Agent, chatId: number): Promise<ChatDto> {
-  const chat = await loadChatFor(db, agent, chatId);
+export async function getChat(ctx: AppContext, input: { actor: Agent; chatId: number }): Promise<ChatDto> {
+  const { db } = ctx;
+  const chat = await loadChatFor(db, input.actor, input.chatId);
   const visitor = await db.selectFrom('visitors').selectAll().where('id', '=', chat.visitor_id).executeTakeFirstOrThrow();
   const messages = await db.selectFrom('messages').selectAll().where('chat_id', '=', chat.id).where('suppressed', '=', 0).orderBy('id', 'asc').execute();
   return presentChat(chat, visitor, messages.map(presentMessage));

@@ -1,9 +1,11 @@
 /** Offline messages for agents, newest first: those of the channels the agent works (every channel for administrators), never another account's. */
-import type { Db } from '../../db/database.js';
+import type { AppContext } from '../../context.js';
 import type { Agent, OfflineMessage } from '../../db/schema.js';
 import { readableChannelIds } from '../chats/loadChat.js';
 
-export async function listOfflineMessages(db: Db, agent: Agent, page: { limit: number; before: number | null }): Promise<OfflineMessage[]> {
+export async function listOfflineMessages(ctx: AppContext, input: { actor: Agent; page: { limit: number; before: number | null } }): Promise<OfflineMessage[]> {
+  const { db } = ctx;
+  const { actor: agent, page } = input;
   const channels = await readableChannelIds(db, agent);
   if (channels && channels.length === 0) return [];
   let query = db.selectFrom('offline_messages').selectAll().where('account_id', '=', agent.account_id);

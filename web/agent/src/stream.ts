@@ -8,8 +8,44 @@
  * A `reset` frame before `ready` means the cursor is older than the events the
  * server keeps (retention): nothing is replayed, the app reloads its lists.
  */
+import type { EventType } from '../../../protocol/agent';
 import { isRecord } from './format';
 import type { StreamFrame, WireFrame } from './types';
+
+/** Every frame type the stream sends (the compiler wants each event name, and no other). */
+const FRAME_TYPES: Record<EventType | WireFrame['type'], true> = {
+  'chat.created': true,
+  'chat.updated': true,
+  'message.created': true,
+  'message.updated': true,
+  typing: true,
+  'offline_message.created': true,
+  'call.updated': true,
+  'agent.updated': true,
+  ready: true,
+  reset: true,
+  pong: true,
+};
+
+/**
+ * A frame from the socket's text: JSON whose `type` is a frame type this app
+ * knows and whose `data` is an object; anything else (a type the server added
+ * later, a broken frame) is null and ignored. The one place where wire JSON
+ * becomes a typed frame, as decodeEvent is on the server.
+ */
+function isWireFrame(value: unknown): value is WireFrame {
+  return isRecord(value) && typeof value.type === 'string' && Object.hasOwn(FRAME_TYPES, value.type) && isRecord(value.data);
+}
+
+export function readFrame(raw: string): WireFrame | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  return isWireFrame(value) ? value : null;
+}
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
@@ -127,13 +163,8 @@ export class AgentStream {
   private onMessage(raw: unknown): void {
     window.clearTimeout(this.heartbeatDeadline);
     if (typeof raw !== 'string') return;
-    let frame: WireFrame;
-    try {
-      frame = JSON.parse(raw) as WireFrame;
-    } catch {
-      return;
-    }
-    if (!frame || typeof frame.type !== 'string') return;
+    const frame = readFrame(raw);
+    if (!frame) return;
     if (frame.type === 'pong') return;
     if (frame.type === 'reset') {
       // Nothing is replayed: adopt ready's cursor whatever it is, and let the app load afresh.
@@ -143,7 +174,7 @@ export class AgentStream {
       return;
     }
     if (frame.type === 'ready') {
-      const at = Number(isRecord(frame.data) ? frame.data.cursor : NaN);
+      const at = Number(frame.data.cursor);
       if (Number.isFinite(at) && (this.cursor === null || at > this.cursor)) this.cursor = at;
       this.attempt = 0;
       const first = !this.readyOnce;

@@ -8,7 +8,7 @@ import type {
   AgentDto,
   AgentStreamFrame,
   EventFrame,
-  ChatApiChannelDto,
+  ChatChannelDto,
   ChatDto,
   DeliveryDto,
   GivenUpEventTypeDto,
@@ -23,9 +23,9 @@ export type Agent = AgentDto;
 export type Visitor = VisitorDto;
 export type Message = MessageDto;
 export type Chat = ChatDto;
-export type ChatApiChannel = ChatApiChannelDto;
+export type ChatChannel = ChatChannelDto;
 export type WidgetChannel = WidgetChannelDto;
-export type Channel = ChatApiChannelDto | WidgetChannelDto;
+export type Channel = ChatChannelDto | WidgetChannelDto;
 export type DeliveryRecord = DeliveryDto;
 export type GivenUpEventType = GivenUpEventTypeDto;
 export type Mail = MailDto;

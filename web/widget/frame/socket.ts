@@ -6,6 +6,36 @@
  */
 import type { VisitorFrame } from '../../../protocol/widget';
 
+/** Every frame type the visitor socket sends (the compiler wants each, and no other). */
+const FRAME_TYPES: Record<VisitorFrame['type'], true> = {
+  ready: true,
+  reset: true,
+  'message.created': true,
+  'message.updated': true,
+  'chat.updated': true,
+  typing: true,
+  status: true,
+  'call.updated': true,
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** JSON whose `type` is a frame type the widget knows and whose `data` is an object: the one place wire JSON becomes a typed frame. */
+function isVisitorFrame(v: unknown): v is VisitorFrame {
+  return isRecord(v) && typeof v.type === 'string' && Object.hasOwn(FRAME_TYPES, v.type) && isRecord(v.data);
+}
+
+/** A frame from the socket's text, or null (broken JSON, a type this widget does not know): ignored. */
+export function readVisitorFrame(raw: string): VisitorFrame | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  return isVisitorFrame(value) ? value : null;
+}
+
 /** Close code of a socket beyond the server's bounds (docs/SECURITY.md section 4). */
 const CLOSE_TOO_MANY = 4429;
 
@@ -69,12 +99,8 @@ export class VisitorSocket {
     }
     this.ws = ws;
     ws.onmessage = (e: MessageEvent) => {
-      let f: VisitorFrame;
-      try {
-        f = JSON.parse(String(e.data)) as VisitorFrame;
-      } catch {
-        return;
-      }
+      const f = readVisitorFrame(String(e.data));
+      if (!f) return;
       if (f.type === 'ready') {
         this.attempt = 0;
         this.on.connected(true);

@@ -50,14 +50,7 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
   base.addHook('onClose', () => limiter.close());
 
   app.post('/auth/login', { schema: { tags: ['auth'], body: LoginBody } }, async (request, reply) => {
-    const { token, agent } = await login({
-      db: ctx.db,
-      email: request.body.email,
-      password: request.body.password,
-      ip: request.ip,
-      now: ctx.clock(),
-      ttlSeconds: ctx.config.tokenTtlSeconds,
-    });
+    const { token, agent } = await login(ctx, { email: request.body.email, password: request.body.password, ip: request.ip });
     const maxAge = ctx.config.tokenTtlSeconds;
     void reply.setCookie(TOKEN_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure, maxAge });
     void reply.setCookie(CSRF_COOKIE, crypto.randomBytes(16).toString('base64url'), { path: '/', httpOnly: false, sameSite: 'strict', secure, maxAge });
@@ -75,7 +68,7 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
 
   app.get('/auth/password-link', { schema: { tags: ['auth'], querystring: PasswordLinkQuery, response: { 200: PasswordLinkSchema } } }, async (request) => {
     await limiter.take(LINK_PER_IP, request.ip);
-    return readPasswordLink(ctx, request.query.token);
+    return readPasswordLink(ctx, { token: request.query.token });
   });
 
   app.post('/auth/set-password', { schema: { tags: ['auth'], body: SetPasswordBody } }, async (request, reply) => {

@@ -1,13 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent, createOtherAccount } from '../../../../../test/helpers/accounts.js';
-import {
-  createChatApiChannel,
-  postInbound,
-  startCustomerEndpoint,
-  textMessage,
-  waitFor,
-  type ChatApiChannel,
-} from '../../../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { listen, StreamClient, streamUrl } from '../../../../../test/helpers/realtime.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 import type { Call } from '../../../../db/schema.js';
@@ -27,7 +20,7 @@ const BALANCE = 3600;
 
 describe('/api/v1/calls and call_event (issue 7)', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let receiver: Awaited<ReturnType<typeof startCustomerEndpoint>>;
   let agent: { id: number; token: string };
   let n = 0;
@@ -67,7 +60,7 @@ describe('/api/v1/calls and call_event (issue 7)', () => {
     expect(
       (await api('PUT', '/settings', { event_webhook_url: `${receiver.url}/events`, callback: { enabled: true, balance_seconds: BALANCE } })).statusCode,
     ).toBe(200);
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
     agent = await addAgent(t, { email: 'caller-agent@example.com', name: 'Ada Agent' });
   });
   afterAll(async () => {

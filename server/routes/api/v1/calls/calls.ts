@@ -24,12 +24,12 @@ export async function callsRoutes(base: FastifyInstance, ctx: AppContext): Promi
   const agent = { preValidation: requireAgent, schemaErrorFormatter: readableSchemaErrors };
 
   app.get('/calls', { schema: { ...opts, querystring: CallListQuery }, ...agent }, async (request) => {
-    const calls = await listCalls(ctx.db, actor(request), { status: request.query.status, page: readPage(request.query) });
+    const calls = await listCalls(ctx, { actor: actor(request), status: request.query.status, page: readPage(request.query) });
     return calls.map(presentCall);
   });
 
   app.get('/calls/:id', { schema: { ...opts, params: IdParams }, ...agent }, async (request) =>
-    presentCall(await getCall(ctx.db, actor(request), readId(request.params, 'Call'))),
+    presentCall(await getCall(ctx, { actor: actor(request), callId: readId(request.params, 'Call') })),
   );
 
   app.post('/calls/:id/status', { schema: { ...opts, params: IdParams, body: CallStatusBody }, ...agent }, async (request) => {

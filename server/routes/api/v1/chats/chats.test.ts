@@ -1,17 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createChatApiChannel,
-  postInbound,
-  startCustomerEndpoint,
-  textMessage,
-  waitFor,
-  type ChatApiChannel,
-} from '../../../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 
 describe('agent chat API with a chat-channel customer endpoint', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let endpoint: Awaited<ReturnType<typeof startCustomerEndpoint>>;
   let agentToken: string;
   let agentId: number;
@@ -31,7 +24,7 @@ describe('agent chat API with a chat-channel customer endpoint', () => {
     const created = await api('POST', '/agents', t.adminToken, { name: 'Bob Agent', email: 'bob@example.com', password: 'bob-password-1', role: 'agent' });
     agentId = created.json().id;
     agentToken = await t.login('bob@example.com', 'bob-password-1');
-    channel = await createChatApiChannel(t, { webhook_url: `${endpoint.url}/in?c=`, agent_ids: [] });
+    channel = await createChatChannel(t, { webhook_url: `${endpoint.url}/in?c=`, agent_ids: [] });
   });
   afterAll(async () => {
     await t.close();

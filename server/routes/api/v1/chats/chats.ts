@@ -27,16 +27,16 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
 
   app.get('/chats', { schema: { ...opts, querystring: ChatListQuery }, preValidation: requireAgent }, async (request) => {
     const page = readPage(request.query);
-    return listChats(ctx.db, actor(request), { status: request.query.status, q: request.query.q, limit: page.limit, before: page.before ?? undefined });
+    return listChats(ctx, { actor: actor(request), status: request.query.status, q: request.query.q, limit: page.limit, before: page.before ?? undefined });
   });
 
   app.get('/chats/:id', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) =>
-    getChat(ctx.db, actor(request), readId(request.params, 'Chat')),
+    getChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') }),
   );
 
   app.post('/chats/:id/accept', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) => {
     const chat = await acceptChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') });
-    return getChat(ctx.db, actor(request), chat.id);
+    return getChat(ctx, { actor: actor(request), chatId: chat.id });
   });
 
   app.post('/chats/:id/messages', { schema: { ...opts, params: IdParams, body: MessageBody }, preValidation: requireAgent }, async (request, reply) => {
@@ -60,16 +60,16 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
 
   app.post('/chats/:id/assign', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) => {
     const chat = await assignChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') });
-    return getChat(ctx.db, actor(request), chat.id);
+    return getChat(ctx, { actor: actor(request), chatId: chat.id });
   });
 
   app.post('/chats/:id/finish', { schema: { ...opts, params: IdParams, body: FinishBody }, preValidation: requireAgent }, async (request) => {
     const chat = await finishChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), blacklist: request.body?.blacklist });
-    return getChat(ctx.db, actor(request), chat.id);
+    return getChat(ctx, { actor: actor(request), chatId: chat.id });
   });
 
   app.post('/chats/:id/transfer', { schema: { ...opts, params: IdParams, body: TransferBody }, preValidation: requireAgent }, async (request) => {
     const chat = await transferChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), agentId: request.body.agent_id });
-    return getChat(ctx.db, actor(request), chat.id);
+    return getChat(ctx, { actor: actor(request), chatId: chat.id });
   });
 }

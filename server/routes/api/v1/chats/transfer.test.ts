@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent, createOtherAccount, rowsOf } from '../../../../../test/helpers/accounts.js';
-import { createChatApiChannel, postInbound, textMessage, type ChatApiChannel } from '../../../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 
 interface Agent {
@@ -16,8 +16,8 @@ interface Agent {
 
 describe('POST /api/v1/chats/:id/transfer', () => {
   let t: TestApp;
-  let open: ChatApiChannel;
-  let restricted: ChatApiChannel;
+  let open: ChatChannel;
+  let restricted: ChatChannel;
   let alice: Agent;
   let bob: Agent;
   let carol: Agent;
@@ -28,7 +28,7 @@ describe('POST /api/v1/chats/:id/transfer', () => {
     t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
   const transfer = (chatId: number, agentId: unknown, token: string) => api('POST', `/chats/${chatId}/transfer`, token, { agent_id: agentId });
   /** A new pending chat on a channel; with `holder`, accepted by that agent. */
-  const newChat = async (channel: ChatApiChannel, holder?: Agent): Promise<number> => {
+  const newChat = async (channel: ChatChannel, holder?: Agent): Promise<number> => {
     sender += 1;
     const name = `Visitor ${sender}`;
     await postInbound(t, channel, textMessage(`tr-${sender}`, 'Hello', { name }));
@@ -48,8 +48,8 @@ describe('POST /api/v1/chats/:id/transfer', () => {
     bob = await addAgent(t, { email: 'bob@example.com', name: 'Bob' });
     carol = await addAgent(t, { email: 'carol@example.com', name: 'Carol' });
     adminId = (await api('GET', '/me')).json().id;
-    open = await createChatApiChannel(t, { name: 'Open', agent_ids: [] });
-    restricted = await createChatApiChannel(t, { name: 'Alice only', agent_ids: [alice.id] });
+    open = await createChatChannel(t, { name: 'Open', agent_ids: [] });
+    restricted = await createChatChannel(t, { name: 'Alice only', agent_ids: [alice.id] });
   });
   afterAll(async () => {
     await t.close();

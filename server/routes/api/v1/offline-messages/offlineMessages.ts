@@ -36,7 +36,7 @@ export async function offlineMessagesRoutes(base: FastifyInstance, ctx: AppConte
       preValidation: requireAgent,
     },
     async (request) => {
-      const rows = await listOfflineMessages(ctx.db, actor(request), readPage(request.query));
+      const rows = await listOfflineMessages(ctx, { actor: actor(request), page: readPage(request.query) });
       return rows.map(presentOfflineMessage);
     },
   );

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, postInbound, textMessage, type ChatApiChannel } from '../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
 
 describe('chat channel inbound (spec A, CONTRACT §2)', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
 
   const counts = async () => {
     const db = t.app.ctx.db;
@@ -22,7 +22,7 @@ describe('chat channel inbound (spec A, CONTRACT §2)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(async () => {
     await t.close();
@@ -208,10 +208,10 @@ describe('chat channel inbound (spec A, CONTRACT §2)', () => {
 
 describe('NUL characters (PostgreSQL cannot store them)', () => {
   let t: TestApp;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   beforeAll(async () => {
     t = await createTestApp({ workers: false });
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(async () => {
     await t.close();

@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { findChatApiChannel, isChatApiChannelGone } from '../../domain/chatChannel/findChannel.js';
+import { findChatChannel, isChatChannelGone } from '../../domain/chatChannel/findChannel.js';
 import { parseInbound } from '../../domain/chatChannel/parseInbound.js';
 import { receiveInbound } from '../../domain/chatChannel/receiveInbound.js';
 import { isChannelAvailable } from '../../domain/channels/access.js';
@@ -68,19 +68,19 @@ export async function chatChannelRoutes(app: FastifyInstance, ctx: AppContext): 
       });
 
       scope.get<{ Params: Params }>('/:secret/:publicId/status', { schema: { tags: ['chat channel'] } }, async (request, reply) => {
-        const channel = await findChatApiChannel(ctx, request.params.secret, request.params.publicId);
+        const channel = await findChatChannel(ctx, request.params.secret, request.params.publicId);
         if (!channel) throw notFound();
         const available = await isChannelAvailable(ctx.db, channel.account_id, channel.id);
         return reply.type('text/plain; charset=utf-8').send(available ? '1' : '0');
       });
 
       scope.post<{ Params: Params }>('/:secret/:publicId', { schema: { tags: ['chat channel'] } }, async (request) => {
-        const channel = await findChatApiChannel(ctx, request.params.secret, request.params.publicId);
+        const channel = await findChatChannel(ctx, request.params.secret, request.params.publicId);
         if (!channel) throw notFound();
         const inbound = parseInbound(request.body ?? '');
-        const outcome = await receiveInbound(ctx, channel, inbound).catch(async (err: unknown) => {
+        const outcome = await receiveInbound(ctx, { channel, req: inbound }).catch(async (err: unknown) => {
           // A 500 for a channel gone meanwhile (its rows went with it) is a 404; a 503 (store down) is not looked into.
-          if (classify(err).code === 'internal_error' && (await isChatApiChannelGone(ctx, channel).catch(() => false))) throw notFound();
+          if (classify(err).code === 'internal_error' && (await isChatChannelGone(ctx, channel).catch(() => false))) throw notFound();
           throw err;
         });
         request.log.debug({ channel: channel.public_id, outcome }, 'chat channel message');

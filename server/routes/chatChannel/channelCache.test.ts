@@ -4,7 +4,7 @@
  * the next request, on this instance (at once) and on another (within the TTL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatApiChannel, textMessage, type ChatApiChannel } from '../../../test/helpers/chatChannel.js';
+import { createChatChannel, textMessage, type ChatChannel } from '../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, freshStore, testDialect, type TestApp, type TestStore } from '../../../test/helpers/testApp.js';
 import { CHANNEL_TTL_MS } from '../../domain/chatChannel/channelCache.js';
 
@@ -15,8 +15,8 @@ const clock = () => now;
 const status = (t: TestApp, path: string) => t.app.inject({ method: 'GET', url: `${path}/status` });
 const post = (t: TestApp, path: string, senderId: string) =>
   t.app.inject({ method: 'POST', url: path, payload: JSON.stringify(textMessage(senderId, `from ${senderId}`)) });
-const pathWithSecret = (channel: ChatApiChannel, secret: string) => `/wh/${secret}/${channel.public_id}`;
-const rotate = async (t: TestApp, channel: ChatApiChannel): Promise<string> => {
+const pathWithSecret = (channel: ChatChannel, secret: string) => `/wh/${secret}/${channel.public_id}`;
+const rotate = async (t: TestApp, channel: ChatChannel): Promise<string> => {
   const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/channels/${channel.id}`, headers: bearer(t.adminToken), payload: { rotate_secret: true } });
   expect(res.statusCode).toBe(200);
   return new URL(res.json().endpoint_url as string).pathname;
@@ -40,7 +40,7 @@ describe('chat channel: channels cached in the process', () => {
   });
 
   it('serves the next requests without reading the channel again, and reads it again after the TTL', async () => {
-    const channel = await createChatApiChannel(t);
+    const channel = await createChatChannel(t);
     expect((await post(t, channel.path, 'cached-1')).statusCode).toBe(200);
     // Changed behind the cache's back (as another instance would): this instance does not see it yet.
     await t.app.ctx.db.updateTable('channels').set({ secret: 'changed-elsewhere' }).where('id', '=', channel.id).execute();
@@ -53,7 +53,7 @@ describe('chat channel: channels cached in the process', () => {
   });
 
   it('refuses the old secret at the next request after a rotation through the API, and takes the new one', async () => {
-    const channel = await createChatApiChannel(t);
+    const channel = await createChatChannel(t);
     expect((await status(t, channel.path)).statusCode).toBe(200);
     const rotated = await rotate(t, channel);
     expect((await post(t, channel.path, 'rotate-old')).statusCode).toBe(404);
@@ -62,7 +62,7 @@ describe('chat channel: channels cached in the process', () => {
   });
 
   it('refuses a channel deleted through the API at the next request', async () => {
-    const channel = await createChatApiChannel(t);
+    const channel = await createChatChannel(t);
     expect((await post(t, channel.path, 'delete-before')).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/channels/${channel.id}`, headers: bearer(t.adminToken) })).statusCode).toBe(204);
     expect((await status(t, channel.path)).statusCode).toBe(404);
@@ -94,8 +94,8 @@ describe('chat channel: channels cached in the process', () => {
   });
 
   it('answers 404, not 500, to a message for a channel deleted behind the cache, storing nothing; other channels of its batch are stored', async () => {
-    const gone = await createChatApiChannel(t);
-    const alive = await createChatApiChannel(t);
+    const gone = await createChatChannel(t);
+    const alive = await createChatChannel(t);
     expect((await post(t, gone.path, 'gone-known')).statusCode).toBe(200);
     await t.app.ctx.db.deleteFrom('channels').where('id', '=', gone.id).execute(); // as another instance would, within the TTL
     // Submitted in one turn: one transaction (db/groupCommit.ts) that fails, then each job alone.
@@ -132,7 +132,7 @@ if (testDialect() !== 'postgres') {
     });
 
     it('B sees a rotation made on A within the TTL', async () => {
-      const channel = await createChatApiChannel(a);
+      const channel = await createChatChannel(a);
       expect((await post(b, channel.path, 'two-rotate-1')).statusCode).toBe(200);
       const rotated = await rotate(a, channel);
       expect((await post(a, channel.path, 'two-rotate-2')).statusCode).toBe(404);
@@ -143,7 +143,7 @@ if (testDialect() !== 'postgres') {
     });
 
     it('B answers 404, not 500, to a message for a channel A deleted within the TTL, and stores nothing', async () => {
-      const channel = await createChatApiChannel(a);
+      const channel = await createChatChannel(a);
       expect((await post(b, channel.path, 'two-delete-1')).statusCode).toBe(200);
       expect((await a.app.inject({ method: 'DELETE', url: `/api/v1/channels/${channel.id}`, headers: bearer(a.adminToken) })).statusCode).toBe(204);
       const known = await post(b, channel.path, 'two-delete-1');
