@@ -59,8 +59,8 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
           <option value="agent">Agent</option>
           <option value="admin">Admin</option>
         </select>
-        {self && <span className="muted small">Another administrator changes your own role.</span>}
       </label>
+      {self && <span className="muted small">Another administrator changes your own role.</span>}
       <fieldset>
         <legend>Departments</legend>
         {departments.length === 0 ? (

@@ -46,9 +46,20 @@ export function PasswordForm() {
       </label>
       <label>
         New password
-        <input type="password" name="new_password" required minLength={8} autoComplete="new-password" value={form.next} onChange={set('next')} />
-        <span className="muted small">At least 8 characters. Changing it signs you out on every other device and browser.</span>
+        <input
+          type="password"
+          name="new_password"
+          required
+          minLength={8}
+          autoComplete="new-password"
+          aria-describedby="profile-password-hint"
+          value={form.next}
+          onChange={set('next')}
+        />
       </label>
+      <span id="profile-password-hint" className="muted small">
+        At least 8 characters. Changing it signs you out on every other device and browser.
+      </span>
       <label>
         New password again
         <input type="password" name="new_password_again" required autoComplete="new-password" value={form.again} onChange={set('again')} />

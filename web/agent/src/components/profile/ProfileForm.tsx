@@ -39,18 +39,29 @@ export function ProfileForm() {
       <h2 id="profile-details">Name and photo</h2>
       <label>
         Name
-        <input name="name" required maxLength={200} autoComplete="name" value={form.name} onChange={set('name')} />
-        <span className="muted small">Visitors and your colleagues see it.</span>
+        <input name="name" required maxLength={200} autoComplete="name" aria-describedby="profile-name-hint" value={form.name} onChange={set('name')} />
       </label>
+      <span id="profile-name-hint" className="muted small">
+        Visitors and your colleagues see it.
+      </span>
       <label>
         Phone (optional)
         <input type="tel" name="phone" autoComplete="tel" value={form.phone} onChange={set('phone')} />
       </label>
       <label>
         Photo link (optional)
-        <input type="url" name="photo_url" placeholder="https://example.com/me.jpg" value={form.photo_url} onChange={set('photo_url')} />
-        <span className="muted small">An https:// link to a picture of you; visitors see it beside your messages. Leave it empty for none.</span>
+        <input
+          type="url"
+          name="photo_url"
+          placeholder="https://example.com/me.jpg"
+          aria-describedby="profile-photo-hint"
+          value={form.photo_url}
+          onChange={set('photo_url')}
+        />
       </label>
+      <span id="profile-photo-hint" className="muted small">
+        An https:// link to a picture of you; visitors see it beside your messages. Leave it empty for none.
+      </span>
       {photo && <img className="avatar" src={photo} alt="Your photo, as visitors see it" width={64} height={64} />}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
