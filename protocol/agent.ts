@@ -15,6 +15,8 @@ export interface AgentDto {
   photo_url: string | null;
   active: boolean;
   created_at: number;
+  /** The departments the agent belongs to (ids, ascending): in the answers of /api/v1/agents and its agent.updated events. */
+  department_ids?: number[];
 }
 
 export interface MessageDto {

@@ -5,12 +5,18 @@
  * Mail page, the agent opens the link, chooses a password and signs in; the
  * used link then says it cannot be used; "Forgot password?" sends a reset
  * link, and an expired link says so; the notification addresses are saved
- * on the Settings page.
+ * on the Settings page. An admin edits an agent (name, role, departments),
+ * resends an invitation and forces a password reset; the Mail page shows the
+ * notification mails (offline message, callback request, transcript) kept.
+ * On the Profile page a person changes their name, photo link and password,
+ * and their other session is signed out.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/helpers/chatChannel.js';
+import { addAgent } from '../../test/helpers/accounts.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
+import { createWidget, sendText, startSession, visitorCall } from '../../test/helpers/widget.js';
 import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
 import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
 
@@ -112,6 +118,75 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     }
   });
 
+  it('edits an agent (name, role, departments), resends an invitation and forces a password reset', async () => {
+    const api = (method: 'POST' | 'PUT', url: string, payload: object) =>
+      run.t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(run.t.adminToken), payload });
+    const sales = (await api('POST', '/departments', { name: 'Sales' })).json<{ id: number }>().id;
+    await api('POST', '/departments', { name: 'Billing' });
+    await page.goto(`${run.base}/admin/agents`);
+    await page.getByRole('button', { name: 'Edit Ines Invited' }).click();
+    const form = page.getByRole('form', { name: 'Edit Ines Invited' });
+    await form.getByLabel('Name').fill('Ines Edited');
+    await form.getByLabel('Role').selectOption('admin');
+    await form.getByRole('checkbox', { name: 'Sales' }).check();
+    await form.getByRole('button', { name: 'Save agent' }).click();
+    await form.getByRole('status').filter({ hasText: 'Saved Ines Edited.' }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'ines@example.com' });
+    await row.getByRole('cell', { name: 'Sales', exact: true }).waitFor();
+    const edited = page.getByRole('form', { name: 'Edit Ines Edited' });
+    expect(await row.getByRole('combobox', { name: 'Role of Ines Edited' }).inputValue()).toBe('admin');
+    await screenshot(page, 'agent-edit');
+    const saved = (await run.t.app.inject({ method: 'GET', url: '/api/v1/agents', headers: bearer(run.t.adminToken) })).json<
+      Array<{ email: string; name: string; role: string; department_ids: number[] }>
+    >();
+    expect(saved.find((a) => a.email === 'ines@example.com')).toMatchObject({ name: 'Ines Edited', role: 'admin', department_ids: [sales] });
+    // Back to an agent, no department.
+    await edited.getByLabel('Role').selectOption('agent');
+    await edited.getByRole('checkbox', { name: 'Sales' }).uncheck();
+    await edited.getByRole('button', { name: 'Save agent' }).click();
+    await row.getByRole('cell', { name: 'none', exact: true }).waitFor();
+    await edited.getByRole('button', { name: 'Close' }).click();
+    expect(await edited.count()).toBe(0);
+
+    await row.getByRole('button', { name: 'Send Ines Edited an invitation' }).click();
+    await row.getByRole('status').filter({ hasText: 'Invitation sent to ines@example.com.' }).waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Force a password reset for Ines Edited' }).click();
+    await row.getByRole('status').filter({ hasText: 'Password-reset link sent to ines@example.com.' }).waitFor();
+    await linkMailedTo('ines@example.com', 'password_reset');
+    const signIn = await run.t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'ines@example.com', password: 'ines-password-1' } });
+    expect(signIn.statusCode).toBe(401);
+  });
+
+  it('shows the notification mails on the Mail page: offline message, callback request, transcript', async () => {
+    const t = run.t;
+    const widget = await createWidget(t, { name: 'Shop' });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/settings',
+      headers: bearer(t.adminToken),
+      payload: { callback: { enabled: true, balance_seconds: 600 } },
+    });
+    const s = await startSession(t, widget.widget_id);
+    await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { name: 'Olga <o>', email: 'olga@example.com', message: 'Do you ship to Oslo?' });
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'callback', { phone: '+15550100199' })).json()).toMatchObject({ result: 'ok' });
+    await visitorCall(t, widget.widget_id, s.visitor_token, 'contact', { client_name: 'Olga <o>', email: 'olga@example.com' });
+    await sendText(t, widget.widget_id, s.visitor_token, 'One more question');
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'transcript', {})).statusCode).toBe(200);
+
+    await page.goto(`${run.base}/admin/mail`);
+    const cards = page.locator('.mails li');
+    const offline = cards.filter({ hasText: 'Offline message from Olga <o>' });
+    await offline.waitFor();
+    await offline.getByText('reply to olga@example.com').waitFor();
+    await cards.filter({ hasText: 'Callback request: +15550100199' }).first().waitFor();
+    const transcript = cards.filter({ hasText: 'Your conversation with' });
+    await transcript.getByText('Transcript for the visitor · to olga@example.com').waitFor();
+    await offline.getByText('Show the mail').click();
+    await offline.locator('pre').getByText('> Do you ship to Oslo?').waitFor();
+    await screenshot(page, 'mail-filled');
+  });
+
   it('saves the notification addresses in Settings, the result beside the button', async () => {
     await page.goto(`${run.base}/admin/settings`);
     const form = page.getByRole('form', { name: 'Notification e-mails' });
@@ -156,6 +231,63 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
       await screenshot(guest, 'set-password-expired');
     } finally {
       await context.close();
+    }
+  });
+
+  it('Profile: a person changes their name, photo link and password; their other session ends', async () => {
+    await addAgent(run.t, { email: 'pat@example.com', name: 'Pat Agent', password: 'pat-password-1' });
+    const here = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const there = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    try {
+      const me = await here.newPage();
+      const other = await there.newPage();
+      collectBrowserLog(me, browserLog);
+      collectBrowserLog(other, browserLog);
+      await signIn(other, run.base, 'pat@example.com', 'pat-password-1');
+      await signIn(me, run.base, 'pat@example.com', 'pat-password-1');
+      await me.getByRole('link', { name: 'Pat Agent' }).click();
+      await me.getByRole('heading', { name: 'Your profile' }).waitFor();
+      await me.getByText('You sign in as pat@example.com (agent).').waitFor();
+      await screenshot(me, 'profile');
+
+      const details = me.getByRole('form', { name: 'Name and photo' });
+      await details.getByLabel('Photo link (optional)').fill('ftp://files.example.com/pat.png');
+      await details.getByRole('button', { name: 'Save profile' }).click();
+      await details.getByRole('alert').filter({ hasText: 'photo_url must be an http:// or https:// link' }).waitFor();
+      await details.getByLabel('Name').fill('Pat Renamed');
+      await details.getByLabel('Photo link (optional)').fill('https://images.example.com/pat.png');
+      await details.getByRole('button', { name: 'Save profile' }).click();
+      await details.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      // The header follows at once; the preview shows the link.
+      await me.getByRole('link', { name: 'Pat Renamed' }).waitFor();
+      expect(await details.getByRole('img', { name: 'Your photo, as visitors see it' }).getAttribute('src')).toBe('https://images.example.com/pat.png');
+
+      const password = me.getByRole('form', { name: 'Password' });
+      await password.getByLabel('Current password').fill('not-my-password');
+      await password.getByLabel('New password', { exact: true }).fill('pat-password-2');
+      await password.getByLabel('New password again').fill('pat-password-2');
+      await password.getByRole('button', { name: 'Change password' }).click();
+      await password.getByRole('alert').waitFor();
+      expect(await password.getByRole('alert').textContent()).toMatch(/password/i);
+      // The other session is still signed in after the refused change.
+      expect(await other.locator('.conn-live').count()).toBe(1);
+      await password.getByLabel('Current password').fill('pat-password-1');
+      await password.getByRole('button', { name: 'Change password' }).click();
+      await password.getByRole('status').filter({ hasText: 'Password changed. Your other sessions are signed out' }).waitFor();
+      await screenshot(me, 'profile-saved');
+
+      // The other browser is signed out at once; this one stays.
+      await other.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
+      await me.reload();
+      await me.getByRole('heading', { name: 'Your profile' }).waitFor();
+      const login = (pw: string) => run.t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'pat@example.com', password: pw } });
+      expect((await login('pat-password-1')).statusCode).toBe(401);
+      expect((await login('pat-password-2')).statusCode).toBe(200);
+      const row = await run.t.app.ctx.db.selectFrom('agents').select(['name', 'photo_url']).where('email', '=', 'pat@example.com').executeTakeFirstOrThrow();
+      expect(row).toEqual({ name: 'Pat Renamed', photo_url: 'https://images.example.com/pat.png' });
+    } finally {
+      await here.close();
+      await there.close();
     }
   });
 });

@@ -3,7 +3,9 @@
  * and safe (http(s) only, a new tab, rel=noopener noreferrer), the rating
  * buttons are icons (no emoji glyphs), the unread badge survives a page
  * change, and the page the visitor is on reaches the agents on every page
- * change (a full navigation and a single-page app's URL change alike).
+ * change (a full navigation and a single-page app's URL change alike). Once
+ * the visitor gave an e-mail address, the widget offers "E-mail me this
+ * conversation", and the copy goes to that address.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +145,36 @@ describe('what a visitor expects (browser)', () => {
       await page.evaluate(() => history.pushState({}, '', '/shop/delivery/express'));
       await announced(`${env.siteUrl}/shop/delivery/express`);
       expect(await pageOf()).toBe(`${env.siteUrl}/shop/delivery/express`);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('offers "E-mail me this conversation" once the visitor gave an e-mail address, and mails it there', async () => {
+    const ctx = await env.context();
+    try {
+      const page = await env.open(ctx);
+      const frame = env.frame(page);
+      const chat = await chatting(page);
+      expect((await env.api('POST', `/api/v1/chats/${chat.id}/messages`, { type: 'text', text: 'Happy to help.' })).status).toBe(201);
+      await frame.getByRole('log').getByText('Happy to help.').waitFor();
+      const offer = frame.getByRole('button', { name: 'E-mail me this conversation' });
+      expect(await offer.count()).toBe(0);
+
+      await frame.getByRole('button', { name: 'Your contact details' }).click();
+      await frame.getByLabel('E-mail').fill('vic@example.com');
+      await frame.getByRole('button', { name: 'Save' }).click();
+      await offer.waitFor();
+      await screenshot(page, 'widget-transcript-offer');
+      await offer.click();
+      await frame.getByRole('status').filter({ hasText: 'We sent this conversation to vic@example.com.' }).waitFor();
+      await screenshot(page, 'widget-transcript-sent');
+      // No SMTP_URL here: the mail is kept, to the visitor's address, with the conversation.
+      const mails = (await env.api<Array<{ type: string; to: string; chat_id: number; text: string }>>('GET', '/api/v1/mails')).body;
+      const mail = mails.find((m) => m.type === 'chat_transcript');
+      expect(mail).toMatchObject({ to: 'vic@example.com', chat_id: chat.id });
+      expect(mail?.text).toContain(': Hello');
+      expect(mail?.text).toContain(': Happy to help.');
     } finally {
       await ctx.close();
     }

@@ -99,6 +99,13 @@ export interface ChannelsTable {
   updated_at: number;
 }
 
+/** An agent's membership of a department (migration 022), many to many. */
+export interface AgentDepartmentsTable {
+  account_id: number;
+  agent_id: number;
+  department_id: number;
+}
+
 export interface ChannelAgentsTable {
   account_id: number;
   channel_id: number;
@@ -407,6 +414,7 @@ export interface Database {
   departments: DepartmentsTable;
   channels: ChannelsTable;
   channel_agents: ChannelAgentsTable;
+  agent_departments: AgentDepartmentsTable;
   settings: SettingsTable;
   visitors: VisitorsTable;
   chats: ChatsTable;

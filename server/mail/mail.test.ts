@@ -15,6 +15,9 @@ import { waitFor } from '../../test/helpers/chatChannel.js';
 import { createWidget, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
 
 const FROM = 'Acme support <support@acme.example>';
+const ACCOUNT = 'Acme <Shop> & Co';
+const FOOTER_TEXT = `Sent by Parley for ${ACCOUNT}.`;
+const FOOTER_HTML = 'Sent by Parley for Acme &lt;Shop&gt; &amp; Co.';
 
 async function mailRow(t: TestApp, type: string, status: string[] = ['delivered', 'failed', 'kept']) {
   return waitFor(async () => {
@@ -31,6 +34,7 @@ describe('mail over SMTP', () => {
   beforeAll(async () => {
     smtp = await startSmtp({ user: 'parley', password: 's3cret pass' });
     t = await createTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: FROM } });
+    await t.app.ctx.db.updateTable('accounts').set({ name: ACCOUNT }).execute();
     widget = await createWidget(t, { name: 'Shop <site>' });
   });
   afterAll(async () => {
@@ -57,8 +61,11 @@ describe('mail over SMTP', () => {
     expect(text).toContain('> Call me back\n> please & thanks');
     expect(text).toContain('Channel: Shop <site>');
     expect(text).toContain('Open the offline messages: http://parley.test/offline');
+    expect(text).toContain(`Sent by Parley for ${ACCOUNT}. You get this mail because your address is a notification address of this account`);
     expect(text).toContain('http://parley.test/admin/settings#notifications');
+    expect(mail.parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/alternative' });
     const html = mail.parsed.html || '';
+    expect(html).toContain(FOOTER_HTML);
     expect(html).toContain('Bo &lt;b&gt;Bold&lt;/b&gt;');
     expect(html).not.toContain('<b>Bold</b>');
     expect(html).toContain('Call me back<br>please &amp; thanks');
@@ -119,10 +126,14 @@ describe('mail over SMTP', () => {
       return found.length >= 2 ? found : null;
     });
     const mail = mails[0];
+    expect(mail.parsed.replyTo).toBeUndefined();
     expect(mail.parsed.text).toContain('Phone: +15550100199');
     expect(mail.parsed.text).toContain('Page: https://shop.example.com/pricing');
     expect(mail.parsed.text).toMatch(/Requested: \d+ \w+ \d{4}, \d\d:\d\d \(UTC\)/);
-    expect(htmlLinks(mail)[0]).toBe(`http://parley.test/calls?call=${callId}`);
+    expect(mail.parsed.text).toContain(`Open the call: http://parley.test/calls?call=${callId}`);
+    expect(mail.parsed.text).toContain(FOOTER_TEXT);
+    expect(mail.parsed.html).toContain(FOOTER_HTML);
+    expect(htmlLinks(mail)).toEqual([`http://parley.test/calls?call=${callId}`, 'http://parley.test/admin/settings#notifications']);
   });
 
   it('a 5xx answer fails the mail for good, with the reason, after one attempt', async () => {

@@ -2,11 +2,14 @@
  * The missed-chat mail: a chat left pending past the account's
  * missed_chat_minutes is mailed to the notification addresses once, with what
  * the visitor wrote; chats answered in time and accounts without the setting
- * get none. The clock is moved instead of waiting.
+ * get none. The clock is moved instead of waiting. With SMTP_URL set, the
+ * mail arrives at a real SMTP server with its transcript, links and footer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/helpers/chatChannel.js';
+import { htmlLinks, startSmtp } from '../../test/helpers/smtp.js';
 import { ADMIN_EMAIL, bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
-import { createWidget, sendText, startSession, type TestWidget } from '../../test/helpers/widget.js';
+import { createWidget, sendText, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
 import { sweepMissedChats } from './missedChats.js';
 
 describe('missed-chat mail', () => {
@@ -55,5 +58,48 @@ describe('missed-chat mail', () => {
     expect(mail?.text).toContain(`http://parley.test/chats/${chat_id}`);
     expect(mail?.text).toContain('http://parley.test/admin/settings#notifications');
     expect(mails.some((m) => m.chat_id === answered.chat_id)).toBe(false);
+  });
+});
+
+describe('missed-chat mail over SMTP', () => {
+  it('arrives once at the notification addresses, with the transcript, the chat link and the settings link', async () => {
+    const smtp = await startSmtp();
+    let offset = 0;
+    const t = await createTestApp({ env: { SMTP_URL: smtp.url }, clock: () => Date.now() + offset });
+    try {
+      await t.app.ctx.db.updateTable('accounts').set({ name: 'Corner <Shop>' }).execute();
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/settings',
+        headers: bearer(t.adminToken),
+        payload: { notifications: { missed_chat_minutes: 2, emails: ['desk@example.com'] } },
+      });
+      expect(put.statusCode).toBe(200);
+      const widget = await createWidget(t, { name: 'Shop' });
+      const s = await startSession(t, widget.widget_id);
+      await visitorCall(t, widget.widget_id, s.visitor_token, 'contact', { client_name: 'Nia <n>', email: 'nia@example.com', phone: '+15550100123' });
+      const { chat_id } = await sendText(t, widget.widget_id, s.visitor_token, 'Do you ship <today> & tomorrow?');
+      offset += 3 * 60_000;
+      expect(await sweepMissedChats(t.app.ctx)).toBe(1);
+      const mail = await waitFor(() => smtp.mails.find((m) => m.parsed.subject?.startsWith('Missed chat')), 20_000);
+      expect(mail.envelope.to).toEqual(['desk@example.com']);
+      expect(mail.parsed.subject).toBe('Missed chat: Nia <n> waited 2 min');
+      const text = mail.parsed.text ?? '';
+      expect(text).toContain('E-mail: nia@example.com\nPhone: +15550100123');
+      expect(text).toMatch(/\[\d\d:\d\d\] Nia <n>: Do you ship <today> & tomorrow\?/);
+      expect(text).toContain('Sent by Parley for Corner <Shop>.');
+      const html = mail.parsed.html || '';
+      expect(html).toContain('Do you ship &lt;today&gt; &amp; tomorrow?');
+      expect(html).toContain('Sent by Parley for Corner &lt;Shop&gt;.');
+      expect(htmlLinks(mail)).toEqual([`http://parley.test/chats/${chat_id}`, 'http://parley.test/admin/settings#notifications']);
+      // Swept again later: nothing more.
+      offset += 10 * 60_000;
+      expect(await sweepMissedChats(t.app.ctx)).toBe(0);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(smtp.mails.filter((m) => m.parsed.subject?.startsWith('Missed chat'))).toHaveLength(1);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
   });
 });

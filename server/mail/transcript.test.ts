@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCustomerEndpoint, waitFor } from '../../test/helpers/chatChannel.js';
 import { allRelayed } from '../../test/helpers/realtime.js';
-import { startSmtp, type TestSmtp } from '../../test/helpers/smtp.js';
+import { htmlLinks, startSmtp, type TestSmtp } from '../../test/helpers/smtp.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { agentReply, createWidget, sendText, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
 
@@ -17,6 +17,7 @@ describe('transcript mails', () => {
   let t: TestApp;
   let widget: TestWidget;
   let receiver: Awaited<ReturnType<typeof startCustomerEndpoint>>;
+  let account = '';
   const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(t.adminToken), ...(payload === undefined ? {} : { payload: payload as object }) });
 
@@ -30,6 +31,7 @@ describe('transcript mails', () => {
     );
     expect((await api('PUT', '/settings', { event_webhook_url: `${receiver.url}/events` })).statusCode).toBe(200);
     widget = await createWidget(t, { name: 'Shop' });
+    account = (await t.app.ctx.db.selectFrom('accounts').select('name').executeTakeFirstOrThrow()).name;
   });
   afterAll(async () => {
     await t.close();
@@ -65,6 +67,10 @@ describe('transcript mails', () => {
     expect(text).toMatch(/\(private note\): VIP customer/);
     expect(text).toContain(`http://parley.test/chats/${chat_id}`);
     expect(mail.parsed.html).not.toContain('<v>');
+    expect(mail.parsed.html).toContain('Carl from CRM');
+    // The archive copy names the account but is no notification: no settings link.
+    expect(text).toContain(`Sent by Parley for ${account}.`);
+    expect(htmlLinks(mail)).toEqual([`http://parley.test/chats/${chat_id}`]);
     // The first chat, finished before the address was set, was not archived; nothing else was.
     await new Promise((r) => setTimeout(r, 500));
     expect(smtp.mails.filter((m) => m.envelope.to.includes('archive@example.com'))).toHaveLength(1);
@@ -90,6 +96,10 @@ describe('transcript mails', () => {
     expect(mail.parsed.text).toContain('Walt: Hello there');
     expect(mail.parsed.text).toContain('Hi Walt');
     expect(mail.parsed.text).not.toContain('secret note');
+    expect(mail.parsed.subject).toBe(`Your conversation with ${account}`);
+    expect(mail.parsed.html).toContain('Hi Walt');
+    expect(mail.parsed.text).toContain(`Sent by Parley for ${account}.`);
+    expect(htmlLinks(mail)).toEqual([]);
     const listed = (await api('GET', '/mails')).json<Array<{ type: string; chat_id: number }>>();
     expect(listed.find((m) => m.type === 'chat_transcript')?.chat_id).toBe(chat_id);
   });

@@ -1,9 +1,9 @@
-/** The agent as the agent/admin API shows it (never the password hash). */
+/** The agent as the agent/admin API shows it (never the password hash); `department_ids` when the caller read them (the agents API). */
 import type { Agent } from '../db/schema.js';
 import type { AgentDto } from '../../protocol/agent.js';
 export type { AgentDto };
 
-export function presentAgent(a: Agent): AgentDto {
+export function presentAgent(a: Agent & { department_ids?: number[] }): AgentDto {
   return {
     id: a.id,
     name: a.name,
@@ -14,5 +14,6 @@ export function presentAgent(a: Agent): AgentDto {
     photo_url: a.photo_url,
     active: a.active === 1,
     created_at: a.created_at,
+    ...(a.department_ids ? { department_ids: a.department_ids } : {}),
   };
 }

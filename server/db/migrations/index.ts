@@ -17,6 +17,7 @@ import * as m015 from './015_reports.js';
 import * as m015cube from './015_reports_cube.js';
 import * as m016 from './016_uploads.js';
 import * as m017 from './017_event_webhook_given_up.js';
+import * as m022 from './022_agent_departments.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -36,6 +37,7 @@ const modules: Record<string, MigrationModule> = {
   '015_reports_cube': m015cube,
   '016_uploads': m016,
   '017_event_webhook_given_up': m017,
+  '022_agent_departments': m022,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -1,5 +1,6 @@
 /**
- * An admin changes an agent of its account: name, role, phone, password, or
+ * An admin changes an agent of its account: name, role, phone, password, its
+ * departments (`department_ids`, replacing the earlier ones), or
  * `active:false` to deactivate it. Deactivation revokes the agent's tokens and
  * sets it offline; a new password set by someone else also revokes its tokens.
  * The account always keeps one active administrator: demoting or deactivating
@@ -15,6 +16,7 @@ import { presentAgent } from '../../presenters/agent.js';
 import { hashPassword } from '../auth/passwords.js';
 import { revokeAgentTokens } from '../auth/tokens.js';
 import { assertAdmin, type Actor } from './actor.js';
+import { checkDepartmentIds, setAgentDepartments, withDepartments, type AgentWithDepartments } from './agentDepartments.js';
 import { checkPassword, cleanName, cleanPhone } from './agentInput.js';
 
 export interface AgentChanges {
@@ -23,9 +25,10 @@ export interface AgentChanges {
   phone?: string | null;
   password?: string;
   active?: boolean;
+  department_ids?: number[];
 }
 
-export async function updateAgent(ctx: AppContext, input: { actor: Actor; id: number; changes: AgentChanges }): Promise<Agent> {
+export async function updateAgent(ctx: AppContext, input: { actor: Actor; id: number; changes: AgentChanges }): Promise<AgentWithDepartments> {
   const { actor, id, changes } = input;
   assertAdmin(actor);
   const set: Updateable<AgentsTable> = {};
@@ -45,6 +48,9 @@ export async function updateAgent(ctx: AppContext, input: { actor: Actor; id: nu
       await assertAnotherActiveAdmin(ctx, tx, target);
     }
     if (deactivating) set.status = 'offline';
+    if (changes.department_ids !== undefined) {
+      await setAgentDepartments(tx, actor.account_id, id, await checkDepartmentIds(tx, actor.account_id, changes.department_ids));
+    }
     const updated = await tx
       .updateTable('agents')
       .set({ ...set, updated_at: now })
@@ -55,8 +61,9 @@ export async function updateAgent(ctx: AppContext, input: { actor: Actor; id: nu
     if (deactivating || (set.password_hash !== undefined && target.id !== actor.id)) {
       await revokeAgentTokens(tx, target.id, now);
     }
-    await recordEvent(tx, { accountId: actor.account_id, type: 'agent.updated', data: { agent: presentAgent(updated) } }, now);
-    return updated;
+    const [shown] = await withDepartments(tx, [updated]);
+    await recordEvent(tx, { accountId: actor.account_id, type: 'agent.updated', data: { agent: presentAgent(shown) } }, now);
+    return shown;
   });
 }
 

@@ -1,4 +1,4 @@
-/** An admin removes a department of its account; its chats keep no department. */
+/** An admin removes a department of its account; its chats keep no department, its agents leave it. */
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors/AppError.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
@@ -9,6 +9,7 @@ export async function deleteDepartment(ctx: AppContext, input: { actor: Actor; i
   await ctx.db.transaction().execute(async (tx) => {
     const gone = await tx.deleteFrom('departments').where('id', '=', id).where('account_id', '=', actor.account_id).executeTakeFirst();
     if (Number(gone.numDeletedRows) === 0) throw notFound(`Department ${id}`);
+    await tx.deleteFrom('agent_departments').where('department_id', '=', id).where('account_id', '=', actor.account_id).execute();
     await tx.updateTable('chats').set({ department_id: null }).where('department_id', '=', id).where('account_id', '=', actor.account_id).execute();
   });
 }

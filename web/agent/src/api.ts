@@ -115,6 +115,15 @@ export interface AgentChanges {
   phone?: string | null;
   password?: string;
   active?: boolean;
+  /** Replaces the agent's departments; [] = none. */
+  department_ids?: number[];
+}
+
+/** What a person changes of their own profile (PATCH /me); null clears phone and photo. */
+export interface ProfileChanges {
+  name?: string;
+  phone?: string | null;
+  photo_url?: string | null;
 }
 
 export interface ChannelFields {
@@ -180,6 +189,7 @@ export const api = {
   changePassword: (currentPassword: string, newPassword: string) =>
     request<void>('PUT', '/me/password', { current_password: currentPassword, new_password: newPassword }),
   me: () => request<Agent>('GET', '/me'),
+  updateProfile: (changes: ProfileChanges) => request<Agent>('PATCH', '/me', changes),
   setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
 
   chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),

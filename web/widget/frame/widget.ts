@@ -111,6 +111,16 @@ export class Widget extends WidgetCore {
     }
   }
 
+  /** "E-mail me this conversation": mailed to the address the visitor gave (the server picks it, never the page). */
+  async mailTranscript(): Promise<boolean> {
+    try {
+      await this.api.call('POST', 'transcript', {});
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   async rate(rate: 'positive' | 'negative'): Promise<void> {
     const chat = this.state.chat;
     if (!chat) return;

@@ -1,5 +1,9 @@
-/** Callback requests (GET /api/v1/calls), newest first, live, with their status actions. */
-import { useEffect } from 'react';
+/**
+ * Callback requests (GET /api/v1/calls), newest first, live, with their status
+ * actions. `/calls?call=<id>` (the link of the callback-request mail) marks
+ * that call and scrolls to it.
+ */
+import { useEffect, useRef } from 'react';
 import { api } from '../api';
 import { useApp, useOnResync } from '../context';
 import { dateTime, isRecord, safeHref } from '../format';
@@ -20,6 +24,13 @@ export function Calls() {
   const { onFrame, clearBadge } = useApp();
   const list = useList<Call>(() => api.calls());
   const { upsert, reload } = list;
+
+  const wanted = Number(new URLSearchParams(location.search).get('call')) || null;
+  const marked = useRef<HTMLLIElement>(null);
+  const found = wanted !== null && list.items.some((c) => c.id === wanted);
+  useEffect(() => {
+    if (found) marked.current?.scrollIntoView({ block: 'center' });
+  }, [found]);
 
   useEffect(() => clearBadge('calls'), [clearBadge]);
   useOnResync(reload);
@@ -50,38 +61,47 @@ export function Calls() {
       ) : list.items.length === 0 ? (
         <p className="muted">No callback request yet.</p>
       ) : (
-        <ul className="cards" aria-live="polite">
-          {list.items.map((call) => {
-            const record = safeHref(call.record_url);
-            return (
-              <li key={call.id} className="card" data-call-id={call.id}>
-                <p className="card-title">
-                  <a href={`tel:${call.phone}`}>{call.phone}</a> <span className={`pill pill-call-${call.status}`}>{LABEL[call.status] ?? call.status}</span>
-                </p>
-                <p className="muted small">
-                  {dateTime(call.created_at)}
-                  {typeof call.duration_seconds === 'number' && call.duration_seconds > 0 && <> · {call.duration_seconds} s</>}
-                  {typeof call.chat_id === 'number' && (
-                    <>
-                      {' · '}
-                      <Link href={`/chats/${call.chat_id}`}>Open the chat</Link>
-                    </>
-                  )}
-                </p>
-                {call.reason && <p className="error small">{call.reason}</p>}
-                {record && (
-                  <p>
-                    <audio controls preload="none" src={record} aria-label={`Recording of the call with ${call.phone}`} />{' '}
-                    <a href={record} target="_blank" rel="noopener noreferrer">
-                      Recording
-                    </a>
+        <>
+          {wanted !== null && !found && <p className="page-note">Call #{wanted} is not among the latest callback requests.</p>}
+          <ul className="cards" aria-live="polite">
+            {list.items.map((call) => {
+              const record = safeHref(call.record_url);
+              return (
+                <li
+                  key={call.id}
+                  className={call.id === wanted ? 'card marked' : 'card'}
+                  data-call-id={call.id}
+                  ref={call.id === wanted ? marked : undefined}
+                  aria-current={call.id === wanted ? 'true' : undefined}
+                >
+                  <p className="card-title">
+                    <a href={`tel:${call.phone}`}>{call.phone}</a> <span className={`pill pill-call-${call.status}`}>{LABEL[call.status] ?? call.status}</span>
                   </p>
-                )}
-                {call.status !== 'end' && call.status !== 'error' && <CallActions call={call} onChanged={upsert} />}
-              </li>
-            );
-          })}
-        </ul>
+                  <p className="muted small">
+                    {dateTime(call.created_at)}
+                    {typeof call.duration_seconds === 'number' && call.duration_seconds > 0 && <> · {call.duration_seconds} s</>}
+                    {typeof call.chat_id === 'number' && (
+                      <>
+                        {' · '}
+                        <Link href={`/chats/${call.chat_id}`}>Open the chat</Link>
+                      </>
+                    )}
+                  </p>
+                  {call.reason && <p className="error small">{call.reason}</p>}
+                  {record && (
+                    <p>
+                      <audio controls preload="none" src={record} aria-label={`Recording of the call with ${call.phone}`} />{' '}
+                      <a href={record} target="_blank" rel="noopener noreferrer">
+                        Recording
+                      </a>
+                    </p>
+                  )}
+                  {call.status !== 'end' && call.status !== 'error' && <CallActions call={call} onChanged={upsert} />}
+                </li>
+              );
+            })}
+          </ul>
+        </>
       )}
     </section>
   );

@@ -52,9 +52,9 @@ export function Header({ route }: { route: Route }) {
         </span>
         <StatusSwitch />
         <AlertsButton />
-        <span className="me" title={me.email}>
+        <Link href="/profile" className="me" title={`${me.email}: your profile and password`} aria-current={current(route.name === 'profile')}>
           {me.name}
-        </span>
+        </Link>
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>

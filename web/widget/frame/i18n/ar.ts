@@ -66,4 +66,7 @@ export const texts: Texts = {
   typeHere: 'اكتب رسالتك…',
   previewOf: 'معاينة {name}',
   remove: 'إزالة',
+  mailTranscript: 'أرسل لي هذه المحادثة بالبريد الإلكتروني',
+  transcriptSent: 'أرسلنا هذه المحادثة إلى {email}.',
+  transcriptFailed: 'لم تُرسل المحادثة؛ يرجى المحاولة مرة أخرى.',
 };

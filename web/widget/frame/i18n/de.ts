@@ -66,4 +66,7 @@ export const texts: Texts = {
   typeHere: 'Nachricht eingeben…',
   previewOf: 'Vorschau von {name}',
   remove: 'Entfernen',
+  mailTranscript: 'Dieses Gespräch per E-Mail an mich senden',
+  transcriptSent: 'Wir haben dieses Gespräch an {email} gesendet.',
+  transcriptFailed: 'Das Gespräch wurde nicht gesendet; bitte versuchen Sie es erneut.',
 };

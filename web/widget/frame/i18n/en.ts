@@ -64,6 +64,9 @@ export const en = {
   typeHere: 'Type your message…',
   previewOf: 'Preview of {name}',
   remove: 'Remove',
+  mailTranscript: 'E-mail me this conversation',
+  transcriptSent: 'We sent this conversation to {email}.',
+  transcriptFailed: 'The conversation was not sent; please try again.',
 };
 
 export type Texts = typeof en;

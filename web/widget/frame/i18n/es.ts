@@ -66,4 +66,7 @@ export const texts: Texts = {
   typeHere: 'Escribe tu mensaje…',
   previewOf: 'Vista previa de {name}',
   remove: 'Quitar',
+  mailTranscript: 'Enviarme esta conversación por correo',
+  transcriptSent: 'Hemos enviado esta conversación a {email}.',
+  transcriptFailed: 'La conversación no se envió; inténtelo de nuevo.',
 };

@@ -66,4 +66,7 @@ export const texts: Texts = {
   typeHere: 'Écrivez votre message…',
   previewOf: 'Aperçu de {name}',
   remove: 'Retirer',
+  mailTranscript: 'M’envoyer cette conversation par e-mail',
+  transcriptSent: 'Nous avons envoyé cette conversation à {email}.',
+  transcriptFailed: 'La conversation n’a pas été envoyée ; veuillez réessayer.',
 };

@@ -66,4 +66,7 @@ export const texts: Texts = {
   typeHere: 'Digite sua mensagem…',
   previewOf: 'Prévia de {name}',
   remove: 'Remover',
+  mailTranscript: 'Enviar-me esta conversa por e-mail',
+  transcriptSent: 'Enviámos esta conversa para {email}.',
+  transcriptFailed: 'A conversa não foi enviada; tente novamente.',
 };

@@ -66,4 +66,7 @@ export const texts: Texts = {
   typeHere: 'Введите сообщение…',
   previewOf: 'Просмотр {name}',
   remove: 'Убрать',
+  mailTranscript: 'Отправить мне эту переписку по e-mail',
+  transcriptSent: 'Мы отправили эту переписку на {email}.',
+  transcriptFailed: 'Переписка не отправлена; попробуйте ещё раз.',
 };

@@ -66,4 +66,7 @@ export const texts: Texts = {
   typeHere: 'Mesajınızı yazın…',
   previewOf: '{name} önizlemesi',
   remove: 'Kaldır',
+  mailTranscript: 'Bu konuşmayı bana e-postayla gönder',
+  transcriptSent: 'Bu konuşmayı {email} adresine gönderdik.',
+  transcriptFailed: 'Konuşma gönderilemedi; lütfen tekrar deneyin.',
 };

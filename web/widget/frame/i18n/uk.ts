@@ -66,4 +66,7 @@ export const texts: Texts = {
   typeHere: 'Введіть повідомлення…',
   previewOf: 'Перегляд {name}',
   remove: 'Прибрати',
+  mailTranscript: 'Надіслати мені цю розмову електронною поштою',
+  transcriptSent: 'Ми надіслали цю розмову на {email}.',
+  transcriptFailed: 'Розмову не надіслано; спробуйте ще раз.',
 };

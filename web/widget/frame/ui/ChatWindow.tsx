@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { chatOpen, type UiState } from '../state';
 import type { Widget } from '../widget';
 import { Composer } from './Composer';
-import { CallbackForm, ContactCard, ContactsForm, OfflineForm, Rating } from './Forms';
+import { CallbackForm, ContactCard, ContactsForm, OfflineForm, Rating, TranscriptOffer } from './Forms';
 import { MinimizeIcon, PersonIcon, PhoneIcon } from './icons';
 import { Messages } from './Messages';
 import { safeUrl } from './useWidget';
@@ -54,11 +54,13 @@ function Body({ w, s }: { w: Widget; s: UiState }) {
   if (!s.online && !chatOpen(s.chat) && !(finished && !s.chat?.rate)) return <OfflineForm w={w} s={s} />;
   const anonymous = !s.contact.client_name && !s.contact.email && !s.contact.phone;
   const wrote = chatOpen(s.chat) && s.messages.some((m) => m.author === 'visitor' && m.chat_id === s.chat?.id);
+  const talked = s.chat !== null && s.messages.some((m) => m.chat_id === s.chat?.id);
   return (
     <>
       <Messages w={w} s={s} />
       {anonymous && wrote && !cardDismissed && <ContactCard w={w} onDismiss={() => dismissCard(true)} />}
       {finished && <Rating w={w} s={s} />}
+      {talked && s.contact.email && <TranscriptOffer key={s.chat?.id} w={w} email={s.contact.email} />}
       <p class="typing" aria-live="polite">
         {s.agentTyping ? t('isTyping', { name: s.agentTyping.name }) : ''}
       </p>

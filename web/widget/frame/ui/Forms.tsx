@@ -1,7 +1,8 @@
 /**
  * The widget's forms: contacts (the visitor introduces himself), offline
- * message (nobody online), callback (state `call`), and the rating of a
- * finished chat.
+ * message (nobody online), callback (state `call`), the rating of a
+ * finished chat, and "e-mail me this conversation" once the visitor gave an
+ * e-mail address.
  */
 import { useState } from 'preact/hooks';
 import { isEmail, offlineError, phoneError } from '../../shared/validate';
@@ -172,6 +173,33 @@ export function ContactCard({ w, onDismiss }: { w: Widget; onDismiss: () => void
       <button type="button" class="link" onClick={onDismiss}>
         {t('notNow')}
       </button>
+    </div>
+  );
+}
+
+/** Shown when the visitor gave an e-mail address and there is a conversation: mails it there (POST transcript). */
+export function TranscriptOffer({ w, email }: { w: Widget; email: string }) {
+  const [state, setState] = useState<'idle' | 'busy' | 'sent' | 'failed'>('idle');
+  const send = async (): Promise<void> => {
+    setState('busy');
+    setState((await w.mailTranscript()) ? 'sent' : 'failed');
+  };
+  return (
+    <div class="transcript">
+      {state === 'sent' ? (
+        <p role="status">{t('transcriptSent', { email })}</p>
+      ) : (
+        <>
+          <button type="button" class="link" disabled={state === 'busy'} onClick={() => void send()}>
+            {t('mailTranscript')}
+          </button>
+          {state === 'failed' && (
+            <p class="notice" role="alert">
+              {t('transcriptFailed')}
+            </p>
+          )}
+        </>
+      )}
     </div>
   );
 }

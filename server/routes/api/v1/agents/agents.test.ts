@@ -33,6 +33,7 @@ describe('/api/v1/agents', () => {
       photo_url: null,
       active: true,
       created_at: expect.any(Number),
+      department_ids: [],
     });
     const row = await t.app.ctx.db.selectFrom('agents').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^scrypt\$/);
@@ -117,6 +118,39 @@ describe('/api/v1/agents', () => {
     expect((await patch(id, { name: '' })).statusCode).toBe(400);
     expect((await patch(id, { role: 'boss' })).statusCode).toBe(400);
     expect(await rowsOf(t, 'agents')).toEqual(before);
+  });
+
+  it("sets an agent's departments (replacing them), lists them, refuses other accounts' ones; a deleted department is left", async () => {
+    const { id, token } = await addAgent(t, { email: 'deps@example.com' });
+    const dep = async (name: string) =>
+      (await t.app.inject({ method: 'POST', url: '/api/v1/departments', headers: bearer(t.adminToken), payload: { name } })).json<{ id: number }>().id;
+    const sales = await dep('Sales');
+    const billing = await dep('Billing');
+    const res = await patch(id, { department_ids: [billing, sales, billing] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().department_ids).toEqual([sales, billing].sort((a, b) => a - b));
+    expect((await get(`/api/v1/agents/${id}`)).json().department_ids).toEqual([sales, billing].sort((a, b) => a - b));
+    // Agents read their colleagues' departments too.
+    const listed = (await get('/api/v1/agents', token)).json<Array<{ id: number; department_ids: number[] }>>();
+    expect(listed.find((a) => a.id === id)?.department_ids).toHaveLength(2);
+    expect(listed.find((a) => a.id === adminId)?.department_ids).toEqual([]);
+    expect((await patch(id, { department_ids: [sales] })).json().department_ids).toEqual([sales]);
+
+    const other = await createOtherAccount(t, 'deps-boss@other.example');
+    const theirs = (await t.app.inject({ method: 'POST', url: '/api/v1/departments', headers: bearer(other.token), payload: { name: 'Theirs' } })).json<{
+      id: number;
+    }>().id;
+    const before = await rowsOf(t, 'agent_departments');
+    const refused = await patch(id, { department_ids: [sales, theirs] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe(`department_ids must name departments of this account; ${theirs} is not.`);
+    expect((await patch(id, { department_ids: ['x'] })).statusCode).toBe(400);
+    expect((await patch(id, { department_ids: [sales] }, token)).statusCode).toBe(403);
+    expect(await rowsOf(t, 'agent_departments')).toEqual(before);
+
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/departments/${sales}`, headers: bearer(t.adminToken) })).statusCode).toBe(204);
+    expect((await get(`/api/v1/agents/${id}`)).json().department_ids).toEqual([]);
+    expect((await patch(id, { department_ids: [] })).json().department_ids).toEqual([]);
   });
 
   it('deactivation revokes the tokens, sets offline and blocks sign-in', async () => {

@@ -31,7 +31,7 @@ export async function agentsRoutes(base: FastifyInstance, ctx: AppContext): Prom
   app.post('/agents', { schema: { tags, security, body: CreateAgentBody }, ...admin }, async (request, reply) => {
     const { name, email, password, role, phone } = request.body;
     const agent = await createAgent(ctx, { actor: actor(request), name, email, password, role, phone });
-    return reply.code(201).send(presentAgent(agent));
+    return reply.code(201).send(presentAgent({ ...agent, department_ids: [] }));
   });
 
   app.get('/agents', { schema: { tags, security, querystring: PageQuery }, ...signedIn }, async (request) => {
@@ -63,6 +63,6 @@ export async function agentsRoutes(base: FastifyInstance, ctx: AppContext): Prom
 
 /** Only the fields the API documents; unknown ones are ignored. */
 function pickChanges(body: UpdateAgentBodyT): UpdateAgentBodyT {
-  const { name, role, phone, password, active } = body;
-  return { name, role, phone, password, active };
+  const { name, role, phone, password, active, department_ids } = body;
+  return { name, role, phone, password, active, department_ids };
 }

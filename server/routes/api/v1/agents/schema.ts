@@ -27,6 +27,9 @@ export const UpdateAgentBody = Type.Object(
     phone: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()], { description: 'null or "" clears it.' })),
     password: Type.Optional(Type.String({ maxLength: 1024, description: "At least 8 characters; revokes the agent's sessions unless it is your own." })),
     active: Type.Optional(Type.Boolean({ description: 'false deactivates the agent: its tokens are revoked and it goes offline.' })),
+    department_ids: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 200, description: "The agent's departments, replacing the earlier ones; [] = none." }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -67,6 +67,25 @@ describe('password links', () => {
     expect(await canLogin('ines@example.com', 'another-password')).toBe(false);
   });
 
+  it('an invitation link works for 72 hours, then answers link_expired', async () => {
+    await inject('POST', '/api/v1/agents', { name: 'Oli', email: 'oli@example.com', role: 'agent' }, t.adminToken);
+    const mail = await mailTo('oli@example.com', /invited/);
+    const account = (await t.app.ctx.db.selectFrom('accounts').select('name').executeTakeFirstOrThrow()).name;
+    expect(mail.parsed.text).toContain(`Sent by Parley for ${account}.`);
+    const token = tokenOf(mail);
+    offset = 72 * HOUR - 60_000;
+    try {
+      expect((await inject('GET', `/api/v1/auth/password-link?token=${token}`)).statusCode).toBe(200);
+      offset = 72 * HOUR + 1000;
+      const expired = await inject('POST', '/api/v1/auth/set-password', { token, password: 'oli-password-1' });
+      expect(expired.statusCode).toBe(410);
+      expect(expired.json().error.code).toBe('link_expired');
+    } finally {
+      offset = 0;
+    }
+    expect(await canLogin('oli@example.com', 'oli-password-1')).toBe(false);
+  });
+
   it('a resent invitation replaces the earlier link; an unknown link is link_invalid', async () => {
     const { id } = (await inject('POST', '/api/v1/agents', { name: 'Jo', email: 'jo@example.com', role: 'agent' }, t.adminToken)).json<{ id: number }>();
     const first = tokenOf(await mailTo('jo@example.com', /invited/));

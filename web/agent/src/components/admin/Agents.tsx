@@ -1,15 +1,20 @@
-/** Admin: the account's agents — add or invite one, change a role, resend an invitation, force a password reset, deactivate or reactivate. */
+/** Admin: the account's agents — add or invite one, edit one (name, role, departments), resend an invitation, force a password reset, deactivate or reactivate. */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
-import type { Agent, Role } from '../../types';
+import type { Agent, Department, Role } from '../../types';
 import { useList } from '../useList';
+import { AgentEditForm } from './AgentEditForm';
 import { AgentForm } from './AgentForm';
 import { ErrorText } from './ErrorText';
 
 export function Agents() {
   const { me, reloadAgents } = useApp();
   const list = useList<Agent>(() => api.agents());
+  const departments = useList<Department>(() => api.departments());
+  const depName = new Map(departments.items.map((d) => [d.id, d.name]));
+  const [editing, setEditing] = useState<number | null>(null);
+  const edited = list.items.find((a) => a.id === editing);
   const [error, setError] = useState<string | null>(null);
   /** What the last invitation or reset did, shown on its agent's row. */
   const [sent, setSent] = useState<{ id: number; text: string } | null>(null);
@@ -48,6 +53,19 @@ export function Agents() {
           setSent(invited ? { id: a.id, text: `Invitation sent to ${a.email}.` } : null);
         }}
       />
+      {edited && (
+        <AgentEditForm
+          key={edited.id}
+          agent={edited}
+          departments={departments.items}
+          self={edited.id === me.id}
+          onSaved={(a) => {
+            list.upsert(a);
+            reloadAgents();
+          }}
+          onClose={() => setEditing(null)}
+        />
+      )}
       <ErrorText error={error ?? list.error} />
       <div className="table-wrap">
         <table>
@@ -57,6 +75,7 @@ export function Agents() {
               <th scope="col">Name</th>
               <th scope="col">E-mail</th>
               <th scope="col">Role</th>
+              <th scope="col">Departments</th>
               <th scope="col">Status</th>
               <th scope="col">Account</th>
               <th scope="col">Password</th>
@@ -65,7 +84,14 @@ export function Agents() {
           <tbody>
             {list.items.map((a) => (
               <tr key={a.id} className={a.active ? '' : 'inactive'}>
-                <th scope="row">{a.name}</th>
+                <th scope="row">
+                  <div className="row">
+                    {a.name}
+                    <button type="button" aria-label={`Edit ${a.name}`} aria-expanded={editing === a.id} onClick={() => setEditing(a.id)}>
+                      Edit
+                    </button>
+                  </div>
+                </th>
                 <td>{a.email}</td>
                 <td>
                   <select
@@ -77,6 +103,13 @@ export function Agents() {
                     <option value="agent">Agent</option>
                     <option value="admin">Admin</option>
                   </select>
+                </td>
+                <td>
+                  {(a.department_ids ?? []).length === 0 ? (
+                    <span className="muted small">none</span>
+                  ) : (
+                    (a.department_ids ?? []).map((id) => depName.get(id) ?? `#${id}`).join(', ')
+                  )}
                 </td>
                 <td>{a.status}</td>
                 <td>

@@ -1,0 +1,100 @@
+/**
+ * Admin: edit one agent (PATCH /api/v1/agents/:id): name, role and
+ * departments. The result shows beside the button; the e-mail stays (it is
+ * the sign-in name), the password is the agent's own (invitation or reset).
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, errorText } from '../../api';
+import type { Agent, Department, Role } from '../../types';
+import { ErrorText } from './ErrorText';
+
+interface Props {
+  agent: Agent;
+  departments: Department[];
+  /** The agent is the admin editing: the role cannot be changed here (the last admin would lock everyone out). */
+  self: boolean;
+  onSaved: (agent: Agent) => void;
+  onClose: () => void;
+}
+
+export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Props) {
+  const [name, setName] = useState(agent.name);
+  const [role, setRole] = useState<Role>(agent.role);
+  const [deps, setDeps] = useState<number[]>(agent.department_ids ?? []);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), [agent.id]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setSaved('');
+    setError(null);
+    try {
+      const next = await api.updateAgent(agent.id, { name, ...(self ? {} : { role }), department_ids: deps });
+      onSaved(next);
+      setName(next.name);
+      setDeps(next.department_ids ?? []);
+      setSaved(`Saved ${next.name}.`);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card form-grid" onSubmit={submit} aria-labelledby="edit-agent-title" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <h2 id="edit-agent-title">Edit {agent.name}</h2>
+      <p className="muted small">Signs in as {agent.email}.</p>
+      <label>
+        Name
+        <input ref={first} name="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        Role
+        <select name="role" value={role} disabled={self} onChange={(e) => setRole(e.target.value as Role)}>
+          <option value="agent">Agent</option>
+          <option value="admin">Admin</option>
+        </select>
+      </label>
+      {self && <span className="muted small">Another administrator changes your own role.</span>}
+      <fieldset>
+        <legend>Departments</legend>
+        {departments.length === 0 ? (
+          <p className="muted small">No departments yet: add them under Departments.</p>
+        ) : (
+          departments.map((d) => (
+            <label key={d.id} className="check">
+              <input
+                type="checkbox"
+                name="department_ids"
+                value={d.id}
+                checked={deps.includes(d.id)}
+                onChange={(e) => {
+                  setSaved('');
+                  setDeps((list) => (e.target.checked ? [...list, d.id] : list.filter((id) => id !== d.id)));
+                }}
+              />
+              {d.name}
+            </label>
+          ))
+        )}
+      </fieldset>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Save agent
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+        <span role="status" className="saved">
+          {saved}
+        </span>
+      </div>
+      <ErrorText error={error} />
+    </form>
+  );
+}

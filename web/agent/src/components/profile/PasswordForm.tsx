@@ -1,0 +1,78 @@
+/**
+ * Own password (PUT /api/v1/me/password): the current one, the new one twice.
+ * Every other session of the person ends (other browsers and devices sign in
+ * again); this one stays. The result shows beside the button.
+ */
+import { useState, type FormEvent } from 'react';
+import { api, errorText } from '../../api';
+import { ErrorText } from '../admin/ErrorText';
+
+const EMPTY = { current: '', next: '', again: '' };
+
+export function PasswordForm() {
+  const [form, setForm] = useState(EMPTY);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => {
+    setSaved('');
+    setForm((f) => ({ ...f, [key]: e.target.value }));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved('');
+    setError(null);
+    if (form.next !== form.again) return setError('The two new passwords differ; type the same one twice.');
+    if (form.next.length < 8) return setError('The new password needs at least 8 characters.');
+    setBusy(true);
+    try {
+      await api.changePassword(form.current, form.next);
+      setForm(EMPTY);
+      setSaved('Password changed. Your other sessions are signed out; this one stays signed in.');
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="card form-grid" onSubmit={submit} aria-labelledby="profile-password">
+      <h2 id="profile-password">Password</h2>
+      <label>
+        Current password
+        <input type="password" name="current_password" required autoComplete="current-password" value={form.current} onChange={set('current')} />
+      </label>
+      <label>
+        New password
+        <input
+          type="password"
+          name="new_password"
+          required
+          minLength={8}
+          autoComplete="new-password"
+          aria-describedby="profile-password-hint"
+          value={form.next}
+          onChange={set('next')}
+        />
+      </label>
+      <span id="profile-password-hint" className="muted small">
+        At least 8 characters. Changing it signs you out on every other device and browser.
+      </span>
+      <label>
+        New password again
+        <input type="password" name="new_password_again" required autoComplete="new-password" value={form.again} onChange={set('again')} />
+      </label>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Change password
+        </button>
+        <span role="status" className="saved">
+          {saved}
+        </span>
+      </div>
+      <ErrorText error={error} />
+    </form>
+  );
+}

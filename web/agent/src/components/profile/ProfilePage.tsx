@@ -1,0 +1,23 @@
+/**
+ * The Profile page (/profile), for everyone signed in: their own name, phone
+ * and photo link (PATCH /api/v1/me), and their own password (PUT
+ * /api/v1/me/password), which signs out every other session of theirs.
+ * The e-mail (sign-in name) and the role are an admin's to change.
+ */
+import { useApp } from '../../context';
+import { PasswordForm } from './PasswordForm';
+import { ProfileForm } from './ProfileForm';
+
+export function ProfilePage() {
+  const { me } = useApp();
+  return (
+    <section className="page profile" aria-labelledby="profile-title">
+      <h1 id="profile-title">Your profile</h1>
+      <p className="muted">
+        You sign in as <strong>{me.email}</strong> ({me.role === 'admin' ? 'administrator' : 'agent'}). An administrator changes the address and the role.
+      </p>
+      <ProfileForm />
+      <PasswordForm />
+    </section>
+  );
+}
