@@ -53,7 +53,12 @@ describe('widget appearance and languages (browser)', () => {
     const ctx = await context('en-US');
     try {
       const page = await env.open(ctx);
-      await env.launcher(page, 'تحدث معنا').click();
+      const launcher = env.launcher(page, 'تحدث معنا');
+      await launcher.waitFor();
+      // The launcher's text runs right to left too (its icon at the start, on the right).
+      expect(await launcher.evaluate((b) => getComputedStyle(b).direction)).toBe('rtl');
+      await screenshot(page, 'widget-launcher-label-ar-rtl');
+      await launcher.click();
       const frame = env.frame(page);
       await expect.poll(() => frame.getByRole('heading', { name: 'الدعم' }).isVisible()).toBe(true);
       expect(await frame.locator('html').getAttribute('dir')).toBe('rtl');
@@ -61,6 +66,16 @@ describe('widget appearance and languages (browser)', () => {
       await frame.getByLabel('الرسالة').fill('مرحبا، أين طلبي؟');
       await frame.getByRole('button', { name: 'إرسال' }).click();
       await expect.poll(() => frame.getByRole('log').getByText('مرحبا، أين طلبي؟').count()).toBe(1);
+      // Mirrored: the visitor's own message on the left, the send button left of the field, its arrow pointing left;
+      // the time written the Arabic way (no AM/PM).
+      const win = await frame.getByRole('dialog').boundingBox();
+      const mine = await frame.locator('.msg.visitor').first().boundingBox();
+      expect(mine!.x + mine!.width / 2).toBeLessThan(win!.x + win!.width / 2);
+      const send = await frame.getByRole('button', { name: 'إرسال' }).boundingBox();
+      const field = await frame.getByLabel('الرسالة').boundingBox();
+      expect(send!.x).toBeLessThan(field!.x);
+      expect(await frame.locator('.send svg').evaluate((svg) => getComputedStyle(svg).transform)).toBe('matrix(-1, 0, 0, 1, 0, 0)');
+      expect(await frame.locator('.msg.visitor time').first().textContent()).not.toMatch(/AM|PM/);
       await screenshot(page, 'widget-lang-ar-rtl');
     } finally {
       await ctx.close();

@@ -1,8 +1,9 @@
 /**
  * The widget's forms: contacts (the visitor introduces himself), offline
- * message (nobody online), callback (state `call`), and the rating of a
- * finished chat.
+ * message (nobody online), callback (state `call`), and the rating (during
+ * the chat and after it).
  */
+import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { isEmail, offlineError, phoneError } from '../../shared/validate';
 import type { UiState } from '../state';
@@ -140,23 +141,30 @@ export function CallbackForm({ w, s }: Props) {
   );
 }
 
+/**
+ * The rating: during the chat (once an agent has taken it) the visitor rates it and may change his mind until it is
+ * finished; a finished chat not yet rated asks once more, and a rated one thanks.
+ */
 export function Rating({ w, s }: Props) {
-  const rate = s.chat?.rate;
-  return (
-    <div class="rating" role="group" aria-label={t('rateChat')}>
-      {rate ? (
+  const rate = s.chat?.rate ?? null;
+  const finished = s.chat?.status === 'finished';
+  if (finished && rate) {
+    return (
+      <div class="rating" role="group" aria-label={t('rateChat')}>
         <p role="status">{t('rated')}</p>
-      ) : (
-        <>
-          <p>{t('ended')}</p>
-          <button type="button" class="rate" aria-label={t('good')} onClick={() => void w.rate('positive')}>
-            <ThumbUpIcon />
-          </button>
-          <button type="button" class="rate" aria-label={t('bad')} onClick={() => void w.rate('negative')}>
-            <ThumbDownIcon />
-          </button>
-        </>
-      )}
+      </div>
+    );
+  }
+  const choice = (r: 'positive' | 'negative', label: string, icon: JSX.Element) => (
+    <button type="button" class="rate" aria-label={label} aria-pressed={rate === r} onClick={() => void (rate !== r && w.rate(r))}>
+      {icon}
+    </button>
+  );
+  return (
+    <div class={finished ? 'rating' : 'rating live'} role="group" aria-label={t('rateChat')}>
+      <p role="status">{finished ? t('ended') : rate ? t('rated') : t('rateChat')}</p>
+      {choice('positive', t('good'), <ThumbUpIcon />)}
+      {choice('negative', t('bad'), <ThumbDownIcon />)}
     </div>
   );
 }
