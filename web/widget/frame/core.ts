@@ -288,6 +288,7 @@ export class WidgetCore extends Store {
       launcher: s.launcher,
       look: launcherCss(s),
       at: windowPlace(s),
+      hold: s.offlineHold,
     };
   }
 

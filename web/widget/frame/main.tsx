@@ -20,6 +20,8 @@ let run: (c: LoaderCommand) => void = () => undefined;
 const bridge = createBridge((c) => run(c));
 const widget = new Widget(widgetId, bridge);
 run = commandRunner(widget);
+// Offline messages an earlier page handed over and the server does not have yet.
+widget.flushOffline();
 
 const root = document.getElementById('app');
 if (root) render(<App w={widget} />, root);

@@ -2,17 +2,24 @@
  * The chat frame's controller as the views and the loader's commands use it:
  * the core (core.ts) plus what the visitor does — write (text, files with the
  * size limit, typing notifications), introduce himself, leave an offline
- * message, rate the chat, ask for a callback call.
+ * message (the form, or sendOfflineMessage through the outbox), rate the
+ * chat, ask for a callback call.
  */
 import { WIDGET_UPLOAD_MAX_BYTES, type ContactInfo, type VisitorMessageRequest, type WidgetMessage } from '../../../protocol/widget';
 import { TEXT_MAX, WidgetCore } from './core';
 import { chatOpen, mergeContact } from './state';
 import { t } from './i18n';
+import { offlineBody, Outbox } from './outbox';
 
 export class Widget extends WidgetCore {
   private typingSent = false;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private pendingKey = 0;
+  /** sendOfflineMessage's messages until the server has them (outbox.ts); what an earlier page left is sent once the session exists. */
+  private readonly outbox = new Outbox(`parley.${this.widgetId}.outbox`, this.api, () => this.whenReady(), {
+    hold: (reason) => this.set({ offlineHold: reason }),
+    gone: () => this.gone(),
+  });
 
   // ---- sending ----------------------------------------------------------
 
@@ -95,20 +102,26 @@ export class Widget extends WidgetCore {
     if (introduced) this.fire('svc_onIntroduction', { ...contact });
   }
 
+  /** The offline form: the visitor sees at once whether it was stored (null) or why not. */
   async sendOffline(o: { name?: string; email?: string; phone?: string; description?: string; message: string }): Promise<string | null> {
     await this.ready;
-    const body: Record<string, string> = {};
-    for (const k of ['name', 'email', 'phone', 'description', 'message'] as const) {
-      const v = o[k];
-      if (typeof v === 'string' && v.trim()) body[k] = v.trim();
-    }
     try {
-      await this.api.call('POST', 'offline', body);
+      await this.api.call('POST', 'offline', offlineBody(o));
       this.set({ offlineSent: true });
       return null;
     } catch (e) {
       return e instanceof Error ? e.message : 'Not sent.';
     }
+  }
+
+  /** sendOfflineMessage (already answered ok): kept until stored. */
+  queueOffline(o: { name?: string; email?: string; phone?: string; description?: string; message: string }): void {
+    this.outbox.add(offlineBody(o));
+  }
+
+  /** Sends what an earlier page left in the outbox (the session exists now). */
+  flushOffline(): void {
+    void this.outbox.flush();
   }
 
   async rate(rate: 'positive' | 'negative'): Promise<void> {

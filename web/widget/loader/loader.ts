@@ -46,6 +46,7 @@ function start(): void {
     launcher: true,
     look: '',
     at: 'right:0;bottom:0',
+    hold: null,
   };
   const utm: Utm = {};
   const query = new URLSearchParams(location.search);
@@ -239,7 +240,8 @@ function start(): void {
     },
     isCallbackEnabled: (cb) => send('callbackEnabled', null, cb),
     sendOfflineMessage: (o) => {
-      const error = offlineError(o);
+      // Ok only when it will be stored: the frame keeps it until the server has it, unless the server's limit is reached.
+      const error = m.hold ?? offlineError(o);
       if (error) return { result: 'fail', error };
       send('offline', o as LoaderCommands['offline']);
       return ok();
