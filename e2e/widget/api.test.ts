@@ -420,4 +420,33 @@ describe('widget page API (browser)', () => {
       await ctx.close();
     }
   });
+
+  it("starts the session from the page's details in the frame's address, without waiting for the loader's init, only for the real parent", async () => {
+    const ctx = await env.context();
+    try {
+      const page = await ctx.newPage();
+      const frameUrl = `${env.base}/widget/frame/${env.channel.widget_id}`;
+      const init = (origin: string) =>
+        `${encodeURIComponent(origin)}&${encodeURIComponent(JSON.stringify({ page: { url: `${origin}/early?x=1`, title: 'Early' }, utm: {}, started: Date.now() }))}`;
+      // No loader on this page: nobody answers the frames' hello. The forged frame's parent is not what its address claims.
+      const sessions: string[] = [];
+      ctx.on('request', (r) => void (r.url().endsWith('/session') && sessions.push(r.frame().url())));
+      await page.goto(
+        env.hostPage('/early', {
+          snippet: `<script>window.__got = [];
+            addEventListener('message', function (e) { window.__got.push({ event: e.data && e.data.event, origin: e.origin }); });</script>
+            <iframe id="honest" src="${frameUrl}#${init(env.siteUrl)}"></iframe>
+            <iframe id="forged" src="${frameUrl}#${init('https://victim.example')}"></iframe>`,
+        }),
+      );
+      const readies = () =>
+        page.evaluate(() => (window as unknown as { __got: Array<{ event?: string; origin: string }> }).__got.filter((m) => m.event === 'ready').length);
+      await expect.poll(readies, { timeout: 10_000 }).toBe(1);
+      await page.waitForTimeout(1000);
+      expect(await readies()).toBe(1);
+      expect(sessions.map((u) => decodeURIComponent(u.split('#')[1]).split('&')[0])).toEqual([env.siteUrl]);
+    } finally {
+      await ctx.close();
+    }
+  });
 });

@@ -94,7 +94,9 @@ function start(): void {
   // The chat window: an iframe of its own, 0×0 until the window opens.
   const frame = d.createElement('iframe');
   frame.title = 'Chat';
-  frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin);
+  // The page's details ride along (after the origin) so the frame starts its session at once; `init` repeats them.
+  const init = (): LoaderCommands['init'] => ({ page: page(), utm, started: Math.round(performance.timeOrigin) });
+  frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin) + '&' + encodeURIComponent(JSON.stringify(init()));
   frame.setAttribute('allow', 'autoplay');
   const place = (): void =>
     void (frame.style.cssText =
@@ -150,7 +152,7 @@ function start(): void {
     const p = env.payload;
     if (env.event === 'hello') {
       target = e.source;
-      send('init', { page: page(), utm, started: Math.round(performance.timeOrigin) });
+      send('init', init());
       for (const q of queue.splice(0)) target.postMessage(q, origin);
     } else if (env.event === 'ready' || env.event === 'state') {
       const wasOpen = m.open;
