@@ -42,6 +42,14 @@ describe('widget appearance and languages (browser)', () => {
       await expect.poll(() => frame.getByRole('heading', { name: 'Kundenservice' }).isVisible()).toBe(true);
       expect(await frame.getByRole('button', { name: 'Senden' }).count()).toBe(1);
       expect(await frame.locator('html').getAttribute('lang')).toBe('de');
+      // A send that fails says so in German too (the server's own sentences are English).
+      await ctx.route('**/widget/api/*/messages', (route) => route.abort('internetdisconnected'));
+      await frame.getByLabel('Nachricht').fill('Hallo?');
+      await frame.getByRole('button', { name: 'Senden' }).click();
+      await expect
+        .poll(() => frame.getByRole('alert').first().textContent())
+        .toBe('Nicht gesendet: Keine Verbindung; bitte versuchen Sie es erneut. Verwerfen');
+      await ctx.unroute('**/widget/api/*/messages');
       await screenshot(page, 'widget-lang-de');
     } finally {
       await ctx.close();

@@ -216,7 +216,7 @@ export class WidgetCore extends Store {
           clearTimeout(this.agentTypingTimer);
           this.agentTypingTimer = setTimeout(() => this.set({ agentTyping: null }), 15_000);
         }
-        return this.set({ agentTyping: f.data.typing ? (f.data.agent ?? this.state.chat?.agent ?? { id: 0, name: 'Agent', photo: null }) : null });
+        return this.set({ agentTyping: f.data.typing ? (f.data.agent ?? this.state.chat?.agent ?? { id: 0, name: t('agent'), photo: null }) : null });
       case 'status':
         this.set({ online: f.data.online });
         return void this.callbackAvailability();

@@ -8,7 +8,8 @@
 import { WIDGET_UPLOAD_MAX_BYTES, type ContactInfo, type VisitorMessageRequest, type WidgetMessage } from '../../../protocol/widget';
 import { TEXT_MAX, WidgetCore } from './core';
 import { chatOpen, mergeContact } from './state';
-import { t } from './i18n';
+import { lang, t } from './i18n';
+import { ApiError } from './api';
 import { offlineBody, Outbox } from './outbox';
 
 export class Widget extends WidgetCore {
@@ -64,7 +65,7 @@ export class Widget extends WidgetCore {
         this.fire('svc_onClientStartChat');
       }
     } catch (e) {
-      const error = e instanceof Error ? e.message : 'Not sent.';
+      const error = errorText(e);
       this.set({ pending: this.state.pending.map((p) => (p.key === key ? { ...p, status: 'failed', error } : p)) });
     }
   }
@@ -110,7 +111,7 @@ export class Widget extends WidgetCore {
       this.set({ offlineSent: true });
       return null;
     } catch (e) {
-      return e instanceof Error ? e.message : 'Not sent.';
+      return errorText(e);
     }
   }
 
@@ -149,4 +150,11 @@ export class Widget extends WidgetCore {
     this.set({ call: { status: 'error', reason, phone } });
     this.fire('svc_onCallEnd', { result: 'fail', reason });
   }
+}
+
+/** What a failed request means to the visitor, in his language (the server's own sentence is English: shown as is in English only). */
+export function errorText(e: unknown): string {
+  if (!(e instanceof ApiError)) return t('noNetwork');
+  if (e.status === 429) return t('tooFast');
+  return lang === 'en' ? e.message : t('failed');
 }

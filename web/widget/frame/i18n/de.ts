@@ -66,4 +66,8 @@ export const texts: Texts = {
   typeHere: 'Nachricht eingeben…',
   previewOf: 'Vorschau von {name}',
   remove: 'Entfernen',
+  agent: 'Mitarbeiter',
+  tooFast: 'Zu schnell hintereinander; bitte warten Sie einen Moment und versuchen Sie es erneut.',
+  noNetwork: 'Keine Verbindung; bitte versuchen Sie es erneut.',
+  failed: 'Etwas ist schiefgegangen; bitte versuchen Sie es erneut.',
 };

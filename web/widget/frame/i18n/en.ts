@@ -64,6 +64,10 @@ export const en = {
   typeHere: 'Type your message…',
   previewOf: 'Preview of {name}',
   remove: 'Remove',
+  agent: 'Agent',
+  tooFast: 'You are doing this too quickly; please wait a moment and try again.',
+  noNetwork: 'There is no connection; please try again.',
+  failed: 'Something went wrong; please try again.',
 };
 
 export type Texts = typeof en;

@@ -66,4 +66,8 @@ export const texts: Texts = {
   typeHere: 'Escribe tu mensaje…',
   previewOf: 'Vista previa de {name}',
   remove: 'Quitar',
+  agent: 'Agente',
+  tooFast: 'Demasiado rápido; espera un momento e inténtalo de nuevo.',
+  noNetwork: 'No hay conexión; inténtalo de nuevo.',
+  failed: 'Algo salió mal; inténtalo de nuevo.',
 };

@@ -66,4 +66,8 @@ export const texts: Texts = {
   typeHere: 'Écrivez votre message…',
   previewOf: 'Aperçu de {name}',
   remove: 'Retirer',
+  agent: 'Conseiller',
+  tooFast: 'Trop rapide ; veuillez patienter un instant puis réessayer.',
+  noNetwork: 'Pas de connexion ; veuillez réessayer.',
+  failed: 'Une erreur est survenue ; veuillez réessayer.',
 };

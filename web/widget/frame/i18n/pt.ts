@@ -66,4 +66,8 @@ export const texts: Texts = {
   typeHere: 'Digite sua mensagem…',
   previewOf: 'Prévia de {name}',
   remove: 'Remover',
+  agent: 'Atendente',
+  tooFast: 'Rápido demais; aguarde um momento e tente novamente.',
+  noNetwork: 'Sem conexão; tente novamente.',
+  failed: 'Algo deu errado; tente novamente.',
 };

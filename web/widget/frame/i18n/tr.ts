@@ -66,4 +66,8 @@ export const texts: Texts = {
   typeHere: 'Mesajınızı yazın…',
   previewOf: '{name} önizlemesi',
   remove: 'Kaldır',
+  agent: 'Temsilci',
+  tooFast: 'Çok hızlı; lütfen biraz bekleyip tekrar deneyin.',
+  noNetwork: 'Bağlantı yok; lütfen tekrar deneyin.',
+  failed: 'Bir şeyler ters gitti; lütfen tekrar deneyin.',
 };

@@ -10,7 +10,7 @@ import type { UiState } from '../state';
 import type { Widget } from '../widget';
 import { Field, formValues } from './fields';
 import { ThumbDownIcon, ThumbUpIcon } from './icons';
-import { t } from '../i18n';
+import { lang, t } from '../i18n';
 
 type Props = { w: Widget; s: UiState };
 
@@ -103,6 +103,13 @@ const CALL_STATUS: Record<string, (phone: string) => string> = {
   end: () => t('callEnd'),
 };
 
+/** Why a call failed, in the visitor's language (the reasons the page's svc_onCallEnd gets stay the spec's English ones). */
+function callFailure(reason: string | undefined): string {
+  if (reason === 'Callback disabled') return t('callsOff');
+  if (reason === 'Callback unavaiable') return t('callsNow');
+  return lang === 'en' && reason ? t('callFailed', { reason }) : t('failed');
+}
+
 export function CallbackForm({ w, s }: Props) {
   const [error, setError] = useState('');
   const unavailable = s.callback?.result === 'fail' ? s.callback.reason : null;
@@ -113,7 +120,7 @@ export function CallbackForm({ w, s }: Props) {
     setError('');
     void w.startCall(phone);
   };
-  const status = s.call && (s.call.status === 'error' ? t('callFailed', { reason: s.call.reason ?? '?' }) : CALL_STATUS[s.call.status]?.(s.call.phone ?? ''));
+  const status = s.call && (s.call.status === 'error' ? callFailure(s.call.reason) : CALL_STATUS[s.call.status]?.(s.call.phone ?? ''));
   return (
     <form class="form" aria-label={t('callMe')} onSubmit={submit}>
       <h2>{t('callTitle')}</h2>
