@@ -427,7 +427,7 @@ describe('widget page API (browser)', () => {
       const page = await ctx.newPage();
       const frameUrl = `${env.base}/widget/frame/${env.channel.widget_id}`;
       const init = (origin: string) =>
-        `${encodeURIComponent(origin)}&${encodeURIComponent(JSON.stringify({ page: { url: `${origin}/early?x=1`, title: 'Early' }, utm: {}, started: Date.now() }))}`;
+        encodeURIComponent(`${origin}&${JSON.stringify({ page: { url: `${origin}/early?x=1`, title: 'Early' }, utm: {}, started: Date.now() })}`);
       // No loader on this page: nobody answers the frames' hello. The forged frame's parent is not what its address claims.
       const sessions: string[] = [];
       ctx.on('request', (r) => void (r.url().endsWith('/session') && sessions.push(r.frame().url())));

@@ -21,23 +21,31 @@ export interface Bridge {
  * envelopes from any other origin are ignored.
  */
 function parentOrigin(): string | null {
+  const origin = fragment()[0];
+  return /^https?:\/\/[^/?#]+$/.test(origin) ? origin : null;
+}
+
+/** The #fragment, decoded: the page's origin, and after the first `&` the page's details (JSON), when the loader put them there. */
+function fragment(): [string, string] {
   try {
-    const origin = decodeURIComponent(location.hash.slice(1).split('&')[0]);
-    return /^https?:\/\/[^/?#]+$/.test(origin) ? origin : null;
+    const raw = decodeURIComponent(location.hash.slice(1));
+    const at = raw.indexOf('&');
+    return at < 0 ? [raw, ''] : [raw.slice(0, at), raw.slice(at + 1)];
   } catch {
-    return null;
+    return ['', ''];
   }
 }
 
 /**
- * The loader's init, when it came with the frame's address (`#<origin>&<init as JSON>`) and the browser confirms the
- * parent has that origin (location.ancestorOrigins): the session starts at once, without waiting for hello/init.
+ * The loader's init, when it came with the frame's address (`#<origin>&<init as JSON>`, encoded) and the browser
+ * confirms the parent has that origin (location.ancestorOrigins): the session starts at once, without waiting for
+ * hello/init.
  */
 function earlyInit(origin: string | null): InitPayload | null {
   try {
-    const [, data] = location.hash.slice(1).split('&');
+    const data = fragment()[1];
     if (!data || !origin || location.ancestorOrigins?.[0] !== origin) return null;
-    const init = JSON.parse(decodeURIComponent(data)) as InitPayload | null;
+    const init = JSON.parse(data) as InitPayload | null;
     return init && typeof init === 'object' ? init : null;
   } catch {
     return null;

@@ -46,7 +46,6 @@ function start(): void {
     launcher: true,
     look: '',
     at: 'right:0;bottom:0',
-    hold: null,
   };
   const utm: Utm = {};
   const query = new URLSearchParams(location.search);
@@ -96,7 +95,7 @@ function start(): void {
   frame.title = 'Chat';
   // The page's details ride along (after the origin) so the frame starts its session at once; `init` repeats them.
   const init = (): LoaderCommands['init'] => ({ page: page(), utm, started: Math.round(performance.timeOrigin) });
-  frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin) + '&' + encodeURIComponent(JSON.stringify(init()));
+  frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin + '&' + JSON.stringify(init()));
   frame.setAttribute('allow', 'autoplay');
   const place = (): void =>
     void (frame.style.cssText =
@@ -109,7 +108,7 @@ function start(): void {
   box.id = 'svc_chat_widget';
   const shadow = box.attachShadow({ mode: 'open' });
   shadow.innerHTML =
-    '<style></style><button type="button" hidden><svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg><span></span><b aria-hidden="true" hidden></b></button>';
+    '<style></style><button type="button" hidden><svg viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg><span></span><b aria-hidden="true" hidden></b></button>';
   const btn = shadow.querySelector('button') as HTMLButtonElement;
   const [label, badge] = [btn.children[1], btn.children[2]] as HTMLElement[];
   const look = shadow.firstChild as HTMLElement;

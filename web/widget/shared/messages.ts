@@ -71,8 +71,8 @@ export interface Mirror {
   look: string;
   /** The chat window's iframe place on the page (CSS: its side and bottom, from the widget's appearance). */
   at: string;
-  /** Why sendOfflineMessage cannot be sent now (the server's limit reached), or null. */
-  hold: string | null;
+  /** Why sendOfflineMessage cannot be sent now (the server's limit reached), or null (absent before the frame is ready). */
+  hold?: string | null;
 }
 
 export interface FrameEvents {
