@@ -275,9 +275,9 @@ describe('widget page API (browser)', () => {
       expect(out.thrown).toEqual([]);
       expect(out.utm).toEqual({ source: 'ads', medium: 'cpc' });
       expect(out.unread).toBe(0);
-      // setWidgetColor('#ff5500') recoloured the launcher.
+      // setWidgetColor('#ff5500') recoloured the launcher (after the ~40 calls queued before it, one request each: slow on a busy machine).
       const launcher = env.launcher(page, 'Chat with us');
-      await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 85, 0)');
+      await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor), { timeout: 15_000 }).toBe('rgb(255, 85, 0)');
       await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.clearHistory());
       // Still alive after all that: the frame answers.
       const n = await page.evaluate(
