@@ -275,9 +275,9 @@ describe('widget page API (browser)', () => {
       expect(out.thrown).toEqual([]);
       expect(out.utm).toEqual({ source: 'ads', medium: 'cpc' });
       expect(out.unread).toBe(0);
-      // setWidgetColor('#ff5500') recoloured the launcher.
+      // setWidgetColor('#ff5500') recoloured the launcher (after the ~40 calls queued before it, one request each: slow on a busy machine).
       const launcher = env.launcher(page, 'Chat with us');
-      await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 85, 0)');
+      await expect.poll(() => launcher.evaluate((el) => getComputedStyle(el).backgroundColor), { timeout: 15_000 }).toBe('rgb(255, 85, 0)');
       await page.evaluate(() => (window as unknown as { svc_api: Api }).svc_api.clearHistory());
       // Still alive after all that: the frame answers.
       const n = await page.evaluate(
@@ -416,6 +416,35 @@ describe('widget page API (browser)', () => {
       await expect.poll(hellos).toEqual([env.base]);
       await page.waitForTimeout(1000);
       expect(await hellos()).toEqual([env.base]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("starts the session from the page's details in the frame's address, without waiting for the loader's init, only for the real parent", async () => {
+    const ctx = await env.context();
+    try {
+      const page = await ctx.newPage();
+      const frameUrl = `${env.base}/widget/frame/${env.channel.widget_id}`;
+      const init = (origin: string) =>
+        encodeURIComponent(`${origin}&${JSON.stringify({ page: { url: `${origin}/early?x=1`, title: 'Early' }, utm: {}, started: Date.now() })}`);
+      // No loader on this page: nobody answers the frames' hello. The forged frame's parent is not what its address claims.
+      const sessions: string[] = [];
+      ctx.on('request', (r) => void (r.url().endsWith('/session') && sessions.push(r.frame().url())));
+      await page.goto(
+        env.hostPage('/early', {
+          snippet: `<script>window.__got = [];
+            addEventListener('message', function (e) { window.__got.push({ event: e.data && e.data.event, origin: e.origin }); });</script>
+            <iframe id="honest" src="${frameUrl}#${init(env.siteUrl)}"></iframe>
+            <iframe id="forged" src="${frameUrl}#${init('https://victim.example')}"></iframe>`,
+        }),
+      );
+      const readies = () =>
+        page.evaluate(() => (window as unknown as { __got: Array<{ event?: string; origin: string }> }).__got.filter((m) => m.event === 'ready').length);
+      await expect.poll(readies, { timeout: 10_000 }).toBe(1);
+      await page.waitForTimeout(1000);
+      expect(await readies()).toBe(1);
+      expect(sessions.map((u) => decodeURIComponent(u.split('#')[1]).split('&')[0])).toEqual([env.siteUrl]);
     } finally {
       await ctx.close();
     }

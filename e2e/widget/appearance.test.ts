@@ -42,6 +42,14 @@ describe('widget appearance and languages (browser)', () => {
       await expect.poll(() => frame.getByRole('heading', { name: 'Kundenservice' }).isVisible()).toBe(true);
       expect(await frame.getByRole('button', { name: 'Senden' }).count()).toBe(1);
       expect(await frame.locator('html').getAttribute('lang')).toBe('de');
+      // A send that fails says so in German too (the server's own sentences are English).
+      await ctx.route('**/widget/api/*/messages', (route) => route.abort('internetdisconnected'));
+      await frame.getByLabel('Nachricht').fill('Hallo?');
+      await frame.getByRole('button', { name: 'Senden' }).click();
+      await expect
+        .poll(() => frame.getByRole('alert').first().textContent())
+        .toBe('Nicht gesendet: Keine Verbindung; bitte versuchen Sie es erneut. Verwerfen');
+      await ctx.unroute('**/widget/api/*/messages');
       await screenshot(page, 'widget-lang-de');
     } finally {
       await ctx.close();
@@ -53,7 +61,12 @@ describe('widget appearance and languages (browser)', () => {
     const ctx = await context('en-US');
     try {
       const page = await env.open(ctx);
-      await env.launcher(page, 'تحدث معنا').click();
+      const launcher = env.launcher(page, 'تحدث معنا');
+      await launcher.waitFor();
+      // The launcher's text runs right to left too (its icon at the start, on the right).
+      expect(await launcher.evaluate((b) => getComputedStyle(b).direction)).toBe('rtl');
+      await screenshot(page, 'widget-launcher-label-ar-rtl');
+      await launcher.click();
       const frame = env.frame(page);
       await expect.poll(() => frame.getByRole('heading', { name: 'الدعم' }).isVisible()).toBe(true);
       expect(await frame.locator('html').getAttribute('dir')).toBe('rtl');
@@ -61,6 +74,16 @@ describe('widget appearance and languages (browser)', () => {
       await frame.getByLabel('الرسالة').fill('مرحبا، أين طلبي؟');
       await frame.getByRole('button', { name: 'إرسال' }).click();
       await expect.poll(() => frame.getByRole('log').getByText('مرحبا، أين طلبي؟').count()).toBe(1);
+      // Mirrored: the visitor's own message on the left, the send button left of the field, its arrow pointing left;
+      // the time written the Arabic way (no AM/PM).
+      const win = await frame.getByRole('dialog').boundingBox();
+      const mine = await frame.locator('.msg.visitor').first().boundingBox();
+      expect(mine!.x + mine!.width / 2).toBeLessThan(win!.x + win!.width / 2);
+      const send = await frame.getByRole('button', { name: 'إرسال' }).boundingBox();
+      const field = await frame.getByLabel('الرسالة').boundingBox();
+      expect(send!.x).toBeLessThan(field!.x);
+      expect(await frame.locator('.send svg').evaluate((svg) => getComputedStyle(svg).transform)).toBe('matrix(-1, 0, 0, 1, 0, 0)');
+      expect(await frame.locator('.msg.visitor time').first().textContent()).not.toMatch(/AM|PM/);
       await screenshot(page, 'widget-lang-ar-rtl');
     } finally {
       await ctx.close();

@@ -189,6 +189,41 @@ describe('widget compatibility with pages written for the original (browser)', (
     });
   }
 
+  it('sendOfflineMessage answers ok only for a message that gets stored: kept through a network failure, a fail once the server limits', async () => {
+    const ctx = await env.context();
+    const stored = async (text: string) =>
+      (await env.api<Array<{ message: string }>>('GET', '/api/v1/offline-messages')).body.filter((m) => m.message.startsWith(text)).length;
+    try {
+      // The first try of the frame's request fails on the network: the message is kept and sent again.
+      let refused = 0;
+      await ctx.route('**/widget/api/*/offline', (route) => (refused++ === 0 ? route.abort('connectionreset') : route.continue()));
+      const page = await env.open(ctx, '/offline-network');
+      expect(await api(page, 'sendOfflineMessage', { email: 'ann@example.com', message: 'Through a bad network' })).toEqual({ result: 'ok' });
+      await expect.poll(() => stored('Through a bad network'), { timeout: 10_000 }).toBe(1);
+      expect(refused).toBe(2);
+      await ctx.unroute('**/widget/api/*/offline');
+
+      // The visitor's limit (5 in 10 minutes): the sixth was answered ok before the server said no, so it stays in the
+      // browser to be sent later; from then on the page is told at once, and nothing more is kept.
+      const other = await env.context();
+      const many = await env.open(other, '/offline-many');
+      for (let i = 1; i <= 6; i++) expect(await api(many, 'sendOfflineMessage', { message: `Many ${i}` })).toEqual({ result: 'ok' });
+      const limited = { result: 'fail', error: 'You are sending offline messages too quickly; please wait a moment and try again.' };
+      // Asked with an empty message (refused on the spot, never kept) until the server's verdict reached the page.
+      await expect.poll(() => api(many, 'sendOfflineMessage', { message: '' }), { timeout: 10_000 }).toEqual(limited);
+      expect(await api(many, 'sendOfflineMessage', { message: 'Many 7' })).toEqual(limited);
+      expect(await stored('Many')).toBe(5);
+      const kept = await many
+        .frameLocator('iframe[title="Chat"]')
+        .locator('html')
+        .evaluate((_, id) => JSON.parse(localStorage.getItem(`parley.${id}.outbox`) ?? '[]') as Array<{ message: string }>, env.channel.widget_id);
+      expect(kept.map((m) => m.message)).toEqual(['Many 6']);
+      await other.close();
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('answers startCall from fresh state after a call ends, without isCallbackEnabled first', async () => {
     expect((await env.api('PUT', '/api/v1/settings', { callback: { enabled: true, balance_seconds: 3600, hours: null } })).status).toBe(200);
     const ctx = await env.context();
@@ -204,6 +239,12 @@ describe('widget compatibility with pages written for the original (browser)', (
       const call = await waitFor(async () => {
         const res = await env.api<Array<{ id: number; phone: string }>>('GET', '/api/v1/calls');
         return res.body.find((c) => c.phone === '+15550100142') ?? null;
+      });
+      // The frame asks for availability again once the call ends; that answer is slow here, so startCall must not wait
+      // for it nor answer from the verdict given during the call.
+      await ctx.route('**/widget/api/*/callback', async (route) => {
+        if (route.request().method() === 'GET') await new Promise((r) => setTimeout(r, 2000));
+        await route.continue();
       });
       expect((await env.api('POST', `/api/v1/calls/${call.id}/status`, { status: 'end' })).status).toBe(200);
       await env.until(page, (c) => named(c, 'svc_onCallEnd').length === 1);

@@ -1,7 +1,8 @@
 /**
  * What a visitor expects, in real Chromium: links in messages are clickable
  * and safe (http(s) only, a new tab, rel=noopener noreferrer), the rating
- * buttons are icons (no emoji glyphs), the unread badge survives a page
+ * buttons are icons (no emoji glyphs) and work during the chat (changeable
+ * until it is finished), the unread badge survives a page
  * change, and the page the visitor is on reaches the agents on every page
  * change (a full navigation and a single-page app's URL change alike). Once
  * the visitor gave an e-mail address, the widget offers "E-mail me this
@@ -80,6 +81,41 @@ describe('what a visitor expects (browser)', () => {
       await screenshot(page, 'widget-links-rating');
       await good.click();
       await waitFor(async () => (await env.api<{ rate: string | null }>('GET', `/api/v1/chats/${chat.id}`)).body.rate === 'positive');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('rates during the chat, changes the rating until the chat is finished, and the server keeps it', async () => {
+    const ctx = await env.context();
+    try {
+      const page = await env.open(ctx);
+      const frame = env.frame(page);
+      const chat = await chatting(page);
+      const rateOf = async () => (await env.api<{ rate: string | null }>('GET', `/api/v1/chats/${chat.id}`)).body.rate;
+      // The agent took the chat: the rating is there while it goes on (icons, nothing pressed yet).
+      const rating = frame.getByRole('group', { name: 'Rate this chat' });
+      const good = rating.getByRole('button', { name: 'Good' });
+      const bad = rating.getByRole('button', { name: 'Bad' });
+      await expect.poll(() => good.isVisible()).toBe(true);
+      expect(await good.getAttribute('aria-pressed')).toBe('false');
+      expect(await bad.locator('svg').count()).toBe(1);
+      await good.click();
+      await waitFor(async () => (await rateOf()) === 'positive');
+      await expect.poll(() => good.getAttribute('aria-pressed')).toBe('true');
+      await expect.poll(() => rating.getByText('Thank you for your rating.').isVisible()).toBe(true);
+      // Still chatting: the visitor can write, and change his mind.
+      expect(await frame.getByLabel('Message').isVisible()).toBe(true);
+      await screenshot(page, 'widget-rating-during-chat');
+      await bad.click();
+      await waitFor(async () => (await rateOf()) === 'negative');
+      await expect.poll(() => bad.getAttribute('aria-pressed')).toBe('true');
+      expect(await good.getAttribute('aria-pressed')).toBe('false');
+      // Finished: the rating given stays; no buttons to change it any more.
+      expect((await env.api('POST', `/api/v1/chats/${chat.id}/finish`, {})).status).toBe(200);
+      await expect.poll(() => good.count()).toBe(0);
+      await expect.poll(() => rating.getByText('Thank you for your rating.').isVisible()).toBe(true);
+      expect(await rateOf()).toBe('negative');
     } finally {
       await ctx.close();
     }

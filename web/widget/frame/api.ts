@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Seconds the server asked to wait (Retry-After of a 429), or 0. */
+    readonly retryAfter = 0,
   ) {
     super(message);
   }
@@ -40,6 +42,7 @@ export function createApi(widgetId: string): Api {
         res.status,
         typeof error?.code === 'string' || typeof error?.code === 'number' ? String(error.code) : String(res.status),
         typeof error?.message === 'string' ? error.message : `The request failed (${res.status}).`,
+        Number(res.headers.get('retry-after')) || 0,
       );
     }
     return parsed as T;

@@ -64,11 +64,8 @@ export function commandRunner(w: Widget): (c: LoaderCommand) => void {
         return w.showInvitation(c.payload);
       case 'call':
         return phoneError(c.payload.phone) ? undefined : w.startCall(c.payload.phone);
-      case 'offline': {
-        const error = offlineError(c.payload) ?? (await w.sendOffline(c.payload));
-        if (error) log(error);
-        return;
-      }
+      case 'offline':
+        return; // kept at once (below)
       case 'attributes':
         return void (await w.api.call('POST', 'attributes', { attributes: attributes(c.payload) }));
       case 'color':
@@ -86,6 +83,12 @@ export function commandRunner(w: Widget): (c: LoaderCommand) => void {
     if (c.event === 'init') return w.init(c.payload);
     // Mirrored at once, so getContactInfo() never goes back to an older value meanwhile.
     if (c.event === 'contact') w.noteContact(contactOf(c.payload));
+    // Kept in the outbox at once, before the session exists: the page may be left meanwhile.
+    if (c.event === 'offline') {
+      const error = offlineError(c.payload);
+      if (error) return log(error);
+      w.queueOffline(c.payload);
+    }
     chain = chain.then(() => run(c)).catch(log);
   };
 }

@@ -216,7 +216,7 @@ export class WidgetCore extends Store {
           clearTimeout(this.agentTypingTimer);
           this.agentTypingTimer = setTimeout(() => this.set({ agentTyping: null }), 15_000);
         }
-        return this.set({ agentTyping: f.data.typing ? (f.data.agent ?? this.state.chat?.agent ?? { id: 0, name: 'Agent', photo: null }) : null });
+        return this.set({ agentTyping: f.data.typing ? (f.data.agent ?? this.state.chat?.agent ?? { id: 0, name: t('agent'), photo: null }) : null });
       case 'status':
         this.set({ online: f.data.online });
         return void this.callbackAvailability();
@@ -288,6 +288,7 @@ export class WidgetCore extends Store {
       launcher: s.launcher,
       look: launcherCss(s),
       at: windowPlace(s),
+      hold: s.offlineHold,
     };
   }
 
@@ -393,8 +394,8 @@ const launcherCss = (s: UiState): string => {
     `button{position:relative;display:inline-flex;align-items:center;gap:8px;padding:${round ? '16px' : '12px 18px'};border:0;border-radius:${round ? '50%' : '24px'};` +
     `background:${s.color ?? '#1a73e8'};color:#fff;direction:${dir()};` +
     'font:600 15px/1.2 system-ui,sans-serif;white-space:nowrap;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}' +
-    '[hidden]{display:none}:focus-visible{outline:2px solid #1f2328;outline-offset:2px}' +
-    'b{position:absolute;top:-6px;right:-6px;min-width:20px;height:20px;padding:0 6px;box-sizing:border-box;border-radius:10px;background:#d93025;font-size:12px;line-height:20px;text-align:center}' +
+    'svg{width:20px;height:20px}[hidden]{display:none}:focus-visible{outline:2px solid #1f2328;outline-offset:2px}' +
+    'b{position:absolute;top:-6px;inset-inline-end:-6px;min-width:20px;height:20px;padding:0 6px;box-sizing:border-box;border-radius:10px;background:#d93025;font-size:12px;line-height:20px;text-align:center}' +
     (round ? 'span{display:none}' : '')
   );
 };

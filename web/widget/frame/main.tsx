@@ -20,6 +20,11 @@ let run: (c: LoaderCommand) => void = () => undefined;
 const bridge = createBridge((c) => run(c));
 const widget = new Widget(widgetId, bridge);
 run = commandRunner(widget);
+// The page's details came with the frame's address: the visitor session starts now, before the first render and the
+// hello/init round trip with the loader (which then changes nothing).
+if (bridge.init) widget.init(bridge.init);
+// Offline messages an earlier page handed over and the server does not have yet.
+widget.flushOffline();
 
 const root = document.getElementById('app');
 if (root) render(<App w={widget} />, root);

@@ -57,6 +57,8 @@ export interface UiState {
   call: CallState | null;
   /** A short message for the visitor (a file too big, a send that failed). */
   notice: string | null;
+  /** Why the server takes no offline message now (its limit): sendOfflineMessage answers a fail with it meanwhile. */
+  offlineHold: string | null;
 }
 
 export const emptyContact = (): ContactInfo => ({ client_name: null, email: null, phone: null, description: null });
@@ -84,6 +86,7 @@ export const initialState = (): UiState => ({
   callback: null,
   call: null,
   notice: null,
+  offlineHold: null,
 });
 
 export class Store {

@@ -2,17 +2,25 @@
  * The chat frame's controller as the views and the loader's commands use it:
  * the core (core.ts) plus what the visitor does — write (text, files with the
  * size limit, typing notifications), introduce himself, leave an offline
- * message, rate the chat, ask for a callback call.
+ * message (the form, or sendOfflineMessage through the outbox), rate the
+ * chat, ask for a callback call.
  */
 import { WIDGET_UPLOAD_MAX_BYTES, type ContactInfo, type VisitorMessageRequest, type WidgetMessage } from '../../../protocol/widget';
 import { TEXT_MAX, WidgetCore } from './core';
 import { chatOpen, mergeContact } from './state';
-import { t } from './i18n';
+import { lang, t } from './i18n';
+import { ApiError } from './api';
+import { offlineBody, Outbox } from './outbox';
 
 export class Widget extends WidgetCore {
   private typingSent = false;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private pendingKey = 0;
+  /** sendOfflineMessage's messages until the server has them (outbox.ts); what an earlier page left is sent once the session exists. */
+  private readonly outbox = new Outbox(`parley.${this.widgetId}.outbox`, this.api, () => this.whenReady(), {
+    hold: (reason) => this.set({ offlineHold: reason }),
+    gone: () => this.gone(),
+  });
 
   // ---- sending ----------------------------------------------------------
 
@@ -57,7 +65,7 @@ export class Widget extends WidgetCore {
         this.fire('svc_onClientStartChat');
       }
     } catch (e) {
-      const error = e instanceof Error ? e.message : 'Not sent.';
+      const error = errorText(e);
       this.set({ pending: this.state.pending.map((p) => (p.key === key ? { ...p, status: 'failed', error } : p)) });
     }
   }
@@ -95,19 +103,15 @@ export class Widget extends WidgetCore {
     if (introduced) this.fire('svc_onIntroduction', { ...contact });
   }
 
+  /** The offline form: the visitor sees at once whether it was stored (null) or why not. */
   async sendOffline(o: { name?: string; email?: string; phone?: string; description?: string; message: string }): Promise<string | null> {
     await this.ready;
-    const body: Record<string, string> = {};
-    for (const k of ['name', 'email', 'phone', 'description', 'message'] as const) {
-      const v = o[k];
-      if (typeof v === 'string' && v.trim()) body[k] = v.trim();
-    }
     try {
-      await this.api.call('POST', 'offline', body);
+      await this.api.call('POST', 'offline', offlineBody(o));
       this.set({ offlineSent: true });
       return null;
     } catch (e) {
-      return e instanceof Error ? e.message : 'Not sent.';
+      return errorText(e);
     }
   }
 
@@ -119,6 +123,16 @@ export class Widget extends WidgetCore {
     } catch {
       return false;
     }
+  }
+
+  /** sendOfflineMessage (already answered ok): kept until stored. */
+  queueOffline(o: { name?: string; email?: string; phone?: string; description?: string; message: string }): void {
+    this.outbox.add(offlineBody(o));
+  }
+
+  /** Sends what an earlier page left in the outbox (the session exists now). */
+  flushOffline(): void {
+    void this.outbox.flush();
   }
 
   async rate(rate: 'positive' | 'negative'): Promise<void> {
@@ -146,4 +160,11 @@ export class Widget extends WidgetCore {
     this.set({ call: { status: 'error', reason, phone } });
     this.fire('svc_onCallEnd', { result: 'fail', reason });
   }
+}
+
+/** What a failed request means to the visitor, in his language (the server's own sentence is English: shown as is in English only). */
+export function errorText(e: unknown): string {
+  if (!(e instanceof ApiError)) return t('noNetwork');
+  if (e.status === 429) return t('tooFast');
+  return lang === 'en' ? e.message : t('failed');
 }

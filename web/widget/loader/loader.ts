@@ -93,7 +93,9 @@ function start(): void {
   // The chat window: an iframe of its own, 0×0 until the window opens.
   const frame = d.createElement('iframe');
   frame.title = 'Chat';
-  frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin);
+  // The page's details ride along (after the origin) so the frame starts its session at once; `init` repeats them.
+  const init = (): LoaderCommands['init'] => ({ page: page(), utm, started: Math.round(performance.timeOrigin) });
+  frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin + '&' + JSON.stringify(init()));
   frame.setAttribute('allow', 'autoplay');
   const place = (): void =>
     void (frame.style.cssText =
@@ -106,7 +108,7 @@ function start(): void {
   box.id = 'svc_chat_widget';
   const shadow = box.attachShadow({ mode: 'open' });
   shadow.innerHTML =
-    '<style></style><button type="button" hidden><svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg><span></span><b aria-hidden="true" hidden></b></button>';
+    '<style></style><button type="button" hidden><svg viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg><span></span><b aria-hidden="true" hidden></b></button>';
   const btn = shadow.querySelector('button') as HTMLButtonElement;
   const [label, badge] = [btn.children[1], btn.children[2]] as HTMLElement[];
   const look = shadow.firstChild as HTMLElement;
@@ -149,7 +151,7 @@ function start(): void {
     const p = env.payload;
     if (env.event === 'hello') {
       target = e.source;
-      send('init', { page: page(), utm, started: Math.round(performance.timeOrigin) });
+      send('init', init());
       for (const q of queue.splice(0)) target.postMessage(q, origin);
     } else if (env.event === 'ready' || env.event === 'state') {
       const wasOpen = m.open;
@@ -239,7 +241,8 @@ function start(): void {
     },
     isCallbackEnabled: (cb) => send('callbackEnabled', null, cb),
     sendOfflineMessage: (o) => {
-      const error = offlineError(o);
+      // Ok only when it will be stored: the frame keeps it until the server has it, unless the server's limit is reached.
+      const error = m.hold ?? offlineError(o);
       if (error) return { result: 'fail', error };
       send('offline', o as LoaderCommands['offline']);
       return ok();

@@ -5,8 +5,10 @@
  * only from its parent window with the origin the loader gave it (the frame
  * URL's #fragment).
  *
- * Order of a page view: frame → `hello`; loader → `init`, then every svc_api
- * call queued so far, in order; frame → `ready` once its visitor session exists
+ * Order of a page view: the loader puts the page's origin and `init`'s
+ * details in the frame URL's #fragment (a frame whose browser confirms the
+ * parent's origin starts its session from them at once); frame → `hello`;
+ * loader → `init`, then every svc_api call queued so far, in order; frame → `ready` once its visitor session exists
  * (the loader calls svc_onLoadCallback then), and `state` whenever the mirrored
  * state changes.
  */
@@ -69,6 +71,8 @@ export interface Mirror {
   look: string;
   /** The chat window's iframe place on the page (CSS: its side and bottom, from the widget's appearance). */
   at: string;
+  /** Why sendOfflineMessage cannot be sent now (the server's limit reached), or null (absent before the frame is ready). */
+  hold?: string | null;
 }
 
 export interface FrameEvents {

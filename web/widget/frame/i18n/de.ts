@@ -69,4 +69,8 @@ export const texts: Texts = {
   mailTranscript: 'Dieses Gespräch per E-Mail an mich senden',
   transcriptSent: 'Wir haben dieses Gespräch an {email} gesendet.',
   transcriptFailed: 'Das Gespräch wurde nicht gesendet; bitte versuchen Sie es erneut.',
+  agent: 'Mitarbeiter',
+  tooFast: 'Zu schnell hintereinander; bitte warten Sie einen Moment und versuchen Sie es erneut.',
+  noNetwork: 'Keine Verbindung; bitte versuchen Sie es erneut.',
+  failed: 'Etwas ist schiefgegangen; bitte versuchen Sie es erneut.',
 };

@@ -67,6 +67,10 @@ export const en = {
   mailTranscript: 'E-mail me this conversation',
   transcriptSent: 'We sent this conversation to {email}.',
   transcriptFailed: 'The conversation was not sent; please try again.',
+  agent: 'Agent',
+  tooFast: 'You are doing this too quickly; please wait a moment and try again.',
+  noNetwork: 'There is no connection; please try again.',
+  failed: 'Something went wrong; please try again.',
 };
 
 export type Texts = typeof en;

@@ -69,4 +69,8 @@ export const texts: Texts = {
   mailTranscript: 'Enviarme esta conversación por correo',
   transcriptSent: 'Hemos enviado esta conversación a {email}.',
   transcriptFailed: 'La conversación no se envió; inténtelo de nuevo.',
+  agent: 'Agente',
+  tooFast: 'Demasiado rápido; espera un momento e inténtalo de nuevo.',
+  noNetwork: 'No hay conexión; inténtalo de nuevo.',
+  failed: 'Algo salió mal; inténtalo de nuevo.',
 };

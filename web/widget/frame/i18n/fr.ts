@@ -69,4 +69,8 @@ export const texts: Texts = {
   mailTranscript: 'M’envoyer cette conversation par e-mail',
   transcriptSent: 'Nous avons envoyé cette conversation à {email}.',
   transcriptFailed: 'La conversation n’a pas été envoyée ; veuillez réessayer.',
+  agent: 'Conseiller',
+  tooFast: 'Trop rapide ; veuillez patienter un instant puis réessayer.',
+  noNetwork: 'Pas de connexion ; veuillez réessayer.',
+  failed: 'Une erreur est survenue ; veuillez réessayer.',
 };

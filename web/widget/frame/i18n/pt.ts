@@ -69,4 +69,8 @@ export const texts: Texts = {
   mailTranscript: 'Enviar-me esta conversa por e-mail',
   transcriptSent: 'Enviámos esta conversa para {email}.',
   transcriptFailed: 'A conversa não foi enviada; tente novamente.',
+  agent: 'Atendente',
+  tooFast: 'Rápido demais; aguarde um momento e tente novamente.',
+  noNetwork: 'Sem conexão; tente novamente.',
+  failed: 'Algo deu errado; tente novamente.',
 };

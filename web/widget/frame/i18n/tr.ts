@@ -69,4 +69,8 @@ export const texts: Texts = {
   mailTranscript: 'Bu konuşmayı bana e-postayla gönder',
   transcriptSent: 'Bu konuşmayı {email} adresine gönderdik.',
   transcriptFailed: 'Konuşma gönderilemedi; lütfen tekrar deneyin.',
+  agent: 'Temsilci',
+  tooFast: 'Çok hızlı; lütfen biraz bekleyip tekrar deneyin.',
+  noNetwork: 'Bağlantı yok; lütfen tekrar deneyin.',
+  failed: 'Bir şeyler ters gitti; lütfen tekrar deneyin.',
 };

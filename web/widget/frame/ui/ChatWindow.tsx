@@ -59,8 +59,8 @@ function Body({ w, s }: { w: Widget; s: UiState }) {
     <>
       <Messages w={w} s={s} />
       {anonymous && wrote && !cardDismissed && <ContactCard w={w} onDismiss={() => dismissCard(true)} />}
-      {finished && <Rating w={w} s={s} />}
       {talked && s.contact.email && <TranscriptOffer key={s.chat?.id} w={w} email={s.contact.email} />}
+      {(finished || s.chat?.status === 'active') && <Rating w={w} s={s} />}
       <p class="typing" aria-live="polite">
         {s.agentTyping ? t('isTyping', { name: s.agentTyping.name }) : ''}
       </p>

@@ -1,16 +1,17 @@
 /**
  * The widget's forms: contacts (the visitor introduces himself), offline
- * message (nobody online), callback (state `call`), the rating of a
- * finished chat, and "e-mail me this conversation" once the visitor gave an
- * e-mail address.
+ * message (nobody online), callback (state `call`), the rating (during the
+ * chat and after it), and "e-mail me this conversation" once the visitor gave
+ * an e-mail address.
  */
+import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { isEmail, offlineError, phoneError } from '../../shared/validate';
 import type { UiState } from '../state';
 import type { Widget } from '../widget';
 import { Field, formValues } from './fields';
 import { ThumbDownIcon, ThumbUpIcon } from './icons';
-import { t } from '../i18n';
+import { lang, t } from '../i18n';
 
 type Props = { w: Widget; s: UiState };
 
@@ -103,6 +104,13 @@ const CALL_STATUS: Record<string, (phone: string) => string> = {
   end: () => t('callEnd'),
 };
 
+/** Why a call failed, in the visitor's language (the reasons the page's svc_onCallEnd gets stay the spec's English ones). */
+function callFailure(reason: string | undefined): string {
+  if (reason === 'Callback disabled') return t('callsOff');
+  if (reason === 'Callback unavaiable') return t('callsNow');
+  return lang === 'en' && reason ? t('callFailed', { reason }) : t('failed');
+}
+
 export function CallbackForm({ w, s }: Props) {
   const [error, setError] = useState('');
   const unavailable = s.callback?.result === 'fail' ? s.callback.reason : null;
@@ -113,7 +121,7 @@ export function CallbackForm({ w, s }: Props) {
     setError('');
     void w.startCall(phone);
   };
-  const status = s.call && (s.call.status === 'error' ? t('callFailed', { reason: s.call.reason ?? '?' }) : CALL_STATUS[s.call.status]?.(s.call.phone ?? ''));
+  const status = s.call && (s.call.status === 'error' ? callFailure(s.call.reason) : CALL_STATUS[s.call.status]?.(s.call.phone ?? ''));
   return (
     <form class="form" aria-label={t('callMe')} onSubmit={submit}>
       <h2>{t('callTitle')}</h2>
@@ -141,23 +149,30 @@ export function CallbackForm({ w, s }: Props) {
   );
 }
 
+/**
+ * The rating: during the chat (once an agent has taken it) the visitor rates it and may change his mind until it is
+ * finished; a finished chat not yet rated asks once more, and a rated one thanks.
+ */
 export function Rating({ w, s }: Props) {
-  const rate = s.chat?.rate;
-  return (
-    <div class="rating" role="group" aria-label={t('rateChat')}>
-      {rate ? (
+  const rate = s.chat?.rate ?? null;
+  const finished = s.chat?.status === 'finished';
+  if (finished && rate) {
+    return (
+      <div class="rating" role="group" aria-label={t('rateChat')}>
         <p role="status">{t('rated')}</p>
-      ) : (
-        <>
-          <p>{t('ended')}</p>
-          <button type="button" class="rate" aria-label={t('good')} onClick={() => void w.rate('positive')}>
-            <ThumbUpIcon />
-          </button>
-          <button type="button" class="rate" aria-label={t('bad')} onClick={() => void w.rate('negative')}>
-            <ThumbDownIcon />
-          </button>
-        </>
-      )}
+      </div>
+    );
+  }
+  const choice = (r: 'positive' | 'negative', label: string, icon: JSX.Element) => (
+    <button type="button" class="rate" aria-label={label} aria-pressed={rate === r} onClick={() => void (rate !== r && w.rate(r))}>
+      {icon}
+    </button>
+  );
+  return (
+    <div class={finished ? 'rating' : 'rating live'} role="group" aria-label={t('rateChat')}>
+      <p role="status">{finished ? t('ended') : rate ? t('rated') : t('rateChat')}</p>
+      {choice('positive', t('good'), <ThumbUpIcon />)}
+      {choice('negative', t('bad'), <ThumbDownIcon />)}
     </div>
   );
 }

@@ -5,9 +5,10 @@ import type { WidgetMessage } from '../../../../protocol/widget';
 import type { UiState } from '../state';
 import type { Widget } from '../widget';
 import { fileSize, safeUrl } from './useWidget';
-import { t } from '../i18n';
+import { lang, t } from '../i18n';
 
-const time = (ms: number): string => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/** A message's time, written the way the widget's language writes times. */
+const time = (ms: number): string => new Date(ms).toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' });
 
 /** http(s) addresses in a text, up to a space or a quote; the punctuation that ends a sentence stays out. */
 const LINK = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/gi;
