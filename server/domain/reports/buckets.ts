@@ -82,5 +82,37 @@ export function whereOf(scope: ReportScope, period: Period, time: 'hour' | 'crea
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 
+/** Where a report query reads its chat figures: the table (aliased `r` by the caller), its WHERE, and its bucket key. */
+export interface Rollup {
+  table: RawBuilder<unknown>;
+  where: RawBuilder<boolean>;
+  bucket: RawBuilder<number>;
+  daily: boolean;
+}
+
+/**
+ * The rollup a query of a period reads. The daily rollup (migration 023) when
+ * it is built in the report's zone and the query needs no hours (totals, or
+ * day buckets); else report_hourly. `bucketed`: the query groups by bucket.
+ *
+ * The daily rollup holds the whole cube: each dimension filtered reads its
+ * value, grouped reads every value (> -1), else "all" (-1).
+ */
+export function rollupOf(scope: ReportScope, period: Period, options: { bucketed: boolean; groupBy?: 'channel' | 'agent' | null }): Rollup {
+  const groupBy = options.groupBy ?? null;
+  if (!scope.daily || (options.bucketed && scope.interval === 'hour'))
+    return { table: sql.table('report_hourly'), where: whereOf(scope, period, 'hour', groupBy), bucket: bucketSql(scope, period, sql`r.hour`), daily: false };
+  const parts = [sql`r.account_id = ${scope.accountId}`, sql`r.day >= ${period.firstDay}`, sql`r.day <= ${period.lastDay}`];
+  for (const [column, value, grouped] of [
+    ['channel_id', scope.channelId, groupBy === 'channel'],
+    ['department_id', scope.departmentId, false],
+    ['agent_id', scope.agentId, groupBy === 'agent'],
+  ] as const) {
+    if (value !== null) parts.push(sql`${sql.ref(`r.${column}`)} = ${value}`);
+    else parts.push(sql`${sql.ref(`r.${column}`)} ${grouped ? sql`>` : sql`=`} ${sql.lit(ALL)}`);
+  }
+  return { table: sql.table('report_daily'), where: sql<boolean>`${sql.join(parts, sql` and `)}`, bucket: sql<number>`r.day`, daily: true };
+}
+
 /** Numbers from the store: PostgreSQL sums arrive as strings. */
 export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));

@@ -28,9 +28,14 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
   if (changes.notifications !== undefined) Object.assign(set, notificationColumns(changes.notifications));
   const now = ctx.clock();
 
+  let zoneChanged = false;
   const row = await ctx.db.transaction().execute(async (tx) => {
     const current = await settingsOf(tx, actor.account_id, now, ctx.store.dialect === 'postgres');
-    if (changes.callback !== undefined) set.callback_json = toJson(mergeCallback(callbackOf(current), changes.callback));
+    if (changes.callback !== undefined) {
+      const callback = mergeCallback(callbackOf(current), changes.callback);
+      zoneChanged = callback.timezone !== callbackOf(current).timezone;
+      set.callback_json = toJson(callback);
+    }
     if (Object.keys(set).length === 0) return current;
     // A new receiver URL ends a pause: the held deliveries go to the new URL.
     if (set.event_webhook_url && set.event_webhook_url !== current.event_webhook_url && current.webhooks_paused_reason) {
@@ -52,5 +57,7 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
       .executeTakeFirstOrThrow();
   });
   ctx.signals.deliveriesDue();
+  // Reports default to the callback zone: the daily rollup follows it (domain/reports/dailyRollupWorker.ts).
+  if (zoneChanged) ctx.signals.reportZoneChanged();
   return row;
 }
