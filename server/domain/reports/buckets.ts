@@ -5,7 +5,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Period, ReportScope } from './scope.js';
-import { DAY, HOUR, localMsSql, offsetAt } from './zone.js';
+import { DAY, HOUR, localMsSql, offsetIn } from './zone.js';
 
 export interface Bucket {
   key: number;
@@ -17,18 +17,19 @@ export interface Bucket {
 
 export function listBuckets(scope: ReportScope, period: Period): Bucket[] {
   const out: Bucket[] = [];
+  const offset = (t: number) => offsetIn(period.segments, t);
   if (scope.interval === 'hour') {
     for (let t = period.start; t < period.end; t += HOUR) {
-      out.push({ key: t, label: new Date(t + offsetAt(scope.timezone, t)).toISOString().slice(0, 16), start: new Date(t).toISOString() });
+      out.push({ key: t, label: new Date(t + offset(t)).toISOString().slice(0, 16), start: new Date(t).toISOString() });
     }
     return out;
   }
   for (let t = period.start; t < period.end;) {
-    const day = Math.floor((t + offsetAt(scope.timezone, t)) / DAY);
+    const day = Math.floor((t + offset(t)) / DAY);
     out.push({ key: day, label: new Date(day * DAY).toISOString().slice(0, 10), start: new Date(t).toISOString() });
     // The next bucket starts at the first UTC hour of the next local day.
     let next = t + HOUR;
-    while (next < period.end && Math.floor((next + offsetAt(scope.timezone, next)) / DAY) === day) next += HOUR;
+    while (next < period.end && Math.floor((next + offset(next)) / DAY) === day) next += HOUR;
     t = next;
   }
   return out;

@@ -141,13 +141,17 @@ async function buildDays(tx: Tx, accountId: number, zone: string, d0: number, d1
  */
 export async function buildDailyStep(tx: Tx, accountId: number, zone: string, chunkDays: number): Promise<boolean> {
   const row = await dailyZoneOf(tx, accountId);
-  const span = await tx
-    .selectFrom('report_hourly')
-    .select((eb) => [eb.fn.min('hour').as('first'), eb.fn.max('hour').as('last')])
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  const first = span?.first === null || span?.first === undefined ? null : Number(span.first);
-  const last = span?.last === null || span?.last === undefined ? null : Number(span.last);
+  // Two queries: SQLite reads min() or max() alone from the index, both together by a scan.
+  const edge = async (fn: 'min' | 'max') => {
+    const r = await tx
+      .selectFrom('report_hourly')
+      .select((eb) => eb.fn[fn]('hour').as('hour'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return r?.hour === null || r?.hour === undefined ? null : Number(r.hour);
+  };
+  const first = await edge('min');
+  const last = await edge('max');
   if (!row || row.timezone !== zone) {
     // Start over: the old zone's rows go as their days are rebuilt (and those before the first day now).
     const start = first === null ? null : firstHourOf(zone, dayOf(zone, first));

@@ -8,17 +8,18 @@
  * PASS_INTERVAL_MS (zones changed on other instances, a pass cut short).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AppContext, Worker } from '../../context.js';
+import type { Worker } from '../../context.js';
+import type { Store } from '../../db/database.js';
 import { withRelayLock } from '../../events/relayLock.js';
 import { UnavailableLog, type UnavailableSource } from '../../errors/unavailableLog.js';
 import { accountZone, buildDailyStep } from './dailyRollup.js';
 
-const CHUNK_DAYS = 14;
+const CHUNK_DAYS = 7;
 const PASS_INTERVAL_MS = 60_000;
 
 /** Brings every account's daily rollup to its zone, step by step; returns the accounts that needed it. */
-export async function buildDailyRollups(ctx: Pick<AppContext, 'db' | 'store'>, options: { chunkDays?: number; stopped?: () => boolean } = {}): Promise<number> {
-  const accounts = await ctx.db
+export async function buildDailyRollups(store: Pick<Store, 'db' | 'dialect'>, options: { chunkDays?: number; stopped?: () => boolean } = {}): Promise<number> {
+  const accounts = await store.db
     .selectFrom('accounts as a')
     .leftJoin('settings as s', 's.account_id', 'a.id')
     .leftJoin('report_daily_zones as z', 'z.account_id', 'a.id')
@@ -31,7 +32,7 @@ export async function buildDailyRollups(ctx: Pick<AppContext, 'db' | 'store'>, o
     built += 1;
     for (;;) {
       if (options.stopped?.()) return built;
-      const done = await withRelayLock(ctx.db, ctx.store.dialect, (db) =>
+      const done = await withRelayLock(store.db, store.dialect, (db) =>
         db.transaction().execute((tx) => buildDailyStep(tx, account.id, zone, options.chunkDays ?? CHUNK_DAYS)),
       );
       if (done) break;
@@ -63,7 +64,7 @@ export const dailyRollupWorker: Worker = async (app, ctx) => {
       do {
         again = false;
         try {
-          const built = await buildDailyRollups(ctx, { stopped: () => stopped });
+          const built = await buildDailyRollups(ctx.store, { stopped: () => stopped });
           if (built > 0) ctx.log.info({ accounts: built }, 'daily report rollups built');
         } catch (err) {
           // The next pass starts again where the last committed step left off.

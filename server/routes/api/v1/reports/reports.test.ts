@@ -30,6 +30,7 @@ import { binOf } from '../../../../domain/reports/bins.js';
 import { factsOf } from '../../../../domain/reports/chatContribution.js';
 import { BIN_COLUMNS, MEASURES, buildDailyStep, dayOf } from '../../../../domain/reports/dailyRollup.js';
 import { buildDailyRollups } from '../../../../domain/reports/dailyRollupWorker.js';
+import { statusTimes } from '../../../../domain/reports/statusTime.js';
 
 const at = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
@@ -75,7 +76,7 @@ describe.each(['hours', 'days'] as const)('/api/v1/reports (account zone %s)', (
     b = await createWidget(t, { name: 'Site B' });
     if (mode === 'days') {
       await call('PUT', '/api/v1/settings', { callback: { timezone: 'America/New_York' } });
-      await buildDailyRollups(t.app.ctx);
+      await buildDailyRollups(t.app.ctx.store);
     }
 
     await visitorChat('c7', a, '2026-10-30T12:00:00Z');
@@ -258,6 +259,21 @@ describe.each(['hours', 'days'] as const)('/api/v1/reports (account zone %s)', (
       online_s: 0,
       away_s: 0,
       average_concurrency: null,
+    });
+  });
+
+  it('counts the status in force when a range starts, and stops at its end', async () => {
+    const account = (await t.app.ctx.db.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id;
+    // Bea: online 05:00, away 06:00, online 06:15, offline 07:00; the range 05:30–06:45 opens Online.
+    const times = await statusTimes(t.app.ctx.db, account, [bea.id, adminId], at('2026-11-01T05:30:00Z'), at('2026-11-01T06:45:00Z'), now);
+    expect(times.get(bea.id)).toEqual({ online_ms: 60 * MIN, away_ms: 15 * MIN });
+    expect(times.get(adminId)).toEqual({ online_ms: 0, away_ms: 0 });
+    // Still online at "now" (06:40): counted up to now, not to the end of the range.
+    expect(
+      (await statusTimes(t.app.ctx.db, account, [bea.id], at('2026-11-01T06:20:00Z'), at('2026-11-01T08:00:00Z'), at('2026-11-01T06:40:00Z'))).get(bea.id),
+    ).toEqual({
+      online_ms: 20 * MIN,
+      away_ms: 0,
     });
   });
 
