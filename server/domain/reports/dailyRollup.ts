@@ -135,8 +135,8 @@ async function buildDays(tx: Tx, accountId: number, zone: string, d0: number, d1
 
 /**
  * One step of building the account's daily rows in `zone`: starts over when the
- * zone differs, else builds the next `chunkDays` local days from the hourly
- * rollups. Returns true when the rows are complete. The caller runs it in a
+ * zone differs (deleting the account's daily rows), else builds the next
+ * `chunkDays` local days from the hourly rollups. Returns true when the rows are complete. The caller runs it in a
  * transaction the relay cannot interleave with (dailyRollupWorker.ts).
  */
 export async function buildDailyStep(tx: Tx, accountId: number, zone: string, chunkDays: number): Promise<boolean> {
@@ -153,7 +153,8 @@ export async function buildDailyStep(tx: Tx, accountId: number, zone: string, ch
   const first = await edge('min');
   const last = await edge('max');
   if (!row || row.timezone !== zone) {
-    // Start over: the old zone's rows go as their days are rebuilt (and those before the first day now).
+    // Start over: the old zone's rows go at once (one statement; their days are other days), then
+    // the days are built from the first one on, into an empty range.
     const start = first === null ? null : firstHourOf(zone, dayOf(zone, first));
     const next = { timezone: zone, built_through: start };
     await tx
@@ -161,12 +162,7 @@ export async function buildDailyStep(tx: Tx, accountId: number, zone: string, ch
       .values({ account_id: accountId, ...next })
       .onConflict((oc) => oc.column('account_id').doUpdateSet(next))
       .execute();
-    const from = start === null ? null : dayOf(zone, start);
-    await tx
-      .deleteFrom('report_daily')
-      .where('account_id', '=', accountId)
-      .$if(from !== null, (q) => q.where('day', '<', from ?? 0))
-      .execute();
+    await tx.deleteFrom('report_daily').where('account_id', '=', accountId).execute();
     return start === null;
   }
   if (row.built_through === null) return true;
@@ -175,12 +171,7 @@ export async function buildDailyStep(tx: Tx, accountId: number, zone: string, ch
   const d1 = d0 + chunkDays;
   const h1 = firstHourOf(zone, d1);
   const done = last === null || h1 > last;
-  await tx
-    .deleteFrom('report_daily')
-    .where('account_id', '=', accountId)
-    .where('day', '>=', d0)
-    .$if(!done, (q) => q.where('day', '<', d1))
-    .execute();
+  // Days from d0 on hold no row: the relay adds only to hours before built_through.
   await buildDays(tx, accountId, zone, d0, d1, h0, h1);
   await tx
     .updateTable('report_daily_zones')
