@@ -235,7 +235,9 @@ async function benchReports(db: Db, load: LoadWatch): Promise<ReportsResult> {
     // The account's zone (its callback hours') changes to ZONE: reports default to it, and the server's
     // worker rebuilds the daily rollup in it from the hours just written, as it does for any such change.
     const t1 = performance.now();
-    await json(`${server.base}/api/v1/settings`, { method: 'PUT', token, body: { callback: { timezone: ZONE } } });
+    const put = () => json(`${server.base}/api/v1/settings`, { method: 'PUT', token, body: { callback: { timezone: ZONE } } });
+    // After minutes of seeding the kept-alive connection is gone (EPIPE): asked again on a new one.
+    await put().catch(() => put());
     for (;;) {
       const zone = await store.db.selectFrom('report_daily_zones').selectAll().where('account_id', '=', account).executeTakeFirst();
       if (zone?.timezone === ZONE && zone.built_through === null) break;
