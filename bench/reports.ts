@@ -13,7 +13,12 @@
  * - the cube's "all" rows of both (migration 015_reports_cube), summed from
  *   those keys by the migration's own SQL;
  * - offline messages, callback requests, and agents' status changes
- *   (4 a working day each).
+ *   (4 a working day each);
+ * - the daily rollup in the account's zone (migration 023): the account's
+ *   zone is then changed through the API, and the server's own worker
+ *   rebuilds it from those hours (as for any change of zone; the relay's
+ *   additions give the same rows: server/routes/api/v1/reports/reports.test.ts),
+ *   timed apart.
  *
  * Messages never reach the reports (a chat's first agent reply is in its
  * first-response sum), so 10,000,000 messages add nothing to these tables:
@@ -22,8 +27,10 @@
  *
  * Then every report endpoint is asked, over HTTP with an admin token, for
  * ranges of a day (hourly), a week, 31 days hourly, 90 days and a year,
- * unfiltered and with a channel and an agent filter: RUNS times each, the
- * first run reported apart (cold caches). Goal: ≤ 500 ms each.
+ * unfiltered and with a channel and an agent filter, in the account's zone
+ * (Europe/Berlin): RUNS times each, the first run reported apart (cold
+ * caches). Goal: ≤ 500 ms each. And a year in another zone (hours only:
+ * the API's `timezone` other than the account's), for the record.
  */
 import { sql } from 'kysely';
 import { openStore } from '../server/db/database.js';
@@ -42,6 +49,11 @@ const GOAL_MS = 500;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
+/** The account's zone; OTHER_ZONE is asked for once, to show the hourly path. */
+const ZONE = 'Europe/Berlin';
+const OTHER_ZONE = 'America/New_York';
+const OTHER = '365 days, another zone';
+
 const ENDPOINTS = ['chats', 'response-times', 'ratings', 'agents', 'busiest-hours'] as const;
 
 interface Timing {
@@ -56,7 +68,8 @@ interface Timing {
 interface ReportsResult {
   db: Db;
   seedSeconds: number;
-  rows: { hourly: number; hist: number; offline: number; calls: number; status: number };
+  dailySeconds: number;
+  rows: { hourly: number; hist: number; daily: number; offline: number; calls: number; status: number };
   timings: Timing[];
 }
 
@@ -77,7 +90,7 @@ async function seed(
   store: Awaited<ReturnType<typeof openStore>>,
   ids: { account: number; channels: number[]; departments: number[]; agents: number[] },
   start: number,
-): Promise<ReportsResult['rows']> {
+): Promise<void> {
   const d = store.db;
   const g = grid(db, HOURS, ROWS_PER_HOUR);
   const nC = ids.channels.length;
@@ -146,10 +159,13 @@ async function seed(
   // The cube's "all" rows (migration 015_reports_cube), summed from the exact keys as the migration does.
   await buildCubeRows(d);
   await sql`analyze`.execute(d);
-  const count = async (table: 'report_hourly' | 'report_hist' | 'offline_messages' | 'calls' | 'agent_status_changes') =>
+}
+
+async function counts(store: Awaited<ReturnType<typeof openStore>>): Promise<ReportsResult['rows']> {
+  const count = async (table: 'report_hourly' | 'report_hist' | 'report_daily' | 'offline_messages' | 'calls' | 'agent_status_changes') =>
     Number(
       (
-        await d
+        await store.db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow()
@@ -158,6 +174,7 @@ async function seed(
   return {
     hourly: await count('report_hourly'),
     hist: await count('report_hist'),
+    daily: await count('report_daily'),
     offline: await count('offline_messages'),
     calls: await count('calls'),
     status: await count('agent_status_changes'),
@@ -212,8 +229,23 @@ async function benchReports(db: Db, load: LoadWatch): Promise<ReportsResult> {
     const start = end - HOURS * HOUR;
     const t0 = performance.now();
     process.stderr.write(`reports benchmark on ${db}: seeding ${HOURS * ROWS_PER_HOUR} rollup rows…\n`);
-    const rows = await seed(db, store, { account, channels, departments, agents }, start);
+    await seed(db, store, { account, channels, departments, agents }, start);
     const seedSeconds = (performance.now() - t0) / 1000;
+    load.sample();
+    // The account's zone (its callback hours') changes to ZONE: reports default to it, and the server's
+    // worker rebuilds the daily rollup in it from the hours just written, as it does for any such change.
+    const t1 = performance.now();
+    const put = () => json(`${server.base}/api/v1/settings`, { method: 'PUT', token, body: { callback: { timezone: ZONE } } });
+    // After minutes of seeding the kept-alive connection is gone (EPIPE): asked again on a new one.
+    await put().catch(() => put());
+    for (;;) {
+      const zone = await store.db.selectFrom('report_daily_zones').selectAll().where('account_id', '=', account).executeTakeFirst();
+      if (zone?.timezone === ZONE && zone.built_through === null) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const dailySeconds = (performance.now() - t1) / 1000;
+    await sql`analyze`.execute(store.db);
+    const rows = await counts(store);
     load.sample();
 
     const todayUtc = iso(Date.now());
@@ -233,13 +265,17 @@ async function benchReports(db: Db, load: LoadWatch): Promise<ReportsResult> {
     for (const [range, query] of ranges) {
       for (const [filter, extra] of filters) {
         for (const endpoint of ENDPOINTS) {
-          const t = await timeOne(server.base, token, endpoint, `${query}${extra}&timezone=Europe/Berlin`);
+          const t = await timeOne(server.base, token, endpoint, `${query}${extra}&timezone=${ZONE}`);
           timings.push({ range, filter, endpoint, coldMs: t.cold, medianMs: t.median, maxMs: t.max });
         }
         load.sample();
       }
     }
-    return { db, seedSeconds, rows, timings };
+    for (const endpoint of ENDPOINTS) {
+      const t = await timeOne(server.base, token, endpoint, `${ranges[ranges.length - 1][1]}&timezone=${OTHER_ZONE}`);
+      timings.push({ range: OTHER, filter: 'none', endpoint, coldMs: t.cold, medianMs: t.median, maxMs: t.max });
+    }
+    return { db, seedSeconds, dailySeconds, rows, timings };
   } finally {
     await store.close();
     await server.stop();
@@ -253,39 +289,41 @@ export async function runReportsBench(dbs: Db[]): Promise<void> {
     'reports',
     `## Reports on a year of a busy account (issue 22)
 
-\`npm run bench -- --only=reports\` (each store's subsection is rewritten by its own run). Two years of ${CHATS_PER_YEAR.toLocaleString('en')} chats a year (so a year-long report's previous period is real): ${ROWS_PER_HOUR} rollup keys (channel × department × accepting agent, 4 × 5 × 21 possible) an hour carrying 1–2 chats each, a first-response and a duration bin per key, the cube's "all" rows (per hour: everything, each channel, department and agent), 6 offline messages and 2 callback requests a day, 20 agents changing status 4 times a day; written with bulk SQL. Messages never reach the rollups (a chat's first reply is in its first-response sum), so this stands for any number of messages (10,000,000 or more). Each report asked over HTTP with an admin token, time zone Europe/Berlin, ${RUNS} times: median of the warm runs, first (cold) run in brackets, in ms; **bold** over the goal of ${GOAL_MS} ms.`,
+\`npm run bench -- --only=reports\` (each store's subsection is rewritten by its own run). Two years of ${CHATS_PER_YEAR.toLocaleString('en')} chats a year (so a year-long report's previous period is real): ${ROWS_PER_HOUR} rollup keys (channel × department × accepting agent, 4 × 5 × 21 possible) an hour carrying 1–2 chats each, a first-response and a duration bin per key, the cube's "all" rows (per hour: everything, each channel, department and agent), 6 offline messages and 2 callback requests a day, 20 agents changing status 4 times a day; written with bulk SQL. Then the account's zone is set to ${ZONE} through the API, and the server's worker builds the daily rollup in it from those hours (what any change of the account's zone runs), timed apart. Messages never reach the rollups (a chat's first reply is in its first-response sum), so this stands for any number of messages (10,000,000 or more). Each report asked over HTTP with an admin token, in the account's zone, ${RUNS} times: median of the warm runs, first (cold) run in brackets, in ms; **bold** over the goal of ${GOAL_MS} ms. The last row asks for a year in another zone (${OTHER_ZONE}), which reads hours (not part of the goal).`,
   );
   for (const db of dbs) {
     const load = new LoadWatch();
     const r = await benchReports(db, load);
     const ranges = [...new Set(r.timings.map((t) => t.range))];
     const lines = ranges.flatMap((range) =>
-      ['none', 'channel', 'agent'].map((filter) => {
+      ['none', 'channel', 'agent'].flatMap((filter) => {
+        if (!r.timings.some((x) => x.range === range && x.filter === filter)) return [];
         const cells = ENDPOINTS.map((e) => {
           const t = r.timings.find((x) => x.range === range && x.filter === filter && x.endpoint === e);
           if (!t) return '–';
           const text = `${ms(t.medianMs)} (${ms(t.coldMs)})`;
           return t.medianMs > GOAL_MS ? `**${text}**` : text;
         });
-        return `| ${range} | ${filter} | ${cells.join(' | ')} |`;
+        return [`| ${range} | ${filter} | ${cells.join(' | ')} |`];
       }),
     );
     writeSection(
       `reports-${db}`,
       `### Reports on ${db}
 
-${today()} — ${machineLine()}; ${load.line()}. Seeded in ${r.seedSeconds.toFixed(0)} s: ${r.rows.hourly.toLocaleString('en')} \`report_hourly\` rows, ${r.rows.hist.toLocaleString('en')} \`report_hist\` rows, ${r.rows.offline.toLocaleString('en')} offline messages, ${r.rows.calls.toLocaleString('en')} callback requests, ${r.rows.status.toLocaleString('en')} status changes.
+${today()} — ${machineLine()}; ${load.line()}. Seeded in ${r.seedSeconds.toFixed(0)} s: ${r.rows.hourly.toLocaleString('en')} \`report_hourly\` rows, ${r.rows.hist.toLocaleString('en')} \`report_hist\` rows, ${r.rows.offline.toLocaleString('en')} offline messages, ${r.rows.calls.toLocaleString('en')} callback requests, ${r.rows.status.toLocaleString('en')} status changes. Daily rollup built from the hours in ${r.dailySeconds.toFixed(0)} s: ${r.rows.daily.toLocaleString('en')} \`report_daily\` rows.
 
 | range | filter | ${ENDPOINTS.map((e) => `/${e}`).join(' | ')} |
 |---|---|${ENDPOINTS.map(() => '---|').join('')}
 ${lines.join('\n')}`,
     );
-    const worst = r.timings.reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
-    const yearWorst = r.timings.filter((t) => t.range === '365 days').reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
-    const dayWorst = r.timings.filter((t) => t.range !== '365 days').reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
+    const goal = r.timings.filter((t) => t.range !== OTHER);
+    const worst = goal.reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
+    const yearWorst = goal.filter((t) => t.range === '365 days').reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
+    const dayWorst = goal.filter((t) => t.range !== '365 days').reduce((a, b) => (b.medianMs > a.medianMs ? b : a));
     recordGoal({
       key: `reports-${r.db}`,
-      benchmark: `#22 reports, ${CHATS_PER_YEAR.toLocaleString('en')} chats a year, slowest report (${r.db})`,
+      benchmark: `#22 reports, ${CHATS_PER_YEAR.toLocaleString('en')} chats a year, slowest report in the account's zone (${r.db})`,
       goal: `≤ ${GOAL_MS} ms`,
       measured: `up to 90 days: ${ms(dayWorst.medianMs)} ms (/${dayWorst.endpoint}, ${dayWorst.range}, filter ${dayWorst.filter}); 365 days: ${ms(yearWorst.medianMs)} ms (/${yearWorst.endpoint}, filter ${yearWorst.filter})`,
       met: worst.medianMs <= GOAL_MS,

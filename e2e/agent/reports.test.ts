@@ -42,6 +42,8 @@ describe.skipIf(!chromiumAvailable())('agent app: reports', () => {
   const requests: string[] = [];
   let now = 0;
   let live = false;
+  let website: TestWidget;
+  let help: TestWidget;
   const today = iso(Date.now());
   const week = { from: iso(Date.now() - 6 * DAY), to: today };
   const report = async (name: string, query: string, token?: string) => {
@@ -57,8 +59,8 @@ describe.skipIf(!chromiumAvailable())('agent app: reports', () => {
     t = await createTestApp({ clock: () => (live ? Date.now() : now), env: { TOKEN_TTL_SECONDS: String(365 * 24 * 3600) } });
     const bea = await addAgent(t, { email: 'bea@example.com', name: 'Bea Lopez', password: 'bea-password-1' });
     const carl = await addAgent(t, { email: 'carl@example.com', name: 'Carl Singh' });
-    const website = await createWidget(t, { name: 'Website' });
-    const help = await createWidget(t, { name: 'Help center' });
+    website = await createWidget(t, { name: 'Website' });
+    help = await createWidget(t, { name: 'Help center' });
     const dept = await t.app.inject({ method: 'POST', url: '/api/v1/departments', headers: bearer(t.adminToken), payload: { name: 'Sales' } });
     expect(dept.statusCode).toBe(201);
 
@@ -222,6 +224,33 @@ describe.skipIf(!chromiumAvailable())('agent app: reports', () => {
     expect(csv[7]).toBe(`${last.label},${last.start},${last.started},${last.accepted},${last.missed},${last.offline_messages},${last.callbacks}`);
     await screenshot(page, 'reports-table');
     await section('Chats').getByRole('button', { name: 'Show chart' }).click();
+  });
+
+  it('lists the chats of each channel, with its CSV', async () => {
+    const chats = await report('chats', `from=${week.from}&to=${week.to}`);
+    const channels = section('Chats by channel');
+    await channels.getByRole('row', { name: /Website/ }).waitFor();
+    for (const [widget, name] of [
+      [website, 'Website'],
+      [help, 'Help center'],
+    ] as const) {
+      const c = chats.by_channel.find((x: { channel_id: number }) => x.channel_id === widget.id);
+      const cells = await channels
+        .getByRole('row', { name: new RegExp(name) })
+        .locator('td')
+        .allTextContents();
+      expect(cells.slice(0, 5).map(Number)).toEqual([c.started, c.accepted, c.missed, c.offline_messages, c.callbacks]);
+      expect(cells[5]).toBe(`${Math.round((c.started / chats.totals.started) * 100)} %`);
+    }
+    const [download] = await Promise.all([page.waitForEvent('download'), channels.getByRole('button', { name: 'Download Chats by channel as CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`parley-channels-${week.from}-to-${week.to}.csv`);
+    const csv = fs
+      .readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(csv[0]).toBe('channel_id,channel,started,accepted,missed,offline_messages,callbacks');
+    const w = chats.by_channel.find((x: { channel_id: number }) => x.channel_id === website.id);
+    expect(csv).toContain(`${website.id},Website,${w.started},${w.accepted},${w.missed},${w.offline_messages},${w.callbacks}`);
   });
 
   it('switches presets and buckets', async () => {

@@ -373,6 +373,19 @@ export interface ReportHistTable extends ReportKey {
   count: number;
 }
 
+/** Histogram bins as columns of a daily row (migration 023): frt_0 … frt_27, dur_0 … dur_27. */
+export type ReportBinColumns = { [K in `${'frt' | 'dur'}_${number}`]: number };
+
+/** Per account × local day (days since 1970-01-01 of report_daily_zones.timezone) × channel × department × agent (migration 023). */
+export type ReportDailyTable = Omit<ReportKey, 'hour'> & { day: number } & ReportMeasures & ReportBinColumns;
+
+/** The zone of an account's daily rollup, and how far it is built (null: every hour). */
+export interface ReportDailyZonesTable {
+  account_id: number;
+  timezone: string;
+  built_through: number | null;
+}
+
 /** What one chat last added to the rollups. */
 export interface ReportChatFactsTable {
   chat_id: number;
@@ -433,6 +446,8 @@ export interface Database {
   report_chat_facts: ReportChatFactsTable;
   report_hourly: ReportHourlyTable;
   report_hist: ReportHistTable;
+  report_daily: ReportDailyTable;
+  report_daily_zones: ReportDailyZonesTable;
   uploads: UploadsTable;
 }
 

@@ -26,13 +26,17 @@ export interface RecordedEvent {
   seq: number | null;
 }
 
-/** Signals of one process: "the outbox has new rows" (relay) and "deliveries are due" (deliverer). */
+/** Signals of one process: "the outbox has new rows" (relay), "deliveries are due" (deliverer), "a report zone changed" (daily rollup). */
 export class Signals extends EventEmitter {
   outboxWritten(): void {
     this.emit('outbox');
   }
   deliveriesDue(): void {
     this.emit('deliveries');
+  }
+  /** An account's time zone changed: its daily report rollup is to be rebuilt (domain/reports/dailyRollupWorker.ts). */
+  reportZoneChanged(): void {
+    this.emit('report-zone');
   }
 }
 

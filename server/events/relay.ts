@@ -29,6 +29,7 @@
 import { sql } from 'kysely';
 import type { AppContext, Worker } from '../context.js';
 import type { Db, Tx } from '../db/database.js';
+import { withRelayLock } from './relayLock.js';
 import { claimSqlite, MAX_GAP_WAIT_MS, PostgresClaimer, PROBE_WAIT_MS, type Claim } from './relayClaim.js';
 import { toRelayedEvent, type RelayedEvent } from './catalogue.js';
 import { subscribers as registered, type Subscriber } from './subscribers.js';
@@ -50,8 +51,6 @@ export interface BatchResult {
 
 const MAX_ATTEMPTS = 8;
 const MAX_BACKOFF_MS = 30_000;
-/** pg_advisory_lock(class, hashtext(schema)): one relay batch at a time per schema. */
-const LOCK_CLASS = 0x50_52_4c; // "PRL"
 
 export class OutboxRelay {
   private readonly subscribers: readonly Subscriber[];
@@ -146,14 +145,7 @@ export class OutboxRelay {
   /** One batch: claim, run subscribers, commit, publish. */
   async batch(): Promise<BatchResult> {
     if (this.ctx.store.dialect !== 'postgres') return this.run(this.ctx.db, (tx) => claimSqlite(tx, this.batchSize));
-    return this.ctx.db.connection().execute(async (conn) => {
-      await sql`select pg_advisory_lock(${LOCK_CLASS}, hashtext(current_schema()))`.execute(conn);
-      try {
-        return await this.run(conn, (tx) => this.claimer.claim(tx, this.batchSize));
-      } finally {
-        await sql`select pg_advisory_unlock(${LOCK_CLASS}, hashtext(current_schema()))`.execute(conn);
-      }
-    });
+    return withRelayLock(this.ctx.db, 'postgres', (conn) => this.run(conn, (tx) => this.claimer.claim(tx, this.batchSize)));
   }
 
   private async run(db: Db, claim: (tx: Tx) => Promise<Claim>): Promise<BatchResult> {

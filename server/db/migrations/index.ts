@@ -18,6 +18,7 @@ import * as m015cube from './015_reports_cube.js';
 import * as m016 from './016_uploads.js';
 import * as m017 from './017_event_webhook_given_up.js';
 import * as m022 from './022_agent_departments.js';
+import * as m023 from './023_reports_daily.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -38,6 +39,7 @@ const modules: Record<string, MigrationModule> = {
   '016_uploads': m016,
   '017_event_webhook_given_up': m017,
   '022_agent_departments': m022,
+  '023_reports_daily': m023,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { num, whereOf } from './buckets.js';
+import { num, rollupOf } from './buckets.js';
 import { ratingCounts, type RatingCounts } from './ratingsReport.js';
 import { accumulate, TimeAccumulator, type TimeFigures } from './responseTimesReport.js';
 import type { ReportScope } from './scope.js';
@@ -35,10 +35,11 @@ export async function agentsReport(db: Db, scope: ReportScope, now: number): Pro
   const agents = await agentsQuery.orderBy('name').orderBy('id').execute();
   const ids = agents.map((a) => a.id);
   const times = new TimeAccumulator();
+  const src = rollupOf(scope, scope.current, { bucketed: false, groupBy: 'agent' });
   const [sums, status] = await Promise.all([
     sql<{ agent_id: number; accepted: unknown; handled_ms: unknown; p: unknown; n: unknown }>`
       select r.agent_id, sum(r.accepted) as accepted, sum(r.handled_ms) as handled_ms, sum(r.positive) as p, sum(r.negative) as n
-      from report_hourly r where ${whereOf(scope, scope.current, 'hour', 'agent')} and r.agent_id <> 0 group by r.agent_id`.execute(db),
+      from ${src.table} r where ${src.where} and r.agent_id <> 0 group by r.agent_id`.execute(db),
     statusTimes(db, scope.accountId, ids, scope.current.start, scope.current.end, now),
     accumulate(db, scope, scope.current, times, 'agent'),
   ]);

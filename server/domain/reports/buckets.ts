@@ -5,7 +5,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Period, ReportScope } from './scope.js';
-import { DAY, HOUR, localMsSql, offsetAt } from './zone.js';
+import { DAY, HOUR, localMsSql, offsetIn } from './zone.js';
 
 export interface Bucket {
   key: number;
@@ -17,18 +17,19 @@ export interface Bucket {
 
 export function listBuckets(scope: ReportScope, period: Period): Bucket[] {
   const out: Bucket[] = [];
+  const offset = (t: number) => offsetIn(period.segments, t);
   if (scope.interval === 'hour') {
     for (let t = period.start; t < period.end; t += HOUR) {
-      out.push({ key: t, label: new Date(t + offsetAt(scope.timezone, t)).toISOString().slice(0, 16), start: new Date(t).toISOString() });
+      out.push({ key: t, label: new Date(t + offset(t)).toISOString().slice(0, 16), start: new Date(t).toISOString() });
     }
     return out;
   }
   for (let t = period.start; t < period.end;) {
-    const day = Math.floor((t + offsetAt(scope.timezone, t)) / DAY);
+    const day = Math.floor((t + offset(t)) / DAY);
     out.push({ key: day, label: new Date(day * DAY).toISOString().slice(0, 10), start: new Date(t).toISOString() });
     // The next bucket starts at the first UTC hour of the next local day.
     let next = t + HOUR;
-    while (next < period.end && Math.floor((next + offsetAt(scope.timezone, next)) / DAY) === day) next += HOUR;
+    while (next < period.end && Math.floor((next + offset(next)) / DAY) === day) next += HOUR;
     t = next;
   }
   return out;
@@ -80,6 +81,38 @@ export function whereOf(scope: ReportScope, period: Period, time: 'hour' | 'crea
     else parts.push(sql`${sql.ref(`r.${column}`)} = ${sql.lit(ALL)}`);
   }
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
+}
+
+/** Where a report query reads its chat figures: the table (aliased `r` by the caller), its WHERE, and its bucket key. */
+export interface Rollup {
+  table: RawBuilder<unknown>;
+  where: RawBuilder<boolean>;
+  bucket: RawBuilder<number>;
+  daily: boolean;
+}
+
+/**
+ * The rollup a query of a period reads. The daily rollup (migration 023) when
+ * it is built in the report's zone and the query needs no hours (totals, or
+ * day buckets); else report_hourly. `bucketed`: the query groups by bucket.
+ *
+ * The daily rollup holds the whole cube: each dimension filtered reads its
+ * value, grouped reads every value (> -1), else "all" (-1).
+ */
+export function rollupOf(scope: ReportScope, period: Period, options: { bucketed: boolean; groupBy?: 'channel' | 'agent' | null }): Rollup {
+  const groupBy = options.groupBy ?? null;
+  if (!scope.daily || (options.bucketed && scope.interval === 'hour'))
+    return { table: sql.table('report_hourly'), where: whereOf(scope, period, 'hour', groupBy), bucket: bucketSql(scope, period, sql`r.hour`), daily: false };
+  const parts = [sql`r.account_id = ${scope.accountId}`, sql`r.day >= ${period.firstDay}`, sql`r.day <= ${period.lastDay}`];
+  for (const [column, value, grouped] of [
+    ['channel_id', scope.channelId, groupBy === 'channel'],
+    ['department_id', scope.departmentId, false],
+    ['agent_id', scope.agentId, groupBy === 'agent'],
+  ] as const) {
+    if (value !== null) parts.push(sql`${sql.ref(`r.${column}`)} = ${value}`);
+    else parts.push(sql`${sql.ref(`r.${column}`)} ${grouped ? sql`>` : sql`=`} ${sql.lit(ALL)}`);
+  }
+  return { table: sql.table('report_daily'), where: sql<boolean>`${sql.join(parts, sql` and `)}`, bucket: sql<number>`r.day`, daily: true };
 }
 
 /** Numbers from the store: PostgreSQL sums arrive as strings. */

@@ -14,12 +14,15 @@
  * - handled time: finished_at − accepted_at (average concurrency's numerator).
  *
  * Each share goes to the exact key and to the four "all" rows of the cube
- * (migration 015_reports_cube), so reports over long ranges read few rows.
+ * (migration 015_reports_cube), and to the daily rollup of the account's zone
+ * once that is built for the chat's hour (migration 023, dailyRollup.ts), so
+ * reports over long ranges read few rows.
  */
 import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import type { Chat, ReportChatFactsTable, ReportMeasures } from '../../db/schema.js';
 import { binOf } from './bins.js';
+import { addDaily, coversHour, dailyZoneOf } from './dailyRollup.js';
 
 type Facts = ReportChatFactsTable;
 const HOUR = 3_600_000;
@@ -139,8 +142,13 @@ export async function refreshChatReport(tx: Tx, chatId: number): Promise<void> {
   if (!chat) return; // a deleted chat keeps its share: reports count what happened
   const next = factsOf(chat);
   if (old && sameFacts(old, next)) return;
-  if (old) await addMeasures(tx, old, -1);
+  const zone = await dailyZoneOf(tx, next.account_id);
+  if (old) {
+    await addMeasures(tx, old, -1);
+    if (coversHour(zone, old.hour)) await addDaily(tx, zone, old, -1);
+  }
   await addMeasures(tx, next, 1);
+  if (coversHour(zone, next.hour)) await addDaily(tx, zone, next, 1);
   if (old) await tx.updateTable('report_chat_facts').set(next).where('chat_id', '=', chatId).execute();
   else await tx.insertInto('report_chat_facts').values(next).execute();
 }

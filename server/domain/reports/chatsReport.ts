@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { bucketSql, listBuckets, num, whereOf, type Bucket } from './buckets.js';
+import { bucketSql, listBuckets, num, rollupOf, whereOf, type Bucket } from './buckets.js';
 import type { Period, ReportScope } from './scope.js';
 
 export interface ChatCounts {
@@ -39,12 +39,13 @@ interface Row {
 }
 
 /** The chat, offline-message and callback counts of a period, per bucket and channel. */
-async function rowsOf(db: Db, scope: ReportScope, period: Period): Promise<Row[]> {
+async function rowsOf(db: Db, scope: ReportScope, period: Period, bucketed: boolean): Promise<Row[]> {
   const rows: Row[] = [];
+  const src = rollupOf(scope, period, { bucketed, groupBy: 'channel' });
   const chats = await sql<{ b: unknown; channel_id: number; started: unknown; accepted: unknown; missed: unknown }>`
-    select ${bucketSql(scope, period, sql`r.hour`)} as b, r.channel_id, sum(r.started) as started, sum(r.accepted) as accepted, sum(r.missed) as missed
-    from report_hourly r
-    where ${whereOf(scope, period, 'hour', 'channel')}
+    select ${bucketed ? src.bucket : sql`0`} as b, r.channel_id, sum(r.started) as started, sum(r.accepted) as accepted, sum(r.missed) as missed
+    from ${src.table} r
+    where ${src.where}
     group by 1, 2`.execute(db);
   for (const r of chats.rows)
     rows.push({ b: num(r.b), channel_id: r.channel_id, counts: { started: num(r.started), accepted: num(r.accepted), missed: num(r.missed) } });
@@ -64,7 +65,7 @@ async function rowsOf(db: Db, scope: ReportScope, period: Period): Promise<Row[]
 }
 
 export async function chatsReport(db: Db, scope: ReportScope): Promise<ChatsReport> {
-  const [current, previous] = await Promise.all([rowsOf(db, scope, scope.current), rowsOf(db, scope, scope.previous)]);
+  const [current, previous] = await Promise.all([rowsOf(db, scope, scope.current, true), rowsOf(db, scope, scope.previous, false)]);
   const byBucket = new Map<number, ChatCounts>();
   const byChannel = new Map<number, ChatCounts>();
   const totals = zero();

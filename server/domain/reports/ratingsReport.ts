@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { bucketSql, listBuckets, num, whereOf, type Bucket } from './buckets.js';
+import { listBuckets, num, rollupOf, type Bucket } from './buckets.js';
 import type { Period, ReportScope } from './scope.js';
 
 export interface RatingCounts {
@@ -28,10 +28,11 @@ export function ratingCounts(positive: number, negative: number): RatingCounts {
 }
 
 async function sums(db: Db, scope: ReportScope, period: Period, group: 'bucket' | 'agent' | 'all'): Promise<Map<number, RatingCounts>> {
-  const key = group === 'bucket' ? bucketSql(scope, period, sql`r.hour`) : group === 'agent' ? sql`r.agent_id` : sql`0`;
+  const src = rollupOf(scope, period, { bucketed: group === 'bucket', groupBy: group === 'agent' ? 'agent' : null });
+  const key = group === 'bucket' ? src.bucket : group === 'agent' ? sql`r.agent_id` : sql`0`;
   const result = await sql<{ g: unknown; p: unknown; n: unknown }>`
-    select ${key} as g, sum(r.positive) as p, sum(r.negative) as n from report_hourly r
-    where ${whereOf(scope, period, 'hour', group === 'agent' ? 'agent' : null)} group by 1`.execute(db);
+    select ${key} as g, sum(r.positive) as p, sum(r.negative) as n from ${src.table} r
+    where ${src.where} group by 1`.execute(db);
   return new Map(result.rows.map((r) => [num(r.g), ratingCounts(num(r.p), num(r.n))]));
 }
 

@@ -2,13 +2,14 @@
  * First response time and chat duration over time: count, average, median
  * and 90th percentile per bucket (seconds), for the range and the previous
  * period. Averages are exact (sums); median and p90 are read from the
- * histogram bins (bins.ts). Chats count in the bucket in which they started;
+ * histogram bins (bins.ts; columns of the daily rollup). Chats count in the bucket in which they started;
  * duration only once finished.
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { percentile } from './bins.js';
-import { bucketSql, listBuckets, num, whereOf, type Bucket } from './buckets.js';
+import { listBuckets, num, rollupOf, whereOf, type Bucket } from './buckets.js';
+import { BIN_COLUMNS } from './dailyRollup.js';
 import type { Period, ReportScope } from './scope.js';
 
 export interface TimeFigures {
@@ -67,24 +68,44 @@ export class TimeAccumulator {
 
 /** Fills acc with the period's bins and sums, grouped by bucket key or agent id (then key 'all' holds the whole period too), or all under key 0. */
 export async function accumulate(db: Db, scope: ReportScope, period: Period, acc: TimeAccumulator, group: 'bucket' | 'agent' | 'all'): Promise<void> {
-  const key = group === 'bucket' ? bucketSql(scope, period, sql`r.hour`) : group === 'agent' ? sql`r.agent_id` : sql`0`;
+  const src = rollupOf(scope, period, { bucketed: group === 'bucket', groupBy: group === 'agent' ? 'agent' : null });
+  const key = group === 'bucket' ? src.bucket : group === 'agent' ? sql`r.agent_id` : sql`0`;
+  const addBin = (g: number, metric: Metric, bin: number, n: number) => {
+    acc.addBin(g, metric, bin, n);
+    if (group !== 'all') acc.addBin('all', metric, bin, n);
+  };
+  if (src.daily) {
+    // The daily rollup carries its bins as columns (frt_0 … dur_27).
+    const result = await sql<Record<string, unknown>>`
+      select ${key} as g, sum(r.frt_count) as fc, sum(r.frt_sum_ms) as fs, sum(r.dur_count) as dc, sum(r.dur_sum_ms) as ds,
+        ${sql.join(BIN_COLUMNS.map((c) => sql`sum(${sql.ref(`r.${c}`)}) as ${sql.id(c)}`))}
+      from report_daily r where ${src.where} group by 1`.execute(db);
+    for (const r of result.rows) {
+      addSums(acc, group, num(r.g), r);
+      for (const col of BIN_COLUMNS) {
+        const n = num(r[col]);
+        if (n === 0) continue;
+        const [metric, bin] = col.split('_');
+        addBin(num(r.g), metric === 'frt' ? 'frt' : 'dur', Number(bin), n);
+      }
+    }
+    return;
+  }
+  const where = whereOf(scope, period, 'hour', group === 'agent' ? 'agent' : null);
   const hist = await sql<{ g: unknown; metric: Metric; bin: number; n: unknown }>`
     select ${key} as g, r.metric, r.bin, sum(r.count) as n from report_hist r
-    where ${whereOf(scope, period, 'hour', group === 'agent' ? 'agent' : null)} group by 1, 2, 3`.execute(db);
-  for (const r of hist.rows) {
-    acc.addBin(num(r.g), r.metric, r.bin, num(r.n));
-    if (group !== 'all') acc.addBin('all', r.metric, r.bin, num(r.n));
-  }
-  const sums = await sql<{ g: unknown; fc: unknown; fs: unknown; dc: unknown; ds: unknown }>`
+    where ${where} group by 1, 2, 3`.execute(db);
+  for (const r of hist.rows) addBin(num(r.g), r.metric, r.bin, num(r.n));
+  const sums = await sql<Record<string, unknown>>`
     select ${key} as g, sum(r.frt_count) as fc, sum(r.frt_sum_ms) as fs, sum(r.dur_count) as dc, sum(r.dur_sum_ms) as ds from report_hourly r
-    where ${whereOf(scope, period, 'hour', group === 'agent' ? 'agent' : null)} group by 1`.execute(db);
-  for (const r of sums.rows) {
-    acc.addSum(num(r.g), 'frt', num(r.fc), num(r.fs));
-    acc.addSum(num(r.g), 'dur', num(r.dc), num(r.ds));
-    if (group !== 'all') {
-      acc.addSum('all', 'frt', num(r.fc), num(r.fs));
-      acc.addSum('all', 'dur', num(r.dc), num(r.ds));
-    }
+    where ${where} group by 1`.execute(db);
+  for (const r of sums.rows) addSums(acc, group, num(r.g), r);
+}
+
+function addSums(acc: TimeAccumulator, group: 'bucket' | 'agent' | 'all', g: number, r: Record<string, unknown>): void {
+  for (const key of group === 'all' ? [g] : [g, 'all']) {
+    acc.addSum(key, 'frt', num(r.fc), num(r.fs));
+    acc.addSum(key, 'dur', num(r.dc), num(r.ds));
   }
 }
 

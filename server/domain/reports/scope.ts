@@ -7,15 +7,15 @@
  * Who sees what: admins every figure of their account; an agent only its own
  * (the agent filter is set to itself; asking for another agent is 403).
  *
- * Rollups are per UTC hour. The range is taken as the UTC hours that start
- * inside it (`start`, `end` are rounded up to whole UTC hours): exact in every
+ * Rollups are per UTC hour (and per local day of the account's zone, once
+ * built: `daily`). The range is taken as the UTC hours that start inside it (`start`, `end` are rounded up to whole UTC hours): exact in every
  * zone with a whole-hour offset; in the few zones with a half- or
  * quarter-hour offset an hour counts in the local day and hour it starts in.
  */
 import type { Db } from '../../db/database.js';
 import { AppError, invalid } from '../../errors/AppError.js';
 import type { Actor } from '../agents/actor.js';
-import { callbackOf } from '../settings/getSettings.js';
+import { accountZone, dailyZoneOf } from './dailyRollup.js';
 import { DAY, HOUR, isValidZone, localMidnight, offsetSegments, type OffsetSegment } from './zone.js';
 
 export type Interval = 'day' | 'hour';
@@ -39,6 +39,9 @@ export interface Period {
   end: number;
   /** The zone's offsets over [start, end). */
   segments: OffsetSegment[];
+  /** Local day numbers (days since 1970-01-01) of from and to: the daily rollup's keys. */
+  firstDay: number;
+  lastDay: number;
 }
 
 export interface ReportScope {
@@ -50,6 +53,8 @@ export interface ReportScope {
   agentId: number | null;
   current: Period;
   previous: Period;
+  /** Whether the account's daily rollup is built in this zone (migration 023): then whole days are read from it. */
+  daily: boolean;
 }
 
 /** Longest range of a report, in days; hourly buckets at most MAX_HOURLY_DAYS. */
@@ -74,7 +79,7 @@ function periodOf(zone: string, firstDay: number, lastDay: number): Period {
   const to = dateOf(lastDay);
   const start = ceilHour(localMidnight(zone, from));
   const end = ceilHour(localMidnight(zone, dateOf(lastDay + 1)));
-  return { from, to, start, end, segments: offsetSegments(zone, start, end) };
+  return { from, to, start, end, segments: offsetSegments(zone, start, end), firstDay, lastDay };
 }
 
 export async function resolveScope(db: Db, actor: Actor, input: ReportInput): Promise<ReportScope> {
@@ -93,12 +98,11 @@ export async function resolveScope(db: Db, actor: Actor, input: ReportInput): Pr
     if (agentId !== null && agentId !== actor.id) throw new AppError('forbidden', 'Agents see only their own figures; leave agent_id out or use your own id.');
     agentId = actor.id;
   }
-  let timezone = input.timezone;
-  if (timezone === undefined) {
-    const row = await db.selectFrom('settings').select('callback_json').where('account_id', '=', actor.account_id).executeTakeFirst();
-    const zone = row ? callbackOf(row).timezone : 'UTC';
-    timezone = isValidZone(zone) ? zone : 'UTC';
-  }
+  const [settings, dailyZone] = await Promise.all([
+    input.timezone === undefined ? db.selectFrom('settings').select('callback_json').where('account_id', '=', actor.account_id).executeTakeFirst() : undefined,
+    dailyZoneOf(db, actor.account_id),
+  ]);
+  const timezone = input.timezone ?? accountZone(settings);
   return {
     accountId: actor.account_id,
     timezone,
@@ -108,5 +112,6 @@ export async function resolveScope(db: Db, actor: Actor, input: ReportInput): Pr
     agentId,
     current: periodOf(timezone, first, last),
     previous: periodOf(timezone, first - days, first - 1),
+    daily: dailyZone !== undefined && dailyZone.built_through === null && dailyZone.timezone === timezone,
   };
 }

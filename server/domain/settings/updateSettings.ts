@@ -29,9 +29,14 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
   if (changes.notifications !== undefined) Object.assign(set, notificationColumns(changes.notifications));
   const now = ctx.clock();
 
+  let zoneChanged = false;
   const row = await ctx.db.transaction().execute(async (tx) => {
     const current = await settingsOf(tx, actor.account_id, now, ctx.store.dialect === 'postgres');
-    if (changes.callback !== undefined) set.callback_json = toJson(mergeCallback(callbackOf(current), changes.callback));
+    if (changes.callback !== undefined) {
+      const callback = mergeCallback(callbackOf(current), changes.callback);
+      zoneChanged = callback.timezone !== callbackOf(current).timezone;
+      set.callback_json = toJson(callback);
+    }
     if (Object.keys(set).length === 0) return current;
     // A new receiver gets every event type, including those the old one refused.
     if (set.event_webhook_url !== undefined && set.event_webhook_url !== current.event_webhook_url) await clearGivenUp(tx, actor.account_id);
@@ -55,5 +60,7 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
       .executeTakeFirstOrThrow();
   });
   ctx.signals.deliveriesDue();
+  // Reports default to the callback zone: the daily rollup follows it (domain/reports/dailyRollupWorker.ts).
+  if (zoneChanged) ctx.signals.reportZoneChanged();
   return row;
 }

@@ -270,6 +270,14 @@ export function chatsCsv(r: ChatsReport): string {
   ]);
 }
 
+/** Per channel: the totals of the period (names from the caller: the report has ids). */
+export function channelsCsv(r: ChatsReport, nameOf: (id: number) => string): string {
+  return toCsv([
+    ['channel_id', 'channel', 'started', 'accepted', 'missed', 'offline_messages', 'callbacks'],
+    ...r.by_channel.map((c) => [c.channel_id, nameOf(c.channel_id), c.started, c.accepted, c.missed, c.offline_messages, c.callbacks]),
+  ]);
+}
+
 export function responseTimesCsv(r: ResponseTimesReport): string {
   return toCsv([
     [

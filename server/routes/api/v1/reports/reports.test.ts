@@ -14,18 +14,28 @@
  *   c5 widget A 11-02 04:30 [23:30 EST Sun]  pending (started, nothing else)
  *   c6 widget A 11-02 05:30 [00:30 EST Mon]  outside the range
  *   offline message widget B 11-01 12:00; Bea online 05:00, away 06:00, online 06:15, offline 07:00 (11-01)
+ *
+ * Everything runs twice: with the account's zone UTC (New York reports read
+ * the hourly rollups) and with it New York before the first chat (they read
+ * the daily rollup, kept by the relay as the chats change, migration 023);
+ * the second also rebuilds that rollup from the hours, a day per step across
+ * the DST change, and finds the same rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../../../../test/helpers/accounts.js';
 import { waitFor } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 import { agentReply, createWidget, sendText, setStatus, startSession, visitorCall, type TestWidget } from '../../../../../test/helpers/widget.js';
+import { binOf } from '../../../../domain/reports/bins.js';
 import { factsOf } from '../../../../domain/reports/chatContribution.js';
+import { BIN_COLUMNS, MEASURES, buildDailyStep, dayOf } from '../../../../domain/reports/dailyRollup.js';
+import { buildDailyRollups } from '../../../../domain/reports/dailyRollupWorker.js';
+import { statusTimes } from '../../../../domain/reports/statusTime.js';
 
 const at = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
 
-describe('/api/v1/reports', () => {
+describe.each(['hours', 'days'] as const)('/api/v1/reports (account zone %s)', (mode) => {
   let t: TestApp;
   let now = at('2026-10-29T00:00:00Z');
   let bea: { id: number; token: string };
@@ -64,6 +74,10 @@ describe('/api/v1/reports', () => {
     bea = await addAgent(t, { email: 'bea@example.com', name: 'Bea' });
     a = await createWidget(t, { name: 'Site A' });
     b = await createWidget(t, { name: 'Site B' });
+    if (mode === 'days') {
+      await call('PUT', '/api/v1/settings', { callback: { timezone: 'America/New_York' } });
+      await buildDailyRollups(t.app.ctx.store);
+    }
 
     await visitorChat('c7', a, '2026-10-30T12:00:00Z');
     later(5 * MIN);
@@ -125,6 +139,17 @@ describe('/api/v1/reports', () => {
   });
   afterAll(async () => {
     await t.close();
+  });
+
+  it(`reads New York days from the ${mode === 'days' ? 'daily' : 'hourly'} rollup`, async () => {
+    const zone = await t.app.ctx.db.selectFrom('report_daily_zones').selectAll().executeTakeFirstOrThrow();
+    expect([zone.timezone, zone.built_through]).toEqual([mode === 'days' ? 'America/New_York' : 'UTC', null]);
+    // Kept in the account's zone whatever it is: UTC reports read days in both modes.
+    const daily = await t.app.ctx.db
+      .selectFrom('report_daily')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(daily.n)).toBeGreaterThan(0);
   });
 
   it('counts chats per local day across the DST change, with totals, previous period and channels', async () => {
@@ -234,6 +259,21 @@ describe('/api/v1/reports', () => {
       online_s: 0,
       away_s: 0,
       average_concurrency: null,
+    });
+  });
+
+  it('counts the status in force when a range starts, and stops at its end', async () => {
+    const account = (await t.app.ctx.db.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id;
+    // Bea: online 05:00, away 06:00, online 06:15, offline 07:00; the range 05:30–06:45 opens Online.
+    const times = await statusTimes(t.app.ctx.db, account, [bea.id, adminId], at('2026-11-01T05:30:00Z'), at('2026-11-01T06:45:00Z'), now);
+    expect(times.get(bea.id)).toEqual({ online_ms: 60 * MIN, away_ms: 15 * MIN });
+    expect(times.get(adminId)).toEqual({ online_ms: 0, away_ms: 0 });
+    // Still online at "now" (06:40): counted up to now, not to the end of the range.
+    expect(
+      (await statusTimes(t.app.ctx.db, account, [bea.id], at('2026-11-01T06:20:00Z'), at('2026-11-01T08:00:00Z'), at('2026-11-01T06:40:00Z'))).get(bea.id),
+    ).toEqual({
+      online_ms: 20 * MIN,
+      away_ms: 0,
     });
   });
 
@@ -361,5 +401,66 @@ describe('/api/v1/reports', () => {
       ]),
     );
     expect(actual).toEqual(expected);
+  });
+
+  /** The daily rows the chats as they are now make (the exact key and the seven "all" combinations), none of zeros. */
+  async function expectedDaily(zone: string): Promise<Map<string, number[]>> {
+    const expected = new Map<string, number[]>();
+    for (const chat of await t.app.ctx.db.selectFrom('chats').selectAll().execute()) {
+      const f = factsOf(chat);
+      const add: Record<string, number> = {
+        started: 1,
+        accepted: f.accepted,
+        finished: f.finished,
+        missed: f.missed,
+        frt_count: f.frt_ms === null ? 0 : 1,
+        frt_sum_ms: f.frt_ms ?? 0,
+        dur_count: f.dur_ms === null ? 0 : 1,
+        dur_sum_ms: f.dur_ms ?? 0,
+        handled_ms: f.handled_ms,
+        positive: f.positive,
+        negative: f.negative,
+      };
+      if (f.frt_ms !== null) add[`frt_${binOf(f.frt_ms)}`] = 1;
+      if (f.dur_ms !== null) add[`dur_${binOf(f.dur_ms)}`] = 1;
+      for (let cut = 0; cut < 8; cut++) {
+        const dims = [f.channel_id, f.department_id, f.agent_id].map((v, i) => (cut & (1 << i) ? -1 : v));
+        const k = [dayOf(zone, f.hour), ...dims].join('|');
+        const e = expected.get(k) ?? [...MEASURES, ...BIN_COLUMNS].map(() => 0);
+        expected.set(
+          k,
+          [...MEASURES, ...BIN_COLUMNS].map((c, i) => e[i] + (add[c] ?? 0)),
+        );
+      }
+    }
+    return expected;
+  }
+  async function storedDaily(): Promise<Map<string, number[]>> {
+    const rows = await t.app.ctx.db.selectFrom('report_daily').selectAll().where('started', '<>', 0).execute();
+    return new Map(
+      rows.map((r) => [
+        [r.day, r.channel_id, r.department_id, r.agent_id].join('|'),
+        [...MEASURES, ...BIN_COLUMNS].map((c) => Number((r as Record<string, unknown>)[c])),
+      ]),
+    );
+  }
+
+  it.runIf(mode === 'days')('keeps the daily rollup equal to the chats as they are now, and rebuilds the same rows from the hours', async () => {
+    const expected = await expectedDaily('America/New_York');
+    // c7 … c6 fall on four New York days: 10-30 (c7), 10-31 (c1, c2), 11-01 (c3, c4 and c5 at 23:30, a 25-hour day), 11-02 (c6).
+    expect(new Set([...expected.keys()].map((k) => k.split('|')[0])).size).toBe(4);
+    expect(await storedDaily()).toEqual(expected);
+    const before = await report(`response-times?${RANGE}&interval=day`);
+    const db = t.app.ctx.db;
+    const accountId = (await db.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id;
+    const step = (zone: string) => db.transaction().execute((tx) => buildDailyStep(tx, accountId, zone, 1));
+    // Another zone, then New York again, one local day per step (the 25-hour day included).
+    let steps = 0;
+    while (!(await step('Asia/Tokyo'))) steps += 1;
+    expect(await storedDaily()).toEqual(await expectedDaily('Asia/Tokyo'));
+    while (!(await step('America/New_York'))) steps += 1;
+    expect(steps).toBeGreaterThan(6);
+    expect(await storedDaily()).toEqual(expected);
+    expect(await report(`response-times?${RANGE}&interval=day`)).toEqual(before);
   });
 });

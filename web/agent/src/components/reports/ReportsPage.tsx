@@ -11,7 +11,16 @@ import { useApp } from '../../context';
 import { daysBetween, presetRange, rangeProblem, todayIn } from '../../reports/model';
 import type { Channel, Department } from '../../types';
 import { Filters, type FilterState } from './Filters';
-import { AgentsSection, BusiestHoursSection, ChatsSection, RatingsSection, ResponseTimesSection, Summary, type SectionContext } from './sections';
+import {
+  AgentsSection,
+  BusiestHoursSection,
+  ChannelsSection,
+  ChatsSection,
+  RatingsSection,
+  ResponseTimesSection,
+  Summary,
+  type SectionContext,
+} from './sections';
 import { useReports } from './useReports';
 import './reports.css';
 
@@ -119,6 +128,7 @@ export default function ReportsPage() {
         <>
           <Summary chats={reports.chats.data} times={reports.responseTimes.data} ratings={reports.ratings.data} ctx={ctx} />
           <ChatsSection slot={reports.chats} previous={reports.previous.chats} ctx={ctx} />
+          {admin && !filters.channelId && <ChannelsSection slot={reports.chats} channels={channels} ctx={ctx} />}
           <ResponseTimesSection slot={reports.responseTimes} previous={reports.previous.responseTimes} ctx={ctx} />
           <RatingsSection slot={reports.ratings} ctx={ctx} />
           <BusiestHoursSection slot={reports.busiest} ctx={ctx} />

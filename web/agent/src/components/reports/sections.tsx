@@ -10,6 +10,7 @@ import {
   bucketTitle,
   busiestHoursCsv,
   change,
+  channelsCsv,
   chatsCsv,
   count,
   csvName,
@@ -28,6 +29,7 @@ import {
 import { HeatLegend, HeatMap } from './HeatMap';
 import { ReportSection } from './ReportSection';
 import { TimeChart, type ChartSeries } from './TimeChart';
+import type { Channel } from '../../types';
 import type { Slot } from './useReports';
 
 const COLORS = { started: '#2f6fed', accepted: '#1e8e3e', missed: '#c0392b', offline: '#b26a00', callbacks: '#7b4fd6', previous: '#8c96a8' };
@@ -227,6 +229,57 @@ export function ChatsSection({ slot, previous, ctx }: { slot: Slot<ChatsReport>;
                 </tr>
               ))}
             </tfoot>
+          </table>
+        )
+      }
+    />
+  );
+}
+
+/** Chats per channel over the period (admins, every channel): the API's by_channel, with the channels' names. */
+export function ChannelsSection({ slot, channels, ctx }: { slot: Slot<ChatsReport>; channels: Channel[] | null; ctx: SectionContext }) {
+  const r = slot.data;
+  const nameOf = (id: number) => channels?.find((c) => c.id === id)?.name ?? `Channel ${id} (deleted)`;
+  const rows = r ? r.by_channel.filter((c) => c.started + c.offline_messages + c.callbacks > 0) : [];
+  return (
+    <ReportSection
+      id="report-channels"
+      title="Chats by channel"
+      note="The period's chats, offline messages and callback requests per channel."
+      csv={r ? () => channelsCsv(r, nameOf) : null}
+      csvName={r ? csvName('channels', r.range) : ''}
+      error={slot.error}
+      onRetry={ctx.onRetry}
+      empty={!r ? (slot.error ? null : 'Loading…') : rows.length === 0 ? nothing('No chats started', ctx) : null}
+      toggle={false}
+      chart={null}
+      table={
+        r && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Channel</th>
+                <th scope="col">Started</th>
+                <th scope="col">Accepted</th>
+                <th scope="col">Missed</th>
+                {!ctx.splitByPerson && <th scope="col">Offline messages</th>}
+                {!ctx.splitByPerson && <th scope="col">Callbacks</th>}
+                <th scope="col">Share of chats</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c) => (
+                <tr key={c.channel_id}>
+                  <th scope="row">{nameOf(c.channel_id)}</th>
+                  <td>{count(c.started)}</td>
+                  <td>{count(c.accepted)}</td>
+                  <td>{count(c.missed)}</td>
+                  {!ctx.splitByPerson && <td>{count(c.offline_messages)}</td>}
+                  {!ctx.splitByPerson && <td>{count(c.callbacks)}</td>}
+                  <td>{share(r.totals.started === 0 ? null : c.started / r.totals.started)}</td>
+                </tr>
+              ))}
+            </tbody>
           </table>
         )
       }
