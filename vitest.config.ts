@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Low scrypt cost for the hashes tests make (see the file); never production's.
+    setupFiles: ['test/setup/passwordCost.ts'],
     include: ['server/**/*.test.ts', 'test/**/*.test.ts', 'e2e/**/*.test.ts', 'web/**/*.test.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', env: { TEST_DB: 'sqlite' } } },

@@ -38,12 +38,22 @@ export interface BuildOptions {
    * get the real hooks and error handler.
    */
   beforeRoutes?: (app: FastifyInstance) => void | Promise<void>;
+  /**
+   * When the first account (and its administrator) is created on an empty
+   * database: 'build' (the default: tests) or 'later', when main.ts calls
+   * app.createFirstAccount() once the port is bound, so that a start that
+   * fails (a busy port) leaves no account behind and prints no password.
+   */
+  bootstrap?: 'build' | 'later';
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** The first start's outcome: with bootstrap 'later', `created: false` until createFirstAccount() ran. */
     bootstrap: BootstrapResult;
+    /** Creates the first account if the database has none (once; later calls answer the first outcome). */
+    createFirstAccount(): Promise<BootstrapResult>;
   }
 }
 
@@ -82,15 +92,23 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const store = await openStore(config);
-  let bootstrap: BootstrapResult;
-  let realtime: Realtime;
-  try {
-    bootstrap = await bootstrapAccount(store.db, {
+  let bootstrap: BootstrapResult = { created: false, accountId: 0 };
+  let bootstrapping: Promise<BootstrapResult> | null = null;
+  const createFirstAccount = (): Promise<BootstrapResult> => {
+    bootstrapping ??= bootstrapAccount(store.db, {
       adminEmail: config.adminEmail,
       adminPassword: config.adminPassword,
       now: clock(),
       dialect: store.dialect,
+    }).then((result) => {
+      bootstrap = result;
+      return result;
     });
+    return bootstrapping;
+  };
+  let realtime: Realtime;
+  try {
+    if ((options.bootstrap ?? 'build') === 'build') await createFirstAccount();
     realtime = await openRealtime(config, store, app.log);
   } catch (err) {
     await store.close();
@@ -111,10 +129,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     sockets: new SocketBounds({ address: config.wsMaxPerAddress, visitor: config.wsMaxPerVisitor, agent_token: config.wsMaxPerAgentToken }, (bound) =>
       metrics.socketRefusals.labels(bound).inc(),
     ),
-    defaultAccountId: bootstrap.accountId,
+    // The first account's id; 0 until it exists (bootstrap 'later': until main.ts created it).
+    get defaultAccountId() {
+      return bootstrap.accountId;
+    },
   };
   app.decorate('ctx', ctx);
-  app.decorate('bootstrap', bootstrap);
+  app.decorate('bootstrap', { getter: () => bootstrap });
+  app.decorate('createFirstAccount', createFirstAccount);
   app.decorateRequest('agent', null);
   app.decorateRequest('authToken', null);
 

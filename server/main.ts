@@ -1,5 +1,8 @@
 /**
- * Process entry: config → app → listen → drain on SIGTERM/SIGINT.
+ * Process entry: config → app → listen → first account → drain on SIGTERM/SIGINT.
+ * The first account (and its administrator's generated password, printed
+ * once) is created only once the port is bound: a start that fails, on a busy
+ * port say, leaves nothing behind, and the next start creates it.
  * Draining: stop accepting, let in-flight requests finish (their connections
  * are closed as soon as they turn idle), stop the workers, close the store,
  * exit 0. A second signal while draining is ignored; a hard limit makes the
@@ -20,14 +23,15 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const app = await buildApp({ config });
-  if (app.bootstrap.generatedPassword) {
+  const app = await buildApp({ config, bootstrap: 'later' });
+  await app.listen({ port: config.port, host: config.host });
+  const first = await app.createFirstAccount();
+  if (first.generatedPassword) {
     // Printed once, at the first start only.
     process.stdout.write(
-      `\nParley: first start. Administrator account created:\n  e-mail:   ${app.bootstrap.adminEmail}\n  password: ${app.bootstrap.generatedPassword}\nChange it after signing in.\n\n`,
+      `\nParley: first start. Administrator account created:\n  e-mail:   ${first.adminEmail}\n  password: ${first.generatedPassword}\nChange it after signing in.\n\n`,
     );
   }
-  await app.listen({ port: config.port, host: config.host });
   if (config.smtpUrl === null) {
     app.log.info('mail is not being sent: SMTP_URL is not set, so mails are kept and shown on the admin Mail page (/admin/mail)');
   }

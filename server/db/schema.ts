@@ -150,6 +150,11 @@ export interface VisitorsTable {
   /** sha256 of the widget visitor's secret token; null for chat-channel visitors. */
   token_hash: string | null;
   session_json: string;
+  /**
+   * What the widget visitor itself gave (contacts form), `{name?, email?, phone?, description?}` (migration 020);
+   * the name/email/phone columns may hold a chat_accepted answer's contact_info, never shown to the visitor.
+   */
+  widget_contact_json: string | null;
   chats_count: number;
   created_at: number;
   updated_at: number;

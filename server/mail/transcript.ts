@@ -42,7 +42,14 @@ function messageText(m: Message): string {
 
 export async function loadTranscript(
   db: Executor,
-  q: { accountId: number; chatId: number; timezone: string; withNotes: boolean },
+  q: {
+    accountId: number;
+    chatId: number;
+    timezone: string;
+    withNotes: boolean;
+    /** How the visitor's lines are signed; its name or number by default. */
+    visitorName?: string;
+  },
 ): Promise<ChatTranscript | null> {
   const chat = await db.selectFrom('chats').selectAll().where('id', '=', q.chatId).where('account_id', '=', q.accountId).executeTakeFirst();
   if (!chat) return null;
@@ -60,7 +67,7 @@ export async function loadTranscript(
   const agentIds = [...new Set(messages.map((m) => m.agent_id).filter((id): id is number => id !== null))];
   const agents = agentIds.length === 0 ? [] : await db.selectFrom('agents').select(['id', 'name']).where('id', 'in', agentIds).execute();
   const agentName = new Map(agents.map((a) => [a.id, a.name]));
-  const visitorName = visitor?.name ?? (visitor ? `Visitor ${visitor.number}` : 'Visitor');
+  const visitorName = q.visitorName ?? visitor?.name ?? (visitor ? `Visitor ${visitor.number}` : 'Visitor');
   const lines: TranscriptLine[] = [];
   for (const m of messages) {
     if (m.internal && !q.withNotes) continue;

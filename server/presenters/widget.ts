@@ -1,15 +1,17 @@
 /**
  * What the visitor's chat frame sees (protocol/widget.ts): its own chats and
- * messages, the accepting agent's name and photo, its own contact info.
- * Never an agent's e-mail, a private note, a suppressed message, another
- * visitor's data, or anything of the agents' view (agent ids list, CRM link,
- * custom data, session).
+ * messages, the accepting agent's name and photo, the contact info it gave
+ * itself (domain/widget/ownContact.ts). Never an agent's e-mail, a private
+ * note, a suppressed message, another visitor's data, or anything of the
+ * agents' view (agent ids list, CRM link, custom data, session, and the
+ * contact info of a chat_accepted answer: docs/SECURITY.md §10).
  *
  * The socket's frames are shaped here too (visitor*Frame); which events a
  * visitor gets, and the agents and chats they name, is the session's business
  * (realtime/visitorFrames.ts).
  */
-import type { Agent, Chat, Message, Visitor } from '../db/schema.js';
+import type { Agent, Chat, Message } from '../db/schema.js';
+import type { OwnContact } from '../domain/widget/ownContact.js';
 import type { CallDto } from './call.js';
 import type { ContactInfo, VisitorFrame, WidgetAgent, WidgetChat, WidgetMessage } from '../../protocol/widget.js';
 import { presentMessage, type MessageDto } from './message.js';
@@ -21,8 +23,9 @@ export function presentWidgetAgent(a: Pick<Agent, 'id' | 'name' | 'photo_url'>):
   return { id: a.id, name: a.name, photo: a.photo_url };
 }
 
-export function presentContactInfo(v: Visitor): ContactInfo {
-  return { client_name: v.name, email: v.email, phone: v.phone, description: v.description };
+/** The contact info the visitor gave itself (never the visitor columns, which a CRM's answer may have written). */
+export function presentContactInfo(own: OwnContact): ContactInfo {
+  return { client_name: own.name ?? null, email: own.email ?? null, phone: own.phone ?? null, description: own.description ?? null };
 }
 
 /** A message as agents see it (event data, API) → the visitor's view; null for a private note. */

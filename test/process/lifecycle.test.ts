@@ -3,9 +3,12 @@
  * /healthz; SIGTERM to the process group (twice) drains in-flight requests,
  * closes open agent streams and exits 0 within 10 s; data survives a restart;
  * the generated administrator password is printed once; a bad configuration
- * stops the start with exit code 2. Runs on SQLite and on PostgreSQL.
+ * stops the start with exit code 2; a start on a busy port creates no account
+ * and prints no password (#15 item 11), the next one does. Runs on SQLite and
+ * on PostgreSQL.
  */
 import http from 'node:http';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freshStore, type TestStore } from '../helpers/testApp.js';
@@ -209,4 +212,32 @@ describe('process lifecycle (npm start)', () => {
     expect(second.stdout()).not.toMatch(/password:/);
     expect((await stopTwice(second)).code).toBe(0);
   });
+
+  it(
+    'creates the first administrator only once the port is bound: a start on a busy port leaves nothing, the next one creates it',
+    { timeout: 90_000 },
+    async () => {
+      const store = freshStore();
+      stores.push(store);
+      const port = await freePort();
+      const env = { ...store.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+      const blocker = net.createServer();
+      await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+
+      const refused = startServer(env);
+      const exit = await refused.exited;
+      expect(exit.code).toBe(1);
+      expect(refused.stderr()).toMatch(/EADDRINUSE/);
+      expect(refused.stdout()).not.toMatch(/password:|Administrator account created/);
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+
+      // Had the refused start created the account, this one would find it and print nothing.
+      const next = startServer(env);
+      await next.waitReady();
+      const email = (await next.waitForOutput(/e-mail:\s+(\S+)/))[1];
+      const password = (await next.waitForOutput(/password:\s+(\S+)/))[1];
+      await login(next.baseUrl, email, password);
+      expect((await stopTwice(next)).code).toBe(0);
+    },
+  );
 });

@@ -19,6 +19,7 @@ import * as m016 from './016_uploads.js';
 import * as m017 from './017_event_webhook_given_up.js';
 import * as m022 from './022_agent_departments.js';
 import * as m023 from './023_reports_daily.js';
+import * as m020 from './020_widget_contact.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -40,6 +41,7 @@ const modules: Record<string, MigrationModule> = {
   '017_event_webhook_given_up': m017,
   '022_agent_departments': m022,
   '023_reports_daily': m023,
+  '020_widget_contact': m020,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -5,7 +5,9 @@
  * the clock; on end the seconds since then are charged against the callback
  * balance. A call that ended (end or error) never changes again: 409. Each
  * change records call.updated (→ stream frame, call_event webhook).
- * Any agent of the account may report, whoever its channels are.
+ * An agent may report the status of the calls it sees (queryCalls.ts: those
+ * of the channels it works, of a channel with no agent_ids, or of no channel,
+ * as chats); any other call is 404, like another account's.
  */
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
@@ -18,6 +20,7 @@ import { checkHttpUrl } from '../settings/urls.js';
 import { FINISHED_CALL_STATUSES } from './callbackAvailability.js';
 import { callSeconds, chargeCallBalance } from './chargeCallBalance.js';
 import { providerFor } from './providers/index.js';
+import { callVisibleTo } from './queryCalls.js';
 import { recordCallUpdated } from './recordCallUpdated.js';
 
 /** What the call operations (requestCallback, updateCallStatus, failCall) use of AppContext. */
@@ -105,7 +108,14 @@ async function applyChange(tx: Tx, call: Call, change: Change, now: number, lock
   return { call: updated, changed: true };
 }
 
-async function changeCall(ctx: CallsContext, accountId: number, callId: number, change: Change): Promise<{ call: Call; changed: boolean }> {
+/** `actor`: the agent reporting (null: the service itself), who must see the call. */
+async function changeCall(
+  ctx: CallsContext,
+  accountId: number,
+  callId: number,
+  change: Change,
+  actor: Actor | null,
+): Promise<{ call: Call; changed: boolean }> {
   const now = ctx.clock();
   const postgres = ctx.store.dialect === 'postgres';
   return commit(ctx.db, ctx.signals, async (tx) => {
@@ -116,7 +126,7 @@ async function changeCall(ctx: CallsContext, accountId: number, callId: number, 
       .where('account_id', '=', accountId)
       .$if(postgres, (q) => q.forUpdate())
       .executeTakeFirst();
-    if (!call) throw notFound(`Call ${callId}`);
+    if (!call || (actor && !(await callVisibleTo(tx, actor, call)))) throw notFound(`Call ${callId}`);
     return applyChange(tx, call, change, now, postgres);
   });
 }
@@ -129,7 +139,7 @@ export async function updateCallStatus(ctx: CallsContext, input: UpdateCallStatu
     reason: status === 'error' ? readReason(input.reason) : null,
     recordUrl: status === 'end' ? readRecordUrl(input.record_url) : null,
   };
-  const { call, changed } = await changeCall(ctx, input.actor.account_id, input.callId, change);
+  const { call, changed } = await changeCall(ctx, input.actor.account_id, input.callId, change, input.actor);
   const provider = providerFor(call.provider);
   if (changed && isFinished(call.status) && provider.cancel) {
     // The agent ended it: the provider stops whatever it still does for this call.
@@ -141,5 +151,5 @@ export async function updateCallStatus(ctx: CallsContext, input: UpdateCallStatu
 /** The service itself ends a call with status error (e.g. its provider could not start it). */
 export async function failCall(ctx: CallsContext, input: { accountId: number; callId: number; reason: string }): Promise<Call> {
   const change: Change = { status: 'error', agentId: null, reason: input.reason, recordUrl: null };
-  return (await changeCall(ctx, input.accountId, input.callId, change)).call;
+  return (await changeCall(ctx, input.accountId, input.callId, change, null)).call;
 }

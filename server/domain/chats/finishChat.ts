@@ -1,12 +1,14 @@
 /**
  * An agent closes a chat, optionally blacklisting the visitor (whose later
  * messages are stored but never reach agents). Finishing again is harmless and
- * may still add the blacklist.
+ * may still add the blacklist. A chat another agent holds is theirs to finish
+ * or blacklist (chatRights.ts), an administrator's too.
  */
 import type { AppContext } from '../../context.js';
 import type { Agent, Chat } from '../../db/schema.js';
 import { commit } from '../../events/outbox.js';
 import { recordChatState } from './chatEvents.js';
+import { assertMayActOnChat } from './chatRights.js';
 import { loadChatFor } from './loadChat.js';
 
 export async function finishChat(ctx: AppContext, input: { actor: Agent; chatId: number; blacklist?: boolean }): Promise<Chat> {
@@ -15,6 +17,7 @@ export async function finishChat(ctx: AppContext, input: { actor: Agent; chatId:
   return commit(ctx.db, ctx.signals, async (tx) => {
     const chat = await tx.selectFrom('chats').selectAll().where('id', '=', loaded.id).executeTakeFirstOrThrow();
     const blacklist = input.blacklist === true;
+    assertMayActOnChat(input.actor, chat, blacklist ? 'blacklist' : 'finish');
     if (chat.status === 'finished' && (!blacklist || chat.blacklisted === 1)) return chat;
     if (blacklist) await tx.updateTable('visitors').set({ blacklisted: 1, updated_at: now }).where('id', '=', chat.visitor_id).execute();
     const updated = await tx

@@ -5,11 +5,12 @@
  */
 import type { Executor } from '../../db/database.js';
 import type { Agent, Chat } from '../../db/schema.js';
+import type { Actor } from '../agents/actor.js';
 import { notFound } from '../../errors/AppError.js';
 import { channelIdsVisibleTo } from '../channels/access.js';
 
 /** Channel ids the agent may read, or null for "all of the account" (administrators). */
-export async function readableChannelIds(db: Executor, agent: Agent): Promise<number[] | null> {
+export async function readableChannelIds(db: Executor, agent: Actor): Promise<number[] | null> {
   return agent.role === 'admin' ? null : channelIdsVisibleTo(db, agent);
 }
 

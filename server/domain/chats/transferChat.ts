@@ -5,7 +5,7 @@
  * recorded in the same transaction. The target must be an active agent of the
  * account who works the chat's channel (400 otherwise). The agent holding the
  * chat or an administrator may transfer it (anyone who sees it, while it
- * waits); a finished chat is 409. The update is conditional on the state read,
+ * waits: chatRights.ts); a finished chat is 409. The update is conditional on the state read,
  * so two transfers (or a transfer and a Reply) at once cannot both win.
  */
 import type { AppContext } from '../../context.js';
@@ -17,6 +17,7 @@ import { insertMessage } from '../messages/insertMessage.js';
 import type { NormalizedMessage } from '../messages/normalizeMessage.js';
 import { withAgent } from './acceptChat.js';
 import { recordChatState, recordMessageCreated } from './chatEvents.js';
+import { assertMayActOnChat } from './chatRights.js';
 import { loadChatFor, readableChannelIds } from './loadChat.js';
 
 function systemText(text: string): NormalizedMessage {
@@ -36,9 +37,7 @@ async function loadTarget(tx: Tx, chat: Chat, agentId: number): Promise<Agent> {
 
 function assertMayTransfer(chat: Chat, actor: Agent): void {
   if (chat.status === 'finished') throw new AppError('chat_finished', 'This chat is finished; it can no longer be transferred.');
-  if (chat.status === 'active' && chat.accepted_by !== actor.id && actor.role !== 'admin') {
-    throw new AppError('forbidden', 'Only the agent who holds this chat, or an administrator, may transfer it.');
-  }
+  assertMayActOnChat(actor, chat, 'transfer');
 }
 
 async function agentName(tx: Tx, id: number | null, fallback: Agent): Promise<string> {

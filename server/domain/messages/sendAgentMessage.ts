@@ -3,7 +3,9 @@
  * agent pressed Reply by answering). One transaction: the message, its
  * message.created event and, for a chat-channel chat, the delivery to the
  * customer endpoint (status pending until the deliverer settles it).
- * Private notes (internal) are stored and shown to agents, never sent.
+ * Private notes (internal) are stored and shown to agents, never sent. Writing
+ * to the visitor of a chat another agent holds is refused (403), a note is
+ * not (chatRights.ts).
  */
 import type { AppContext } from '../../context.js';
 import type { Agent, Message } from '../../db/schema.js';
@@ -12,6 +14,7 @@ import { commit } from '../../events/outbox.js';
 import { enqueueAgentMessage } from '../chatChannel/outbound.js';
 import { acceptInTx, withAgent } from '../chats/acceptChat.js';
 import { recordMessageCreated } from '../chats/chatEvents.js';
+import { assertMayActOnChat } from '../chats/chatRights.js';
 import { loadChatFor } from '../chats/loadChat.js';
 import { insertMessage } from './insertMessage.js';
 import type { NormalizedMessage } from './normalizeMessage.js';
@@ -26,6 +29,7 @@ export async function sendAgentMessage(
   return commit(ctx.db, ctx.signals, async (tx) => {
     let chat = await tx.selectFrom('chats').selectAll().where('id', '=', loaded.id).executeTakeFirstOrThrow();
     if (chat.status === 'finished') throw new AppError('chat_finished', 'This chat is finished; the visitor starts a new one by writing again.');
+    assertMayActOnChat(actor, chat, input.internal ? 'note' : 'post');
     if (chat.status === 'pending' && !input.internal) chat = await acceptInTx(tx, chat, actor, now);
     else if (!input.internal) {
       const agentIds = withAgent(chat, actor.id);

@@ -3,7 +3,9 @@
  * name, e-mail, phone and description go to the visitor record, as if typed
  * in the chat window. When something changed and a chat is open, chat.updated
  * (change visitor_updated) is recorded: agents see it live and the event
- * webhooks send chat_updated. Empty values leave a field as it is.
+ * webhooks send chat_updated. Empty values leave a field as it is. What the
+ * visitor gave is also kept apart (widget_contact_json: ownContact.ts), the
+ * only contact info the widget shows back.
  */
 import type { AppContext } from '../../context.js';
 import type { Visitor, VisitorsTable } from '../../db/schema.js';
@@ -12,6 +14,7 @@ import { commit } from '../../events/outbox.js';
 import { recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
 import { optionalString } from '../messages/normalizeMessage.js';
+import { readOwnContact } from './ownContact.js';
 import { lockVisitor } from './visitorAccess.js';
 
 type ContactFields = Partial<Pick<VisitorsTable, 'name' | 'email' | 'phone' | 'description'>>;
@@ -43,10 +46,18 @@ export async function setContactInfo(ctx: AppContext, input: { visitor: Visitor;
   const now = ctx.clock();
   return commit(ctx.db, ctx.signals, async (tx) => {
     const current = await lockVisitor(tx, input.visitor.id, now);
-    const changed = (Object.keys(fields) as (keyof ContactFields)[]).filter((k) => fields[k] !== current[k]);
-    if (changed.length === 0) return current;
-    const visitor = await tx.updateTable('visitors').set(fields).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
-    const chat = await findOpenChat(tx, visitor.id);
+    const keys = Object.keys(fields) as (keyof ContactFields)[];
+    const changed = keys.filter((k) => fields[k] !== current[k]);
+    const own = readOwnContact(current);
+    const ownChanged = keys.some((k) => fields[k] !== own[k]);
+    if (changed.length === 0 && !ownChanged) return current;
+    const visitor = await tx
+      .updateTable('visitors')
+      .set({ ...fields, ...(ownChanged ? { widget_contact_json: JSON.stringify({ ...own, ...fields }) } : {}) })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const chat = changed.length > 0 ? await findOpenChat(tx, visitor.id) : undefined;
     if (chat) await recordChatState(tx, chat, 'chat.updated', now, { change: 'visitor_updated' });
     return visitor;
   });

@@ -1,6 +1,6 @@
 /**
  * What the chat frame loads at start (SessionResponse minus the token): the
- * visitor's contact info, the open chat (or the last one, for rating) with
+ * contact info the visitor gave itself, the open chat (or the last one, for rating) with
  * the messages the visitor may see, availability, widget settings, and the
  * cursor to resume the socket from. The cursor is read before the state, so
  * every event up to it is already reflected in what is returned; what comes
@@ -15,6 +15,7 @@ import { presentContactInfo, presentWidgetAgent, presentWidgetChat } from '../..
 import type { SessionResponse, WidgetAgent, WidgetChat } from '../../../protocol/widget.js';
 import { isChannelAvailable } from '../channels/access.js';
 import { widgetOptions } from '../channels/channelInput.js';
+import { readOwnContact } from './ownContact.js';
 import { callbackOf, settingsOf } from '../settings/getSettings.js';
 
 /** The visitor's open chat, else its last one; undefined before the first message. */
@@ -60,7 +61,8 @@ export async function loadWidgetState(db: Executor, channel: Channel, visitor: V
   const settings = await settingsOf(db, channel.account_id, now);
   const options = widgetOptions(channel);
   return {
-    visitor: { number: fresh.number, ...presentContactInfo(fresh) },
+    // What the visitor typed, never what a CRM's chat_accepted answer wrote to the visitor (docs/SECURITY.md §10).
+    visitor: { number: fresh.number, ...presentContactInfo(readOwnContact(fresh)) },
     online: await isChannelAvailable(db, channel.account_id, channel.id),
     chat: chat ? await loadWidgetChat(db, chat) : null,
     cursor,

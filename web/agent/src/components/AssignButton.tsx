@@ -1,11 +1,15 @@
-/** Bind the visitor to the CRM card (POST /chats/:id/assign), offered when the chat_accepted answer enabled it. */
+/**
+ * Bind the visitor to the CRM card (POST /chats/:id/assign), offered when the chat_accepted
+ * answer enabled it, to the agent who holds the chat and administrators (chatRights.ts).
+ */
 import { useState } from 'react';
 import { api, errorText } from '../api';
+import { mayActOnChat } from '../chatRights';
 import { useApp } from '../context';
 import type { Chat } from '../types';
 
 export function AssignButton({ chat }: { chat: Chat }) {
-  const { dispatch } = useApp();
+  const { dispatch, me } = useApp();
   const [state, setState] = useState<{ busy: boolean; done: boolean; error: string | null }>({ busy: false, done: false, error: null });
   const assign = async () => {
     setState({ busy: true, done: false, error: null });
@@ -16,6 +20,7 @@ export function AssignButton({ chat }: { chat: Chat }) {
       setState({ busy: false, done: false, error: errorText(err) });
     }
   };
+  if (!mayActOnChat(me, chat)) return null;
   return (
     <div className="assign">
       <button type="button" disabled={state.busy} onClick={() => void assign()}>

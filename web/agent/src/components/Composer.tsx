@@ -3,7 +3,9 @@
  * (internal: true: shown to agents, never sent). Typing is reported to the
  * visitor (POST /chats/:id/typing) when it starts and when it stops, never per
  * key press (each report is a request to the customer's system). Typing `/`
- * offers the account's canned responses (CannedPicker).
+ * offers the account's canned responses (CannedPicker). In a chat another
+ * agent holds (notesOnly) only private notes can be added: the server refuses
+ * the rest (chatRights.ts).
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { api, errorText } from '../api';
@@ -14,10 +16,11 @@ import { useCannedPicker } from './CannedPicker';
 
 const TYPING_IDLE_MS = 4000;
 
-export function Composer({ chat }: { chat: Chat }) {
+export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: boolean }) {
   const { dispatch } = useApp();
   const [text, setText] = useState('');
-  const [note, setNote] = useState(false);
+  const [noteChosen, setNote] = useState(false);
+  const note = noteChosen || notesOnly;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const typing = useRef(false);
@@ -98,18 +101,20 @@ export function Composer({ chat }: { chat: Chat }) {
         onBlur={() => !note && setTyping(false)}
       />
       <div className="composer-bar">
-        <label className="check">
-          <input
-            type="checkbox"
-            name="internal"
-            checked={note}
-            onChange={(e) => {
-              setNote(e.target.checked);
-              if (e.target.checked) setTyping(false);
-            }}
-          />
-          Private note
-        </label>
+        {!notesOnly && (
+          <label className="check">
+            <input
+              type="checkbox"
+              name="internal"
+              checked={note}
+              onChange={(e) => {
+                setNote(e.target.checked);
+                if (e.target.checked) setTyping(false);
+              }}
+            />
+            Private note
+          </label>
+        )}
         <span className={tooLong ? 'error small' : 'muted small'}>
           {text.length}/{MESSAGE_LIMIT}
           {tooLong && ' — too long to send; shorten it'}

@@ -6,13 +6,14 @@
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { useApp } from '../context';
+import { mayActOnChat } from '../chatRights';
 import { Composer } from './Composer';
 import { ConversationHeader } from './ConversationHeader';
 import { MessageList } from './MessageList';
 import { VisitorPanel } from './VisitorPanel';
 
 export function Conversation({ chatId }: { chatId: number }) {
-  const { inbox, dispatch, setOpenChat, resyncs } = useApp();
+  const { inbox, dispatch, setOpenChat, resyncs, me, agents } = useApp();
   const [error, setError] = useState<string | null>(null);
   const chat = inbox.chats[chatId];
   const messages = inbox.messages[chatId];
@@ -56,7 +57,13 @@ export function Conversation({ chatId }: { chatId: number }) {
           <p className="typing-note" aria-live="polite">
             {typing ? 'The visitor is typing…' : ''}
           </p>
-          {chat.status === 'active' && <Composer chat={chat} />}
+          {chat.status === 'active' && !mayActOnChat(me, chat) && (
+            <p className="muted pad">
+              This chat is with {agents[chat.accepted_by ?? 0]?.name ?? 'another agent'}: only they or an administrator can write to the visitor. You can add a
+              private note.
+            </p>
+          )}
+          {chat.status === 'active' && <Composer chat={chat} notesOnly={!mayActOnChat(me, chat)} />}
           {chat.status === 'pending' && <p className="muted pad">Press Reply to take this chat and answer.</p>}
           {chat.status === 'finished' && <p className="muted pad">This chat is finished.</p>}
         </div>

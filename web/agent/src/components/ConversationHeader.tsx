@@ -1,6 +1,7 @@
-/** The conversation's title bar: back link (phone width), visitor, state, Reply, Transfer or Finish. */
+/** The conversation's title bar: back link (phone width), visitor, state, Reply, Transfer or Finish (the latter two for the holder and admins). */
 import { useState } from 'react';
 import { useApp } from '../context';
+import { mayActOnChat } from '../chatRights';
 import { chatTitle } from '../format';
 import { Link } from '../router';
 import type { Chat } from '../types';
@@ -11,7 +12,8 @@ import { TransferMenu } from './TransferMenu';
 const STATE = { pending: 'Waiting for an agent', active: 'Active', finished: 'Finished' } as const;
 
 export function ConversationHeader({ chat }: { chat: Chat }) {
-  const { agents } = useApp();
+  const { agents, me } = useApp();
+  const mine = mayActOnChat(me, chat);
   const [finishing, setFinishing] = useState(false);
   const owner = chat.accepted_by !== null ? agents[chat.accepted_by]?.name : undefined;
   return (
@@ -30,7 +32,7 @@ export function ConversationHeader({ chat }: { chat: Chat }) {
       <div className="actions">
         {chat.status === 'pending' && <ReplyButton chat={chat} />}
         <TransferMenu key={chat.accepted_by ?? 0} chat={chat} />
-        {chat.status === 'active' && !finishing && (
+        {chat.status === 'active' && mine && !finishing && (
           <button type="button" onClick={() => setFinishing(true)}>
             Finish chat
           </button>

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { api, errorText } from '../api';
+import { mayActOnChat } from '../chatRights';
 import { useApp } from '../context';
 import type { Agent, Chat } from '../types';
 
@@ -18,10 +19,9 @@ export function transferTargets(agents: Record<number, Agent>, chat: Chat): Agen
     .sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.name.localeCompare(b.name));
 }
 
-/** The holder and administrators may move an active chat; anyone who sees a waiting one may. */
+/** The holder and administrators may move an active chat; anyone who sees a waiting one may (chatRights.ts). */
 export function mayTransfer(me: Agent, chat: Chat): boolean {
-  if (chat.status === 'finished') return false;
-  return chat.status === 'pending' || me.role === 'admin' || chat.accepted_by === me.id;
+  return chat.status !== 'finished' && mayActOnChat(me, chat);
 }
 
 export function TransferMenu({ chat }: { chat: Chat }) {

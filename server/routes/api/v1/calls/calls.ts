@@ -1,7 +1,9 @@
 /**
- * /api/v1/calls (CONTRACT §5): callback calls of the account, for any of its
- * agents — list (newest first, ?status=, paging), read one, and report a
- * call's status (agent_connected, client_connected, end, error).
+ * /api/v1/calls (CONTRACT §5): callback calls of the account, for the agents
+ * who work their channels (every agent for a channel with no agent_ids or a
+ * call without a channel; administrators all: domain/calls/queryCalls.ts) —
+ * list (newest first, ?status=, paging), read one, and report a call's status
+ * (agent_connected, client_connected, end, error).
  * Visitors ask for calls through the widget, not here.
  */
 import type { FastifyInstance } from 'fastify';

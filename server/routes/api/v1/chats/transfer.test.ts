@@ -84,7 +84,7 @@ describe('POST /api/v1/chats/:id/transfer', () => {
     expect((await api('GET', `/chats/${chatId}`, alice.token)).statusCode).toBe(200);
     const again = await transfer(chatId, carol.id, alice.token);
     expect(again.statusCode).toBe(403);
-    expect(again.json().error).toEqual({ code: 'forbidden', message: expect.stringMatching(/holds this chat, or an administrator/) });
+    expect(again.json().error).toEqual({ code: 'forbidden', message: expect.stringMatching(/holds this chat; only they or an administrator/) });
     // Bob can hand it back; Alice stays in agent_ids once.
     expect((await transfer(chatId, alice.id, bob.token)).json()).toMatchObject({ accepted_by: alice.id, agent_ids: [alice.id, bob.id] });
   });
