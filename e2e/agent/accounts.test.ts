@@ -130,10 +130,11 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     await form.getByLabel('Role').selectOption('admin');
     await form.getByRole('checkbox', { name: 'Sales' }).check();
     await form.getByRole('button', { name: 'Save agent' }).click();
-    await form.getByRole('status').filter({ hasText: 'Saved Ines Edited.' }).waitFor();
+    // The form now carries the new name, the result beside its button.
+    const edited = page.getByRole('form', { name: 'Edit Ines Edited' });
+    await edited.getByRole('status').filter({ hasText: 'Saved Ines Edited.' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'ines@example.com' });
     await row.getByRole('cell', { name: 'Sales', exact: true }).waitFor();
-    const edited = page.getByRole('form', { name: 'Edit Ines Edited' });
     expect(await row.getByRole('combobox', { name: 'Role of Ines Edited' }).inputValue()).toBe('admin');
     await screenshot(page, 'agent-edit');
     const saved = (await run.t.app.inject({ method: 'GET', url: '/api/v1/agents', headers: bearer(run.t.adminToken) })).json<
@@ -176,10 +177,14 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
 
     await page.goto(`${run.base}/admin/mail`);
     const cards = page.locator('.mails li');
-    const offline = cards.filter({ hasText: 'Offline message from Olga <o>' });
+    // One mail per admin: the one to the first admin.
+    const offline = cards.filter({ hasText: 'Offline message from Olga <o>' }).filter({ hasText: `to ${ADMIN_EMAIL}` });
     await offline.waitFor();
     await offline.getByText('reply to olga@example.com').waitFor();
-    await cards.filter({ hasText: 'Callback request: +15550100199' }).first().waitFor();
+    await cards
+      .filter({ hasText: 'Callback request: +15550100199' })
+      .filter({ hasText: `to ${ADMIN_EMAIL}` })
+      .waitFor();
     const transcript = cards.filter({ hasText: 'Your conversation with' });
     await transcript.getByText('Transcript for the visitor · to olga@example.com').waitFor();
     await offline.getByText('Show the mail').click();
@@ -245,7 +250,7 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
       collectBrowserLog(other, browserLog);
       await signIn(other, run.base, 'pat@example.com', 'pat-password-1');
       await signIn(me, run.base, 'pat@example.com', 'pat-password-1');
-      await me.getByRole('link', { name: 'Pat Agent' }).click();
+      await me.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
       await me.getByRole('heading', { name: 'Your profile' }).waitFor();
       await me.getByText('You sign in as pat@example.com (agent).').waitFor();
       await screenshot(me, 'profile');
@@ -259,7 +264,7 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
       await details.getByRole('button', { name: 'Save profile' }).click();
       await details.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
       // The header follows at once; the preview shows the link.
-      await me.getByRole('link', { name: 'Pat Renamed' }).waitFor();
+      await me.locator('.header .me').filter({ hasText: 'Pat Renamed' }).waitFor();
       expect(await details.getByRole('img', { name: 'Your photo, as visitors see it' }).getAttribute('src')).toBe('https://images.example.com/pat.png');
 
       const password = me.getByRole('form', { name: 'Password' });
