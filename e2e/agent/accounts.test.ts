@@ -190,6 +190,16 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     await offline.getByText('Show the mail').click();
     await offline.locator('pre').getByText('> Do you ship to Oslo?').waitFor();
     await screenshot(page, 'mail-filled');
+
+    // The callback mail's link opens the Calls page with that call marked.
+    const mails = (await t.app.inject({ method: 'GET', url: '/api/v1/mails', headers: bearer(t.adminToken) })).json<Array<{ type: string; text: string }>>();
+    const callLink = /http:\/\/\S+\/calls\?call=(\d+)/.exec(mails.find((m) => m.type === 'callback_request')?.text ?? '');
+    if (!callLink) throw new Error('no call link in the callback mail');
+    await page.goto(`${run.base}/calls?call=${callLink[1]}`);
+    const marked = page.locator(`li[data-call-id="${callLink[1]}"]`);
+    await marked.getByText('+15550100199').waitFor();
+    expect(await marked.getAttribute('aria-current')).toBe('true');
+    expect(await page.locator('li.marked').count()).toBe(1);
   });
 
   it('saves the notification addresses in Settings, the result beside the button', async () => {
