@@ -210,11 +210,22 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     await form.getByRole('alert').filter({ hasText: 'notifications.emails[1] must be an e-mail address' }).waitFor();
     await form.getByLabel('Send offline messages and callback requests to').fill('Sales@Example.com\ndesk@example.com');
     await form.getByRole('button', { name: 'Save notification e-mails' }).click();
-    await form.getByRole('status').filter({ hasText: 'Saved: notifications go to 2 addresses.' }).waitFor();
+    await form.getByRole('status').filter({ hasText: 'Saved: notifications go to 2 addresses; no missed-chat mail; no archive copy.' }).waitFor();
+    await form.getByLabel('Mail a chat nobody accepted after (minutes)').fill('5');
+    await form.getByLabel('Archive address').fill('Archive@Example.com');
+    await form.getByRole('button', { name: 'Save notification e-mails' }).click();
+    await form
+      .getByRole('status')
+      .filter({ hasText: 'Saved: notifications go to 2 addresses; missed chats after 5 min; archive copies to archive@example.com.' })
+      .waitFor();
     await form.scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-notifications');
     const res = await run.t.app.inject({ method: 'GET', url: '/api/v1/settings', headers: bearer(run.t.adminToken) });
-    expect(res.json().notifications.emails).toEqual(['sales@example.com', 'desk@example.com']);
+    expect(res.json().notifications).toEqual({
+      emails: ['sales@example.com', 'desk@example.com'],
+      missed_chat_minutes: 5,
+      archive_email: 'archive@example.com',
+    });
   });
 
   it('"Forgot password?" mails a reset link; once expired, the link page says so', async () => {
