@@ -130,10 +130,11 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     await form.getByLabel('Role').selectOption('admin');
     await form.getByRole('checkbox', { name: 'Sales' }).check();
     await form.getByRole('button', { name: 'Save agent' }).click();
-    await form.getByRole('status').filter({ hasText: 'Saved Ines Edited.' }).waitFor();
+    // The form now carries the new name, the result beside its button.
+    const edited = page.getByRole('form', { name: 'Edit Ines Edited' });
+    await edited.getByRole('status').filter({ hasText: 'Saved Ines Edited.' }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'ines@example.com' });
     await row.getByRole('cell', { name: 'Sales', exact: true }).waitFor();
-    const edited = page.getByRole('form', { name: 'Edit Ines Edited' });
     expect(await row.getByRole('combobox', { name: 'Role of Ines Edited' }).inputValue()).toBe('admin');
     await screenshot(page, 'agent-edit');
     const saved = (await run.t.app.inject({ method: 'GET', url: '/api/v1/agents', headers: bearer(run.t.adminToken) })).json<
@@ -176,15 +177,29 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
 
     await page.goto(`${run.base}/admin/mail`);
     const cards = page.locator('.mails li');
-    const offline = cards.filter({ hasText: 'Offline message from Olga <o>' });
+    // One mail per admin: the one to the first admin.
+    const offline = cards.filter({ hasText: 'Offline message from Olga <o>' }).filter({ hasText: `to ${ADMIN_EMAIL}` });
     await offline.waitFor();
     await offline.getByText('reply to olga@example.com').waitFor();
-    await cards.filter({ hasText: 'Callback request: +15550100199' }).first().waitFor();
+    await cards
+      .filter({ hasText: 'Callback request: +15550100199' })
+      .filter({ hasText: `to ${ADMIN_EMAIL}` })
+      .waitFor();
     const transcript = cards.filter({ hasText: 'Your conversation with' });
     await transcript.getByText('Transcript for the visitor · to olga@example.com').waitFor();
     await offline.getByText('Show the mail').click();
     await offline.locator('pre').getByText('> Do you ship to Oslo?').waitFor();
     await screenshot(page, 'mail-filled');
+
+    // The callback mail's link opens the Calls page with that call marked.
+    const mails = (await t.app.inject({ method: 'GET', url: '/api/v1/mails', headers: bearer(t.adminToken) })).json<Array<{ type: string; text: string }>>();
+    const callLink = /http:\/\/\S+\/calls\?call=(\d+)/.exec(mails.find((m) => m.type === 'callback_request')?.text ?? '');
+    if (!callLink) throw new Error('no call link in the callback mail');
+    await page.goto(`${run.base}/calls?call=${callLink[1]}`);
+    const marked = page.locator(`li[data-call-id="${callLink[1]}"]`);
+    await marked.getByText('+15550100199').waitFor();
+    expect(await marked.getAttribute('aria-current')).toBe('true');
+    expect(await page.locator('li.marked').count()).toBe(1);
   });
 
   it('saves the notification addresses in Settings, the result beside the button', async () => {
@@ -195,11 +210,22 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     await form.getByRole('alert').filter({ hasText: 'notifications.emails[1] must be an e-mail address' }).waitFor();
     await form.getByLabel('Send offline messages and callback requests to').fill('Sales@Example.com\ndesk@example.com');
     await form.getByRole('button', { name: 'Save notification e-mails' }).click();
-    await form.getByRole('status').filter({ hasText: 'Saved: notifications go to 2 addresses.' }).waitFor();
+    await form.getByRole('status').filter({ hasText: 'Saved: notifications go to 2 addresses; no missed-chat mail; no archive copy.' }).waitFor();
+    await form.getByLabel('Mail a chat nobody accepted after (minutes)').fill('5');
+    await form.getByLabel('Archive address').fill('Archive@Example.com');
+    await form.getByRole('button', { name: 'Save notification e-mails' }).click();
+    await form
+      .getByRole('status')
+      .filter({ hasText: 'Saved: notifications go to 2 addresses; missed chats after 5 min; archive copies to archive@example.com.' })
+      .waitFor();
     await form.scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-notifications');
     const res = await run.t.app.inject({ method: 'GET', url: '/api/v1/settings', headers: bearer(run.t.adminToken) });
-    expect(res.json().notifications.emails).toEqual(['sales@example.com', 'desk@example.com']);
+    expect(res.json().notifications).toEqual({
+      emails: ['sales@example.com', 'desk@example.com'],
+      missed_chat_minutes: 5,
+      archive_email: 'archive@example.com',
+    });
   });
 
   it('"Forgot password?" mails a reset link; once expired, the link page says so', async () => {
@@ -245,7 +271,7 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
       collectBrowserLog(other, browserLog);
       await signIn(other, run.base, 'pat@example.com', 'pat-password-1');
       await signIn(me, run.base, 'pat@example.com', 'pat-password-1');
-      await me.getByRole('link', { name: 'Pat Agent' }).click();
+      await me.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
       await me.getByRole('heading', { name: 'Your profile' }).waitFor();
       await me.getByText('You sign in as pat@example.com (agent).').waitFor();
       await screenshot(me, 'profile');
@@ -259,7 +285,7 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
       await details.getByRole('button', { name: 'Save profile' }).click();
       await details.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
       // The header follows at once; the preview shows the link.
-      await me.getByRole('link', { name: 'Pat Renamed' }).waitFor();
+      await me.locator('.header .me').filter({ hasText: 'Pat Renamed' }).waitFor();
       expect(await details.getByRole('img', { name: 'Your photo, as visitors see it' }).getAttribute('src')).toBe('https://images.example.com/pat.png');
 
       const password = me.getByRole('form', { name: 'Password' });

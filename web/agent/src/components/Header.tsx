@@ -1,4 +1,4 @@
-/** The app header: navigation with live counts, the agent's status, alert permission, connection state, sign-out (here or everywhere). */
+/** The app header: navigation with live counts (and the person's own Profile), the agent's status, alert permission, connection state, sign-out (here or everywhere). */
 import { attentionCount, chatsWithStatus } from '../inbox';
 import { errorText } from '../api';
 import { useApp } from '../context';
@@ -40,6 +40,9 @@ export function Header({ route }: { route: Route }) {
         <Link href="/reports" aria-current={current(route.name === 'reports')}>
           Reports
         </Link>
+        <Link href="/profile" title="Your name, photo and password" aria-current={current(route.name === 'profile')}>
+          Profile
+        </Link>
         {me.role === 'admin' && (
           <Link href="/admin/agents" aria-current={current(route.name === 'admin')}>
             Admin
@@ -52,9 +55,9 @@ export function Header({ route }: { route: Route }) {
         </span>
         <StatusSwitch />
         <AlertsButton />
-        <Link href="/profile" className="me" title={`${me.email}: your profile and password`} aria-current={current(route.name === 'profile')}>
+        <span className="me" title={me.email}>
           {me.name}
-        </Link>
+        </span>
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>
