@@ -5,6 +5,7 @@
  * what it already has by message id).
  */
 import type { VisitorFrame } from '../../../protocol/widget';
+import { parseData } from '../shared/json';
 
 /** Close code of a socket beyond the server's bounds (docs/SECURITY.md section 4). */
 const CLOSE_TOO_MANY = 4429;
@@ -71,7 +72,7 @@ export class VisitorSocket {
     ws.onmessage = (e: MessageEvent) => {
       let f: VisitorFrame;
       try {
-        f = JSON.parse(String(e.data)) as VisitorFrame;
+        f = parseData(String(e.data)) as VisitorFrame;
       } catch {
         return;
       }
