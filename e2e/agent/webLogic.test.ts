@@ -145,6 +145,7 @@ describe('paths', () => {
     expect(parseRoute('/admin/deliveries')).toEqual({ name: 'admin', section: 'deliveries' });
     expect(parseRoute('/admin/nope')).toEqual({ name: 'notFound' });
     expect(parseRoute('/reports')).toEqual({ name: 'reports' });
+    expect(parseRoute('/profile')).toEqual({ name: 'profile' });
   });
 });
 

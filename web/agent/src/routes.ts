@@ -7,6 +7,7 @@ export type Route =
   | { name: 'offline' }
   | { name: 'calls' }
   | { name: 'reports' }
+  | { name: 'profile' }
   | { name: 'admin'; section: AdminSection }
   | { name: 'notFound' };
 
@@ -23,6 +24,7 @@ export function parseRoute(path: string): Route {
   if (head === 'offline') return { name: 'offline' };
   if (head === 'calls') return { name: 'calls' };
   if (head === 'reports') return { name: 'reports' };
+  if (head === 'profile') return { name: 'profile' };
   if (head === 'admin') {
     const section = ADMIN_SECTIONS.find((s) => s === (second ?? 'agents'));
     if (section) return { name: 'admin', section };

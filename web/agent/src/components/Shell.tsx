@@ -8,6 +8,7 @@ import { Calls } from './Calls';
 import { ChunkBoundary } from './ChunkBoundary';
 import { Header } from './Header';
 import { OfflineMessages } from './OfflineMessages';
+import { ProfilePage } from './ProfilePage';
 import { Workspace } from './Workspace';
 
 /** Reports (and uPlot) load only when opened: their own chunk. */
@@ -27,6 +28,7 @@ export function Shell() {
         {route.name === 'archive' && <Archive />}
         {route.name === 'offline' && <OfflineMessages />}
         {route.name === 'calls' && <Calls />}
+        {route.name === 'profile' && <ProfilePage />}
         {route.name === 'reports' && (
           <ChunkBoundary what="Reports">
             <Suspense fallback={<p className="page-note">Loading reports…</p>}>
