@@ -185,7 +185,7 @@ describe('the chat channel in /openapi.json (item 13)', () => {
       ])
         expect(text).toContain(`"${field}"`);
       for (const type of ['text', 'video', 'audio', 'voice', 'photo', 'sticker', 'document', 'location', 'typein', 'typeout'])
-        expect(text).toContain(`"const":"${type}"`);
+        expect(text).toContain(`"enum":["${type}"]`);
       expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
       expect(doc.paths['/wh/{secret}/{publicId}/status'].get).toBeDefined();
     } finally {
