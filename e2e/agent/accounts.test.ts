@@ -276,17 +276,21 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
       await me.getByText('You sign in as pat@example.com (agent).').waitFor();
       await screenshot(me, 'profile');
 
-      const details = me.getByRole('form', { name: 'Name and photo' });
-      await details.getByLabel('Photo link (optional)').fill('ftp://files.example.com/pat.png');
-      await details.getByRole('button', { name: 'Save profile' }).click();
-      await details.getByRole('alert').filter({ hasText: 'photo_url must be an http:// or https:// link' }).waitFor();
+      const photo = me.getByRole('form', { name: 'Photo' });
+      await photo.getByLabel('Or use a link to an image').fill('ftp://files.example.com/pat.png');
+      await photo.getByRole('button', { name: 'Use this link' }).click();
+      await photo.getByRole('alert').filter({ hasText: 'Enter a link that starts with https://' }).waitFor();
+      await photo.getByLabel('Or use a link to an image').fill('https://images.example.com/pat.png');
+      await photo.getByRole('button', { name: 'Use this link' }).click();
+      await photo.getByRole('status').filter({ hasText: 'Saved: visitors now see the photo at this link.' }).waitFor();
+      expect(await photo.getByRole('img', { name: 'Your photo' }).getAttribute('src')).toBe('https://images.example.com/pat.png');
+
+      const details = me.getByRole('form', { name: 'Name and phone' });
       await details.getByLabel('Name').fill('Pat Renamed');
-      await details.getByLabel('Photo link (optional)').fill('https://images.example.com/pat.png');
       await details.getByRole('button', { name: 'Save profile' }).click();
       await details.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-      // The header follows at once; the preview shows the link.
+      // The header follows at once.
       await me.locator('.header .me').filter({ hasText: 'Pat Renamed' }).waitFor();
-      expect(await details.getByRole('img', { name: 'Your photo, as visitors see it' }).getAttribute('src')).toBe('https://images.example.com/pat.png');
 
       const password = me.getByRole('form', { name: 'Password' });
       await password.getByLabel('Current password').fill('not-my-password');

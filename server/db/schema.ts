@@ -220,6 +220,8 @@ export interface InboundDedupTable {
   channel_id: number;
   sender_id: string;
   message_external_id: string;
+  /** The stored message's content, hashed (domain/chatChannel/dedupInbound.ts): a reused message.id with other content is another message. */
+  content_hash: string;
   message_id: number | null;
   created_at: number;
 }
@@ -421,6 +423,8 @@ export interface UploadsTable {
   size: number;
   /** The message that carries it; null until one does, and again once that message is deleted (then it is swept). */
   message_id: number | null;
+  /** The agent whose photo it is (migration 019); null for visitors' files and photos an agent let go of. */
+  agent_id: number | null;
   created_at: number;
 }
 

@@ -1,8 +1,14 @@
-/** JSON columns: parse leniently (a corrupt value reads as the fallback), write compactly. */
+/**
+ * JSON columns: parse leniently (a corrupt value reads as the fallback), write
+ * compactly. Read as data: keys `__proto__` and `constructor` are dropped
+ * (jsonData.ts), as they are from every body when it arrives.
+ */
+import { parseJsonData } from './jsonData.js';
+
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (text === null || text === undefined || text === '') return fallback;
   try {
-    return JSON.parse(text) as T;
+    return parseJsonData(text) as T;
   } catch {
     return fallback;
   }

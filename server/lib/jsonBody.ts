@@ -1,13 +1,14 @@
 /**
- * The API's JSON body parser: like Fastify's (prototype-poisoning safe), but an
+ * The API's JSON body parser (agent API and the widget's visitor API): an
  * empty body with a JSON Content-Type reads as "no body" instead of an error,
- * since many clients send that for bodiless POSTs (accept, finish, ...), and
- * nesting deeper than MAX_JSON_DEPTH is refused (400 invalid_json) before
- * parsing, so nothing downstream walks an arbitrarily deep value.
+ * since many clients send that for bodiless POSTs (accept, finish, ...);
+ * otherwise the text is read by parseUntrustedJson, as every JSON from outside
+ * is: nesting deeper than MAX_JSON_DEPTH refused (400 invalid_json) before
+ * parsing, so nothing downstream walks an arbitrarily deep value, and keys
+ * `__proto__` and `constructor` dropped at every depth (data, never structure).
  */
 import type { FastifyInstance } from 'fastify';
-import sjson from 'secure-json-parse';
-import { JsonTooDeepError, jsonTooDeep, MAX_JSON_DEPTH } from './untrustedJson.js';
+import { parseUntrustedJson } from './untrustedJson.js';
 
 class InvalidJsonBody extends Error {
   readonly statusCode = 400;
@@ -20,8 +21,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     const text = typeof body === 'string' ? body : body.toString();
     if (text.trim() === '') return done(null, undefined);
     try {
-      if (jsonTooDeep(text, MAX_JSON_DEPTH)) throw new JsonTooDeepError(MAX_JSON_DEPTH);
-      done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+      done(null, parseUntrustedJson(text));
     } catch (err) {
       done(new InvalidJsonBody((err as Error).message), undefined);
     }

@@ -4,7 +4,11 @@
  * checked by one linear scan of the text before JSON.parse, with no recursion.
  * So no later walk of the value (NUL stripping, validation, serialization),
  * recursive or not, can be driven into a stack overflow by the input.
+ * The text is read as data, never as structure: keys `__proto__` and
+ * `constructor` are dropped at every depth (parseJsonData), so they cannot
+ * stand in for, or be merged into, what Parley reads.
  */
+import { parseJsonData } from './jsonData.js';
 
 /** Deepest nesting of arrays and objects accepted; real bodies and answers use fewer than ten. */
 export const MAX_JSON_DEPTH = 64;
@@ -46,11 +50,11 @@ export function jsonTooDeep(text: string, limit: number = MAX_JSON_DEPTH): boole
 }
 
 /**
- * JSON.parse after the depth check (a leading BOM is ignored). Throws a
+ * parseJsonData after the depth check (a leading BOM is ignored). Throws a
  * SyntaxError for malformed text and a JsonTooDeepError for too deep a text.
  */
 export function parseUntrustedJson(text: string, limit: number = MAX_JSON_DEPTH): unknown {
   const clean = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (jsonTooDeep(clean, limit)) throw new JsonTooDeepError(limit);
-  return JSON.parse(clean) as unknown;
+  return parseJsonData(clean);
 }

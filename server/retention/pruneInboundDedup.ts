@@ -33,15 +33,15 @@ export function deleteOldDedup(db: Executor, dialect: DialectName, p: { cutoff: 
     .deleteFrom('inbound_dedup')
     .where((eb) =>
       eb(
-        eb.refTuple('channel_id', 'sender_id', 'message_external_id'),
+        eb.refTuple('channel_id', 'sender_id', 'message_external_id', 'content_hash'),
         'in',
         eb
           .selectFrom('inbound_dedup as old')
-          .select(['old.channel_id', 'old.sender_id', 'old.message_external_id'])
+          .select(['old.channel_id', 'old.sender_id', 'old.message_external_id', 'old.content_hash'])
           .where('old.created_at', '<', p.cutoff)
           .orderBy('old.created_at')
           .limit(p.limit)
-          .$asTuple('channel_id', 'sender_id', 'message_external_id'),
+          .$asTuple('channel_id', 'sender_id', 'message_external_id', 'content_hash'),
       ),
     );
 }

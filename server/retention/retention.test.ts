@@ -104,7 +104,15 @@ describe('retention', () => {
     const id = crypto.randomBytes(6).toString('hex');
     await ctx.db
       .insertInto('inbound_dedup')
-      .values({ account_id: accountId, channel_id: channelId, sender_id: 'sender', message_external_id: id, message_id: null, created_at: createdAt })
+      .values({
+        account_id: accountId,
+        channel_id: channelId,
+        sender_id: 'sender',
+        message_external_id: id,
+        content_hash: 'h',
+        message_id: null,
+        created_at: createdAt,
+      })
       .execute();
     return id;
   }

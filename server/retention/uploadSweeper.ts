@@ -5,6 +5,8 @@
  * messages: deleting a message (with its channel, the only way messages go
  * today) sets its uploads' message_id back to null (migration 016), and
  * their hour is long over. Attached uploads live as long as their message.
+ * An agent's photo (agents/setAgentPhoto.ts) lives while it is the agent's
+ * photo: one the agent replaced is swept like an unsent file.
  *
  * A pass runs every RETENTION_INTERVAL_SECONDS (the first a minute after
  * start), in batches of BATCH_SIZE, each its own transaction: the rows are
@@ -40,6 +42,7 @@ export async function sweepUploads(ctx: AppContext, options: { batchSize?: numbe
         .selectFrom('uploads')
         .select(['id', 'name'])
         .where('message_id', 'is', null)
+        .where('agent_id', 'is', null)
         .where('created_at', '<=', cutoff)
         .orderBy('created_at')
         .limit(limit)

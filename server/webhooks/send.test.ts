@@ -120,4 +120,15 @@ describe('sendOnce', () => {
     expect(res.error).toContain('loopback');
     expect(ep.requests).toHaveLength(0);
   });
+
+  it('reads an answer as data: __proto__ and constructor keys at any depth are dropped (#17 item 12)', async () => {
+    ep = await startEndpoint(() => ({
+      status: 200,
+      body: '{"result":"ok","constructor":{"prototype":{"result":"FAILURE"}},"__proto__":{"error":{"code":1,"message":"no"}},"custom_data":[{"title":"t","constructor":"x","\\u005f_proto__":{"content":"evil"}}]}',
+    }));
+    const res = await sendOnce(base(ep.url));
+    expect(res).toMatchObject({ ok: true, statusCode: 200 });
+    expect(res.body).toStrictEqual({ result: 'ok', custom_data: [{ title: 't' }] });
+    expect(Object.getPrototypeOf(res.body)).toBe(Object.prototype);
+  });
 });

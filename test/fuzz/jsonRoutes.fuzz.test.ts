@@ -122,8 +122,8 @@ describe('every JSON route of /openapi.json: hostile bodies answer 4xx', () => {
           const res = await send(route, payload);
           const chatChannel = route.path.startsWith('/wh/');
           const code = res.json<{ error?: { code?: unknown } }>().error?.code;
-          // The upload route takes any bytes as a file: a JSON text is no JSON to it, only a bad upload (any 4xx).
-          const upload = route.path.endsWith('/uploads');
+          // The upload routes (a visitor's file, an agent's photo) take any bytes as a file: a JSON text is no JSON to them, only a bad upload (any 4xx).
+          const upload = route.path.endsWith('/uploads') || route.path === '/api/v1/me/photo';
           const ok = upload
             ? res.statusCode >= 400 && res.statusCode < 500
             : res.statusCode === 400 && code === (chatChannel ? errorRegistry.invalid_json.number : 'invalid_json');

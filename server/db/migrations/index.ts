@@ -20,6 +20,8 @@ import * as m017 from './017_event_webhook_given_up.js';
 import * as m022 from './022_agent_departments.js';
 import * as m023 from './023_reports_daily.js';
 import * as m020 from './020_widget_contact.js';
+import * as m019photos from './019_agent_photos.js';
+import * as m019 from './019_inbound_dedup_content.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -42,6 +44,8 @@ const modules: Record<string, MigrationModule> = {
   '022_agent_departments': m022,
   '023_reports_daily': m023,
   '020_widget_contact': m020,
+  '019_inbound_dedup_content': m019,
+  '019_agent_photos': m019photos,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

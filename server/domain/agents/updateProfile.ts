@@ -1,7 +1,7 @@
 /**
  * A signed-in person changes its own profile (PATCH /api/v1/me): name,
  * phone, and photo_url (a link, http or https, as the spec's sender.photo;
- * null clears it). Role, e-mail and activity stay the admin's to change;
+ * null clears it; an uploaded photo is set by setAgentPhoto.ts). Role, e-mail and activity stay the admin's to change;
  * the password has its own route (PUT /api/v1/me/password).
  */
 import type { Updateable } from 'kysely';
@@ -11,6 +11,7 @@ import { invalid } from '../../errors/AppError.js';
 import { commit, recordEvent } from '../../events/outbox.js';
 import { presentAgent } from '../../presenters/agent.js';
 import { cleanName, cleanPhone } from './agentInput.js';
+import { releasePhotos, uploadNameOf } from './setAgentPhoto.js';
 
 export interface ProfileChanges {
   name?: string;
@@ -47,6 +48,8 @@ export async function updateProfile(ctx: AppContext, input: { agentId: number; a
       .where('account_id', '=', input.accountId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    // A link (or none) in place of an uploaded photo: the upload is no longer kept (unless the link is that upload).
+    if (set.photo_url !== undefined) await releasePhotos(tx, agent.id, uploadNameOf(ctx, agent.photo_url));
     await recordEvent(tx, { accountId: input.accountId, type: 'agent.updated', data: { agent: presentAgent(agent) } }, now);
     return agent;
   });

@@ -9,7 +9,11 @@ import { JsonTooDeepError, parseUntrustedJson } from '../../lib/untrustedJson.js
 import { InvalidMessage, isHttpUrl, normalizeMessage, optionalString, type NormalizedInput } from '../messages/normalizeMessage.js';
 
 export interface InboundSender {
-  /** sender.id as a string (the key of the visitor). */
+  /**
+   * sender.id as a string, exactly as sent (a number as its decimal digits):
+   * the key of the visitor, matched exactly, so "  42 " and "42" are two
+   * visitors and each gets its own form back as recipient.id.
+   */
   id: string;
   /** Whether sender.id was a JSON number, so recipient.id returns it with its type. */
   idIsNumber: boolean;
@@ -53,7 +57,8 @@ function parseSender(raw: unknown): InboundSender {
   if (!isObject(raw)) throw new AppError('missing_sender_id', 'sender is required and must be an object with an id.');
   const id = raw.id;
   let key: string | null = null;
-  if (typeof id === 'string' && id.trim() !== '') key = id.trim();
+  // Not trimmed: recipient.id must be what the customer sent. Only blank ids count as empty (spec: "If empty or absent").
+  if (typeof id === 'string' && id.trim() !== '') key = id;
   else if (typeof id === 'number' && Number.isSafeInteger(id)) key = String(id);
   if (key === null) throw new AppError('missing_sender_id', 'sender.id is required (a non-empty string or an integer); the message was not stored.');
   if (key.length > 255) throw new AppError('invalid_message', 'sender.id is longer than 255 characters.');

@@ -12,7 +12,7 @@ import { recordChatEvent, recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
 import { reachesAgents, writeVisitorMessage } from '../messages/visitorMessage.js';
 import { upsertVisitor, type VisitorDetails } from '../visitors/upsertVisitor.js';
-import { claimInbound, linkInbound } from './dedupInbound.js';
+import { claimInbound, contentHash, linkInbound, type DedupKey } from './dedupInbound.js';
 import type { InboundRequest } from './parseInbound.js';
 
 export type InboundOutcome = 'stored' | 'duplicate' | 'typing' | 'typing_ignored' | 'suppressed';
@@ -30,9 +30,15 @@ export function senderDetails({ sender }: InboundRequest): VisitorDetails {
 
 export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob): Promise<InboundOutcome> {
   const { sender } = req;
-  const dedupKey =
+  const dedupKey: DedupKey | null =
     req.kind === 'message' && req.message.external_id !== null
-      ? { accountId: channel.account_id, channelId: channel.id, senderId: sender.id, messageId: req.message.external_id }
+      ? {
+          accountId: channel.account_id,
+          channelId: channel.id,
+          senderId: sender.id,
+          messageId: req.message.external_id,
+          contentHash: contentHash(req.message),
+        }
       : null;
   if (dedupKey && !(await claimInbound(tx, dedupKey, now))) return 'duplicate';
 

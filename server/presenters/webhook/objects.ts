@@ -34,6 +34,8 @@ export interface WebhookAgent {
   name: string;
   email: string;
   phone?: string;
+  /** The agent's photo (an http(s) link or its uploaded file's URL), when set. */
+  photo?: string;
 }
 
 export interface WebhookPage {
@@ -84,6 +86,7 @@ export function webhookSession(v: Visitor): WebhookSession {
 export function webhookAgent(a: Agent): WebhookAgent {
   const out: WebhookAgent = { id: a.id, name: a.name, email: a.email };
   if (a.phone) out.phone = a.phone;
+  if (a.photo_url) out.photo = a.photo_url;
   return out;
 }
 

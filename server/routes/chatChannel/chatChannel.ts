@@ -2,7 +2,7 @@
  * The chat channel (spec A, CONTRACT §2) under /wh:
  *   GET  /wh/<random>/<CHANNEL_PUBLIC_ID>/status → text/plain 1 | 0
  *   POST /wh/<random>/<CHANNEL_PUBLIC_ID>        → {"result":"ok"}
- * Bodies are parsed as JSON whatever their Content-Type. Errors here carry
+ * Bodies are parsed as JSON whatever their Content-Type (even a malformed one). Errors here carry
  * numeric codes, as the spec's error object does: {"error":{"code":<n>,"message"}}.
  * Guessing addresses is throttled: after GUESS_LIMIT 404s from one client
  * address within a minute, every /wh request of that address is 429 (with
@@ -21,6 +21,7 @@ import { AppError } from '../../errors/AppError.js';
 import { classify, logServerError } from '../../errors/handler.js';
 import { errorRegistry } from '../../errors/registry.js';
 import { RateLimiter, type Limit } from '../rateLimit.js';
+import { Accepted, ChatChannelError, InboundBody } from './schema.js';
 
 interface Params {
   secret: string;
@@ -45,6 +46,9 @@ export async function chatChannelRoutes(app: FastifyInstance, ctx: AppContext): 
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
       scope.addHook('onRequest', async (request) => {
+        // The body is read as JSON whatever its Content-Type says, so the header is not looked at: one Fastify
+        // cannot parse (`;;;`, an empty value) would otherwise be refused with 415 before the '*' parser runs.
+        if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/json';
         await limiter.assertOpen(GUESS_LIMIT, request.ip);
       });
       scope.setErrorHandler(async (err, request, reply) => {
@@ -67,25 +71,47 @@ export async function chatChannelRoutes(app: FastifyInstance, ctx: AppContext): 
         return noRoute(request, reply);
       });
 
-      scope.get<{ Params: Params }>('/:secret/:publicId/status', { schema: { tags: ['chat channel'] } }, async (request, reply) => {
-        const channel = await findChatChannel(ctx, request.params.secret, request.params.publicId);
-        if (!channel) throw notFound();
-        const available = await isChannelAvailable(ctx.db, channel.account_id, channel.id);
-        return reply.type('text/plain; charset=utf-8').send(available ? '1' : '0');
-      });
+      scope.get<{ Params: Params }>(
+        '/:secret/:publicId/status',
+        {
+          schema: {
+            tags: ['chat channel'],
+            summary: 'Channel status: text/plain 1 (an agent of the channel is online) or 0; 404 for an unknown channel or random string',
+          },
+        },
+        async (request, reply) => {
+          const channel = await findChatChannel(ctx, request.params.secret, request.params.publicId);
+          if (!channel) throw notFound();
+          const available = await isChannelAvailable(ctx.db, channel.account_id, channel.id);
+          return reply.type('text/plain; charset=utf-8').send(available ? '1' : '0');
+        },
+      );
 
-      scope.post<{ Params: Params }>('/:secret/:publicId', { schema: { tags: ['chat channel'] } }, async (request) => {
-        const channel = await findChatChannel(ctx, request.params.secret, request.params.publicId);
-        if (!channel) throw notFound();
-        const inbound = parseInbound(request.body ?? '');
-        const outcome = await receiveInbound(ctx, { channel, req: inbound }).catch(async (err: unknown) => {
-          // A 500 for a channel gone meanwhile (its rows went with it) is a 404; a 503 (store down) is not looked into.
-          if (classify(err).code === 'internal_error' && (await isChatChannelGone(ctx, channel).catch(() => false))) throw notFound();
-          throw err;
-        });
-        request.log.debug({ channel: channel.public_id, outcome }, 'chat channel message');
-        return { result: 'ok' };
-      });
+      scope.post<{ Params: Params }>(
+        '/:secret/:publicId',
+        {
+          schema: {
+            tags: ['chat channel'],
+            summary: "A user's message, media, location or typing, from the customer system",
+            body: InboundBody,
+            response: { 200: Accepted, 400: ChatChannelError, 404: ChatChannelError },
+          },
+          // The schema documents the body (/openapi.json); parseInbound applies the rules, with numeric codes.
+          validatorCompiler: () => () => true,
+        },
+        async (request) => {
+          const channel = await findChatChannel(ctx, request.params.secret, request.params.publicId);
+          if (!channel) throw notFound();
+          const inbound = parseInbound(request.body ?? '');
+          const outcome = await receiveInbound(ctx, { channel, req: inbound }).catch(async (err: unknown) => {
+            // A 500 for a channel gone meanwhile (its rows went with it) is a 404; a 503 (store down) is not looked into.
+            if (classify(err).code === 'internal_error' && (await isChatChannelGone(ctx, channel).catch(() => false))) throw notFound();
+            throw err;
+          });
+          request.log.debug({ channel: channel.public_id, outcome }, 'chat channel message');
+          return { result: 'ok' as const };
+        },
+      );
     },
     { prefix: '/wh' },
   );

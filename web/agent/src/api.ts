@@ -61,7 +61,9 @@ function withQuery(path: string, query?: Query): string {
 
 async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // A file goes as itself (its type as Content-Type); anything else as JSON.
+  const raw = body instanceof Blob;
+  if (body !== undefined) headers['content-type'] = raw ? body.type || 'application/octet-stream' : 'application/json';
   if (method !== 'GET') {
     const csrf = csrfToken();
     if (csrf) headers['x-csrf-token'] = csrf;
@@ -72,7 +74,7 @@ async function request<T>(method: Method, path: string, body?: unknown, query?: 
       method,
       headers,
       credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiError(0, 'network_error', 'The server cannot be reached; check the connection and try again.');
@@ -107,6 +109,13 @@ export interface NewAgent {
   password?: string;
   role: Role;
   phone?: string | null;
+}
+
+export interface ProfileChanges {
+  name?: string;
+  phone?: string | null;
+  /** An http(s) link; null clears the photo. */
+  photo_url?: string | null;
 }
 
 export interface AgentChanges {
@@ -190,6 +199,7 @@ export const api = {
     request<void>('PUT', '/me/password', { current_password: currentPassword, new_password: newPassword }),
   me: () => request<Agent>('GET', '/me'),
   updateProfile: (changes: ProfileChanges) => request<Agent>('PATCH', '/me', changes),
+  uploadPhoto: (file: File) => request<Agent>('POST', '/me/photo', file),
   setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
 
   chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),

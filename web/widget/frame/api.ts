@@ -4,6 +4,7 @@
  * the frame works behind any path prefix PUBLIC_URL has.
  */
 import type { UploadResponse } from '../../../protocol/widget';
+import { parseData } from '../shared/json';
 
 export class ApiError extends Error {
   constructor(
@@ -32,7 +33,7 @@ export function createApi(widgetId: string): Api {
     const text = await res.text();
     let parsed: unknown;
     try {
-      parsed = text ? JSON.parse(text) : null;
+      parsed = text ? parseData(text) : null;
     } catch {
       parsed = null;
     }

@@ -5,6 +5,7 @@
  * what it already has by message id).
  */
 import type { VisitorFrame } from '../../../protocol/widget';
+import { parseData } from '../shared/json';
 
 /** Every frame type the visitor socket sends (the compiler wants each, and no other). */
 const FRAME_TYPES: Record<VisitorFrame['type'], true> = {
@@ -29,7 +30,7 @@ function isVisitorFrame(v: unknown): v is VisitorFrame {
 export function readVisitorFrame(raw: string): VisitorFrame | null {
   let value: unknown;
   try {
-    value = JSON.parse(raw);
+    value = parseData(raw);
   } catch {
     return null;
   }

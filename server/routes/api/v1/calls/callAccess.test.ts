@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent, rowsOf } from '../../../../../test/helpers/accounts.js';
-import { createChatApiChannel, postInbound, textMessage, type ChatApiChannel } from '../../../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { listen, StreamClient, streamUrl } from '../../../../../test/helpers/realtime.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 import { requestCallback } from '../../../../domain/calls/requestCallback.js';
@@ -18,8 +18,8 @@ import type { CallDto } from '../../../../presenters/call.js';
 
 describe('calls follow the channel access rules of chats', () => {
   let t: TestApp;
-  let open: ChatApiChannel;
-  let aliceOnly: ChatApiChannel;
+  let open: ChatChannel;
+  let aliceOnly: ChatChannel;
   let alice: { id: number; token: string };
   let bob: { id: number; token: string };
   let n = 0;
@@ -33,7 +33,7 @@ describe('calls follow the channel access rules of chats', () => {
   };
 
   /** A visitor of the channel asks for a callback. */
-  const newCall = async (channel: ChatApiChannel): Promise<Call> => {
+  const newCall = async (channel: ChatChannel): Promise<Call> => {
     const senderId = `access-${++n}`;
     await postInbound(t, channel, textMessage(senderId, 'call me'));
     const visitor = await t.app.ctx.db.selectFrom('visitors').select('id').where('external_id', '=', senderId).executeTakeFirstOrThrow();
@@ -52,8 +52,8 @@ describe('calls follow the channel access rules of chats', () => {
     expect((await api('PUT', '/settings', t.adminToken, { callback: { enabled: true, balance_seconds: 3600 } })).statusCode).toBe(200);
     alice = await addAgent(t, { email: 'alice-calls@example.com', name: 'Alice' });
     bob = await addAgent(t, { email: 'bob-calls@example.com', name: 'Bob' });
-    open = await createChatApiChannel(t, { name: 'Everyone', agent_ids: [] });
-    aliceOnly = await createChatApiChannel(t, { name: 'Alice only', agent_ids: [alice.id] });
+    open = await createChatChannel(t, { name: 'Everyone', agent_ids: [] });
+    aliceOnly = await createChatChannel(t, { name: 'Alice only', agent_ids: [alice.id] });
   });
   afterAll(async () => {
     await t.close();
@@ -93,7 +93,7 @@ describe('calls follow the channel access rules of chats', () => {
   });
 
   it('follows a change of the channel’s agents', async () => {
-    const channel = await createChatApiChannel(t, { name: 'Later Bob', agent_ids: [alice.id] });
+    const channel = await createChatChannel(t, { name: 'Later Bob', agent_ids: [alice.id] });
     const call = await newCall(channel);
     expect(await phonesSeenBy(bob.token)).not.toContain(call.phone);
     expect((await api('PATCH', `/channels/${channel.id}`, t.adminToken, { agent_ids: [alice.id, bob.id] })).statusCode).toBeLessThan(300);

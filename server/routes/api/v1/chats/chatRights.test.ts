@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent, rowsOf } from '../../../../../test/helpers/accounts.js';
-import { createChatApiChannel, postInbound, textMessage, type ChatApiChannel } from '../../../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 
 interface Agent {
@@ -22,8 +22,8 @@ const ACTIONS: Action[] = ['post', 'typing', 'finish', 'blacklist', 'transfer', 
 
 describe('who may act on a chat another agent holds', () => {
   let t: TestApp;
-  let open: ChatApiChannel;
-  let aliceOnly: ChatApiChannel;
+  let open: ChatChannel;
+  let aliceOnly: ChatChannel;
   let alice: Agent;
   let bob: Agent;
   let carol: Agent;
@@ -51,7 +51,7 @@ describe('who may act on a chat another agent holds', () => {
     }
   };
   /** A new chat on a channel with a CRM link (so assign can succeed); with `holder`, accepted by that agent. */
-  const newChat = async (channel: ChatApiChannel, holder?: Agent): Promise<number> => {
+  const newChat = async (channel: ChatChannel, holder?: Agent): Promise<number> => {
     sender += 1;
     await postInbound(t, channel, textMessage(`rights-${sender}`, 'Hello', { name: `Visitor ${sender}` }));
     const db = t.app.ctx.db;
@@ -70,8 +70,8 @@ describe('who may act on a chat another agent holds', () => {
     bob = await addAgent(t, { email: 'bob@example.com', name: 'Bob' });
     carol = await addAgent(t, { email: 'carol@example.com', name: 'Carol' });
     admin = { id: (await api('GET', '/me', t.adminToken)).json().id as number, token: t.adminToken };
-    open = await createChatApiChannel(t, { name: 'Everyone', agent_ids: [] });
-    aliceOnly = await createChatApiChannel(t, { name: 'Alice only', agent_ids: [alice.id] });
+    open = await createChatChannel(t, { name: 'Everyone', agent_ids: [] });
+    aliceOnly = await createChatChannel(t, { name: 'Alice only', agent_ids: [alice.id] });
   });
   afterAll(async () => {
     await t.close();

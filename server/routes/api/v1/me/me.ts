@@ -1,11 +1,18 @@
-/** GET /me, PATCH /me (own name, phone, photo link), PUT /me/status, PUT /me/password: the signed-in agent, its profile, its availability and its own password. */
+/**
+ * GET /me, PATCH /me (own name, phone, photo link), POST /me/photo (upload a
+ * photo: the raw image as the body, its type as Content-Type), PUT /me/status,
+ * PUT /me/password: the signed-in agent, its profile, its availability and its own password.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../../context.js';
+import { AGENT_PHOTO_MAX_BYTES, setAgentPhoto } from '../../../../domain/agents/setAgentPhoto.js';
 import { updateProfile } from '../../../../domain/agents/updateProfile.js';
 import { setAgentStatus } from '../../../../domain/agents/setAgentStatus.js';
 import { changeOwnPassword } from '../../../../domain/auth/changeOwnPassword.js';
+import { AppError } from '../../../../errors/AppError.js';
+import { classify } from '../../../../errors/handler.js';
 import { presentAgent } from '../../../../presenters/agent.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { PasswordBody } from '../auth/schema.js';
@@ -32,6 +39,33 @@ export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<
   app.patch('/me', { schema: { tags: ['me'], security: [{ bearer: [] }], body: ProfileBody }, preValidation: requireAgent }, async (request) => {
     const me = actor(request);
     return presentAgent(await updateProfile(ctx, { agentId: me.id, accountId: me.account_id, changes: request.body }));
+  });
+
+  // The image itself is the body (as the widget's uploads), so this route reads any Content-Type as bytes.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: AGENT_PHOTO_MAX_BYTES }, (_req, body, done) => done(null, body));
+    scope.setErrorHandler((err) => {
+      // The parent handler answers; only the sentence is made for the person.
+      if (classify(err).code === 'payload_too_large') throw new AppError('payload_too_large', 'The photo is too large; photos of up to 2 MB can be used.');
+      throw err;
+    });
+    scope.post(
+      '/me/photo',
+      {
+        bodyLimit: AGENT_PHOTO_MAX_BYTES,
+        schema: {
+          tags: ['me'],
+          security: [{ bearer: [] }],
+          summary: 'Upload your photo: the PNG, JPEG, GIF or WebP image as the body (up to 2 MB), its type as Content-Type → the agent, photo_url set',
+        },
+        preValidation: requireAgent,
+      },
+      async (request) => {
+        const data = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        return presentAgent(await setAgentPhoto(ctx, { agent: actor(request), contentType: request.headers['content-type'], data }));
+      },
+    );
   });
 
   app.put('/me/status', { schema: { tags: ['me'], security: [{ bearer: [] }], body: StatusBody }, preValidation: requireAgent }, async (request) => {

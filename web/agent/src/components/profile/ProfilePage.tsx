@@ -1,11 +1,12 @@
 /**
- * The Profile page (/profile), for everyone signed in: their own name, phone
- * and photo link (PATCH /api/v1/me), and their own password (PUT
+ * The Profile page (/profile), for everyone signed in: the photo visitors see
+ * (PhotoCard), their own name and phone (PATCH /api/v1/me), and their own password (PUT
  * /api/v1/me/password), which signs out every other session of theirs.
  * The e-mail (sign-in name) and the role are an admin's to change.
  */
 import { useApp } from '../../context';
 import { PasswordForm } from './PasswordForm';
+import { PhotoCard } from './PhotoCard';
 import { ProfileForm } from './ProfileForm';
 
 export function ProfilePage() {
@@ -16,6 +17,7 @@ export function ProfilePage() {
       <p className="muted">
         You sign in as <strong>{me.email}</strong> ({me.role === 'admin' ? 'administrator' : 'agent'}). An administrator changes the address and the role.
       </p>
+      <PhotoCard />
       <ProfileForm />
       <PasswordForm />
     </section>

@@ -1,0 +1,116 @@
+/**
+ * The photo visitors see, on the Profile page: uploaded (POST /api/v1/me/photo),
+ * an http(s) link, or none (PATCH /api/v1/me). It goes to the widget's header
+ * and svc_onAccept, to chat channels as sender.photo and to event webhooks as
+ * agent.photo. Each save shows its result beside it.
+ */
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { api, errorText } from '../../api';
+import { useApp } from '../../context';
+import { ErrorText } from '../admin/ErrorText';
+import { PHOTO_TYPES, photoProblem } from '../../photo';
+
+export function PhotoCard() {
+  const { me, setMe } = useApp();
+  const [link, setLink] = useState(me.photo_url && !me.photo_url.includes('/widget/uploads/') ? me.photo_url : '');
+  const [saved, setSaved] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const run = async (action: () => Promise<void>) => {
+    setSaved('');
+    setError(null);
+    setBusy(true);
+    try {
+      await action();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const upload = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    const problem = photoProblem(file);
+    if (problem) {
+      setSaved('');
+      setError(problem);
+      return;
+    }
+    void run(async () => {
+      setMe(await api.uploadPhoto(file));
+      setLink('');
+      setSaved('Saved: visitors now see this photo.');
+    });
+  };
+
+  const saveLink = (e: FormEvent) => {
+    e.preventDefault();
+    const url = link.trim();
+    if (!/^https?:\/\/\S+$/i.test(url)) {
+      setSaved('');
+      setError('Enter a link that starts with https:// (or http://), or upload an image instead.');
+      return;
+    }
+    void run(async () => {
+      setMe(await api.updateProfile({ photo_url: url }));
+      setSaved('Saved: visitors now see the photo at this link.');
+    });
+  };
+
+  const remove = () =>
+    void run(async () => {
+      setMe(await api.updateProfile({ photo_url: null }));
+      setLink('');
+      setSaved('Photo removed: visitors see your initial instead.');
+    });
+
+  return (
+    <form className="card form-grid" onSubmit={saveLink} aria-labelledby="photo-title">
+      <h2 id="photo-title">Photo</h2>
+      <div className="photo-row">
+        {me.photo_url ? (
+          <img className="profile-photo" src={me.photo_url} alt="Your photo" width={96} height={96} />
+        ) : (
+          <span className="profile-photo empty" aria-hidden="true">
+            {me.name.slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <div className="photo-actions">
+          <p className="muted small">
+            {me.photo_url ? 'Visitors see this photo beside your name.' : 'No photo yet: visitors see your initial.'} A square image of 128×128 px or more looks
+            best (PNG, JPEG, GIF or WebP, up to 2 MB).
+          </p>
+          <div className="form-actions">
+            <button type="button" className="primary" disabled={busy} onClick={() => fileInput.current?.click()}>
+              Upload a photo…
+            </button>
+            {me.photo_url && (
+              <button type="button" disabled={busy} onClick={remove}>
+                Remove photo
+              </button>
+            )}
+          </div>
+          <input ref={fileInput} type="file" name="photo_file" accept={PHOTO_TYPES.join(',')} hidden onChange={upload} aria-label="Photo file" />
+        </div>
+      </div>
+      <label>
+        Or use a link to an image
+        <input name="photo_url" type="url" placeholder="https://example.com/me.png" value={link} onChange={(e) => setLink(e.target.value)} />
+      </label>
+      <div className="form-actions">
+        <button type="submit" disabled={busy}>
+          Use this link
+        </button>
+        <span role="status" className="saved">
+          {saved}
+        </span>
+      </div>
+      <ErrorText error={error} />
+    </form>
+  );
+}
