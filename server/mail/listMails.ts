@@ -1,38 +1,12 @@
 /**
- * The Mail page's query and presenter: an account's mails (deliveries of
- * kind `mail`), newest first, paged by id, with what was composed
- * (recipient, subject, text and HTML) and what became of it.
+ * The Mail page's query: an account's mails (deliveries of kind `mail`),
+ * newest first, paged by id (shaped by presenters/mail.ts).
  */
 import type { AppContext } from '../context.js';
 import type { Delivery } from '../db/schema.js';
-import { parseJson } from '../lib/json.js';
-import type { MailDto } from '../../protocol/agent.js';
-import { MAIL_TYPE_PREFIX, type StoredMail } from './enqueueMail.js';
-export type { MailDto };
 
 export async function listMails(ctx: AppContext, q: { accountId: number; limit: number; before?: number | null }): Promise<Delivery[]> {
   let query = ctx.db.selectFrom('deliveries').selectAll().where('account_id', '=', q.accountId).where('kind', '=', 'mail');
   if (q.before !== undefined && q.before !== null) query = query.where('id', '<', q.before);
   return query.orderBy('id', 'desc').limit(q.limit).execute();
-}
-
-export function presentMail(d: Delivery): MailDto {
-  const mail = parseJson<Partial<StoredMail>>(d.body, {});
-  return {
-    id: d.id,
-    type: d.event_type.startsWith(MAIL_TYPE_PREFIX) ? d.event_type.slice(MAIL_TYPE_PREFIX.length) : d.event_type,
-    to: mail.to ?? d.url.replace(/^mailto:/, ''),
-    reply_to: mail.reply_to ?? null,
-    subject: mail.subject ?? '',
-    text: mail.text ?? '',
-    html: mail.html ?? '',
-    // Mails are never paused; a paused row would be a bug, shown as still to be sent.
-    status: d.status === 'paused' ? 'pending' : d.status,
-    attempts: d.attempts,
-    last_error: d.last_error,
-    chat_id: d.chat_id,
-    created_at: d.created_at,
-    delivered_at: d.delivered_at,
-    next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
-  };
 }

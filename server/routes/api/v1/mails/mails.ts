@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../../context.js';
-import { listMails, presentMail } from '../../../../mail/listMails.js';
+import { listMails } from '../../../../mail/listMails.js';
+import { presentMail } from '../../../../presenters/mail.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { PageQuery, readPage } from '../../../pagination.js';
 

@@ -49,7 +49,7 @@ export function GivenUpEventTypes() {
         {types.map((t) => (
           <li key={t.event_type}>
             <p>
-              <strong>{t.event_type}</strong> — given up {dateTime(t.given_up_at)}
+              <strong>{t.event_type}</strong> to <span className="break">{t.url}</span> — given up {dateTime(t.given_up_at)}
               {t.skipped > 0 && `, ${t.skipped} event${t.skipped === 1 ? '' : 's'} not sent since`}
             </p>
             <p className="small break">
@@ -60,7 +60,7 @@ export function GivenUpEventTypes() {
                   <code>{t.response}</code>
                 </>
               ) : null}
-              {t.error && <span className="muted"> ({t.error})</span>}
+              {t.error && t.error !== `HTTP ${t.status_code}` && <span className="muted"> ({t.error})</span>}
             </p>
             <button type="button" onClick={() => void resume(t.event_type)} aria-label={`Send ${t.event_type} events again`}>
               Send again
