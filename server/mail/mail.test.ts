@@ -196,6 +196,46 @@ describe('mail while the SMTP server is down, then up', () => {
   });
 });
 
+describe('mail answered 4xx', () => {
+  it('is retried while the server defers it, then sent once; a mail deferred at every attempt fails after the last one, with the reason', async () => {
+    const smtp = await startSmtp();
+    const t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+    const mailRows = () => t.app.ctx.db.selectFrom('deliveries').selectAll().where('kind', '=', 'mail').orderBy('id').execute();
+    /** Skips the schedule's waits: a pending mail's next attempt is made due now. */
+    const hurry = async () => {
+      await t.app.ctx.db.updateTable('deliveries').set({ next_attempt_at: Date.now() }).where('kind', '=', 'mail').where('status', '=', 'pending').execute();
+    };
+    try {
+      const widget = await createWidget(t);
+      const s = await startSession(t, widget.widget_id);
+      smtp.reject = { code: 451, message: 'Greylisted, try again later' };
+      await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { message: 'deferred once' });
+      const deferred = await waitFor(async () => (await mailRows()).find((r) => r.attempts >= 1), 20_000);
+      expect(deferred).toMatchObject({ status: 'pending', last_status_code: 451 });
+      expect(deferred.last_error).toMatch(/deferred the mail: .*Greylisted/);
+      smtp.reject = null;
+      await hurry();
+      const sent = await waitFor(async () => (await mailRows()).find((r) => r.status === 'delivered'), 20_000);
+      expect(sent.attempts).toBe(2);
+      expect(smtp.mails).toHaveLength(1);
+
+      smtp.reject = { code: 452, message: 'Mailbox full for now' };
+      await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { message: 'deferred for good' });
+      const failed = await waitFor(async () => {
+        await hurry();
+        return (await mailRows()).find((r) => r.status === 'failed');
+      }, 60_000);
+      expect(failed.attempts).toBe(8);
+      expect(failed.last_status_code).toBe(452);
+      expect(failed.last_error).toMatch(/Mailbox full for now/);
+      expect(smtp.mails).toHaveLength(1);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  }, 90_000);
+});
+
 describe('mail without SMTP_URL', () => {
   let t: TestApp;
   beforeAll(async () => {

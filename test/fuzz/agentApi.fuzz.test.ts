@@ -48,6 +48,7 @@ const BODIES = {
       phone: field(fc.oneof(fc.constant(null), fc.string({ maxLength: 60 }))),
       password: field(password),
       active: field(fc.boolean()),
+      department_ids: field(fc.oneof(fc.constant(null), fc.array(fc.oneof(fc.integer({ min: -1, max: 40 }), fc.constant(3_000_000_000)), { maxLength: 4 }))),
     },
     { requiredKeys: [] },
   ),
@@ -320,7 +321,7 @@ describe('agent and admin API, fuzzed', () => {
   }
 
   const watch = (): Watch => ({
-    full: ['accounts', 'settings', 'departments', 'calls', 'channel_agents'],
+    full: ['accounts', 'settings', 'departments', 'calls', 'channel_agents', 'agent_departments'],
     tail: { agents: [caller.id, ...victims], auth_tokens: [], channels: channels, chats: chats, messages: [], events: [], deliveries: [], visitors: [] },
   });
 

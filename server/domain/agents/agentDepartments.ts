@@ -4,6 +4,7 @@
  * (`department_ids` in PATCH /api/v1/agents/:id). Every id must be a
  * department of the agent's own account.
  */
+import { MAX_ID } from '../../db/columns.js';
 import type { Executor } from '../../db/database.js';
 import type { Agent } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
@@ -35,7 +36,7 @@ export async function withDepartments(db: Executor, agents: Agent[]): Promise<Ag
 export async function checkDepartmentIds(db: Executor, accountId: number, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
   if (unique.length > MAX_DEPARTMENTS) throw invalid(`department_ids may name at most ${MAX_DEPARTMENTS} departments.`);
-  if (unique.some((id) => !Number.isSafeInteger(id) || id < 1)) throw invalid('department_ids must be ids of departments (positive integers).');
+  if (unique.some((id) => !Number.isSafeInteger(id) || id < 1 || id > MAX_ID)) throw invalid('department_ids must be ids of departments (positive integers).');
   if (unique.length === 0) return [];
   const found = await db.selectFrom('departments').select('id').where('account_id', '=', accountId).where('id', 'in', unique).execute();
   const known = new Set(found.map((r) => r.id));

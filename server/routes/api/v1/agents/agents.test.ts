@@ -145,6 +145,8 @@ describe('/api/v1/agents', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.message).toBe(`department_ids must name departments of this account; ${theirs} is not.`);
     expect((await patch(id, { department_ids: ['x'] })).statusCode).toBe(400);
+    // Beyond the ids a table holds (PostgreSQL's integer): refused, never a database error.
+    expect((await patch(id, { department_ids: [3_000_000_000] })).statusCode).toBe(400);
     expect((await patch(id, { department_ids: [sales] }, token)).statusCode).toBe(403);
     expect(await rowsOf(t, 'agent_departments')).toEqual(before);
 
