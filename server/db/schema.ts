@@ -67,6 +67,8 @@ export interface DepartmentsTable {
   account_id: number;
   name: string;
   created_at: number;
+  /** The department's own working hours for chat (JSON, domain/workingHours/hours.ts); null = the account's (migration 024). */
+  hours_json: string | null;
 }
 
 /** A ready-made reply agents insert with `/shortcut`; the shortcut is unique per account. */
@@ -120,6 +122,8 @@ export interface SettingsTable {
   missed_chat_minutes: number | null;
   /** Where every finished chat's transcript is mailed; null = nowhere (migration 012). */
   archive_email: string | null;
+  /** Working hours for chat (JSON, domain/workingHours/hours.ts); null = always open (migration 024). */
+  chat_hours_json: string | null;
 }
 
 export interface VisitorsTable {
@@ -386,6 +390,14 @@ export interface UploadsTable {
   created_at: number;
 }
 
+/** Per account (department_id 0) and department with hours: open as last announced, and when that changes (migration 024). */
+export interface WorkingHoursClockTable {
+  account_id: number;
+  department_id: number;
+  open: number;
+  changes_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -412,6 +424,7 @@ export interface Database {
   report_hourly: ReportHourlyTable;
   report_hist: ReportHistTable;
   uploads: UploadsTable;
+  working_hours_clock: WorkingHoursClockTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

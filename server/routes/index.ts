@@ -18,6 +18,7 @@ import { meRoutes } from './api/v1/me/me.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
+import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
 import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
 import { widgetAssetRoutes } from './widget/assets.js';
@@ -41,6 +42,7 @@ const apiV1: RouteModule[] = [
   cannedResponsesRoutes,
   mailsRoutes,
   reportsRoutes,
+  workingHoursRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -14,6 +14,9 @@ import { callbackOf, settingsOf, type SettingsRow } from './getSettings.js';
 import { cleanEventWebhookUrl, cleanSafeUrl, mergeCallback, type SettingsChanges } from './settingsInput.js';
 import { notificationColumns } from './notifications.js';
 import { cleanWidgetRules } from './widgetRules.js';
+import { announceHours, HOURS_SAVED } from '../workingHours/announceHours.js';
+import { mergeHours } from '../workingHours/mergeHours.js';
+import { parseStoredHours } from '../workingHours/storedHours.js';
 
 export async function updateSettings(ctx: AppContext, input: { actor: Actor; changes: SettingsChanges }): Promise<SettingsRow> {
   const { actor, changes } = input;
@@ -31,6 +34,11 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
   const row = await ctx.db.transaction().execute(async (tx) => {
     const current = await settingsOf(tx, actor.account_id, now, ctx.store.dialect === 'postgres');
     if (changes.callback !== undefined) set.callback_json = toJson(mergeCallback(callbackOf(current), changes.callback));
+    if (changes.chat_hours !== undefined) {
+      const hours = mergeHours(parseStoredHours(current.chat_hours_json), changes.chat_hours);
+      set.chat_hours_json = hours === null ? null : toJson(hours);
+      if (set.chat_hours_json !== current.chat_hours_json) await announceHours(tx, { accountId: actor.account_id, departmentId: null, hours }, now);
+    }
     if (Object.keys(set).length === 0) return current;
     // A new receiver URL ends a pause: the held deliveries go to the new URL.
     if (set.event_webhook_url && set.event_webhook_url !== current.event_webhook_url && current.webhooks_paused_reason) {
@@ -52,5 +60,9 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
       .executeTakeFirstOrThrow();
   });
   ctx.signals.deliveriesDue();
+  if (changes.chat_hours !== undefined) {
+    ctx.signals.outboxWritten();
+    ctx.signals.emit(HOURS_SAVED);
+  }
   return row;
 }

@@ -61,7 +61,7 @@ export async function loadWidgetState(db: Executor, channel: Channel, visitor: V
   const options = widgetOptions(channel);
   return {
     visitor: { number: fresh.number, ...presentContactInfo(fresh) },
-    online: await isChannelAvailable(db, channel.account_id, channel.id),
+    online: await isChannelAvailable(db, channel.account_id, channel.id, now),
     chat: chat ? await loadWidgetChat(db, chat) : null,
     cursor,
     settings: {

@@ -70,7 +70,7 @@ export async function chatChannelRoutes(app: FastifyInstance, ctx: AppContext): 
       scope.get<{ Params: Params }>('/:secret/:publicId/status', { schema: { tags: ['chat channel'] } }, async (request, reply) => {
         const channel = await findChatApiChannel(ctx, request.params.secret, request.params.publicId);
         if (!channel) throw notFound();
-        const available = await isChannelAvailable(ctx.db, channel.account_id, channel.id);
+        const available = await isChannelAvailable(ctx.db, channel.account_id, channel.id, ctx.clock());
         return reply.type('text/plain; charset=utf-8').send(available ? '1' : '0');
       });
 
