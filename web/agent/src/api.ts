@@ -58,7 +58,7 @@ function withQuery(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
+export async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') {
