@@ -398,6 +398,12 @@ export interface WorkingHoursClockTable {
   changes_at: number | null;
 }
 
+/** An agent's membership of a department (migration 025). */
+export interface DepartmentAgentsTable {
+  department_id: number;
+  agent_id: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -425,6 +431,7 @@ export interface Database {
   report_hist: ReportHistTable;
   uploads: UploadsTable;
   working_hours_clock: WorkingHoursClockTable;
+  department_agents: DepartmentAgentsTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { agentsRoutes } from './api/v1/agents/agents.js';
 import { channelsRoutes } from './api/v1/channels/channels.js';
 import { departmentsRoutes } from './api/v1/departments/departments.js';
+import { departmentMembersRoutes } from './api/v1/departments/members.js';
 import { settingsRoutes } from './api/v1/settings/settings.js';
 import { authRoutes } from './api/v1/auth/auth.js';
 import { callsRoutes } from './api/v1/calls/calls.js';
@@ -43,6 +44,7 @@ const apiV1: RouteModule[] = [
   mailsRoutes,
   reportsRoutes,
   workingHoursRoutes,
+  departmentMembersRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

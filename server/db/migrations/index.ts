@@ -17,6 +17,7 @@ import * as m015 from './015_reports.js';
 import * as m015cube from './015_reports_cube.js';
 import * as m016 from './016_uploads.js';
 import * as m024 from './024_working_hours.js';
+import * as m025 from './025_department_agents.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -36,6 +37,7 @@ const modules: Record<string, MigrationModule> = {
   '015_reports_cube': m015cube,
   '016_uploads': m016,
   '024_working_hours': m024,
+  '025_department_agents': m025,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -19,7 +19,7 @@ import { withAgent } from './acceptChat.js';
 import { recordChatState, recordMessageCreated } from './chatEvents.js';
 import { loadChatFor, readableChannelIds } from './loadChat.js';
 
-function systemText(text: string): NormalizedMessage {
+export function systemText(text: string): NormalizedMessage {
   return { type: 'text', text, file: null, file_name: null, file_size: null, thumb: null, latitude: null, longitude: null, extra: {}, external_id: null };
 }
 
@@ -34,14 +34,14 @@ async function loadTarget(tx: Tx, chat: Chat, agentId: number): Promise<Agent> {
   return target;
 }
 
-function assertMayTransfer(chat: Chat, actor: Agent): void {
+export function assertMayTransfer(chat: Chat, actor: Agent): void {
   if (chat.status === 'finished') throw new AppError('chat_finished', 'This chat is finished; it can no longer be transferred.');
   if (chat.status === 'active' && chat.accepted_by !== actor.id && actor.role !== 'admin') {
     throw new AppError('forbidden', 'Only the agent who holds this chat, or an administrator, may transfer it.');
   }
 }
 
-async function agentName(tx: Tx, id: number | null, fallback: Agent): Promise<string> {
+export async function agentName(tx: Tx, id: number | null, fallback: Agent): Promise<string> {
   if (id === null) return fallback.name;
   const row = await tx.selectFrom('agents').select('name').where('id', '=', id).executeTakeFirst();
   return row?.name ?? fallback.name;
