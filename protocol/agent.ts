@@ -256,6 +256,16 @@ export interface EventPayloads {
   'offline_message.created': { offline_message: OfflineMessageDto };
   'call.updated': { call: CallDto; visitor_id: number | null };
   'agent.updated': { agent: AgentDto };
+  'working_hours.changed': WorkingHoursChangedData;
+}
+
+/** Working hours for chat opened or closed (at the boundary, or an admin changed them): docs/ROUTING.md. */
+export interface WorkingHoursChangedData {
+  /** null: the account's hours; else the department's. */
+  department_id: number | null;
+  open: boolean;
+  /** When `open` changes next (epoch ms); null = not within the horizon (always open, or no range ahead). */
+  changes_at: number | null;
 }
 
 export type EventType = keyof EventPayloads;

@@ -13,6 +13,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { waitFor } from '../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { ensureWidgetBuilt } from '../../web/widget/build.js';
+import type { Clock } from '../../server/lib/time.js';
 
 export const CALLBACKS = [
   'svc_onLoadCallback',
@@ -97,11 +98,12 @@ export class WidgetEnv {
     readonly browser: Browser,
   ) {}
 
-  static async start(): Promise<WidgetEnv> {
+  /** `clock`: the app's clock (a test that needs a given minute moves it). */
+  static async start(opts: { clock?: Clock } = {}): Promise<WidgetEnv> {
     await ensureWidgetBuilt();
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const t = await createTestApp({ env: { PUBLIC_URL: base } });
+    const t = await createTestApp({ env: { PUBLIC_URL: base }, clock: opts.clock });
     await t.app.listen({ port, host: '127.0.0.1' });
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/channels', headers: bearer(t.adminToken), payload: { type: 'widget', name: 'Acme site' } });
     if (res.statusCode !== 201) throw new Error(`widget channel: ${res.statusCode} ${res.body}`);

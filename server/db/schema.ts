@@ -67,6 +67,8 @@ export interface DepartmentsTable {
   account_id: number;
   name: string;
   created_at: number;
+  /** The department's own working hours for chat (JSON, domain/workingHours/hours.ts); null = the account's (migration 024). */
+  hours_json: string | null;
 }
 
 /** A ready-made reply agents insert with `/shortcut`; the shortcut is unique per account. */
@@ -127,6 +129,8 @@ export interface SettingsTable {
   missed_chat_minutes: number | null;
   /** Where every finished chat's transcript is mailed; null = nowhere (migration 012). */
   archive_email: string | null;
+  /** Working hours for chat (JSON, domain/workingHours/hours.ts); null = always open (migration 024). */
+  chat_hours_json: string | null;
 }
 
 export interface VisitorsTable {
@@ -428,6 +432,20 @@ export interface UploadsTable {
   created_at: number;
 }
 
+/** Per account (department_id 0) and department with hours: open as last announced, and when that changes (migration 024). */
+export interface WorkingHoursClockTable {
+  account_id: number;
+  department_id: number;
+  open: number;
+  changes_at: number | null;
+}
+
+/** An agent's membership of a department (migration 025). */
+export interface DepartmentAgentsTable {
+  department_id: number;
+  agent_id: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -458,6 +476,8 @@ export interface Database {
   report_daily: ReportDailyTable;
   report_daily_zones: ReportDailyZonesTable;
   uploads: UploadsTable;
+  working_hours_clock: WorkingHoursClockTable;
+  department_agents: DepartmentAgentsTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

@@ -93,6 +93,7 @@ async function bodyFor(tx: Tx, event: RelayedEvent): Promise<WebhookBody | null>
     case 'message.updated':
     case 'typing':
     case 'agent.updated':
+    case 'working_hours.changed':
       return null;
     default:
       return assertNever(event);

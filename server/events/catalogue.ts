@@ -52,6 +52,11 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
     visitor_id: { doc: "the calling visitor's id, or `null`" },
   },
   'agent.updated': { agent: { doc: 'the agent after the change (status, role, active, sign-out)' } },
+  'working_hours.changed': {
+    department_id: { doc: "`null` for the account's working hours for chat, else the department whose hours they are" },
+    open: { doc: 'whether chat is open now by those hours' },
+    changes_at: { doc: 'when `open` changes next (epoch ms), or `null` when it does not' },
+  },
 };
 
 export const EVENT_TYPES = [
@@ -63,6 +68,7 @@ export const EVENT_TYPES = [
   'offline_message.created',
   'call.updated',
   'agent.updated',
+  'working_hours.changed',
 ] as const satisfies readonly EventType[];
 
 /** Compile-time check: EVENT_TYPES names every event of the catalogue. */

@@ -27,6 +27,8 @@ export function toFrame(e: RelayedEvent): StreamFrame {
       return positioned({ type: e.type, data: e.data }, e);
     case 'agent.updated':
       return positioned({ type: e.type, data: e.data }, e);
+    case 'working_hours.changed':
+      return positioned({ type: e.type, data: e.data }, e);
     default:
       return assertNever(e);
   }

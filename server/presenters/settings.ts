@@ -12,6 +12,8 @@ import type { WidgetRules } from '../domain/settings/widgetRules.js';
 import { parseJson } from '../lib/json.js';
 import type { GivenUpEventTypeDto } from '../../protocol/agent.js';
 export type { GivenUpEventTypeDto };
+import type { WorkingHours } from '../domain/workingHours/hours.js';
+import { parseStoredHours } from '../domain/workingHours/storedHours.js';
 
 export interface SettingsDto {
   event_webhook_url: string | null;
@@ -24,6 +26,8 @@ export interface SettingsDto {
   webhooks_paused_reason: string | null;
   /** Where notification mails go (empty: every active admin), the missed-chat delay, the archive address. */
   notifications: NotificationSettings;
+  /** Working hours for chat (docs/ROUTING.md); null = always open. */
+  chat_hours: WorkingHours | null;
 }
 
 export function presentSettings(row: SettingsRow): SettingsDto {
@@ -36,6 +40,7 @@ export function presentSettings(row: SettingsRow): SettingsDto {
     rules: parseJson<WidgetRules | null>(row.rules_json, null),
     webhooks_paused_reason: row.webhooks_paused_reason,
     notifications: notificationsOf(row),
+    chat_hours: parseStoredHours(row.chat_hours_json),
   };
 }
 

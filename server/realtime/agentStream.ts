@@ -87,6 +87,7 @@ export class AgentStream {
       case 'typing':
       case 'offline_message.created':
       case 'call.updated':
+      case 'working_hours.changed':
         return this.visibility.allows(e);
       default:
         return assertNever(e);

@@ -10,6 +10,7 @@
  */
 import type { Db } from '../db/database.js';
 import { isChannelAvailable } from '../domain/channels/access.js';
+import type { Clock } from '../lib/time.js';
 
 /** Answers kept: enough for every channel of a burst of status changes. */
 const KEPT = 2000;
@@ -19,6 +20,8 @@ export class AvailabilityOnce {
 
   constructor(
     private readonly db: Db,
+    /** Working hours decide too: availability is as of this clock's now. */
+    private readonly clock: Clock,
     /** Called once per query actually made (the parley_availability_checks_total metric). */
     private readonly counted: () => void = () => undefined,
   ) {}
@@ -28,11 +31,16 @@ export class AvailabilityOnce {
     let answer = this.answers.get(key);
     if (!answer) {
       this.counted();
-      answer = isChannelAvailable(this.db, accountId, channelId);
+      answer = isChannelAvailable(this.db, accountId, channelId, this.clock());
       this.answers.set(key, answer);
       answer.catch(() => this.answers.delete(key));
       if (this.answers.size > KEPT) this.answers.delete(this.answers.keys().next().value as string);
     }
     return answer;
+  }
+
+  /** Availability now, not shared (a socket's first look). */
+  now(accountId: number, channelId: number): Promise<boolean> {
+    return isChannelAvailable(this.db, accountId, channelId, this.clock());
   }
 }

@@ -4,14 +4,13 @@
  * private notes), the chat's state as the visitor sees it (status, the
  * accepting agent's name and photo, rate; sent only when that changed),
  * agents' typing, its calls — and `status` when the channel's availability
- * changes (recomputed at each agent.updated of the account, once for all the
- * channel's sockets: availabilityOnce.ts). Everything else,
+ * changes (recomputed at each agent.updated and each working_hours.changed of
+ * the account, once for all the channel's sockets: availabilityOnce.ts). Everything else,
  * other visitors' chats and offline messages included, is dropped. The
  * frames' shapes are presenters/widget.ts's.
  */
 import type { Db } from '../db/database.js';
 import type { Channel, Visitor } from '../db/schema.js';
-import { isChannelAvailable } from '../domain/channels/access.js';
 import { widgetAgents } from '../domain/widget/widgetState.js';
 import { assertNever, type RelayedEvent } from '../events/catalogue.js';
 import {
@@ -45,7 +44,7 @@ export class VisitorFrames {
   async init(): Promise<void> {
     const rows = await this.db.selectFrom('chats').select('id').where('visitor_id', '=', this.visitor.id).execute();
     for (const r of rows) this.mine.add(r.id);
-    this.online = await isChannelAvailable(this.db, this.channel.account_id, this.channel.id);
+    this.online = await this.availability.now(this.channel.account_id, this.channel.id);
   }
 
   async frameFor(e: StreamEvent): Promise<VisitorFrame | null> {
@@ -63,6 +62,9 @@ export class VisitorFrames {
         return (await this.isMine(e)) ? this.typingFrame(e) : null;
       case 'call.updated':
         return this.callFrame(e);
+      case 'working_hours.changed':
+        // A department's own hours do not decide the channel's availability: the account's do.
+        return e.data.department_id === null ? this.availabilityChanged(e) : null;
       case 'offline_message.created':
         return null;
       default:
@@ -90,6 +92,10 @@ export class VisitorFrames {
 
   private async agentUpdated(e: RelayedEvent<'agent.updated'>): Promise<VisitorFrame | null> {
     this.agents.delete(e.data.agent.id);
+    return this.availabilityChanged(e);
+  }
+
+  private async availabilityChanged(e: RelayedEvent<'agent.updated' | 'working_hours.changed'>): Promise<VisitorFrame | null> {
     // Shared by every visitor socket of the channel in this process: one query per change, not one per socket.
     const online = await this.availability.after(e.id, this.channel.account_id, this.channel.id);
     if (online === this.online) return null;

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.js';
 import { agentsRoutes } from './api/v1/agents/agents.js';
 import { channelsRoutes } from './api/v1/channels/channels.js';
 import { departmentsRoutes } from './api/v1/departments/departments.js';
+import { departmentMembersRoutes } from './api/v1/departments/members.js';
 import { settingsRoutes } from './api/v1/settings/settings.js';
 import { authRoutes } from './api/v1/auth/auth.js';
 import { callsRoutes } from './api/v1/calls/calls.js';
@@ -18,6 +19,7 @@ import { meRoutes } from './api/v1/me/me.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
+import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
 import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
 import { widgetAssetRoutes } from './widget/assets.js';
@@ -41,6 +43,8 @@ const apiV1: RouteModule[] = [
   cannedResponsesRoutes,
   mailsRoutes,
   reportsRoutes,
+  workingHoursRoutes,
+  departmentMembersRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

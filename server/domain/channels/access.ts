@@ -1,10 +1,13 @@
 /**
  * Who works a channel. A channel's agents are those assigned to it; a channel
  * with no assigned agents belongs to every agent of its account. A channel is
- * available (status 1, widget online) when one of its active agents is online.
+ * available (status 1, widget online) when one of its active agents is online
+ * and the account's working hours for chat are open at `now` (docs/ROUTING.md).
  */
 import type { Executor } from '../../db/database.js';
 import type { Agent } from '../../db/schema.js';
+import { isOpenAt } from '../workingHours/hours.js';
+import { accountHours } from '../workingHours/storedHours.js';
 
 /** Ids of the active agents who receive the channel's chats. */
 export async function channelAgentIds(db: Executor, accountId: number, channelId: number): Promise<number[]> {
@@ -21,7 +24,8 @@ export async function channelAgentIds(db: Executor, accountId: number, channelId
   return all.map((r) => r.id);
 }
 
-export async function isChannelAvailable(db: Executor, accountId: number, channelId: number): Promise<boolean> {
+export async function isChannelAvailable(db: Executor, accountId: number, channelId: number, now: number): Promise<boolean> {
+  if (!isOpenAt(await accountHours(db, accountId), now)) return false;
   const anyAssigned = await db.selectFrom('channel_agents').select('agent_id').where('channel_id', '=', channelId).limit(1).executeTakeFirst();
   let q = db
     .selectFrom('agents')

@@ -20,7 +20,7 @@ import { recordChatState, recordMessageCreated } from './chatEvents.js';
 import { assertMayActOnChat } from './chatRights.js';
 import { loadChatFor, readableChannelIds } from './loadChat.js';
 
-function systemText(text: string): NormalizedMessage {
+export function systemText(text: string): NormalizedMessage {
   return { type: 'text', text, file: null, file_name: null, file_size: null, thumb: null, latitude: null, longitude: null, extra: {}, external_id: null };
 }
 
@@ -35,12 +35,12 @@ async function loadTarget(tx: Tx, chat: Chat, agentId: number): Promise<Agent> {
   return target;
 }
 
-function assertMayTransfer(chat: Chat, actor: Agent): void {
+export function assertMayTransfer(chat: Chat, actor: Agent): void {
   if (chat.status === 'finished') throw new AppError('chat_finished', 'This chat is finished; it can no longer be transferred.');
   assertMayActOnChat(actor, chat, 'transfer');
 }
 
-async function agentName(tx: Tx, id: number | null, fallback: Agent): Promise<string> {
+export async function agentName(tx: Tx, id: number | null, fallback: Agent): Promise<string> {
   if (id === null) return fallback.name;
   const row = await tx.selectFrom('agents').select('name').where('id', '=', id).executeTakeFirst();
   return row?.name ?? fallback.name;

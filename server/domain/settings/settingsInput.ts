@@ -8,6 +8,7 @@ import { invalid } from '../../errors/AppError.js';
 import { WEEKDAYS, isTimeZone, minutesOf } from './callbackHours.js';
 import { CALL_PROVIDER_NAMES, DEFAULT_CALLBACK, type CallbackSettings, type CallProviderName, type Weekday } from './settingsRow.js';
 import type { NotificationChanges } from './notifications.js';
+import type { HoursChange } from '../workingHours/mergeHours.js';
 import { checkHttpUrl, checkOutboundUrl } from './urls.js';
 
 export type Hours = NonNullable<CallbackSettings['hours']>;
@@ -28,6 +29,8 @@ export interface SettingsChanges {
   rules?: unknown;
   /** Where notification mails go, the missed-chat delay, the archive address (notifications.ts). */
   notifications?: NotificationChanges | null;
+  /** Working hours for chat (workingHours/mergeHours.ts); null = always open. */
+  chat_hours?: HoursChange;
 }
 
 const MAX_RANGES_PER_DAY = 48;

@@ -15,6 +15,9 @@ import { callbackOf, settingsOf, type SettingsRow } from './getSettings.js';
 import { cleanEventWebhookUrl, cleanSafeUrl, mergeCallback, type SettingsChanges } from './settingsInput.js';
 import { notificationColumns } from './notifications.js';
 import { cleanWidgetRules } from './widgetRules.js';
+import { announceHours, HOURS_SAVED } from '../workingHours/announceHours.js';
+import { mergeHours } from '../workingHours/mergeHours.js';
+import { parseStoredHours } from '../workingHours/storedHours.js';
 
 export async function updateSettings(ctx: AppContext, input: { actor: Actor; changes: SettingsChanges }): Promise<SettingsRow> {
   const { actor, changes } = input;
@@ -36,6 +39,11 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
       const callback = mergeCallback(callbackOf(current), changes.callback);
       zoneChanged = callback.timezone !== callbackOf(current).timezone;
       set.callback_json = toJson(callback);
+    }
+    if (changes.chat_hours !== undefined) {
+      const hours = mergeHours(parseStoredHours(current.chat_hours_json), changes.chat_hours);
+      set.chat_hours_json = hours === null ? null : toJson(hours);
+      if (set.chat_hours_json !== current.chat_hours_json) await announceHours(tx, { accountId: actor.account_id, departmentId: null, hours }, now);
     }
     if (Object.keys(set).length === 0) return current;
     // A new receiver gets every event type, including those the old one refused.
@@ -62,5 +70,9 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
   ctx.signals.deliveriesDue();
   // Reports default to the callback zone: the daily rollup follows it (domain/reports/dailyRollupWorker.ts).
   if (zoneChanged) ctx.signals.reportZoneChanged();
+  if (changes.chat_hours !== undefined) {
+    ctx.signals.outboxWritten();
+    ctx.signals.emit(HOURS_SAVED);
+  }
   return row;
 }

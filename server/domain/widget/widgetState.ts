@@ -63,7 +63,7 @@ export async function loadWidgetState(db: Executor, channel: Channel, visitor: V
   return {
     // What the visitor typed, never what a CRM's chat_accepted answer wrote to the visitor (docs/SECURITY.md §10).
     visitor: { number: fresh.number, ...presentContactInfo(readOwnContact(fresh)) },
-    online: await isChannelAvailable(db, channel.account_id, channel.id),
+    online: await isChannelAvailable(db, channel.account_id, channel.id, now),
     chat: chat ? await loadWidgetChat(db, chat) : null,
     cursor,
     settings: {

@@ -82,7 +82,7 @@ export async function chatChannelRoutes(app: FastifyInstance, ctx: AppContext): 
         async (request, reply) => {
           const channel = await findChatChannel(ctx, request.params.secret, request.params.publicId);
           if (!channel) throw notFound();
-          const available = await isChannelAvailable(ctx.db, channel.account_id, channel.id);
+          const available = await isChannelAvailable(ctx.db, channel.account_id, channel.id, ctx.clock());
           return reply.type('text/plain; charset=utf-8').send(available ? '1' : '0');
         },
       );

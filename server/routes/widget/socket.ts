@@ -41,7 +41,7 @@ const OPEN_FAILED: UnavailableSource = {
 
 export async function widgetSocketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // One per app: the visitor sockets of a channel share each availability answer.
-  const availability = new AvailabilityOnce(ctx.db, () => ctx.metrics.availabilityChecks.inc());
+  const availability = new AvailabilityOnce(ctx.db, ctx.clock, () => ctx.metrics.availabilityChecks.inc());
   app.get<{ Params: WidgetParams }>(
     '/ws/:widgetId',
     {

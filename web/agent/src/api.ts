@@ -59,7 +59,7 @@ function withQuery(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
+export async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   // A file goes as itself (its type as Content-Type); anything else as JSON.
   const raw = body instanceof Blob;

@@ -11,7 +11,17 @@ export type Route =
   | { name: 'admin'; section: AdminSection }
   | { name: 'notFound' };
 
-const ADMIN_SECTIONS = ['agents', 'departments', 'canned-responses', 'channels', 'settings', 'deliveries', 'mail', 'sign-in-throttles'] as const;
+const ADMIN_SECTIONS = [
+  'agents',
+  'departments',
+  'canned-responses',
+  'channels',
+  'settings',
+  'deliveries',
+  'mail',
+  'sign-in-throttles',
+  'working-hours',
+] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 
 export function parseRoute(path: string): Route {

@@ -34,6 +34,8 @@ export class WidgetCore extends Store {
   /** Chats whose svc_onAccept already fired. */
   private readonly accepted = new Set<number>();
   private shownState: WidgetState = 'label';
+  /** chatMode() as last told to the page; null before the first ready state (no change to tell yet). */
+  private shownOnline: boolean | null = null;
   private mirrored = '';
   private agentTypingTimer: ReturnType<typeof setTimeout> | undefined;
   /** The visitor acted in the frame (launcher, minimize): move the keyboard focus with the change. */
@@ -311,7 +313,10 @@ export class WidgetCore extends Store {
       this.bridge.post('state', this.mirror());
     }
     const now = this.widgetState();
-    if (now !== this.shownState) {
+    // Chat going offline or online (agents, working hours) is a change of state too: the page reads chatMode() in the callback.
+    const modeChanged = this.shownOnline !== null && this.shownOnline !== this.state.online;
+    this.shownOnline = this.state.online;
+    if (now !== this.shownState || modeChanged) {
       this.shownState = now;
       this.fire('svc_onChangeState', now);
     }

@@ -1,14 +1,16 @@
 /**
- * Transfer a chat to another agent (POST /chats/:id/transfer): a disclosure
- * in the conversation header listing the other active agents with their
- * status (online first). The server decides who may take the chat (an agent
+ * Transfer a chat to another agent or to a department (POST
+ * /chats/:id/transfer): a disclosure in the conversation header listing the
+ * other active agents with their status (online first), then the departments
+ * (the chat waits there again for their agents). The server decides who may take the chat (an agent
  * of its channel) and answers a sentence when it refuses.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { mayActOnChat } from '../chatRights';
 import { useApp } from '../context';
-import type { Agent, Chat } from '../types';
+import { routingApi } from '../routingApi';
+import type { Agent, Chat, Department } from '../types';
 
 const ORDER = { online: 0, away: 1, offline: 2 } as const;
 
@@ -29,6 +31,10 @@ export function TransferMenu({ chat }: { chat: Chat }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [departments, setDepartments] = useState<Department[]>([]);
+  useEffect(() => {
+    if (open) api.departments().then(setDepartments, () => setDepartments([]));
+  }, [open]);
   if (!mayTransfer(me, chat)) return null;
   const targets = transferTargets(agents, chat);
   const panelId = `transfer-${chat.id}`;
@@ -39,6 +45,20 @@ export function TransferMenu({ chat }: { chat: Chat }) {
     try {
       dispatch({ type: 'chat', chat: await api.transfer(chat.id, agent.id) });
       announce(`Chat transferred to ${agent.name}`);
+      setOpen(false);
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const toDepartment = async (d: Department) => {
+    setBusy(true);
+    setError(null);
+    try {
+      dispatch({ type: 'chat', chat: await routingApi.transferToDepartment(chat.id, d.id) });
+      announce(`Chat transferred to the ${d.name} department`);
       setOpen(false);
     } catch (err) {
       setError(errorText(err));
@@ -62,6 +82,17 @@ export function TransferMenu({ chat }: { chat: Chat }) {
                 <li key={a.id}>
                   <button type="button" disabled={busy} onClick={() => void transfer(a)} aria-label={`Transfer to ${a.name} (${a.status})`}>
                     <span className={`dot dot-${a.status}`} aria-hidden="true" /> {a.name} <span className="muted small">{a.status}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {departments.length > 0 && (
+            <ul className="plain" aria-label="Departments">
+              {departments.map((d) => (
+                <li key={d.id}>
+                  <button type="button" disabled={busy} onClick={() => void toDepartment(d)} aria-label={`Transfer to the ${d.name} department`}>
+                    {d.name} <span className="muted small">department</span>
                   </button>
                 </li>
               ))}

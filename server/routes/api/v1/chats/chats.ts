@@ -11,6 +11,7 @@ import { finishChat } from '../../../../domain/chats/finishChat.js';
 import { getChat, listChats } from '../../../../domain/chats/queryChats.js';
 import { sendTyping } from '../../../../domain/chats/sendTyping.js';
 import { transferChat } from '../../../../domain/chats/transferChat.js';
+import { transferToDepartment } from '../../../../domain/chats/transferToDepartment.js';
 import { InvalidMessage, normalizeMessage } from '../../../../domain/messages/normalizeMessage.js';
 import { sendAgentMessage } from '../../../../domain/messages/sendAgentMessage.js';
 import { invalid } from '../../../../errors/AppError.js';
@@ -69,7 +70,14 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
   });
 
   app.post('/chats/:id/transfer', { schema: { ...opts, params: IdParams, body: TransferBody }, preValidation: requireAgent }, async (request) => {
-    const chat = await transferChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), agentId: request.body.agent_id });
+    const chatId = readId(request.params, 'Chat');
+    const { agent_id: agentId, department_id: departmentId } = request.body;
+    if ((agentId === undefined) === (departmentId === undefined))
+      throw invalid('Give either agent_id (an agent) or department_id (a department) to transfer the chat to.');
+    const chat =
+      agentId !== undefined
+        ? await transferChat(ctx, { actor: actor(request), chatId, agentId })
+        : await transferToDepartment(ctx, { actor: actor(request), chatId, departmentId: departmentId ?? 0 });
     return getChat(ctx, { actor: actor(request), chatId: chat.id });
   });
 }

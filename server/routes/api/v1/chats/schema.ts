@@ -31,6 +31,17 @@ export const TypingBody = Type.Object({ typing: Type.Boolean() });
 export const FinishBody = Type.Union([Type.Object({ blacklist: Type.Optional(Type.Boolean()) }), Type.Null()]);
 
 export const TransferBody = Type.Object(
-  { agent_id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'The agent who takes the chat: active, of the account, working its channel.' }) },
+  {
+    agent_id: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'The agent who takes the chat: active, of the account, working its channel.' }),
+    ),
+    department_id: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_ID,
+        description: 'Instead of agent_id: the department the chat goes to; it waits there again (pending) for its agents (docs/ROUTING.md).',
+      }),
+    ),
+  },
   { additionalProperties: true },
 );

@@ -49,6 +49,30 @@ export const NotificationsBody = Type.Object(
   { additionalProperties: true },
 );
 
+/** Working hours for chat: a partial object too (docs/ROUTING.md). */
+export const ChatHoursBody = Type.Object(
+  {
+    timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone of the hours, e.g. Europe/Berlin.' })),
+    weekly: Type.Optional(
+      Type.Record(Type.String(), Type.Array(Range, { maxItems: 48 }), { description: 'mon…sun → list of ranges; a missing day is closed.' }),
+    ),
+    exceptions: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            date: Type.String({ maxLength: 10, description: 'YYYY-MM-DD, a local date in the time zone.' }),
+            ranges: Type.Array(Range, { maxItems: 48, description: "The hours of that date instead of its weekday's; [] = closed all day." }),
+            note: Type.Optional(Nullable(Type.String({ maxLength: 100 }), { description: 'What the day is, e.g. "Christmas".' })),
+          },
+          { additionalProperties: true },
+        ),
+        { maxItems: 366 },
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
+
 export const SettingsBody = Type.Object(
   {
     event_webhook_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL event webhooks are POSTed to.' }))),
@@ -57,6 +81,12 @@ export const SettingsBody = Type.Object(
     ),
     webhook_secret: Type.Optional(Type.Unknown({ description: 'Read-only: ignored here.' })),
     callback: Type.Optional(Nullable(CallbackBody, { description: 'Partial too; null resets callbacks to their defaults.' })),
+    chat_hours: Type.Optional(
+      Nullable(ChatHoursBody, {
+        description:
+          'Working hours for chat: {timezone, weekly, exceptions}; outside them the widget is offline and /status answers 0. Partial; null = always open.',
+      }),
+    ),
     notifications: Type.Optional(Nullable(NotificationsBody, { description: 'Partial too; null resets every notification setting.' })),
     rules: Type.Optional(
       Type.Unknown({
@@ -68,6 +98,7 @@ export const SettingsBody = Type.Object(
   { additionalProperties: true },
 );
 export type SettingsBodyT = Static<typeof SettingsBody>;
+export type ChatHoursBodyT = Static<typeof ChatHoursBody>;
 
 /** Path of POST /settings/webhooks/given-up/:event_type/resume: the spec's event name (call_event, chat_accepted …). */
 export const EventTypeParams = Type.Object({ event_type: Type.String({ minLength: 1, maxLength: 64, description: 'The event type to send again.' }) });

@@ -29,6 +29,7 @@ describe('/api/v1/settings', () => {
       rules: null,
       webhooks_paused_reason: null,
       notifications: { emails: [], missed_chat_minutes: null, archive_email: null },
+      chat_hours: null,
     });
     expect(Buffer.from(res.json().webhook_secret.slice(6), 'base64')).toHaveLength(32);
   });

@@ -16,7 +16,7 @@ import { updateSettings } from '../../../../domain/settings/updateSettings.js';
 import { presentGivenUp, presentSettings } from '../../../../presenters/settings.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { readableSchemaErrors } from '../../../validationMessage.js';
-import { EventTypeParams, SettingsBody, type SettingsBodyT } from './schema.js';
+import { EventTypeParams, SettingsBody, type ChatHoursBodyT, type SettingsBodyT } from './schema.js';
 
 const tags = ['settings'];
 const security = [{ bearer: [] }];
@@ -54,10 +54,23 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 /** Only the keys the API documents (webhook_secret and unknown keys are ignored). */
 function pickChanges(body: SettingsBodyT): SettingsChanges {
   const { event_webhook_url, safe_url, callback, rules } = body;
-  const changes: SettingsChanges = { event_webhook_url, safe_url, callback, rules, notifications: pickNotifications(body.notifications) };
+  const changes: SettingsChanges = {
+    event_webhook_url,
+    safe_url,
+    callback,
+    rules,
+    notifications: pickNotifications(body.notifications),
+    chat_hours: pickHours(body.chat_hours),
+  };
   if (callback === undefined || callback === null) return changes;
   const { enabled, balance_seconds, timezone, hours, provider } = callback;
   return { ...changes, callback: { enabled, balance_seconds, timezone, hours, provider } };
+}
+
+export function pickHours(h: ChatHoursBodyT | null | undefined): SettingsChanges['chat_hours'] {
+  if (h === undefined || h === null) return h;
+  const { timezone, weekly, exceptions } = h;
+  return { timezone, weekly, exceptions: exceptions?.map(({ date, ranges, note }) => ({ date, ranges, note })) };
 }
 
 function pickNotifications(n: SettingsBodyT['notifications']): SettingsChanges['notifications'] {

@@ -9,12 +9,14 @@ import { Departments } from './Departments';
 import { Mails } from './Mails';
 import { SettingsPage } from './SettingsPage';
 import { SignInThrottles } from './SignInThrottles';
+import { WorkingHours } from './WorkingHours';
 
 type Section = AdminSection;
 
 const SECTIONS: Array<[Section, string]> = [
   ['agents', 'Agents'],
   ['departments', 'Departments'],
+  ['working-hours', 'Working hours'],
   ['canned-responses', 'Canned responses'],
   ['channels', 'Channels'],
   ['settings', 'Settings'],
@@ -41,6 +43,7 @@ export function AdminPage({ section }: { section: Section }) {
       {section === 'deliveries' && <Deliveries />}
       {section === 'mail' && <Mails />}
       {section === 'sign-in-throttles' && <SignInThrottles />}
+      {section === 'working-hours' && <WorkingHours />}
     </div>
   );
 }

@@ -1,8 +1,9 @@
-/** Admin: departments — add, rename, remove. */
+/** Admin: departments — add, rename, remove, and which agents belong to each. */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
 import type { Department } from '../../types';
 import { useList } from '../useList';
+import { DepartmentMembers } from './DepartmentMembers';
 import { ErrorText } from './ErrorText';
 
 function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onChanged: (d: Department) => void; onRemoved: () => void }) {
@@ -38,6 +39,10 @@ function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onCha
         Remove
       </button>
       <ErrorText error={error} />
+      <details className="grow-full">
+        <summary>Agents of {dept.name}</summary>
+        <DepartmentMembers id={dept.id} name={dept.name} />
+      </details>
     </li>
   );
 }

@@ -1,0 +1,150 @@
+/**
+ * Editing working hours: a switch for "no hours of its own" (the account:
+ * always open; a department: the account's hours), the IANA time zone, each
+ * day's ranges as "09:00-17:00, …" (empty: closed) and dated exceptions
+ * (holidays: no ranges = closed all day). The save's result, or the server's
+ * sentence on what is wrong, shows next to the Save button.
+ */
+import { useState, type FormEvent } from 'react';
+import { errorText } from '../../api';
+import { parseRanges, rangesText, WEEKDAYS } from '../../hoursText';
+import type { WorkingHoursDto } from '../../../../../protocol/routing';
+import { ErrorText } from './ErrorText';
+
+interface ExceptionRow {
+  key: number;
+  date: string;
+  ranges: string;
+  note: string;
+}
+
+let nextKey = 1;
+const zones = (): string[] => (typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []);
+
+export function HoursEditor(props: {
+  id: string;
+  hours: WorkingHoursDto | null;
+  /** What having no hours of its own means, e.g. "Always open". */
+  noneLabel: string;
+  /** Saves; resolves to the sentence shown as the result. */
+  onSave: (hours: WorkingHoursDto | null) => Promise<string>;
+}) {
+  const { id, hours } = props;
+  const [none, setNone] = useState(hours === null);
+  const [timezone, setTimezone] = useState(hours?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC');
+  const [days, setDays] = useState(() =>
+    Object.fromEntries(WEEKDAYS.map(([d]) => [d, hours ? rangesText(hours.weekly[d]) : d === 'sat' || d === 'sun' ? '' : '09:00-17:00'])),
+  );
+  const [exceptions, setExceptions] = useState<ExceptionRow[]>(() =>
+    (hours?.exceptions ?? []).map((e) => ({ key: nextKey++, date: e.date, ranges: rangesText(e.ranges), note: e.note ?? '' })),
+  );
+  const [saved, setSaved] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const build = (): WorkingHoursDto | null => {
+    if (none) return null;
+    const weekly: WorkingHoursDto['weekly'] = {};
+    for (const [d] of WEEKDAYS) {
+      const ranges = parseRanges(days[d] ?? '');
+      if (ranges.length > 0) weekly[d] = ranges;
+    }
+    const list = exceptions
+      .filter((e) => e.date.trim() !== '')
+      .map((e) => ({ date: e.date.trim(), ranges: parseRanges(e.ranges), note: e.note.trim() || null }));
+    return { timezone: timezone.trim(), weekly, exceptions: list };
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved('');
+    setError(null);
+    setBusy(true);
+    try {
+      setSaved(await props.onSave(build()));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const change = (key: number, patch: Partial<ExceptionRow>) => setExceptions((all) => all.map((x) => (x.key === key ? { ...x, ...patch } : x)));
+
+  return (
+    <form className="form-grid" onSubmit={(e) => void submit(e)} aria-label={`${id} hours`}>
+      <label className="check">
+        <input type="checkbox" name="none" checked={none} onChange={(e) => setNone(e.target.checked)} />
+        {props.noneLabel}
+      </label>
+      {!none && (
+        <>
+          <label htmlFor={`${id}-tz`}>Time zone (IANA, e.g. Europe/Berlin)</label>
+          <input id={`${id}-tz`} name="timezone" list={`${id}-zones`} value={timezone} onChange={(e) => setTimezone(e.target.value)} />
+          <datalist id={`${id}-zones`}>
+            {zones().map((z) => (
+              <option key={z} value={z} />
+            ))}
+          </datalist>
+          <fieldset className="hours">
+            <legend>Weekly hours (HH:MM-HH:MM, comma-separated; empty: closed all day)</legend>
+            {WEEKDAYS.map(([day, label]) => (
+              <label key={day} className="day">
+                <span>{label}</span>
+                <input name={`hours_${day}`} value={days[day]} placeholder="closed" onChange={(e) => setDays((d) => ({ ...d, [day]: e.target.value }))} />
+              </label>
+            ))}
+          </fieldset>
+          <fieldset className="hours">
+            <legend>Exceptions: holidays and special days (no hours: closed all day)</legend>
+            {exceptions.length === 0 && <p className="muted small">No exception: every date follows the weekly hours.</p>}
+            {exceptions.map((x) => (
+              <div key={x.key} className="day row">
+                <label>
+                  <span className="sr-only">Date</span>
+                  <input
+                    type="date"
+                    name="exception_date"
+                    aria-label="Exception date"
+                    value={x.date}
+                    onChange={(e) => change(x.key, { date: e.target.value })}
+                  />
+                </label>
+                <input
+                  name="exception_hours"
+                  aria-label="Hours that day"
+                  placeholder="closed"
+                  value={x.ranges}
+                  onChange={(e) => change(x.key, { ranges: e.target.value })}
+                />
+                <input
+                  name="exception_note"
+                  aria-label="Note"
+                  placeholder="e.g. Christmas"
+                  maxLength={100}
+                  value={x.note}
+                  onChange={(e) => change(x.key, { note: e.target.value })}
+                />
+                <button type="button" onClick={() => setExceptions((all) => all.filter((y) => y.key !== x.key))}>
+                  Remove
+                </button>
+              </div>
+            ))}
+            <button type="button" onClick={() => setExceptions((all) => [...all, { key: nextKey++, date: '', ranges: '', note: '' }])}>
+              Add exception
+            </button>
+          </fieldset>
+        </>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          Save hours
+        </button>
+        <p role="status" className="saved">
+          {saved}
+        </p>
+      </div>
+      <ErrorText error={error} />
+    </form>
+  );
+}
