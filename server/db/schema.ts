@@ -440,12 +440,6 @@ export interface WorkingHoursClockTable {
   changes_at: number | null;
 }
 
-/** An agent's membership of a department (migration 025). */
-export interface DepartmentAgentsTable {
-  department_id: number;
-  agent_id: number;
-}
-
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -477,7 +471,6 @@ export interface Database {
   report_daily_zones: ReportDailyZonesTable;
   uploads: UploadsTable;
   working_hours_clock: WorkingHoursClockTable;
-  department_agents: DepartmentAgentsTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

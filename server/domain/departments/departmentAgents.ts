@@ -1,5 +1,6 @@
 /**
- * Which agents belong to a department (many to many, migration 025): read by
+ * Which agents belong to a department (many to many: agent_departments, migration 022,
+ * the same rows an agent's own department_ids edit): read by
  * any admin, replaced whole by an admin (PUT /departments/:id/agents). Every
  * id must name an agent of the account (a 400 names the first that does not,
  * and nothing changes); a deactivated agent may stay a member.
@@ -23,7 +24,7 @@ async function departmentOf(db: Executor, accountId: number, id: number): Promis
 
 /** Agent ids of a department, ascending. */
 export async function membersOf(db: Executor, departmentId: number): Promise<number[]> {
-  const rows = await db.selectFrom('department_agents').select('agent_id').where('department_id', '=', departmentId).orderBy('agent_id').execute();
+  const rows = await db.selectFrom('agent_departments').select('agent_id').where('department_id', '=', departmentId).orderBy('agent_id').execute();
   return rows.map((r) => r.agent_id);
 }
 
@@ -46,11 +47,11 @@ export async function setDepartmentAgents(ctx: AppContext, input: { actor: Actor
       const missing = wanted.find((a) => !known.has(a));
       if (missing !== undefined) throw invalid(`agent_ids must name agents of this account; ${missing} is not one.`);
     }
-    await tx.deleteFrom('department_agents').where('department_id', '=', id).execute();
+    await tx.deleteFrom('agent_departments').where('department_id', '=', id).execute();
     if (wanted.length > 0)
       await tx
-        .insertInto('department_agents')
-        .values(wanted.map((agent_id) => ({ department_id: id, agent_id })))
+        .insertInto('agent_departments')
+        .values(wanted.map((agent_id) => ({ account_id: actor.account_id, department_id: id, agent_id })))
         .execute();
     return { department_id: id, agent_ids: await membersOf(tx, id) };
   });

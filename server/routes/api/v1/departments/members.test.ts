@@ -51,7 +51,7 @@ describe('departments: members and transfer to a department', () => {
 
   it("refuses another account's agent or department, and bad bodies, changing nothing", async () => {
     const other = await createOtherAccount(t);
-    const before = await rowsOf(t, 'department_agents');
+    const before = await rowsOf(t, 'agent_departments');
     const foreign = await api('PUT', `/departments/${sales}/agents`, { agent_ids: [alice.id, other.adminId] });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().error.message).toBe(`agent_ids must name agents of this account; ${other.adminId} is not one.`);
@@ -59,14 +59,14 @@ describe('departments: members and transfer to a department', () => {
     expect((await api('PUT', `/departments/${sales}/agents`, { agent_ids: [] }, other.token)).statusCode).toBe(404);
     expect((await api('GET', `/departments/${sales}/agents`, undefined, other.token)).statusCode).toBe(404);
     expect((await api('PUT', `/departments/${sales}/agents`, { agent_ids: [] }, alice.token)).statusCode).toBe(403);
-    expect(await rowsOf(t, 'department_agents')).toEqual(before);
+    expect(await rowsOf(t, 'agent_departments')).toEqual(before);
   });
 
   it('drops the memberships of a deleted department', async () => {
     const temp = (await api('POST', '/departments', { name: 'Temp' })).json().id;
     await api('PUT', `/departments/${temp}/agents`, { agent_ids: [alice.id, bob.id] });
     expect((await api('DELETE', `/departments/${temp}`)).statusCode).toBe(204);
-    expect(await t.app.ctx.db.selectFrom('department_agents').selectAll().where('department_id', '=', temp).execute()).toEqual([]);
+    expect(await t.app.ctx.db.selectFrom('agent_departments').selectAll().where('department_id', '=', temp).execute()).toEqual([]);
   });
 
   it('transfers an active chat to a department: it waits there again, with a system message and chat.updated', async () => {
