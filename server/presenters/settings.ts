@@ -4,6 +4,7 @@
  * are the widget invitation rules (stored already checked: widgetRules.ts);
  * internal delivery state is not part of this shape.
  */
+import { eventTypesOf, type EventTypeSettings } from '../domain/settings/eventTypes.js';
 import { callbackOf, type SettingsRow } from '../domain/settings/getSettings.js';
 import { notificationsOf, type NotificationSettings } from '../domain/settings/notifications.js';
 import type { CallbackSettings } from '../domain/settings/settingsRow.js';
@@ -21,6 +22,8 @@ export interface SettingsDto {
   webhooks_paused_reason: string | null;
   /** Where notification mails go (empty: every active admin), the missed-chat delay, the archive address. */
   notifications: NotificationSettings;
+  /** Every event type of the event webhooks with whether it is sent (the spec's on, the extras off by default). */
+  event_webhook_types: EventTypeSettings;
 }
 
 export function presentSettings(row: SettingsRow): SettingsDto {
@@ -33,5 +36,6 @@ export function presentSettings(row: SettingsRow): SettingsDto {
     rules: parseJson<WidgetRules | null>(row.rules_json, null),
     webhooks_paused_reason: row.webhooks_paused_reason,
     notifications: notificationsOf(row),
+    event_webhook_types: eventTypesOf(row),
   };
 }

@@ -16,6 +16,7 @@ import * as m012 from './012_mail_accounts.js';
 import * as m015 from './015_reports.js';
 import * as m015cube from './015_reports_cube.js';
 import * as m016 from './016_uploads.js';
+import * as m018 from './018_event_selection.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -34,6 +35,7 @@ const modules: Record<string, MigrationModule> = {
   '015_reports': m015,
   '015_reports_cube': m015cube,
   '016_uploads': m016,
+  '018_event_selection': m018,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -1,6 +1,6 @@
 /**
  * /api/v1/settings (admin): read and change the account settings (event
- * webhook URL, Safe URL, callback hours, widget invitation rules), rotate the webhook secret, and
+ * webhook URL and the event types it gets, Safe URL, callback hours, widget invitation rules), rotate the webhook secret, and
  * resume event webhooks paused after failing for more than a day.
  */
 import type { FastifyInstance } from 'fastify';
@@ -43,8 +43,15 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
 /** Only the keys the API documents (webhook_secret and unknown keys are ignored). */
 function pickChanges(body: SettingsBodyT): SettingsChanges {
-  const { event_webhook_url, safe_url, callback, rules } = body;
-  const changes: SettingsChanges = { event_webhook_url, safe_url, callback, rules, notifications: pickNotifications(body.notifications) };
+  const { event_webhook_url, safe_url, callback, rules, event_webhook_types } = body;
+  const changes: SettingsChanges = {
+    event_webhook_url,
+    safe_url,
+    callback,
+    rules,
+    event_webhook_types,
+    notifications: pickNotifications(body.notifications),
+  };
   if (callback === undefined || callback === null) return changes;
   const { enabled, balance_seconds, timezone, hours, provider } = callback;
   return { ...changes, callback: { enabled, balance_seconds, timezone, hours, provider } };
