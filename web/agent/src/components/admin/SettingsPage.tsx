@@ -1,6 +1,6 @@
 /**
- * Admin: Integration settings for developers (spec): event webhook URL, Safe
- * URL, the webhook signing secret (read-only, with rotation), callbacks, the
+ * Admin: Integration settings for developers (spec): event webhook URL, the
+ * event types it gets, Safe URL, the webhook signing secret (read-only, with rotation), callbacks, the
  * notification e-mail addresses and the widget's triggers (invitation rules).
  */
 import { useEffect, useState, type FormEvent } from 'react';
@@ -11,6 +11,7 @@ import { CallbackForm } from './CallbackForm';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
+import { EventTypesForm } from './EventTypesForm';
 import { NotificationsForm } from './NotificationsForm';
 import { TriggersForm } from './TriggersForm';
 
@@ -95,6 +96,7 @@ export function SettingsPage() {
           </button>
         </div>
       </form>
+      <EventTypesForm settings={settings} onSaved={show} />
       <section className="card" aria-labelledby="secret-title">
         <h2 id="secret-title">Webhook signing secret</h2>
         <p className="muted small">Receivers verify the Standard Webhooks signature (webhook-signature header) with it.</p>
