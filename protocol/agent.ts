@@ -67,11 +67,20 @@ export interface ChatDto {
   visitor: VisitorDto;
   agent_ids: number[];
   accepted_by: number | null;
+  /** Every custom-data field: the page's (page_custom_data), then the chat_accepted answer's (crm_custom_data). */
   custom_data: unknown[];
+  /** What the page set with svc_api.setCustomData. */
+  page_custom_data: unknown[];
+  /** custom_data of the chat_accepted answer (the receiver's CRM). */
+  crm_custom_data: unknown[];
+  /** contact_info of the chat_accepted answer: name, phone, email, description. */
   contact_info: Record<string, unknown> | null;
   crm_link: string | null;
   enable_assign: boolean;
+  /** The page the chat started on. */
   page: Record<string, unknown> | null;
+  /** page of the chat_accepted answer: the CRM's page ({url, title?}), never the visitor's. */
+  crm_page: Record<string, unknown> | null;
   rate: 'positive' | 'negative' | null;
   blacklisted: boolean;
   seq: number;
@@ -121,7 +130,8 @@ export interface DeliveryDto {
   kind: 'chat_channel' | 'event_webhook' | 'mail';
   event_type: string;
   url: string;
-  status: 'pending' | 'delivered' | 'failed' | 'paused' | 'kept';
+  /** `cancelled`: an event webhook whose type an admin switched off before it was sent. */
+  status: 'pending' | 'delivered' | 'failed' | 'paused' | 'kept' | 'cancelled';
   attempts: number;
   last_status_code: number | null;
   last_response: string | null;
@@ -229,7 +239,8 @@ export interface OfflineMessageDto {
  * (server/events/catalogue.ts) documents every field of these payloads. */
 
 /** What changed in a chat.updated event. */
-export type ChatChange = 'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated' | 'page_changed';
+export type ChatChange =
+  'accepted' | 'visitor_updated' | 'assigned' | 'finished' | 'answer_applied' | 'transferred' | 'custom_data' | 'rated' | 'page_changed' | 'missed';
 
 /** chat.created / chat.updated: the chat as agents see it, what changed, and who changed it (when an agent did). */
 export interface ChatEventData {

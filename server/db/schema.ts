@@ -131,6 +131,8 @@ export interface SettingsTable {
   archive_email: string | null;
   /** Working hours for chat (JSON, domain/workingHours/hours.ts); null = always open (migration 024). */
   chat_hours_json: string | null;
+  /** Event types the admin switched on or off (`{"call_event": false}`); null = the defaults (migration 018, eventWebhooks/eventTypes.ts). */
+  event_webhook_types_json: string | null;
 }
 
 export interface VisitorsTable {
@@ -190,6 +192,10 @@ export interface ChatsTable {
   updated_at: number;
   /** When an agent first wrote to the visitor, private notes aside (migration 015). */
   first_response_at: number | null;
+  /** custom_data of the chat_accepted answer, apart from the page's own (custom_data_json) (migration 018). */
+  crm_custom_data_json: string | null;
+  /** page of the chat_accepted answer: the CRM's page, never the visitor's (page_json) (migration 018). */
+  crm_page_json: string | null;
 }
 
 export interface MessagesTable {
@@ -266,8 +272,11 @@ export interface DeliveriesTable {
   body: string;
   webhook_id: string;
   chunked: Bool;
-  /** `kept`: a mail composed while no SMTP_URL is set; shown on the Mail page, never sent. */
-  status: 'pending' | 'delivered' | 'failed' | 'paused' | 'kept';
+  /**
+   * `kept`: a mail composed while no SMTP_URL is set; shown on the Mail page, never sent.
+   * `cancelled`: an event webhook whose type the admin switched off before it was sent.
+   */
+  status: 'pending' | 'delivered' | 'failed' | 'paused' | 'kept' | 'cancelled';
   attempts: number;
   max_attempts: number;
   next_attempt_at: number;

@@ -1,10 +1,13 @@
 /**
  * The chat_accepted receiver's answer fills the agent's panel (spec C): when
  * `result` is OK (any case; a JSON string wrapping the object is read as the
- * object, answers.ts), custom_data, contact_info (shown and saved as if
- * the visitor introduced himself), enable_assign, crm_link and page are stored
- * on the chat, and agents get chat.updated. Fields with a wrong shape are
- * ignored one by one; the accept itself never waited for this.
+ * object, answers.ts), custom_data, contact_info (name, phone, email and
+ * description, shown and saved as if the visitor introduced himself),
+ * enable_assign, crm_link and page are stored on the chat, and agents get
+ * chat.updated. The answer's custom_data and page are kept apart
+ * (crm_custom_data_json, crm_page_json): the page's own custom data
+ * (setCustomData) and the page the visitor is on stay as they were. Fields
+ * with a wrong shape are ignored one by one; the accept never waited for this.
  */
 import type { AppContext } from '../context.js';
 import type { Delivery, VisitorsTable } from '../db/schema.js';
@@ -30,13 +33,17 @@ function customData(v: unknown): Record<string, string>[] | null {
     });
 }
 
-function contactInfo(v: unknown): Record<string, string> | null {
+type ContactInfo = Partial<Pick<VisitorsTable, 'name' | 'phone' | 'email' | 'description'>>;
+
+function contactInfo(v: unknown): ContactInfo | null {
   if (!isObject(v)) return null;
-  const out: Record<string, string> = {};
+  const out: ContactInfo = {};
   for (const key of ['name', 'phone', 'email'] as const) {
     const s = optionalString(v[key], 255);
     if (s) out[key] = s;
   }
+  const description = optionalString(v.description, 1000);
+  if (description) out.description = description;
   return Object.keys(out).length > 0 ? out : null;
 }
 
@@ -56,21 +63,20 @@ export async function applyAcceptedAnswer(ctx: AppContext, delivery: Delivery, b
     const updated = await tx
       .updateTable('chats')
       .set({
-        ...(custom ? { custom_data_json: JSON.stringify(custom) } : {}),
+        ...(custom ? { crm_custom_data_json: JSON.stringify(custom) } : {}),
         ...(contact ? { contact_info_json: JSON.stringify(contact) } : {}),
         ...(typeof body.enable_assign === 'boolean' ? { enable_assign: body.enable_assign ? 1 : 0 } : {}),
         ...(isHttpUrl(body.crm_link) ? { crm_link: body.crm_link } : {}),
-        ...(page ? { page_json: JSON.stringify(page) } : {}),
+        ...(page ? { crm_page_json: JSON.stringify(page) } : {}),
         updated_at: now,
       })
       .where('id', '=', chat.id)
       .returningAll()
       .executeTakeFirstOrThrow();
     if (contact) {
-      const details: Partial<Pick<VisitorsTable, 'name' | 'phone' | 'email'>> = { ...contact };
       await tx
         .updateTable('visitors')
-        .set({ ...details, updated_at: now })
+        .set({ ...contact, updated_at: now })
         .where('id', '=', chat.visitor_id)
         .execute();
     }

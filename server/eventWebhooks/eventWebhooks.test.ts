@@ -10,6 +10,8 @@ import {
   type RecordedRequest,
 } from '../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
+import { bodyProblems } from '../../test/helpers/webhookBodies.js';
+import { createWidget, startSession, visitorCall } from '../../test/helpers/widget.js';
 
 type Answer = { status?: number; body?: string; delayMs?: number };
 
@@ -50,9 +52,12 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
     channel = await createChatChannel(t, { webhook_url: `${customer.url}/in` });
   });
   afterAll(async () => {
+    // Every body the receiver got in this file is exactly as docs/EVENTS.md lists it (keys, no null).
+    const problems = receiver.requests.flatMap((r) => bodyProblems(JSON.parse(r.body)));
     await t.close();
     await receiver.close();
     await customer.close();
+    expect(problems).toEqual([]);
   });
 
   it('sends chat_updated when a chat-channel sender changes name, e-mail or phone, with the common objects', async () => {
@@ -66,11 +71,13 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
       widget_id: channel.public_id,
       user_token: null,
       chat_id: chat.id,
-      agent: null,
       visitor: { name: 'Una', email: 'una@example.com', number: String(chat.visitor.number), description: '', chats_count: 1 },
       session: { geoip: {}, utm: '', utm_json: {}, ip_addr: '', user_agent: '' },
     });
     expect(typeof b.chat_id).toBe('number');
+    // Before any agent accepted: no agent key at all, never "agent": null (issue #17 item 1).
+    expect(b).not.toHaveProperty('agent');
+    expect(bodyProblems(b)).toEqual([]);
   });
 
   it('signs every request with Standard Webhooks headers the official verifier accepts', async () => {
@@ -91,7 +98,7 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
       body: JSON.stringify({
         result: 'OK',
         custom_data: [{ title: 'Plan', content: '<b>Gold</b>' }],
-        contact_info: { name: 'Carl from CRM', email: 'carl@example.com' },
+        contact_info: { name: 'Carl from CRM', email: 'carl@example.com', description: 'Gold customer since 2019' },
         enable_assign: true,
         crm_link: 'https://crm.example.com/card/7',
         page: { url: 'https://shop.example.com/cart', title: 'Cart' },
@@ -108,16 +115,57 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
     });
     expect(filled).toMatchObject({
       custom_data: [{ title: 'Plan', content: '<b>Gold</b>' }],
-      contact_info: { name: 'Carl from CRM', email: 'carl@example.com' },
+      crm_custom_data: [{ title: 'Plan', content: '<b>Gold</b>' }],
+      page_custom_data: [],
+      contact_info: { name: 'Carl from CRM', email: 'carl@example.com', description: 'Gold customer since 2019' },
       enable_assign: true,
       crm_link: 'https://crm.example.com/card/7',
-      page: { url: 'https://shop.example.com/cart', title: 'Cart' },
+      // The answer's page is the CRM's; a chat-channel visitor has no page of his own.
+      crm_page: { url: 'https://shop.example.com/cart', title: 'Cart' },
+      page: null,
     });
+    // contact_info.description is used too: the visitor record takes it, as if he had introduced himself.
+    expect(filled.visitor).toMatchObject({ name: 'Carl from CRM', email: 'carl@example.com', description: 'Gold customer since 2019' });
 
     // chat_assigned: the agent binds the chat to the CRM card.
     expect((await api('POST', `/chats/${chat.id}/assign`)).statusCode).toBe(200);
     const assigned = body(await eventFor('chat_assigned', chat.id));
     expect(assigned).toMatchObject({ event_name: 'chat_assigned', chat_id: chat.id, agent: { id: adminId }, assign_to: 'https://crm.example.com/card/7' });
+  });
+
+  it("an answer's custom_data and page sit beside the page's own (setCustomData, the visitor's page): neither replaces the other", async () => {
+    answers.chat_accepted = () => ({
+      status: 200,
+      body: JSON.stringify({
+        result: 'ok',
+        custom_data: [{ title: 'CRM plan', content: 'Gold' }],
+        page: { url: 'https://crm.example.com/deals/12', title: 'Deal 12' },
+      }),
+    });
+    const widget = await createWidget(t, { name: 'Answer site' });
+    const s = await startSession(t, widget.widget_id, { page: { url: 'https://shop.example.com/checkout', title: 'Checkout' } });
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'custom-data', { fields: [{ title: 'Cart', content: '3 items' }] })).statusCode).toBe(200);
+    const sent = await visitorCall(t, widget.widget_id, s.visitor_token, 'messages', { type: 'text', text: 'help with checkout' });
+    const chatId: number = sent.json().chat_id;
+    expect((await api('POST', `/chats/${chatId}/accept`)).statusCode).toBe(200);
+    const filled = await waitFor(async () => {
+      const d = (await api('GET', `/chats/${chatId}`)).json();
+      return d.crm_page ? d : null;
+    }, 10_000);
+    expect(filled.page_custom_data).toEqual([{ title: 'Cart', content: '3 items' }]);
+    expect(filled.crm_custom_data).toEqual([{ title: 'CRM plan', content: 'Gold' }]);
+    expect(filled.custom_data).toEqual([...filled.page_custom_data, ...filled.crm_custom_data]);
+    expect(filled.crm_page).toEqual({ url: 'https://crm.example.com/deals/12', title: 'Deal 12' });
+    expect(filled.page).toEqual({ url: 'https://shop.example.com/checkout', title: 'Checkout' });
+
+    // The page sets new custom data: the answer's stays; later events still carry the visitor's page.
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'custom-data', { fields: [{ title: 'Cart', content: '4 items' }] })).statusCode).toBe(200);
+    const after = (await api('GET', `/chats/${chatId}`)).json();
+    expect(after.page_custom_data).toEqual([{ title: 'Cart', content: '4 items' }]);
+    expect(after.crm_custom_data).toEqual([{ title: 'CRM plan', content: 'Gold' }]);
+    await visitorCall(t, widget.widget_id, s.visitor_token, 'contact', { name: 'Paula Page' });
+    const updated = body(await eventFor('chat_updated', chatId));
+    expect(updated.page).toEqual({ url: 'https://shop.example.com/checkout', title: 'Checkout' });
   });
 
   it('an answer whose result is not OK transmits nothing to the agent', async () => {
@@ -139,11 +187,11 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
     expect(filled).toBe('https://crm.example.com/slow');
   });
 
-  it('chat_finished lists the agents and the messages with their text as message', async () => {
+  it('chat_finished lists the agents and the messages with their text as message, and the transcript as text and HTML', async () => {
     answers.chat_accepted = () => ({ status: 200, body: '{"result":"ok"}' });
     const chat = await openChat('ev-fin', 'Finn');
     await api('POST', `/chats/${chat.id}/accept`);
-    await api('POST', `/chats/${chat.id}/messages`, { type: 'text', text: 'Agent answer' });
+    await api('POST', `/chats/${chat.id}/messages`, { type: 'text', text: 'Agent <b>answer</b> & more' });
     await api('POST', `/chats/${chat.id}/messages`, { type: 'text', text: 'a private note', internal: true });
     await api('POST', `/chats/${chat.id}/finish`, { blacklist: false });
     const b = body(await eventFor('chat_finished', chat.id));
@@ -151,8 +199,15 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
     expect(b.chat).toMatchObject({ rate: null, blacklisted: false });
     expect(b.chat.messages).toEqual([
       { timestamp: expect.any(Number), type: 'visitor', message: 'hi from Finn' },
-      { timestamp: expect.any(Number), type: 'agent', agent_id: adminId, message: 'Agent answer' },
+      { timestamp: expect.any(Number), type: 'agent', agent_id: adminId, message: 'Agent <b>answer</b> & more' },
     ]);
+    // plain_messages / html_messages: the archive mail's transcript (server/mail/compose.ts), notes left out.
+    const admin = (await api('GET', '/me')).json();
+    expect(b.plain_messages).toMatch(new RegExp(`^\\[\\d\\d:\\d\\d\\] Finn: hi from Finn\\n\\[\\d\\d:\\d\\d\\] ${admin.name}: Agent <b>answer</b> & more$`));
+    expect(b.html_messages).toContain('<th align="left" style="padding:2px 8px 2px 0;vertical-align:top">Finn</th><td>hi from Finn</td>');
+    expect(b.html_messages).toContain('<td>Agent &lt;b&gt;answer&lt;/b&gt; &amp; more</td>');
+    expect(b.html_messages).not.toContain('<b>');
+    expect(`${b.plain_messages}${b.html_messages}`).not.toContain('private note');
     expect(b.chat.messages[0].timestamp).toBeGreaterThan(1_700_000_000);
     expect(b.chat.messages[0].timestamp).toBeLessThan(10_000_000_000);
   });
@@ -182,6 +237,28 @@ describe('event webhooks (spec C, CONTRACT §4)', () => {
         .find((d: { webhook_id: string; status: string }) => d.webhook_id === both[0].headers['webhook-id'] && d.status === 'delivered'),
     );
     expect(logged).toMatchObject({ status: 'delivered', attempts: 2, event_type: 'chat_updated' });
+  });
+
+  it('offline_message carries the name, e-mail and phone of the form in visitor, and the visitor record takes them', async () => {
+    const widget = await createWidget(t, { name: 'Offline site' });
+    const s = await startSession(t, widget.widget_id);
+    const form = { name: 'Bo Offline', email: 'bo@example.com', phone: '+15550100777', description: 'Order 7', message: 'Call me back' };
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', form)).json()).toEqual({ result: 'ok' });
+    const req = await waitFor(() => events('offline_message').find((r) => body(r).message === 'Call me back'), 10_000);
+    const b = body(req);
+    expect(b).toMatchObject({
+      event_name: 'offline_message',
+      widget_id: widget.widget_id,
+      visitor: { name: 'Bo Offline', email: 'bo@example.com', phone: '+15550100777', description: 'Order 7' },
+    });
+    expect(b).not.toHaveProperty('chat_id');
+    expect(b).not.toHaveProperty('agent');
+    const stored = await t.app.ctx.db
+      .selectFrom('visitors')
+      .select(['name', 'email', 'phone', 'description'])
+      .where('number', '=', Number(b.visitor.number))
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ name: 'Bo Offline', email: 'bo@example.com', phone: '+15550100777', description: 'Order 7' });
   });
 
   it('sends nothing when no event webhook URL is set', async () => {

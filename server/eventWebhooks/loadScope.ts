@@ -1,6 +1,6 @@
 /** Reads what an event webhook body needs about a chat: the chat, its visitor, channel and department. */
 import type { Executor } from '../db/database.js';
-import type { Agent } from '../db/schema.js';
+import type { Agent, Visitor } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 import type { ChatScope } from '../presenters/webhook/events.js';
 
@@ -20,6 +20,11 @@ export async function loadChatScope(db: Executor, chatId: number): Promise<ChatS
 export async function loadAgent(db: Executor, accountId: number, agentId: number | null | undefined): Promise<Agent | null> {
   if (!agentId) return null;
   return (await db.selectFrom('agents').selectAll().where('id', '=', agentId).where('account_id', '=', accountId).executeTakeFirst()) ?? null;
+}
+
+export async function loadVisitor(db: Executor, visitorId: number | null): Promise<Visitor | null> {
+  if (visitorId === null) return null;
+  return (await db.selectFrom('visitors').selectAll().where('id', '=', visitorId).executeTakeFirst()) ?? null;
 }
 
 /** The agents who worked the chat, in the order they joined it. */

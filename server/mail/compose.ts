@@ -1,7 +1,8 @@
 /**
  * How every mail is laid out: one plain-text part and one HTML part built
  * from the same blocks (a heading, paragraphs, label/value rows, quoted text,
- * a button link, a footer), so the two always say the same thing. Every value
+ * a button link, a footer), so the two always say the same thing; a
+ * transcript alone is rendered the same way for event webhooks (renderTranscript). Every value
  * is HTML-escaped here, as the agent app escapes what it shows; nothing
  * reaches the HTML part unescaped. The footer names the account and, for a
  * notification, links to where its addresses are set.
@@ -90,6 +91,13 @@ function htmlBlock(b: Block): string {
         )
         .join('')}</table>`;
   }
+}
+
+/** A transcript alone, as plain text and as escaped HTML (the same lines mails show; chat_finished's plain_messages and html_messages). */
+export function renderTranscript(lines: Array<{ who: string; at: string; text: string }>): { text: string; html: string } {
+  if (lines.length === 0) return { text: '', html: '' };
+  const block: Block = { kind: 'transcript', lines };
+  return { text: textBlock(block), html: htmlBlock(block) };
 }
 
 export function renderMail(layout: Layout): MailContent {

@@ -3,11 +3,14 @@
  * a chat still waiting (pending, no agent replied) that long is mailed to the
  * notification addresses, with what the visitor wrote, once: `chats.missed_at`
  * is set in the same transaction, by an UPDATE … WHERE missed_at IS NULL AND
- * status = 'pending', so of several instances sweeping only one writes it.
+ * status = 'pending', so of several instances sweeping only one writes it;
+ * chat.updated (change missed) is recorded with it (the chat_missed event
+ * webhook, when an admin switched that type on).
  * A worker sweeps every SWEEP_INTERVAL_MS; tests call sweepMissedChats directly
  * with a moved clock. A failed sweep is logged and retried on the next turn.
  */
 import type { AppContext, Worker } from '../context.js';
+import { recordChatState } from '../domain/chats/chatEvents.js';
 import { commit } from '../events/outbox.js';
 import { enqueueMail } from './enqueueMail.js';
 import { notificationScope } from './recipients.js';
@@ -42,8 +45,11 @@ export async function sweepMissedChats(ctx: AppContext): Promise<number> {
         .where('id', '=', chat.id)
         .where('status', '=', 'pending')
         .where('missed_at', 'is', null)
+        .returningAll()
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) return false;
+      if (!claimed) return false;
+      // Agents see it, and the event webhooks send chat_missed where that type is on.
+      await recordChatState(tx, claimed, 'chat.updated', now, { change: 'missed' });
       const scope = await notificationScope(tx, ctx.config, chat.account_id);
       if (scope.recipients.length === 0) return true;
       const transcript = await loadTranscript(tx, { accountId: chat.account_id, chatId: chat.id, timezone: scope.timezone, withNotes: false });

@@ -20,7 +20,7 @@ export interface ChatTranscript {
   visitor: Pick<Visitor, 'number' | 'name' | 'email' | 'phone'> | null;
   channelName: string;
   /** contact_info of the chat_accepted answer, when the receiver gave one. */
-  contact: { name?: string; phone?: string; email?: string } | null;
+  contact: { name?: string; phone?: string; email?: string; description?: string } | null;
   lines: TranscriptLine[];
 }
 

@@ -1,4 +1,8 @@
-/** A chat and its visitor as agents see them (API and stream), per CONTRACT §5. The user token is never shown. */
+/**
+ * A chat and its visitor as agents see them (API and stream), per CONTRACT §5.
+ * The user token is never shown. The page's custom data and the chat_accepted
+ * answer's are shown apart (and together in custom_data, as before).
+ */
 import type { Chat, Visitor } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 import type { MessageDto } from './message.js';
@@ -22,7 +26,15 @@ export function presentVisitor(v: Visitor): VisitorDto {
   };
 }
 
+/** A stored JSON list; anything else reads as empty. */
+function listOf(json: string | null): unknown[] {
+  const value = parseJson<unknown>(json, []);
+  return Array.isArray(value) ? value : [];
+}
+
 export function presentChat(c: Chat, v: Visitor, messages?: MessageDto[]): ChatDto {
+  const pageCustom = listOf(c.custom_data_json);
+  const crmCustom = listOf(c.crm_custom_data_json);
   const dto: ChatDto = {
     id: c.id,
     status: c.status,
@@ -31,11 +43,14 @@ export function presentChat(c: Chat, v: Visitor, messages?: MessageDto[]): ChatD
     visitor: presentVisitor(v),
     agent_ids: parseJson<number[]>(c.agent_ids_json, []),
     accepted_by: c.accepted_by,
-    custom_data: parseJson<unknown[]>(c.custom_data_json, []),
+    custom_data: [...pageCustom, ...crmCustom],
+    page_custom_data: pageCustom,
+    crm_custom_data: crmCustom,
     contact_info: parseJson<Record<string, unknown> | null>(c.contact_info_json, null),
     crm_link: c.crm_link,
     enable_assign: c.enable_assign === 1,
     page: parseJson<Record<string, unknown> | null>(c.page_json, null),
+    crm_page: parseJson<Record<string, unknown> | null>(c.crm_page_json, null),
     rate: c.rate,
     blacklisted: c.blacklisted === 1,
     seq: c.last_seq,

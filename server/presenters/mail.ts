@@ -15,8 +15,8 @@ export function presentMail(d: Delivery): MailDto {
     subject: mail.subject ?? '',
     text: mail.text ?? '',
     html: mail.html ?? '',
-    // Mails are never paused; a paused row would be a bug, shown as still to be sent.
-    status: d.status === 'paused' ? 'pending' : d.status,
+    // Mails are never paused nor cancelled; such a row would be a bug, shown as still to be sent.
+    status: d.status === 'paused' || d.status === 'cancelled' ? 'pending' : d.status,
     attempts: d.attempts,
     last_error: d.last_error,
     chat_id: d.chat_id,

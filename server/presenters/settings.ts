@@ -4,6 +4,7 @@
  * are the widget invitation rules (stored already checked: widgetRules.ts);
  * internal delivery state is not part of this shape.
  */
+import { eventTypesOf, type EventTypeSettings } from '../domain/settings/eventTypes.js';
 import { callbackOf, type SettingsRow } from '../domain/settings/getSettings.js';
 import type { GivenUpRow } from '../domain/settings/givenUpEventTypes.js';
 import { notificationsOf, type NotificationSettings } from '../domain/settings/notifications.js';
@@ -28,6 +29,8 @@ export interface SettingsDto {
   notifications: NotificationSettings;
   /** Working hours for chat (docs/ROUTING.md); null = always open. */
   chat_hours: WorkingHours | null;
+  /** Every event type of the event webhooks with whether it is sent (the spec's on, the extras off by default). */
+  event_webhook_types: EventTypeSettings;
 }
 
 export function presentSettings(row: SettingsRow): SettingsDto {
@@ -41,6 +44,7 @@ export function presentSettings(row: SettingsRow): SettingsDto {
     webhooks_paused_reason: row.webhooks_paused_reason,
     notifications: notificationsOf(row),
     chat_hours: parseStoredHours(row.chat_hours_json),
+    event_webhook_types: eventTypesOf(row),
   };
 }
 

@@ -1,10 +1,12 @@
 /**
  * deliveries: the delivery log admins read (and redeliver from) keeps a
  * finished row (`delivered`, or `failed` for good, or a `kept` mail: composed
- * while no SMTP server was configured) for the retention period after it finished. A `pending` or `paused` row is never touched, whatever
+ * while no SMTP server was configured, or a `cancelled` event webhook whose
+ * type an admin switched off) for the retention period after it finished. A `pending` or `paused` row is never touched, whatever
  * its age: it is still to be sent.
  *
- * Finishing sets next_attempt_at to the time it finished (webhooks/outcomes.ts),
+ * Finishing sets next_attempt_at to the time it finished (webhooks/outcomes.ts;
+ * cancelling too: domain/settings/updateSettings.ts),
  * so the rows due for deletion are a range of the index deliveries_due
  * (status, next_attempt_at): nothing to do is one index probe per status.
  */
@@ -15,7 +17,7 @@ import type { Executor } from '../db/database.js';
 import type { Delivery } from '../db/schema.js';
 import { exclusively } from './exclusive.js';
 
-const FINISHED: Array<Delivery['status']> = ['delivered', 'failed', 'kept'];
+const FINISHED: Array<Delivery['status']> = ['delivered', 'failed', 'kept', 'cancelled'];
 
 export function deleteFinishedDeliveries(db: Executor, dialect: DialectName, p: { cutoff: number; limit: number }) {
   const due = db

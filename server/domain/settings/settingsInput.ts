@@ -7,6 +7,7 @@ import type { Config } from '../../config/config.js';
 import { invalid } from '../../errors/AppError.js';
 import { WEEKDAYS, isTimeZone, minutesOf } from './callbackHours.js';
 import { CALL_PROVIDER_NAMES, DEFAULT_CALLBACK, type CallbackSettings, type CallProviderName, type Weekday } from './settingsRow.js';
+import type { EventTypeChanges } from './eventTypes.js';
 import type { NotificationChanges } from './notifications.js';
 import type { HoursChange } from '../workingHours/mergeHours.js';
 import { checkHttpUrl, checkOutboundUrl } from './urls.js';
@@ -31,6 +32,8 @@ export interface SettingsChanges {
   notifications?: NotificationChanges | null;
   /** Working hours for chat (workingHours/mergeHours.ts); null = always open. */
   chat_hours?: HoursChange;
+  /** Event types switched on (true) or off (false); null returns every type to its default (eventTypes.ts). */
+  event_webhook_types?: EventTypeChanges;
 }
 
 const MAX_RANGES_PER_DAY = 48;

@@ -1,16 +1,23 @@
 /**
  * An admin changes the account settings (PUT /settings): only the keys the
  * change names, each validated first, so a refused change stores nothing.
+ * Switching an event type off cancels its pending (and paused) event
+ * webhooks in the same transaction: from the commit on, none of that type
+ * is sent (the event-webhook subscriber reads the choice under a share lock
+ * on PostgreSQL, so an event relayed meanwhile is cancelled or never made).
  * The webhook secret is read-only here (rotateWebhookSecret issues a new one).
  * Widget rules are checked against docs/WIDGET.md (widgetRules.ts).
  */
 import type { Updateable } from 'kysely';
+import type { Tx } from '../../db/database.js';
 import type { AppContext } from '../../context.js';
 import type { SettingsTable } from '../../db/schema.js';
 import { clearGivenUp } from '../../eventWebhooks/giveUp.js';
 import { resumeEventWebhooks } from '../../eventWebhooks/pause.js';
 import { toJson } from '../../lib/json.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
+import type { WebhookEventName } from '../../presenters/webhook/types.js';
+import { eventTypeColumns, eventTypesOf } from './eventTypes.js';
 import { callbackOf, settingsOf, type SettingsRow } from './getSettings.js';
 import { cleanEventWebhookUrl, cleanSafeUrl, mergeCallback, type SettingsChanges } from './settingsInput.js';
 import { notificationColumns } from './notifications.js';
@@ -45,6 +52,11 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
       set.chat_hours_json = hours === null ? null : toJson(hours);
       if (set.chat_hours_json !== current.chat_hours_json) await announceHours(tx, { accountId: actor.account_id, departmentId: null, hours }, now);
     }
+    if (changes.event_webhook_types !== undefined) {
+      const types = eventTypeColumns(eventTypesOf(current), changes.event_webhook_types);
+      Object.assign(set, types.set);
+      await cancelEventWebhooks(tx, actor.account_id, types.switchedOff, now);
+    }
     if (Object.keys(set).length === 0) return current;
     // A new receiver gets every event type, including those the old one refused.
     if (set.event_webhook_url !== undefined && set.event_webhook_url !== current.event_webhook_url) await clearGivenUp(tx, actor.account_id);
@@ -75,4 +87,24 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
     ctx.signals.emit(HOURS_SAVED);
   }
   return row;
+}
+
+/** The not yet sent event webhooks of types switched off: cancelled, never sent (kept in the log until retention). */
+async function cancelEventWebhooks(tx: Tx, accountId: number, types: WebhookEventName[], now: number): Promise<void> {
+  if (types.length === 0) return;
+  await tx
+    .updateTable('deliveries')
+    .set({
+      status: 'cancelled',
+      // Finished now, for retention (pruneDeliveries.ts reads next_attempt_at of finished rows).
+      next_attempt_at: now,
+      locked_until: null,
+      last_error: 'Not sent: an admin switched this event type off in the settings.',
+      updated_at: now,
+    })
+    .where('account_id', '=', accountId)
+    .where('kind', '=', 'event_webhook')
+    .where('event_type', 'in', types)
+    .where('status', 'in', ['pending', 'paused'])
+    .execute();
 }

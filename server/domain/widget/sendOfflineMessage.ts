@@ -3,14 +3,41 @@
  * checked when given. Stored in offline_messages with offline_message.created
  * recorded in the same transaction (channel set, no chat): agents of the
  * channel see it on their stream and the event webhooks send offline_message.
+ * The name, e-mail, phone and description the visitor typed update the
+ * visitor record, as the contacts form does (an open chat records
+ * chat.updated, change visitor_updated, when they changed something).
  */
 import type { AppContext } from '../../context.js';
-import type { Channel, OfflineMessage, Visitor } from '../../db/schema.js';
+import type { Tx } from '../../db/database.js';
+import type { Channel, OfflineMessage, Visitor, VisitorsTable } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
 import { commit, recordEvent } from '../../events/outbox.js';
 import { presentOfflineMessage } from '../../presenters/offlineMessage.js';
+import { recordChatState } from '../chats/chatEvents.js';
+import { findOpenChat } from '../chats/openChat.js';
 import { optionalString } from '../messages/normalizeMessage.js';
 import { cleanEmail } from './setContactInfo.js';
+import { lockVisitor } from './visitorAccess.js';
+
+type ContactFields = Partial<Pick<VisitorsTable, 'name' | 'email' | 'phone' | 'description'>>;
+
+/** The visitor record takes what the form says; unchanged fields and empty ones are left as they are. */
+async function updateVisitor(tx: Tx, visitorId: number, form: Record<keyof ContactFields, string | null>, now: number): Promise<void> {
+  const current = await lockVisitor(tx, visitorId, now);
+  const set: ContactFields = {};
+  for (const key of ['name', 'email', 'phone', 'description'] as const) {
+    const value = form[key];
+    if (value !== null && value !== current[key]) set[key] = value;
+  }
+  if (Object.keys(set).length === 0) return;
+  await tx
+    .updateTable('visitors')
+    .set({ ...set, updated_at: now })
+    .where('id', '=', visitorId)
+    .execute();
+  const chat = await findOpenChat(tx, visitorId);
+  if (chat) await recordChatState(tx, chat, 'chat.updated', now, { change: 'visitor_updated' });
+}
 
 export const OFFLINE_TEXT_LIMIT = 5000;
 
@@ -30,6 +57,7 @@ export async function sendOfflineMessage(
   };
   const now = ctx.clock();
   return commit(ctx.db, ctx.signals, async (tx) => {
+    await updateVisitor(tx, input.visitor.id, values, now);
     const row = await tx
       .insertInto('offline_messages')
       .values({ account_id: channel.account_id, channel_id: channel.id, visitor_id: input.visitor.id, ...values, created_at: now })

@@ -33,6 +33,7 @@ export function archiveMail(scope: MailScope, publicUrl: string, t: ChatTranscri
           ['Contact name', differs(t.contact?.name, t.visitor?.name)],
           ['Contact e-mail', differs(t.contact?.email, t.visitor?.email)],
           ['Contact phone', differs(t.contact?.phone, t.visitor?.phone)],
+          ['Contact description', t.contact?.description],
           ['Channel', t.channelName],
           ['Started', mailTime(t.chat.created_at, scope.timezone)],
           ['Finished', t.chat.finished_at === null ? null : mailTime(t.chat.finished_at, scope.timezone)],

@@ -1,25 +1,30 @@
 /**
  * Event webhook bodies (spec C "Events", CONTRACT §4), one builder per
- * event_name. Every body has event_name, widget_id, user_token (null when
- * unset), visitor and session (always objects), page and department when
- * known; chat events add chat_id and agent.
+ * event_name (their shapes: types.ts). Every body has event_name, widget_id,
+ * user_token (null when unset), visitor and session (always objects), page
+ * and department when known; chat events add chat_id, and agent when an agent
+ * is involved. A key without a value is left out, never null.
  */
 import type { Agent, Call, Channel, Chat, Message, Visitor } from '../../db/schema.js';
-import {
-  webhookAgent,
-  webhookPage,
-  webhookSession,
-  webhookVisitor,
-  type WebhookAgent,
-  type WebhookPage,
-  type WebhookSession,
-  type WebhookVisitor,
-} from './objects.js';
+import { webhookAgent, webhookPage, webhookSession, webhookVisitor } from './objects.js';
+import type {
+  CallEventBody,
+  ChatAcceptedBody,
+  ChatAssignedBody,
+  ChatFinishedBody,
+  ChatMissedBody,
+  ChatRatedBody,
+  ChatStartedBody,
+  ChatUpdatedBody,
+  OfflineMessageBody,
+  WebhookBodyBase,
+  WebhookCall,
+  WebhookChatBase,
+  WebhookEventName,
+  WebhookTranscriptItem,
+} from './types.js';
 
-/** Every event_name an event webhook carries (docs/EVENTS.md has a section for each; a test keeps them equal). */
-export const WEBHOOK_EVENT_NAMES = ['chat_accepted', 'chat_assigned', 'chat_updated', 'chat_finished', 'offline_message', 'call_event'] as const;
-
-export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+export * from './types.js';
 
 export interface ChatScope {
   chat: Chat;
@@ -28,71 +33,18 @@ export interface ChatScope {
   department: { id: number; name: string } | null;
 }
 
-/** What every event webhook body carries. */
-export interface WebhookBodyBase<N extends WebhookEventName = WebhookEventName> {
-  event_name: N;
-  widget_id: string;
-  user_token: string | null;
-  visitor: WebhookVisitor;
-  session: WebhookSession;
-  page?: WebhookPage;
-  department?: { id: number; name: string };
+/** A transcript as text and as escaped HTML (built by server/mail/compose.ts). */
+export interface RenderedTranscript {
+  text: string;
+  html: string;
 }
 
-/** What a chat's events carry besides. */
-export interface WebhookChatBase<N extends WebhookEventName> extends WebhookBodyBase<N> {
-  chat_id: number;
+/** What the visitor typed into a form (offline message): shown in `visitor` over the stored record. */
+export interface FormContact {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
 }
-
-export interface ChatAcceptedBody extends WebhookChatBase<'chat_accepted'> {
-  agent: WebhookAgent;
-}
-
-export interface ChatAssignedBody extends WebhookChatBase<'chat_assigned'> {
-  agent: WebhookAgent;
-  assign_to: string;
-}
-
-export interface ChatUpdatedBody extends WebhookChatBase<'chat_updated'> {
-  agent: WebhookAgent | null;
-}
-
-/** One message of chat_finished's transcript; timestamp in Unix seconds, type the author. */
-export interface WebhookTranscriptItem {
-  timestamp: number;
-  type: 'visitor' | 'agent' | 'system';
-  message: string;
-  agent_id?: number;
-  blacklisted?: true;
-}
-
-export interface ChatFinishedBody extends WebhookChatBase<'chat_finished'> {
-  agents: WebhookAgent[];
-  chat: { messages: WebhookTranscriptItem[]; rate: Chat['rate']; blacklisted: boolean };
-}
-
-export interface OfflineMessageBody extends WebhookBodyBase<'offline_message'> {
-  offline_message_id: string;
-  message: string;
-}
-
-export interface WebhookCall {
-  type: Call['type'];
-  phone: Call['phone'];
-  status: Call['status'];
-  reason?: string;
-  record_url?: string;
-}
-
-export interface CallEventBody extends WebhookBodyBase<'call_event'> {
-  /** null for a call outside a chat. */
-  chat_id: number | null;
-  agent: WebhookAgent | null;
-  call: WebhookCall;
-}
-
-/** Every event webhook body, told apart by event_name. */
-export type WebhookBody = ChatAcceptedBody | ChatAssignedBody | ChatUpdatedBody | ChatFinishedBody | OfflineMessageBody | CallEventBody;
 
 function base<N extends WebhookEventName>(
   eventName: N,
@@ -118,7 +70,8 @@ function chatBase<N extends WebhookEventName>(eventName: N, s: ChatScope): Webho
   return { ...base(eventName, s.channel, s.visitor, s.chat.page_json, s.department), chat_id: s.chat.id };
 }
 
-const agentOrNull = (a: Agent | null): WebhookAgent | null => (a ? webhookAgent(a) : null);
+/** `{agent}` when there is one, `{}` otherwise: spread into a body. */
+const agentKey = (a: Agent | null): { agent?: ReturnType<typeof webhookAgent> } => (a ? { agent: webhookAgent(a) } : {});
 
 export function chatAcceptedBody(s: ChatScope, agent: Agent): ChatAcceptedBody {
   return { ...chatBase('chat_accepted', s), agent: webhookAgent(agent) };
@@ -129,11 +82,11 @@ export function chatAssignedBody(s: ChatScope, agent: Agent, assignTo: string): 
 }
 
 export function chatUpdatedBody(s: ChatScope, agent: Agent | null): ChatUpdatedBody {
-  return { ...chatBase('chat_updated', s), agent: agentOrNull(agent) };
+  return { ...chatBase('chat_updated', s), ...agentKey(agent) };
 }
 
-/** message.timestamp is the time of receipt in Unix seconds. */
-export function chatFinishedBody(s: ChatScope, agents: Agent[], messages: Message[]): ChatFinishedBody {
+/** message.timestamp is the time of receipt in Unix seconds; plain_messages and html_messages are the mails' transcript. */
+export function chatFinishedBody(s: ChatScope, agents: Agent[], messages: Message[], transcript: RenderedTranscript): ChatFinishedBody {
   return {
     ...chatBase('chat_finished', s),
     agents: agents.map(webhookAgent),
@@ -149,19 +102,38 @@ export function chatFinishedBody(s: ChatScope, agents: Agent[], messages: Messag
       rate: s.chat.rate,
       blacklisted: s.chat.blacklisted === 1,
     },
+    plain_messages: transcript.text,
+    html_messages: transcript.html,
   };
 }
 
-export function offlineMessageBody(channel: Channel, visitor: Visitor | null, offline: { id: number; message: string }): OfflineMessageBody {
-  return { ...base('offline_message', channel, visitor, null, null), offline_message_id: String(offline.id), message: offline.message };
+/** The form's name, e-mail and phone are the visitor's in this body, whatever the record said before. */
+export function offlineMessageBody(channel: Channel, visitor: Visitor | null, offline: { id: number; message: string } & FormContact): OfflineMessageBody {
+  const body = { ...base('offline_message', channel, visitor, null, null), offline_message_id: String(offline.id), message: offline.message };
+  if (offline.name) body.visitor.name = offline.name;
+  if (offline.email) body.visitor.email = offline.email;
+  if (offline.phone) body.visitor.phone = offline.phone;
+  return body;
 }
 
 export function callEventBody(channel: Channel, scope: ChatScope | null, visitor: Visitor | null, agent: Agent | null, call: Call): CallEventBody {
-  const head: WebhookBodyBase<'call_event'> & { chat_id: number | null } = scope
+  const head: WebhookBodyBase<'call_event'> & { chat_id?: number } = scope
     ? chatBase('call_event', scope)
-    : { ...base('call_event', channel, visitor, null, null), chat_id: call.chat_id };
+    : { ...base('call_event', channel, visitor, null, null), ...(call.chat_id === null ? {} : { chat_id: call.chat_id }) };
   const detail: WebhookCall = { type: call.type, phone: call.phone, status: call.status };
   if (call.status === 'error' && call.reason) detail.reason = call.reason;
   if (call.status === 'end' && call.record_url) detail.record_url = call.record_url;
-  return { ...head, agent: agentOrNull(agent), call: detail };
+  return { ...head, ...agentKey(agent), call: detail };
+}
+
+export function chatStartedBody(s: ChatScope): ChatStartedBody {
+  return chatBase('chat_started', s);
+}
+
+export function chatMissedBody(s: ChatScope, waitedMinutes: number): ChatMissedBody {
+  return { ...chatBase('chat_missed', s), waited_minutes: waitedMinutes };
+}
+
+export function chatRatedBody(s: ChatScope, agent: Agent | null, rate: 'positive' | 'negative'): ChatRatedBody {
+  return { ...chatBase('chat_rated', s), ...agentKey(agent), rate };
 }

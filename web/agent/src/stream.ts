@@ -22,6 +22,7 @@ const FRAME_TYPES: Record<EventType | WireFrame['type'], true> = {
   'offline_message.created': true,
   'call.updated': true,
   'agent.updated': true,
+  'working_hours.changed': true,
   ready: true,
   reset: true,
   pong: true,

@@ -86,6 +86,8 @@ export interface Settings {
   webhooks_paused_reason?: string | null;
   /** Where notification mails go (empty: every active admin), the missed-chat delay, the archive address. */
   notifications?: NotificationSettings;
+  /** Every event type of the event webhooks with whether it is sent (docs/EVENTS.md "Choosing the event types"). */
+  event_webhook_types?: Record<string, boolean>;
 }
 
 export interface NotificationSettings {

@@ -1,18 +1,19 @@
 /**
- * Custom data fields (setCustomData, chat_accepted answer), in their order:
- * title above the field, key in bold before a colon, content as text, link
- * opened in a new tab. With Safe URL set, links to other domains are hidden.
+ * Custom data fields of one source (the page's setCustomData, or the
+ * chat_accepted answer), in their order, under that source's heading: title
+ * above the field, key in bold before a colon, content as text, link opened
+ * in a new tab. With Safe URL set, links to other domains are hidden.
  */
 import { useApp } from '../context';
 import { allowedBySafeUrl, isRecord, safeHref, str } from '../format';
 
-export function CustomData({ fields }: { fields: unknown[] }) {
+export function CustomData({ fields, heading }: { fields: unknown[]; heading: string }) {
   const { safeUrl } = useApp();
   const items = fields.filter(isRecord);
   if (items.length === 0) return null;
   return (
-    <section aria-label="Custom data" className="custom-data">
-      <h4>Details</h4>
+    <section aria-label={heading} className="custom-data">
+      <h4>{heading}</h4>
       <ul>
         {items.map((f, i) => {
           const title = str(f.title);

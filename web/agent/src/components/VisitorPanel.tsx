@@ -1,8 +1,11 @@
 /**
  * The visitor panel (spec: the agent application's information panel): who
  * the visitor is, what the chat_accepted answer added (contact info, the
- * bind-to-CRM button, custom data, the CRM link, page) and the browser
- * session. Only the fields listed here are shown: the user token never is.
+ * bind-to-CRM button, custom data, the CRM link, the CRM's page) and the
+ * browser session. The page's custom data (setCustomData) and the answer's
+ * are shown apart, each under its own heading; the answer's page never hides
+ * the page the visitor is on. Only the fields listed here are shown: the user
+ * token never is.
  */
 import { str, isRecord, safeHref } from '../format';
 import type { Chat } from '../types';
@@ -19,6 +22,11 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
   const nowUrl = safeHref(now?.url) ?? safeHref(v.url);
   const page = isRecord(chat.page) ? chat.page : null;
   const pageUrl = safeHref(page?.url);
+  const crmPage = isRecord(chat.crm_page) ? chat.crm_page : null;
+  const crmPageUrl = safeHref(crmPage?.url);
+  // Chats recorded before the two sources were kept apart carry custom_data only.
+  const pageData = Array.isArray(chat.page_custom_data) ? chat.page_custom_data : chat.custom_data;
+  const crmData = Array.isArray(chat.crm_custom_data) ? chat.crm_custom_data : [];
   const crm = safeHref(chat.crm_link);
   const photo = v.photo && v.photo.startsWith('https:') ? v.photo : null;
   return (
@@ -44,15 +52,27 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
               <Field label="Name" value={str(contact.name)} />
               <Field label="E-mail" value={str(contact.email)} />
               <Field label="Phone" value={str(contact.phone)} />
+              <Field label="About" value={str(contact.description)} />
             </dl>
           </section>
         )}
         {chat.enable_assign && <AssignButton chat={chat} />}
-        <CustomData fields={chat.custom_data} />
+        <CustomData heading="From the page" fields={pageData} />
+        <CustomData heading="From your CRM" fields={crmData} />
         {crm && (
           <a className="button crm" href={crm} target="_blank" rel="noopener noreferrer">
             Open in CRM
           </a>
+        )}
+        {crmPageUrl && (
+          <section aria-label="Page in your CRM">
+            <h4>Page in your CRM</h4>
+            <p className="break">
+              <a href={crmPageUrl} target="_blank" rel="noopener noreferrer">
+                {str(crmPage?.title) ?? crmPageUrl}
+              </a>
+            </p>
+          </section>
         )}
         {nowUrl && (
           <section aria-label="Current page">

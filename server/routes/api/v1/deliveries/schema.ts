@@ -2,7 +2,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PageQuery } from '../../../pagination.js';
 
-const Status = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('paused'), Type.Literal('kept')]);
+const Status = Type.Union(
+  [Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('paused'), Type.Literal('kept'), Type.Literal('cancelled')],
+  {
+    description: 'cancelled: an event webhook whose type an admin switched off (settings event_webhook_types) before it was sent.',
+  },
+);
 const Kind = Type.Union([Type.Literal('chat_channel'), Type.Literal('event_webhook'), Type.Literal('mail')]);
 
 export const ListDeliveriesQuery = Type.Composite(

@@ -88,6 +88,12 @@ export const SettingsBody = Type.Object(
       }),
     ),
     notifications: Type.Optional(Nullable(NotificationsBody, { description: 'Partial too; null resets every notification setting.' })),
+    event_webhook_types: Type.Optional(
+      Nullable(Type.Record(Type.String({ maxLength: 40 }), Nullable(Type.Boolean())), {
+        description:
+          'Which event types the event webhooks send: {"<event_name>": true|false, …}, naming only the types to switch (null: that type back to its default). The spec types (chat_accepted, chat_assigned, chat_updated, chat_finished, offline_message, call_event) are on and chat_started, chat_missed, chat_rated off by default; null resets every type. Switching a type off cancels its pending deliveries (status cancelled).',
+      }),
+    ),
     rules: Type.Optional(
       Type.Unknown({
         description:

@@ -30,6 +30,17 @@ describe('/api/v1/settings', () => {
       webhooks_paused_reason: null,
       notifications: { emails: [], missed_chat_minutes: null, archive_email: null },
       chat_hours: null,
+      event_webhook_types: {
+        chat_accepted: true,
+        chat_assigned: true,
+        chat_updated: true,
+        chat_finished: true,
+        offline_message: true,
+        call_event: true,
+        chat_started: false,
+        chat_missed: false,
+        chat_rated: false,
+      },
     });
     expect(Buffer.from(res.json().webhook_secret.slice(6), 'base64')).toHaveLength(32);
   });

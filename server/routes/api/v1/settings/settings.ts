@@ -1,8 +1,8 @@
 /**
  * /api/v1/settings (admin): read and change the account settings (event
- * webhook URL, Safe URL, callback hours, widget invitation rules), rotate the webhook secret, and
- * resume event webhooks paused after failing for more than a day, and list
- * or send again the event types given up on.
+ * webhook URL and the event types it gets, Safe URL, callback hours, working hours for chat, widget
+ * invitation rules), rotate the webhook secret, resume event webhooks paused after failing for more
+ * than a day, and list or send again the event types given up on.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -53,12 +53,13 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
 /** Only the keys the API documents (webhook_secret and unknown keys are ignored). */
 function pickChanges(body: SettingsBodyT): SettingsChanges {
-  const { event_webhook_url, safe_url, callback, rules } = body;
+  const { event_webhook_url, safe_url, callback, rules, event_webhook_types } = body;
   const changes: SettingsChanges = {
     event_webhook_url,
     safe_url,
     callback,
     rules,
+    event_webhook_types,
     notifications: pickNotifications(body.notifications),
     chat_hours: pickHours(body.chat_hours),
   };

@@ -60,6 +60,7 @@ export function Deliveries() {
             <option value="delivered">delivered</option>
             <option value="failed">failed</option>
             <option value="paused">paused</option>
+            <option value="cancelled">cancelled</option>
           </select>
         </label>
         <label>

@@ -1,6 +1,6 @@
 /**
  * Admin: Integration settings for developers (spec): event webhook URL (with
- * its pause and the event types given up on), Safe
+ * its pause and the event types given up on), the event types it gets, Safe
  * URL, the webhook signing secret (read-only, with rotation), callbacks, the
  * notification e-mail addresses and the widget's triggers (invitation rules).
  */
@@ -13,6 +13,7 @@ import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
 import { GivenUpEventTypes } from './GivenUpEventTypes';
+import { EventTypesForm } from './EventTypesForm';
 import { NotificationsForm } from './NotificationsForm';
 import { TriggersForm } from './TriggersForm';
 
@@ -99,6 +100,7 @@ export function SettingsPage() {
           </button>
         </div>
       </form>
+      <EventTypesForm settings={settings} onSaved={show} />
       <section className="card" aria-labelledby="secret-title">
         <h2 id="secret-title">Webhook signing secret</h2>
         <p className="muted small">Receivers verify the Standard Webhooks signature (webhook-signature header) with it.</p>

@@ -1,0 +1,128 @@
+/**
+ * The shapes of event webhook bodies (spec C "Events", CONTRACT §4), one per
+ * event_name. A key without a value is left out, never sent as null: strict
+ * receivers refuse a null where the spec promises an object or a number. The
+ * two nulls the spec itself names stay: the top-level `user_token` (CONTRACT
+ * §4) and `chat.rate` of chat_finished. keys.ts documents every key (and
+ * when it can be absent) for docs/EVENTS.md.
+ */
+import type { Call, Chat } from '../../db/schema.js';
+import type { WebhookAgent, WebhookPage, WebhookSession, WebhookVisitor } from './objects.js';
+
+/** The event_names of the spec (sent unless an admin switches them off). */
+export const SPEC_EVENT_NAMES = ['chat_accepted', 'chat_assigned', 'chat_updated', 'chat_finished', 'offline_message', 'call_event'] as const;
+
+/** Events beyond the spec, sent only when an admin switches them on (receivers that refuse unknown names never see them). */
+export const OPT_IN_EVENT_NAMES = ['chat_started', 'chat_missed', 'chat_rated'] as const;
+
+/** Every event_name an event webhook carries (docs/EVENTS.md has a section for each; a test keeps them equal). */
+export const WEBHOOK_EVENT_NAMES = [...SPEC_EVENT_NAMES, ...OPT_IN_EVENT_NAMES] as const;
+
+export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+
+/** What every event webhook body carries. */
+export interface WebhookBodyBase<N extends WebhookEventName = WebhookEventName> {
+  event_name: N;
+  widget_id: string;
+  /** null when the page never called setUserToken (CONTRACT §4). */
+  user_token: string | null;
+  visitor: WebhookVisitor;
+  session: WebhookSession;
+  page?: WebhookPage;
+  department?: { id: number; name: string };
+}
+
+/** What a chat's events carry besides. */
+export interface WebhookChatBase<N extends WebhookEventName> extends WebhookBodyBase<N> {
+  chat_id: number;
+}
+
+export interface ChatAcceptedBody extends WebhookChatBase<'chat_accepted'> {
+  agent: WebhookAgent;
+}
+
+export interface ChatAssignedBody extends WebhookChatBase<'chat_assigned'> {
+  agent: WebhookAgent;
+  assign_to: string;
+}
+
+export interface ChatUpdatedBody extends WebhookChatBase<'chat_updated'> {
+  /** Absent before an agent accepted the chat. */
+  agent?: WebhookAgent;
+}
+
+/** One message of chat_finished's transcript; timestamp in Unix seconds, type the author. */
+export interface WebhookTranscriptItem {
+  timestamp: number;
+  type: 'visitor' | 'agent' | 'system';
+  message: string;
+  agent_id?: number;
+  blacklisted?: true;
+}
+
+export interface WebhookFinishedChat {
+  messages: WebhookTranscriptItem[];
+  /** The spec's own null: not rated. */
+  rate: Chat['rate'];
+  blacklisted: boolean;
+}
+
+export interface ChatFinishedBody extends WebhookChatBase<'chat_finished'> {
+  agents: WebhookAgent[];
+  chat: WebhookFinishedChat;
+  /** The transcript as the mails write it: plain text, one line per message. */
+  plain_messages: string;
+  /** The same transcript as HTML, every value escaped. */
+  html_messages: string;
+}
+
+/** No chat, so no department either. */
+export interface OfflineMessageBody extends Omit<WebhookBodyBase<'offline_message'>, 'department'> {
+  offline_message_id: string;
+  message: string;
+}
+
+export interface WebhookCall {
+  type: Call['type'];
+  phone: Call['phone'];
+  status: Call['status'];
+  reason?: string;
+  record_url?: string;
+}
+
+export interface CallEventBody extends WebhookBodyBase<'call_event'> {
+  /** Absent for a call outside a chat. */
+  chat_id?: number;
+  /** Absent until an agent takes the call. */
+  agent?: WebhookAgent;
+  call: WebhookCall;
+}
+
+export type ChatStartedBody = WebhookChatBase<'chat_started'>;
+
+export interface ChatMissedBody extends WebhookChatBase<'chat_missed'> {
+  /** The account's notifications.missed_chat_minutes: how long the chat waited unaccepted. */
+  waited_minutes: number;
+}
+
+export interface ChatRatedBody extends WebhookChatBase<'chat_rated'> {
+  /** Absent while no agent accepted the chat. */
+  agent?: WebhookAgent;
+  rate: 'positive' | 'negative';
+}
+
+/** Each event_name with its body. */
+export interface WebhookBodies {
+  chat_accepted: ChatAcceptedBody;
+  chat_assigned: ChatAssignedBody;
+  chat_updated: ChatUpdatedBody;
+  chat_finished: ChatFinishedBody;
+  offline_message: OfflineMessageBody;
+  call_event: CallEventBody;
+  chat_started: ChatStartedBody;
+  chat_missed: ChatMissedBody;
+  chat_rated: ChatRatedBody;
+}
+
+/** Every event webhook body, told apart by event_name. */
+export type WebhookBody = WebhookBodies[WebhookEventName];
