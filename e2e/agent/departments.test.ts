@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
-import { createChatApiChannel, postInbound, textMessage, waitFor } from '../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, waitFor } from '../../test/helpers/chatChannel.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
 import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
 import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
@@ -54,7 +54,7 @@ describe.skipIf(!chromiumAvailable())('agent app: departments', () => {
   });
 
   it('transfers a chat to a department from the conversation header', async () => {
-    const channel = await createChatApiChannel(run.t);
+    const channel = await createChatChannel(run.t);
     await postInbound(run.t, channel, textMessage('dep-visitor', 'I would like a quote', { name: 'Quinn Quote' }));
     const chat = await waitFor(async () =>
       (await api('GET', '/api/v1/chats?status=pending')).json().find((c: { visitor: { name: string } }) => c.visitor.name === 'Quinn Quote'),

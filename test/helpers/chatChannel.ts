@@ -34,15 +34,6 @@ export async function createChatChannel(
   return { ...channel, path: new URL(channel.endpoint_url).pathname };
 }
 
-/**
- * The names these helpers had before #16 (one name per concept: "chat
- * channel"), kept only so branches written against them still compile; use
- * createChatChannel and ChatChannel.
- * @deprecated
- */
-export const createChatApiChannel = createChatChannel;
-/** @deprecated use ChatChannel */
-export type ChatApiChannel = ChatChannel;
 
 export function postInbound(t: TestApp, channel: ChatChannel, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
   return t.app.inject({ method: 'POST', url: channel.path, headers, payload: typeof body === 'string' ? body : JSON.stringify(body) });

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent, createOtherAccount, rowsOf } from '../../../../../test/helpers/accounts.js';
-import { createChatApiChannel, postInbound, textMessage, type ChatApiChannel } from '../../../../../test/helpers/chatChannel.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 
 describe('departments: members and transfer to a department', () => {
@@ -16,7 +16,7 @@ describe('departments: members and transfer to a department', () => {
   let bob: { id: number; token: string };
   let sales: number;
   let billing: number;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let sender = 0;
 
   const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, token = t.adminToken) =>
@@ -35,7 +35,7 @@ describe('departments: members and transfer to a department', () => {
     bob = await addAgent(t, { email: 'bob@example.com', name: 'Bob' });
     sales = (await api('POST', '/departments', { name: 'Sales' })).json().id;
     billing = (await api('POST', '/departments', { name: 'Billing' })).json().id;
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
   });
   afterAll(() => t.close());
 

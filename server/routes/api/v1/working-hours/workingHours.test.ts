@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceHoursClock } from '../../../../domain/workingHours/advanceHoursClock.js';
-import { createChatApiChannel, type ChatApiChannel } from '../../../../../test/helpers/chatChannel.js';
+import { createChatChannel, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { listen, StreamClient } from '../../../../../test/helpers/realtime.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 import { createWidget, setStatus, startSession, visitorSocketUrl, type TestWidget } from '../../../../../test/helpers/widget.js';
@@ -22,7 +22,7 @@ const office = { timezone: 'Europe/Berlin', weekly: { mon: day, tue: day, wed: d
 describe('working hours for chat', () => {
   let t: TestApp;
   let now = MONDAY_BEFORE_NINE;
-  let channel: ChatApiChannel;
+  let channel: ChatChannel;
   let widget: TestWidget;
   let base: string;
   const clients: StreamClient[] = [];
@@ -37,7 +37,7 @@ describe('working hours for chat', () => {
   beforeAll(async () => {
     t = await createTestApp({ clock: () => now });
     base = await listen(t.app);
-    channel = await createChatApiChannel(t);
+    channel = await createChatChannel(t);
     widget = await createWidget(t);
     await setStatus(t, 'online');
   });
