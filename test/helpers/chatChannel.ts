@@ -34,7 +34,6 @@ export async function createChatChannel(
   return { ...channel, path: new URL(channel.endpoint_url).pathname };
 }
 
-
 export function postInbound(t: TestApp, channel: ChatChannel, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
   return t.app.inject({ method: 'POST', url: channel.path, headers, payload: typeof body === 'string' ? body : JSON.stringify(body) });
 }
