@@ -36,7 +36,7 @@ describe.skipIf(!chromiumAvailable())('agent photo: Profile page → widget and 
     try {
       const app = await agentCtx.newPage();
       await signIn(app, env.base, ADMIN_EMAIL, ADMIN_PASSWORD);
-      await app.getByRole('link', { name: /Administrator/ }).click();
+      await app.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
       await app.getByRole('heading', { name: 'Your profile' }).waitFor();
       await app.getByText('No photo yet: visitors see your initial.').waitFor();
       await screenshot(app, 'profile-empty');

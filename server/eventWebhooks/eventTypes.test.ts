@@ -66,7 +66,7 @@ describe('event types: chosen per account, extras opt-in (issue #17)', () => {
 
   it('refuses an unknown type or a value that is not a boolean with a 400, and changes nothing', async () => {
     const before = (await api('GET', '/settings')).json();
-    for (const bad of ['{"chat_deleted":true}', '{"constructor":false}', '{"toString":true}', '{"chat_started":"yes"}', '["chat_started"]']) {
+    for (const bad of ['{"chat_deleted":true}', '{"hasOwnProperty":false}', '{"toString":true}', '{"chat_started":"yes"}', '["chat_started"]']) {
       const res = await t.app.inject({
         method: 'PUT',
         url: '/api/v1/settings',

@@ -3,8 +3,8 @@
  * createTestApp's administrator, every agent added through the API) use a
  * low scrypt cost, so the suite does not spend seconds per agent on the
  * production cost (N=2^17: 128 MiB and a few hundred ms per hash). Only the
- * test process is affected: production code never calls this, and
- * lowerCostForTests refuses to run outside Vitest. The process tests run the
+ * test process is affected: production code never calls this (only
+ * this setup file does). The process tests run the
  * built server, at the production cost; server/domain/auth/passwords.test.ts
  * checks that cost and the rehash at sign-in with it restored.
  */

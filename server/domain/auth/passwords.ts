@@ -90,9 +90,8 @@ export function dummyHash(): string {
   return format(cost, Buffer.alloc(16), Buffer.alloc(KEYLEN));
 }
 
-/** Tests only (the setup file): new hashes at a lower cost. Throws outside Vitest. */
+/** Tests only (test/setup/passwordCost.ts, the one caller): new hashes at a lower cost. No server module calls it. */
 export function lowerCostForTests(testCost: ScryptCost): void {
-  if (process.env.VITEST !== 'true') throw new Error('lowerCostForTests() is for the test suite only');
   cost = testCost;
 }
 

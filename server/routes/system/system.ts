@@ -1,5 +1,6 @@
 /**
- * Operability: readiness, Prometheus metrics and the OpenAPI document.
+ * Operability: readiness (the database answers and the first account exists),
+ * Prometheus metrics and the OpenAPI document.
  * `/metrics` requires `Authorization: Bearer $METRICS_TOKEN` when that is set
  * (compared in constant time; 401 unauthorized otherwise).
  */
@@ -11,6 +12,8 @@ import { AppError } from '../../errors/AppError.js';
 
 export async function systemRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async () => {
+    // main.ts binds the port first and creates the first account (its administrator) just after: not ready until then.
+    if (ctx.defaultAccountId === 0) throw new AppError('service_unavailable', 'Starting: the first account is not ready yet.');
     try {
       await ping(ctx.db);
     } catch {

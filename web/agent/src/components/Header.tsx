@@ -1,4 +1,4 @@
-/** The app header: navigation with live counts (and the person's own Profile), the agent's status, alert permission, connection state, the person's name and photo (a way to the profile too), sign-out (here or everywhere). */
+/** The app header: navigation with live counts (and the person's own Profile), the agent's status, alert permission, connection state, the person's name and photo, sign-out (here or everywhere). */
 import { attentionCount, chatsWithStatus } from '../inbox';
 import { errorText } from '../api';
 import { useApp } from '../context';
@@ -55,10 +55,11 @@ export function Header({ route }: { route: Route }) {
         </span>
         <StatusSwitch />
         <AlertsButton />
-        <Link href="/profile" className="me" title={`${me.email}: your profile`} aria-current={current(route.name === 'profile')}>
+        {/* Plain text, not a link: links named like a person ("Administrator") would be confused with "Admin". Profile is in the navigation. */}
+        <span className="me" title={me.email}>
           {me.photo_url && <img className="me-photo" src={me.photo_url} alt="" width={24} height={24} />}
           {me.name}
-        </Link>
+        </span>
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>
