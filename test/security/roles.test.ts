@@ -28,6 +28,7 @@ const AGENT_ROUTES = new Set([
   'PUT /api/v1/me/status',
   'PATCH /api/v1/me',
   'PUT /api/v1/me/password',
+  'POST /api/v1/me/photo',
   'GET /api/v1/agents',
   'GET /api/v1/agents/:id',
   'GET /api/v1/departments',
