@@ -17,12 +17,17 @@ export interface AccountsTable {
   created_at: number;
 }
 
+/** agents.password_state: chosen by the person, or printed once by reset-admin (unused, or used for its one sign-in). */
+export type PasswordState = 'chosen' | 'one_time' | 'one_time_used';
+
 export interface AgentsTable {
   id: Generated<number>;
   account_id: number;
   name: string;
   email: string;
   password_hash: string;
+  /** What kind of password password_hash is (migration 026): `one_time*` ones must be changed before anything else. */
+  password_state: Generated<PasswordState>;
   role: 'admin' | 'agent';
   phone: string | null;
   photo_url: string | null;

@@ -89,6 +89,7 @@ const agent: Agent = {
   name: 'Bob',
   email: 'bob@example.com',
   password_hash: 'x',
+  password_state: 'chosen',
   role: 'agent',
   phone: '+15550100100',
   photo_url: 'https://cdn.example.com/agents/3.png',

@@ -192,7 +192,9 @@ export interface PasswordLink {
 }
 
 export const api = {
-  login: (email: string, password: string) => request<{ token: string; agent: Agent }>('POST', '/auth/login', { email, password }),
+  /** `must_change_password`: signed in with a one-time password, which must be changed before anything else. */
+  login: (email: string, password: string) =>
+    request<{ token: string; agent: Agent; must_change_password?: boolean }>('POST', '/auth/login', { email, password }),
   logout: () => request<void>('POST', '/auth/logout'),
   logoutAll: () => request<void>('POST', '/auth/logout-all'),
   changePassword: (currentPassword: string, newPassword: string) =>
