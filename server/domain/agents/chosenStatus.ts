@@ -8,7 +8,11 @@ import type { Agent } from '../../db/schema.js';
 import { presenceOf, type PresenceSettings } from '../settings/presence.js';
 
 export async function presenceSettingsOf(db: Executor, accountId: number): Promise<PresenceSettings> {
-  const row = await db.selectFrom('settings').select(['default_agent_status', 'away_after_idle_minutes']).where('account_id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('settings')
+    .select(['default_agent_status', 'away_after_idle_minutes'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   return presenceOf(row ?? { default_agent_status: null, away_after_idle_minutes: null });
 }
 

@@ -15,7 +15,12 @@ import type { GuideDto } from '../../../protocol/agent.js';
 export async function firstRunGuide(ctx: AppContext, input: { agent: Agent }): Promise<GuideDto> {
   const { agent } = input;
   const [me, channel, visitor] = await Promise.all([
-    ctx.db.selectFrom('agents').select(['status', 'guide_dismissed_at']).where('id', '=', agent.id).where('account_id', '=', agent.account_id).executeTakeFirstOrThrow(),
+    ctx.db
+      .selectFrom('agents')
+      .select(['status', 'guide_dismissed_at'])
+      .where('id', '=', agent.id)
+      .where('account_id', '=', agent.account_id)
+      .executeTakeFirstOrThrow(),
     ctx.db.selectFrom('channels').select('id').where('account_id', '=', agent.account_id).limit(1).executeTakeFirst(),
     ctx.db.selectFrom('visitors').select('id').where('account_id', '=', agent.account_id).limit(1).executeTakeFirst(),
   ]);

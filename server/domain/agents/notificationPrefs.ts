@@ -59,7 +59,8 @@ export function mergeNotificationPrefs(current: NotificationPrefs, changes: Noti
   }
   if (changes.volume !== undefined) {
     const v = changes.volume;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 100) throw invalid(`volume must be a whole number from 0 to 100 (got ${JSON.stringify(v)?.slice(0, 20)}).`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 100)
+      throw invalid(`volume must be a whole number from 0 to 100 (got ${JSON.stringify(v)?.slice(0, 20)}).`);
     next.volume = v;
   }
   if (changes.events !== undefined) {

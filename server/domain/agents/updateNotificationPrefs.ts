@@ -3,7 +3,13 @@
  * keys the change names, checked first, so a refused change stores nothing.
  */
 import type { AppContext } from '../../context.js';
-import { mergeNotificationPrefs, notificationPrefsOf, storeNotificationPrefs, type NotificationPrefs, type NotificationPrefsChanges } from './notificationPrefs.js';
+import {
+  mergeNotificationPrefs,
+  notificationPrefsOf,
+  storeNotificationPrefs,
+  type NotificationPrefs,
+  type NotificationPrefsChanges,
+} from './notificationPrefs.js';
 
 export async function getNotificationPrefs(ctx: AppContext, input: { agentId: number; accountId: number }): Promise<NotificationPrefs> {
   const row = await ctx.db

@@ -5,7 +5,6 @@
  * (/set-password, /forgot-password) are shown whoever is signed in.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { unlockAudio } from '../alerts';
 import { api, ApiError, setUnauthorizedHandler } from '../api';
 import { LiveProvider } from '../LiveProvider';
 import { navigate, usePath } from '../router';
@@ -36,17 +35,6 @@ export function App() {
       (err: unknown) => setSession({ state: 'signedOut', notice: err instanceof ApiError && err.status !== 401 ? err.message : undefined }),
     );
   }, [sessionLost]);
-
-  // Audio may only start after a gesture: the first click or key press unlocks the chime.
-  useEffect(() => {
-    const unlock = () => unlockAudio();
-    window.addEventListener('pointerdown', unlock, { once: true });
-    window.addEventListener('keydown', unlock, { once: true });
-    return () => {
-      window.removeEventListener('pointerdown', unlock);
-      window.removeEventListener('keydown', unlock);
-    };
-  }, []);
 
   const signedIn = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
   // Changes of the signed-in agent (from the stream) never sign a session back in: a sign-out records an

@@ -32,7 +32,11 @@ describe('presence, alert preferences and the first-run guide', () => {
 
   it('gives an agent who never chose the account default (Online) when the app opens, without changing the choice', async () => {
     expect(await statusOf(pat.id)).toBe('offline');
-    expect((await call('GET', '/me/presence', pat.token)).json()).toMatchObject({ agent: { status: 'offline' }, chosen_status: 'online', away_after_idle_minutes: 0 });
+    expect((await call('GET', '/me/presence', pat.token)).json()).toMatchObject({
+      agent: { status: 'offline' },
+      chosen_status: 'online',
+      away_after_idle_minutes: 0,
+    });
     const view = await presence(pat.token, 'active');
     expect(view).toMatchObject({ agent: { status: 'online' }, chosen_status: 'online' });
     const row = await t.app.ctx.db.selectFrom('agents').select(['status', 'chosen_status']).where('id', '=', pat.id).executeTakeFirstOrThrow();

@@ -23,7 +23,8 @@ const security = [{ bearer: [] }];
 const PresenceBody = Type.Object(
   {
     state: Type.Union([Type.Literal('active'), Type.Literal('idle')], {
-      description: '"active": the person is at the app (it opened, or activity after an idle spell): the chosen status comes back. "idle": no activity for the account\'s away_after_idle_minutes: an online agent turns Away.',
+      description:
+        '"active": the person is at the app (it opened, or activity after an idle spell): the chosen status comes back. "idle": no activity for the account\'s away_after_idle_minutes: an online agent turns Away.',
     }),
   },
   { additionalProperties: false },
@@ -62,8 +63,10 @@ export async function mePreferencesRoutes(base: FastifyInstance, ctx: AppContext
     presentPresence(await readPresence(ctx, { agent: actor(request) })),
   );
 
-  app.put('/me/presence', { schema: { tags, security, body: PresenceBody, summary: 'Say whether you are at the app (active or idle)' }, ...agent }, async (request) =>
-    presentPresence(await markPresence(ctx, { agent: actor(request), state: request.body.state })),
+  app.put(
+    '/me/presence',
+    { schema: { tags, security, body: PresenceBody, summary: 'Say whether you are at the app (active or idle)' }, ...agent },
+    async (request) => presentPresence(await markPresence(ctx, { agent: actor(request), state: request.body.state })),
   );
 
   app.get('/me/notifications', { schema: { tags, security, summary: 'Your alert preferences' }, ...agent }, async (request) => {
@@ -71,10 +74,14 @@ export async function mePreferencesRoutes(base: FastifyInstance, ctx: AppContext
     return getNotificationPrefs(ctx, { agentId: me.id, accountId: me.account_id });
   });
 
-  app.put('/me/notifications', { schema: { tags, security, body: NotificationsBody, summary: 'Change your alert preferences (partial)' }, ...agent }, async (request) => {
-    const me = actor(request);
-    return updateNotificationPrefs(ctx, { agentId: me.id, accountId: me.account_id, changes: request.body });
-  });
+  app.put(
+    '/me/notifications',
+    { schema: { tags, security, body: NotificationsBody, summary: 'Change your alert preferences (partial)' }, ...agent },
+    async (request) => {
+      const me = actor(request);
+      return updateNotificationPrefs(ctx, { agentId: me.id, accountId: me.account_id, changes: request.body });
+    },
+  );
 
   app.get('/me/guide', { schema: { tags, security, summary: 'The first-run guide: next steps, each ticked when done' }, ...agent }, async (request) =>
     firstRunGuide(ctx, { agent: actor(request) }),
