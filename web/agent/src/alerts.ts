@@ -139,6 +139,11 @@ export function ringFor(chatId: number, title: string, body: string, onClick: ()
   );
 }
 
+/** Whether a waiting chat is ringing (its first messages need no alert of their own). */
+export function isRinging(chatId: number): boolean {
+  return ringing.has(chatId);
+}
+
 /** The chat is accepted (or gone): its ringing and its notification stop. */
 export function stopRinging(chatId: number): void {
   const timer = ringing.get(chatId);

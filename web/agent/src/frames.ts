@@ -6,7 +6,7 @@
  * server that sends less than they promise.
  */
 import type { Dispatch } from 'react';
-import { alertOf, ringFor, stopRinging } from './alerts';
+import { alertOf, isRinging, ringFor, stopRinging } from './alerts';
 import { api } from './api';
 import { chatTitle, isRecord } from './format';
 import { chatOfFrame, type InboxAction } from './inbox';
@@ -64,7 +64,8 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
           () => {},
         );
       }
-      if (unread) alertOf('new_message', 'New message', message.text ?? 'New message', `chat-${message.chat_id}`, () => navigate(`/chats/${message.chat_id}`));
+      if (unread && !isRinging(message.chat_id))
+        alertOf('new_message', 'New message', message.text ?? 'New message', `chat-${message.chat_id}`, () => navigate(`/chats/${message.chat_id}`));
       return;
     }
     case 'typing': {
