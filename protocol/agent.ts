@@ -19,6 +19,38 @@ export interface AgentDto {
   department_ids?: number[];
 }
 
+/** An agent's own alert preferences (GET/PUT /api/v1/me/notifications). */
+export interface NotificationPrefsDto {
+  /** A chime plays for the events chosen below. */
+  sound: boolean;
+  /** Its volume, 0 to 100. */
+  volume: number;
+  /** Desktop notifications (once the browser allows them) when the app is not in front. */
+  desktop: boolean;
+  /** Silences every alert; the other choices are kept. */
+  muted: boolean;
+  /** Which events alert: a new chat waiting (until someone accepts it), a visitor's message in my chats, a chat transferred to me. */
+  events: { new_chat: boolean; new_message: boolean; transfer: boolean };
+}
+
+/** The signed-in agent's presence (GET/PUT /api/v1/me/presence). */
+export interface PresenceDto {
+  agent: AgentDto;
+  /** The status the agent gets back when it opens the app or returns from idle: its last choice, or the account's default. */
+  chosen_status: 'online' | 'away' | 'offline';
+  /** Minutes without activity in the app before an online agent turns Away; 0 = never. */
+  away_after_idle_minutes: number;
+}
+
+/** The first-run guide (GET /api/v1/me/guide): each step derived from the account's state. */
+export interface GuideDto {
+  steps: Array<{ id: 'channel' | 'snippet' | 'online'; done: boolean }>;
+  done: boolean;
+  dismissed: boolean;
+  /** Whether the app shows it: an admin who has not finished nor dismissed it. */
+  show: boolean;
+}
+
 export interface MessageDto {
   id: number;
   chat_id: number;

@@ -35,6 +35,12 @@ export interface AgentsTable {
   active: Bool;
   created_at: number;
   updated_at: number;
+  /** The status the agent last chose (PUT /me/status); null = never chose, the account's default applies (migration 029). */
+  chosen_status: 'online' | 'away' | 'offline' | null;
+  /** The agent's alert preferences (JSON, domain/agents/notificationPrefs.ts); null = the defaults (migration 029). */
+  notification_prefs_json: string | null;
+  /** When the agent dismissed the first-run guide; null = not dismissed (migration 029). */
+  guide_dismissed_at: number | null;
 }
 
 export interface AuthTokensTable {
@@ -138,6 +144,10 @@ export interface SettingsTable {
   chat_hours_json: string | null;
   /** Event types the admin switched on or off (`{"call_event": false}`); null = the defaults (migration 018, eventWebhooks/eventTypes.ts). */
   event_webhook_types_json: string | null;
+  /** Status of agents who never chose one; null = online (migration 029, domain/agents/presenceSettings.ts). */
+  default_agent_status: 'online' | 'away' | 'offline' | null;
+  /** Minutes without activity in the app before an online agent turns Away; null or 0 = never (migration 029). */
+  away_after_idle_minutes: number | null;
 }
 
 export interface VisitorsTable {

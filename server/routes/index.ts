@@ -16,6 +16,7 @@ import { chatRoutes } from './api/v1/chats/chats.js';
 import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
 import { mailsRoutes } from './api/v1/mails/mails.js';
 import { meRoutes } from './api/v1/me/me.js';
+import { mePreferencesRoutes } from './api/v1/me/preferences.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
@@ -31,6 +32,7 @@ export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<voi
 const apiV1: RouteModule[] = [
   authRoutes,
   meRoutes,
+  mePreferencesRoutes,
   chatRoutes,
   deliveriesRoutes,
   agentsRoutes,

@@ -29,6 +29,13 @@ const AGENT_ROUTES = new Set([
   'PATCH /api/v1/me',
   'PUT /api/v1/me/password',
   'POST /api/v1/me/photo',
+  // Presence, alert preferences and the first-run guide: each agent's own.
+  'GET /api/v1/me/presence',
+  'PUT /api/v1/me/presence',
+  'GET /api/v1/me/notifications',
+  'PUT /api/v1/me/notifications',
+  'GET /api/v1/me/guide',
+  'POST /api/v1/me/guide/dismiss',
   'GET /api/v1/agents',
   'GET /api/v1/agents/:id',
   'GET /api/v1/departments',

@@ -6,6 +6,7 @@
  * sentence; a 401 also tells the app to show the sign-in form.
  */
 import type { WidgetAppearance } from '../../../protocol/widget';
+import { humanMessage } from './errorMessages';
 import type {
   Agent,
   AgentStatus,
@@ -16,10 +17,13 @@ import type {
   ChatStatus,
   DeliveryRecord,
   GivenUpEventType,
+  Guide,
   Department,
   Mail,
   Message,
+  NotificationPrefs,
   OfflineMessage,
+  Presence,
   Role,
   Settings,
   SignInThrottle,
@@ -152,9 +156,10 @@ export interface ChannelFields {
 
 export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;
 
-export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications'>> & {
+export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications' | 'presence'>> & {
   callback?: Partial<Settings['callback']> | null;
   notifications?: Partial<NonNullable<Settings['notifications']>> | null;
+  presence?: Partial<NonNullable<Settings['presence']>> | null;
 };
 
 export interface OutgoingMessage {
@@ -203,6 +208,11 @@ export const api = {
   updateProfile: (changes: ProfileChanges) => request<Agent>('PATCH', '/me', changes),
   uploadPhoto: (file: File) => request<Agent>('POST', '/me/photo', file),
   setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
+  setPresence: (state: 'active' | 'idle') => request<Presence>('PUT', '/me/presence', { state }),
+  notificationPrefs: () => request<NotificationPrefs>('GET', '/me/notifications'),
+  updateNotificationPrefs: (changes: Partial<NotificationPrefs>) => request<NotificationPrefs>('PUT', '/me/notifications', changes),
+  guide: () => request<Guide>('GET', '/me/guide'),
+  dismissGuide: () => request<void>('POST', '/me/guide/dismiss'),
 
   chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),
   chat: (id: number) => request<Chat>('GET', `/chats/${id}`),
@@ -263,8 +273,9 @@ export const api = {
 };
 
 /** A sentence for any error thrown by the calls above. */
+/** A failure in the reader's words (errorMessages.ts maps the API's refusals; the API keeps its precise message). */
 export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
+  if (err instanceof ApiError) return humanMessage(err.code, err.message);
   if (err instanceof Error) return err.message;
   return 'Something went wrong.';
 }

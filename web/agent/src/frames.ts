@@ -6,7 +6,7 @@
  * server that sends less than they promise.
  */
 import type { Dispatch } from 'react';
-import { chime, notify } from './alerts';
+import { alertOf, isRinging, ringFor, stopRinging } from './alerts';
 import { api } from './api';
 import { chatTitle, isRecord } from './format';
 import { chatOfFrame, type InboxAction } from './inbox';
@@ -39,14 +39,14 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       if (frame.type === 'chat.created' && chat.status === 'pending') {
         const who = chatTitle(chat);
         fx.announce(`New chat from ${who}`);
-        chime();
-        notify('New chat', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}`));
+        // Rings in every eligible agent's app until someone accepts it.
+        ringFor(chat.id, 'New chat', who, () => navigate(`/chats/${chat.id}`));
       }
+      if (chat.status !== 'pending') stopRinging(chat.id);
       if (data.change === 'transferred' && chat.accepted_by === fx.meId() && data.agent_id !== fx.meId()) {
         const who = chatTitle(chat);
         fx.announce(`Chat with ${who} transferred to you`);
-        chime();
-        notify('Chat transferred to you', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}`));
+        alertOf('transfer', 'Chat transferred to you', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}`));
       }
       return;
     }
@@ -64,10 +64,8 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
           () => {},
         );
       }
-      if (unread) {
-        chime();
-        notify('New message', message.text ?? 'New message', `chat-${message.chat_id}`, () => navigate(`/chats/${message.chat_id}`));
-      }
+      if (unread && !isRinging(message.chat_id))
+        alertOf('new_message', 'New message', message.text ?? 'New message', `chat-${message.chat_id}`, () => navigate(`/chats/${message.chat_id}`));
       return;
     }
     case 'typing': {
@@ -83,13 +81,13 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
     case 'offline_message.created':
       fx.bump('offline');
       fx.announce('New offline message');
-      chime();
+      alertOf('other', 'New offline message', 'A visitor left a message.', 'offline-message', () => navigate('/offline'));
       return;
     case 'call.updated':
       if (isRecord(frame.data.call) && frame.data.call.status === 'start') {
         fx.bump('calls');
         fx.announce('New callback request');
-        chime();
+        alertOf('other', 'New callback request', 'A visitor asked to be called back.', 'callback', () => navigate('/calls'));
       }
       return;
   }

@@ -12,8 +12,11 @@ import type {
   ChatDto,
   DeliveryDto,
   GivenUpEventTypeDto,
+  GuideDto,
   MailDto,
   MessageDto,
+  NotificationPrefsDto,
+  PresenceDto,
   SignInThrottleDto,
   VisitorDto,
   WidgetChannelDto,
@@ -30,6 +33,9 @@ export type DeliveryRecord = DeliveryDto;
 export type GivenUpEventType = GivenUpEventTypeDto;
 export type Mail = MailDto;
 export type SignInThrottle = SignInThrottleDto;
+export type NotificationPrefs = NotificationPrefsDto;
+export type Presence = PresenceDto;
+export type Guide = GuideDto;
 
 export type Role = 'admin' | 'agent';
 export type AgentStatus = 'online' | 'away' | 'offline';
@@ -88,6 +94,13 @@ export interface Settings {
   notifications?: NotificationSettings;
   /** Every event type of the event webhooks with whether it is sent (docs/EVENTS.md "Choosing the event types"). */
   event_webhook_types?: Record<string, boolean>;
+  /** The status of agents who never chose one, and the idle delay before Away (0 = never). */
+  presence?: PresenceSettings;
+}
+
+export interface PresenceSettings {
+  default_status: AgentStatus;
+  away_after_idle_minutes: number;
 }
 
 export interface NotificationSettings {
