@@ -130,6 +130,8 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
               id={`attach-${chat.id}`}
               type="file"
               name="file"
+              aria-label="File to attach"
+              tabIndex={-1}
               className="sr-only"
               onChange={(e) => {
                 const chosen = e.target.files?.[0] ?? null;

@@ -2,13 +2,11 @@
 import type { Chat } from '../types';
 
 const LABEL = { positive: 'Rated good', negative: 'Rated bad' } as const;
-const ICON = { positive: '👍', negative: '👎' } as const;
 
 export function RatingBadge({ rate }: { rate: Chat['rate'] }) {
   if (rate !== 'positive' && rate !== 'negative') return null;
   return (
     <span className={`pill rating rating-${rate}`} data-rating={rate}>
-      <span aria-hidden="true">{ICON[rate]} </span>
       {LABEL[rate]}
     </span>
   );
