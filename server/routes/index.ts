@@ -13,6 +13,7 @@ import { authRoutes } from './api/v1/auth/auth.js';
 import { callsRoutes } from './api/v1/calls/calls.js';
 import { cannedResponsesRoutes } from './api/v1/canned-responses/cannedResponses.js';
 import { chatRoutes } from './api/v1/chats/chats.js';
+import { chatUploadRoutes } from './api/v1/chats/uploads.js';
 import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
 import { mailsRoutes } from './api/v1/mails/mails.js';
 import { meRoutes } from './api/v1/me/me.js';
@@ -34,6 +35,7 @@ const apiV1: RouteModule[] = [
   meRoutes,
   mePreferencesRoutes,
   chatRoutes,
+  chatUploadRoutes,
   deliveriesRoutes,
   agentsRoutes,
   departmentsRoutes,

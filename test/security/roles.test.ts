@@ -44,6 +44,7 @@ const AGENT_ROUTES = new Set([
   'GET /api/v1/chats/:id',
   'POST /api/v1/chats/:id/accept',
   'POST /api/v1/chats/:id/messages',
+  'POST /api/v1/chats/:id/uploads',
   'POST /api/v1/chats/:id/typing',
   'POST /api/v1/chats/:id/assign',
   'POST /api/v1/chats/:id/finish',

@@ -5,7 +5,7 @@
  * never kept in JavaScript. Errors become ApiError with the server's code and
  * sentence; a 401 also tells the app to show the sign-in form.
  */
-import type { WidgetAppearance } from '../../../protocol/widget';
+import type { UploadResponse, WidgetAppearance } from '../../../protocol/widget';
 import { humanMessage } from './errorMessages';
 import type {
   Agent,
@@ -63,8 +63,8 @@ function withQuery(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-export async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+export async function request<T>(method: Method, path: string, body?: unknown, query?: Query, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' };
   // A file goes as itself (its type as Content-Type); anything else as JSON.
   const raw = body instanceof Blob;
   if (body !== undefined) headers['content-type'] = raw ? body.type || 'application/octet-stream' : 'application/json';
@@ -218,6 +218,9 @@ export const api = {
   chat: (id: number) => request<Chat>('GET', `/chats/${id}`),
   accept: (id: number) => request<Chat>('POST', `/chats/${id}/accept`),
   send: (id: number, message: OutgoingMessage) => request<Message>('POST', `/chats/${id}/messages`, message),
+  /** A file for a reply (sent afterwards with `send` as {type, file, file_name, file_size}); its name URI-encoded, as headers are Latin-1. */
+  uploadFile: (id: number, file: File) =>
+    request<UploadResponse>('POST', `/chats/${id}/uploads`, file, undefined, { 'x-file-name': encodeURIComponent(file.name) }),
   typing: (id: number, typing: boolean) => request<void>('POST', `/chats/${id}/typing`, { typing }),
   assign: (id: number) => request<Chat>('POST', `/chats/${id}/assign`),
   finish: (id: number, blacklist: boolean) => request<Chat>('POST', `/chats/${id}/finish`, { blacklist }),

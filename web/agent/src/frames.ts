@@ -43,6 +43,8 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
         ringFor(chat.id, 'New chat', who, () => navigate(`/chats/${chat.id}`));
       }
       if (chat.status !== 'pending') stopRinging(chat.id);
+      // A rating may come after the finish: the chat's header shows it at once; a screen reader hears it.
+      if (data.change === 'rated' && chat.rate) fx.announce(`${chatTitle(chat)} rated the chat ${chat.rate === 'positive' ? 'good' : 'bad'}`);
       if (data.change === 'transferred' && chat.accepted_by === fx.meId() && data.agent_id !== fx.meId()) {
         const who = chatTitle(chat);
         fx.announce(`Chat with ${who} transferred to you`);
