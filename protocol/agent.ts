@@ -89,6 +89,10 @@ export interface ChatDto {
   finished_at: number | null;
   updated_at: number;
   messages?: MessageDto[];
+  /** Rows of chat lists only: the last message agents see (private notes aside); null when there is none. */
+  last_message?: MessageDto | null;
+  /** Rows of chat lists only: the visitor's messages the signed-in agent has not read (POST /api/v1/chats/:id/read). */
+  unread_count?: number;
 }
 
 export interface ChatChannelDto {

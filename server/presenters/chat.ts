@@ -3,9 +3,9 @@
  * The user token is never shown. The page's custom data and the chat_accepted
  * answer's are shown apart (and together in custom_data, as before).
  */
-import type { Chat, Visitor } from '../db/schema.js';
+import type { Chat, Message, Visitor } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
-import type { MessageDto } from './message.js';
+import { presentMessage, type MessageDto } from './message.js';
 import type { VisitorDto, ChatDto } from '../../protocol/agent.js';
 export type { VisitorDto, ChatDto };
 
@@ -61,4 +61,9 @@ export function presentChat(c: Chat, v: Visitor, messages?: MessageDto[]): ChatD
   };
   if (messages) dto.messages = messages;
   return dto;
+}
+
+/** A chat list row: the chat, its last message and the agent's unread count (domain/chats/chatSummaries.ts). */
+export function presentChatRow(c: Chat, v: Visitor, last: Message | undefined, unread: number): ChatDto {
+  return { ...presentChat(c, v), last_message: last ? presentMessage(last) : null, unread_count: unread };
 }
