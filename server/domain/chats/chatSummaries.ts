@@ -4,11 +4,13 @@
  * unread count, the visitor's messages after the last one it has read
  * (chat_reads, migration 027). Both are counted when a list is read, two
  * queries per page on the messages_chat (chat_id, id) index, so writing a
- * message costs nothing more.
+ * message costs nothing more. chatRows() turns chats into list rows (with
+ * their visitor and channel), for every list: inbox, search, a visitor's chats.
  */
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { Message } from '../../db/schema.js';
+import type { Chat, Message } from '../../db/schema.js';
+import { presentChatRow, type ChatDto } from '../../presenters/chat.js';
 
 export interface ChatSummaries {
   last: Map<number, Message>;
@@ -43,4 +45,31 @@ export async function chatSummaries(db: Executor, agentId: number, chatIds: numb
     last: new Map(lastMessages.map((m) => [m.chat_id, m])),
     unread: new Map(counts.map((r) => [r.chat_id, Number(r.n)])),
   };
+}
+
+/** Chats (already checked for the agent) as list rows, in the order given. */
+export async function chatRows(db: Executor, agentId: number, chats: Chat[]): Promise<ChatDto[]> {
+  if (chats.length === 0) return [];
+  const [visitors, channels, summaries] = await Promise.all([
+    db
+      .selectFrom('visitors')
+      .selectAll()
+      .where('id', 'in', [...new Set(chats.map((c) => c.visitor_id))])
+      .execute(),
+    db
+      .selectFrom('channels')
+      .select(['id', 'type', 'name'])
+      .where('id', 'in', [...new Set(chats.map((c) => c.channel_id))])
+      .execute(),
+    chatSummaries(
+      db,
+      agentId,
+      chats.map((c) => c.id),
+    ),
+  ]);
+  const visitorById = new Map(visitors.map((v) => [v.id, v]));
+  const channelById = new Map(channels.map((ch) => [ch.id, ch]));
+  return chats.map((c) =>
+    presentChatRow(c, visitorById.get(c.visitor_id)!, channelById.get(c.channel_id)!, summaries.last.get(c.id), summaries.unread.get(c.id) ?? 0),
+  );
 }

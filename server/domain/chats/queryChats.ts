@@ -7,8 +7,8 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Agent, Chat } from '../../db/schema.js';
-import { presentChat, presentChatRow, type ChatDto } from '../../presenters/chat.js';
-import { chatSummaries } from './chatSummaries.js';
+import { presentChat, type ChatDto } from '../../presenters/chat.js';
+import { chatRows } from './chatSummaries.js';
 import { presentMessage } from '../../presenters/message.js';
 import { loadChatFor, readableChannelIds } from './loadChat.js';
 
@@ -58,19 +58,7 @@ export async function listChats(ctx: AppContext, q: ChatListQuery & { actor: Age
     );
   }
   const chats = await query.orderBy('id', 'desc').limit(q.limit).execute();
-  if (chats.length === 0) return [];
-  const visitors = await db
-    .selectFrom('visitors')
-    .selectAll()
-    .where('id', 'in', [...new Set(chats.map((c) => c.visitor_id))])
-    .execute();
-  const byId = new Map(visitors.map((v) => [v.id, v]));
-  const summaries = await chatSummaries(
-    db,
-    agent.id,
-    chats.map((c) => c.id),
-  );
-  return chats.map((c) => presentChatRow(c, byId.get(c.visitor_id)!, summaries.last.get(c.id), summaries.unread.get(c.id) ?? 0));
+  return chatRows(db, agent.id, chats);
 }
 
 export async function getChat(ctx: AppContext, input: { actor: Agent; chatId: number }): Promise<ChatDto> {

@@ -204,6 +204,9 @@ export const api = {
 
   chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),
   chat: (id: number) => request<Chat>('GET', `/chats/${id}`),
+  /** This agent has seen the chat (up to messageId, or its last message): its unread count drops, on every device. */
+  read: (id: number, messageId?: number) =>
+    request<{ chat_id: number; last_read_message_id: number }>('POST', `/chats/${id}/read`, messageId === undefined ? {} : { message_id: messageId }),
   accept: (id: number) => request<Chat>('POST', `/chats/${id}/accept`),
   send: (id: number, message: OutgoingMessage) => request<Message>('POST', `/chats/${id}/messages`, message),
   typing: (id: number, typing: boolean) => request<void>('POST', `/chats/${id}/typing`, { typing }),

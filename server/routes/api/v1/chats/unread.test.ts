@@ -12,6 +12,7 @@ interface Row {
   id: number;
   visitor: { name: string };
   channel_id: number;
+  channel: { id: number; type: string; name: string };
   last_message: { id: number; text?: string; created_at: number } | null;
   unread_count: number;
 }
@@ -48,6 +49,7 @@ describe('chat list previews and unread counts', () => {
     await say('p-1', 'the latest line', 'Preview Person');
     const row = await rowOf(a.token, 'Preview Person');
     expect(row.channel_id).toBe(channel.id);
+    expect(row.channel).toEqual({ id: channel.id, type: 'chat_api', name: 'Support app' });
     expect(row.last_message).toMatchObject({ text: 'the latest line', author: 'visitor' });
     expect(row.last_message?.created_at).toBeTypeOf('number');
     expect(row.unread_count).toBe(2);
