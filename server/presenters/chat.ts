@@ -6,8 +6,8 @@
 import type { Channel, Chat, Message, Visitor } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 import { presentMessage, type MessageDto } from './message.js';
-import type { VisitorDto, ChatDto } from '../../protocol/agent.js';
-export type { VisitorDto, ChatDto };
+import type { VisitorDto, ChatDto, ChatMatchDto, ChatSearchHitDto } from '../../protocol/agent.js';
+export type { VisitorDto, ChatDto, ChatMatchDto, ChatSearchHitDto };
 
 export function presentVisitor(v: Visitor): VisitorDto {
   return {

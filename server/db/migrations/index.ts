@@ -25,6 +25,7 @@ import * as m019 from './019_inbound_dedup_content.js';
 import * as m024 from './024_working_hours.js';
 import * as m018 from './018_event_selection.js';
 import * as m027 from './027_chat_reads.js';
+import * as m028 from './028_search.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -52,6 +53,7 @@ const modules: Record<string, MigrationModule> = {
   '024_working_hours': m024,
   '018_event_selection': m018,
   '027_chat_reads': m027,
+  '028_search': m028,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

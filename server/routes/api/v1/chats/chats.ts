@@ -1,5 +1,5 @@
 /**
- * The agent's chat API (CONTRACT §5): list, detail, accept (Reply), messages,
+ * The agent's chat API (CONTRACT §5): list, search, detail, accept (Reply), messages,
  * read (the agent's unread state), typing, assign (bind to CRM card), finish, transfer to another agent.
  */
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +10,7 @@ import { assignChat } from '../../../../domain/chats/assignChat.js';
 import { finishChat } from '../../../../domain/chats/finishChat.js';
 import { markChatRead } from '../../../../domain/chats/markChatRead.js';
 import { getChat, listChats } from '../../../../domain/chats/queryChats.js';
+import { searchChats } from '../../../../domain/chats/searchChats.js';
 import { sendTyping } from '../../../../domain/chats/sendTyping.js';
 import { transferChat } from '../../../../domain/chats/transferChat.js';
 import { transferToDepartment } from '../../../../domain/chats/transferToDepartment.js';
@@ -20,6 +21,7 @@ import { presentMessage } from '../../../../presenters/message.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { readPage } from '../../../pagination.js';
 import { IdParams, readId } from '../../../params.js';
+import { ChatSearchQuery, readChatSearch } from './searchQuery.js';
 import { ChatListQuery, FinishBody, MessageBody, ReadBody, TransferBody, TypingBody } from './schema.js';
 
 export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -31,6 +33,11 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
     const page = readPage(request.query);
     return listChats(ctx, { actor: actor(request), status: request.query.status, q: request.query.q, limit: page.limit, before: page.before ?? undefined });
   });
+
+  // Search over the whole history; a static path, so Fastify never reads "search" as an :id.
+  app.get('/chats/search', { schema: { ...opts, querystring: ChatSearchQuery }, preValidation: requireAgent }, async (request) =>
+    searchChats(ctx, { actor: actor(request), ...readChatSearch(request.query) }),
+  );
 
   app.get('/chats/:id', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) =>
     getChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') }),
