@@ -6,6 +6,7 @@
  */
 import { useApp } from '../context';
 import { chatTitle, dateTime, time } from '../format';
+import { previewOf } from '../inbox';
 import { Link } from '../router';
 import type { Chat, ChatMatch } from '../types';
 import { Highlighted } from './Highlighted';
@@ -43,9 +44,8 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
       renderRow={(chat, index) => {
         const unread = chat.id === openId ? 0 : (inbox.unread[chat.id] ?? 0);
         const typing = inbox.typing[chat.id] !== undefined;
-        const preview = inbox.preview[chat.id] ?? chat.visitor.invite ?? '';
+        const preview = inbox.preview[chat.id] ?? (chat.last_message ? previewOf(chat.last_message) : null) ?? chat.visitor.invite ?? '';
         const match = matches?.[chat.id];
-        const at = inbox.chats[chat.id]?.updated_at ?? chat.updated_at;
         return (
           <li
             key={chat.id}
@@ -66,7 +66,7 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
                     {chat.rate === 'positive' ? '👍' : '👎'}{' '}
                   </span>
                 )}
-                {when(at, withDate)}
+                {when(chat.updated_at, withDate)}
               </span>
               <span className="chat-preview">{typing ? 'typing…' : match ? <Highlighted parts={match.parts} /> : preview}</span>
               {unread > 0 && (

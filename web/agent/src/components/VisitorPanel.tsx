@@ -11,6 +11,7 @@ import { str, isRecord, safeHref } from '../format';
 import type { Chat } from '../types';
 import { AssignButton } from './AssignButton';
 import { CustomData } from './CustomData';
+import { EarlierChats } from './EarlierChats';
 import { Field } from './Field';
 import { VisitorSession } from './VisitorSession';
 
@@ -96,6 +97,7 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
         )}
         <VisitorSession session={v.session} />
       </details>
+      <EarlierChats chat={chat} />
     </aside>
   );
 }
