@@ -121,6 +121,30 @@ export interface ChatDto {
   finished_at: number | null;
   updated_at: number;
   messages?: MessageDto[];
+  /** Rows of chat lists only: the last message agents see (private notes aside); null when there is none. */
+  last_message?: MessageDto | null;
+  /** Rows of chat lists only: the chat's channel, by name. */
+  channel?: { id: number; type: 'chat_api' | 'widget'; name: string };
+  /** Rows of chat lists only: the visitor's messages the signed-in agent has not read (POST /api/v1/chats/:id/read). */
+  unread_count?: number;
+}
+
+/**
+ * Why a chat matched a search (GET /api/v1/chats/search): the field, and a
+ * short excerpt of it cut into plain-text parts, `hit` on the parts that
+ * match. The parts are text, never markup: the app renders each as text.
+ */
+export interface ChatMatchDto {
+  field: 'message' | 'name' | 'email' | 'phone';
+  /** The matching message (field "message"). */
+  message_id?: number;
+  created_at?: number;
+  parts: Array<{ text: string; hit: boolean }>;
+}
+
+/** A row of GET /api/v1/chats/search: a chat list row and its match (none when only filters were given). */
+export interface ChatSearchHitDto extends ChatDto {
+  match: ChatMatchDto | null;
 }
 
 export interface ChatChannelDto {

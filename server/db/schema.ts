@@ -464,6 +464,14 @@ export interface WorkingHoursClockTable {
   changes_at: number | null;
 }
 
+/** Per agent and chat: the last message the agent has seen (migration 027); unread counts are counted from it when read. */
+export interface ChatReadsTable {
+  agent_id: number;
+  chat_id: number;
+  last_read_message_id: number;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -495,6 +503,7 @@ export interface Database {
   report_daily_zones: ReportDailyZonesTable;
   uploads: UploadsTable;
   working_hours_clock: WorkingHoursClockTable;
+  chat_reads: ChatReadsTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

@@ -21,6 +21,7 @@ import { mePreferencesRoutes } from './api/v1/me/preferences.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
+import { visitorsRoutes } from './api/v1/visitors/visitors.js';
 import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
 import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
@@ -49,6 +50,7 @@ const apiV1: RouteModule[] = [
   reportsRoutes,
   workingHoursRoutes,
   departmentMembersRoutes,
+  visitorsRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -41,7 +41,9 @@ const AGENT_ROUTES = new Set([
   'GET /api/v1/departments',
   'GET /api/v1/canned-responses',
   'GET /api/v1/chats',
+  'GET /api/v1/chats/search',
   'GET /api/v1/chats/:id',
+  'POST /api/v1/chats/:id/read',
   'POST /api/v1/chats/:id/accept',
   'POST /api/v1/chats/:id/messages',
   'POST /api/v1/chats/:id/uploads',
@@ -54,6 +56,7 @@ const AGENT_ROUTES = new Set([
   'GET /api/v1/calls/:id',
   'POST /api/v1/calls/:id/status',
   'GET /api/v1/stream',
+  'GET /api/v1/visitors/:id/chats',
   // Reports: an agent gets its own figures only (domain/reports/scope.ts).
   'GET /api/v1/reports/chats',
   'GET /api/v1/reports/response-times',

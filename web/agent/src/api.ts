@@ -14,6 +14,7 @@ import type {
   CannedResponse,
   Channel,
   Chat,
+  ChatSearchHit,
   ChatStatus,
   DeliveryRecord,
   GivenUpEventType,
@@ -104,6 +105,18 @@ export async function request<T>(method: Method, path: string, body?: unknown, q
 export interface Page {
   limit?: number;
   before?: number;
+}
+
+/** GET /chats/search's filters (dates as ISO 8601 strings). */
+export interface SearchFilters {
+  q?: string;
+  channel_id?: number;
+  agent_id?: number;
+  department_id?: number;
+  from?: string;
+  to?: string;
+  rating?: 'positive' | 'negative' | 'none';
+  status?: ChatStatus;
 }
 
 export interface NewAgent {
@@ -216,6 +229,12 @@ export const api = {
 
   chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),
   chat: (id: number) => request<Chat>('GET', `/chats/${id}`),
+  /** Search over the whole history on the server; without q, the filters alone list chats. */
+  searchChats: (filters: SearchFilters, page: Page = {}) => request<ChatSearchHit[]>('GET', '/chats/search', undefined, { ...filters, ...page }),
+  visitorChats: (visitorId: number, page: Page = {}) => request<Chat[]>('GET', `/visitors/${visitorId}/chats`, undefined, { ...page }),
+  /** This agent has seen the chat (up to messageId, or its last message): its unread count drops, on every device. */
+  read: (id: number, messageId?: number) =>
+    request<{ chat_id: number; last_read_message_id: number }>('POST', `/chats/${id}/read`, messageId === undefined ? {} : { message_id: messageId }),
   accept: (id: number) => request<Chat>('POST', `/chats/${id}/accept`),
   send: (id: number, message: OutgoingMessage) => request<Message>('POST', `/chats/${id}/messages`, message),
   /** A file for a reply (sent afterwards with `send` as {type, file, file_name, file_size}); its name URI-encoded, as headers are Latin-1. */

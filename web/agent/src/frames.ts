@@ -24,6 +24,8 @@ export interface FrameEffects {
   announce: (text: string) => void;
   agentChanged: (agent: Agent) => void;
   bump: (which: 'offline' | 'calls') => void;
+  /** A visitor's message arrived in the conversation on screen: the server is told it is read. */
+  seen: (chatId: number, messageId: number) => void;
 }
 
 export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
@@ -59,6 +61,7 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       const elsewhere = fx.openChatId() !== message.chat_id || document.visibilityState !== 'visible';
       const unread = frame.type === 'message.created' && message.author === 'visitor' && elsewhere;
       fx.dispatch({ type: 'message', message, unread });
+      if (frame.type === 'message.created' && message.author === 'visitor' && !elsewhere) fx.seen(message.chat_id, message.id);
       if (!fx.known[message.chat_id]) {
         fx.known[message.chat_id] = true;
         api.chat(message.chat_id).then(
