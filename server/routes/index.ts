@@ -20,6 +20,7 @@ import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
 import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
+import { routingRoutes } from './api/v1/routing/routing.js';
 import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
 import { widgetAssetRoutes } from './widget/assets.js';
@@ -45,6 +46,7 @@ const apiV1: RouteModule[] = [
   reportsRoutes,
   workingHoursRoutes,
   departmentMembersRoutes,
+  routingRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -96,6 +96,8 @@ const agent: Agent = {
   active: 1,
   created_at: T,
   updated_at: T,
+  max_chats: null,
+  last_offered_at: null,
 };
 
 function visitor(full: boolean): Visitor {
