@@ -324,6 +324,7 @@ export interface EventPayloads {
   'call.updated': { call: CallDto; visitor_id: number | null };
   'agent.updated': { agent: AgentDto };
   'working_hours.changed': WorkingHoursChangedData;
+  'chat.offered': ChatOfferedData;
 }
 
 /** Working hours for chat opened or closed (at the boundary, or an admin changed them): docs/ROUTING.md. */
@@ -333,6 +334,22 @@ export interface WorkingHoursChangedData {
   open: boolean;
   /** When `open` changes next (epoch ms); null = not within the horizon (always open, or no range ahead). */
   changes_at: number | null;
+}
+
+/** A waiting chat was offered to an agent (assignment modes, docs/ROUTING.md): the first offer (attempt 1) or a re-offer. */
+export interface ChatOfferedData {
+  chat_id: number;
+  /** The agent it is offered to. */
+  agent_id: number;
+  /** 1 for the chat's first routing step, +1 at each later one. */
+  attempt: number;
+  /** When the offer runs out (epoch ms) and goes to the next agent unless accepted. */
+  expires_at: number;
+  /** The department whose agents it is offered to first; null once it is offered to everyone. */
+  department_id: number | null;
+  mode: 'round_robin' | 'least_busy';
+  /** The agent it was offered to before (the offer ran out or was declined); null for the first. */
+  previous_agent_id: number | null;
 }
 
 export type EventType = keyof EventPayloads;

@@ -23,6 +23,7 @@ import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
 import { visitorsRoutes } from './api/v1/visitors/visitors.js';
 import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
+import { routingRoutes } from './api/v1/routing/routing.js';
 import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
 import { widgetAssetRoutes } from './widget/assets.js';
@@ -51,6 +52,7 @@ const apiV1: RouteModule[] = [
   workingHoursRoutes,
   departmentMembersRoutes,
   visitorsRoutes,
+  routingRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -100,6 +100,8 @@ const agent: Agent = {
   chosen_status: null,
   notification_prefs_json: null,
   guide_dismissed_at: null,
+  max_chats: null,
+  last_offered_at: null,
 };
 
 function visitor(full: boolean): Visitor {

@@ -80,6 +80,15 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       }
       return;
     }
+    case 'chat.offered': {
+      const data = frame.data;
+      if (data.agent_id !== fx.meId() || typeof data.chat_id !== 'number') return;
+      const seconds = Math.max(1, Math.round((data.expires_at - Date.now()) / 1000));
+      fx.announce(`A waiting chat is offered to you: accept it within ${seconds} s`);
+      chime();
+      notify('A chat is offered to you', `Accept it within ${seconds} s`, `chat-${data.chat_id}`, () => navigate(`/chats/${data.chat_id}`));
+      return;
+    }
     case 'agent.updated':
       if (isRecord(frame.data.agent) && typeof frame.data.agent.id === 'number') fx.agentChanged(frame.data.agent);
       return;
