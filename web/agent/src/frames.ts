@@ -85,8 +85,7 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       if (data.agent_id !== fx.meId() || typeof data.chat_id !== 'number') return;
       const seconds = Math.max(1, Math.round((data.expires_at - Date.now()) / 1000));
       fx.announce(`A waiting chat is offered to you: accept it within ${seconds} s`);
-      chime();
-      notify('A chat is offered to you', `Accept it within ${seconds} s`, `chat-${data.chat_id}`, () => navigate(`/chats/${data.chat_id}`));
+      alertOf('new_chat', 'A chat is offered to you', `Accept it within ${seconds} s`, `chat-${data.chat_id}`, () => navigate(`/chats/${data.chat_id}`));
       return;
     }
     case 'agent.updated':
