@@ -17,10 +17,13 @@ import { chatUploadRoutes } from './api/v1/chats/uploads.js';
 import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
 import { mailsRoutes } from './api/v1/mails/mails.js';
 import { meRoutes } from './api/v1/me/me.js';
+import { mePreferencesRoutes } from './api/v1/me/preferences.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
+import { visitorsRoutes } from './api/v1/visitors/visitors.js';
 import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
+import { routingRoutes } from './api/v1/routing/routing.js';
 import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
 import { widgetAssetRoutes } from './widget/assets.js';
@@ -32,6 +35,7 @@ export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<voi
 const apiV1: RouteModule[] = [
   authRoutes,
   meRoutes,
+  mePreferencesRoutes,
   chatRoutes,
   chatUploadRoutes,
   deliveriesRoutes,
@@ -47,6 +51,8 @@ const apiV1: RouteModule[] = [
   reportsRoutes,
   workingHoursRoutes,
   departmentMembersRoutes,
+  visitorsRoutes,
+  routingRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

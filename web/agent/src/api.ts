@@ -6,6 +6,7 @@
  * sentence; a 401 also tells the app to show the sign-in form.
  */
 import type { UploadResponse, WidgetAppearance } from '../../../protocol/widget';
+import { humanMessage } from './errorMessages';
 import type {
   Agent,
   AgentStatus,
@@ -13,13 +14,17 @@ import type {
   CannedResponse,
   Channel,
   Chat,
+  ChatSearchHit,
   ChatStatus,
   DeliveryRecord,
   GivenUpEventType,
+  Guide,
   Department,
   Mail,
   Message,
+  NotificationPrefs,
   OfflineMessage,
+  Presence,
   Role,
   Settings,
   SignInThrottle,
@@ -102,6 +107,18 @@ export interface Page {
   before?: number;
 }
 
+/** GET /chats/search's filters (dates as ISO 8601 strings). */
+export interface SearchFilters {
+  q?: string;
+  channel_id?: number;
+  agent_id?: number;
+  department_id?: number;
+  from?: string;
+  to?: string;
+  rating?: 'positive' | 'negative' | 'none';
+  status?: ChatStatus;
+}
+
 export interface NewAgent {
   name: string;
   email: string;
@@ -152,9 +169,10 @@ export interface ChannelFields {
 
 export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;
 
-export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications'>> & {
+export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications' | 'presence'>> & {
   callback?: Partial<Settings['callback']> | null;
   notifications?: Partial<NonNullable<Settings['notifications']>> | null;
+  presence?: Partial<NonNullable<Settings['presence']>> | null;
 };
 
 export interface OutgoingMessage {
@@ -192,7 +210,9 @@ export interface PasswordLink {
 }
 
 export const api = {
-  login: (email: string, password: string) => request<{ token: string; agent: Agent }>('POST', '/auth/login', { email, password }),
+  /** `must_change_password`: signed in with a one-time password, which must be changed before anything else. */
+  login: (email: string, password: string) =>
+    request<{ token: string; agent: Agent; must_change_password?: boolean }>('POST', '/auth/login', { email, password }),
   logout: () => request<void>('POST', '/auth/logout'),
   logoutAll: () => request<void>('POST', '/auth/logout-all'),
   changePassword: (currentPassword: string, newPassword: string) =>
@@ -201,9 +221,20 @@ export const api = {
   updateProfile: (changes: ProfileChanges) => request<Agent>('PATCH', '/me', changes),
   uploadPhoto: (file: File) => request<Agent>('POST', '/me/photo', file),
   setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
+  setPresence: (state: 'active' | 'idle') => request<Presence>('PUT', '/me/presence', { state }),
+  notificationPrefs: () => request<NotificationPrefs>('GET', '/me/notifications'),
+  updateNotificationPrefs: (changes: Partial<NotificationPrefs>) => request<NotificationPrefs>('PUT', '/me/notifications', changes),
+  guide: () => request<Guide>('GET', '/me/guide'),
+  dismissGuide: () => request<void>('POST', '/me/guide/dismiss'),
 
   chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),
   chat: (id: number) => request<Chat>('GET', `/chats/${id}`),
+  /** Search over the whole history on the server; without q, the filters alone list chats. */
+  searchChats: (filters: SearchFilters, page: Page = {}) => request<ChatSearchHit[]>('GET', '/chats/search', undefined, { ...filters, ...page }),
+  visitorChats: (visitorId: number, page: Page = {}) => request<Chat[]>('GET', `/visitors/${visitorId}/chats`, undefined, { ...page }),
+  /** This agent has seen the chat (up to messageId, or its last message): its unread count drops, on every device. */
+  read: (id: number, messageId?: number) =>
+    request<{ chat_id: number; last_read_message_id: number }>('POST', `/chats/${id}/read`, messageId === undefined ? {} : { message_id: messageId }),
   accept: (id: number) => request<Chat>('POST', `/chats/${id}/accept`),
   send: (id: number, message: OutgoingMessage) => request<Message>('POST', `/chats/${id}/messages`, message),
   /** A file for a reply (sent afterwards with `send` as {type, file, file_name, file_size}); its name URI-encoded, as headers are Latin-1. */
@@ -264,8 +295,9 @@ export const api = {
 };
 
 /** A sentence for any error thrown by the calls above. */
+/** A failure in the reader's words (errorMessages.ts maps the API's refusals; the API keeps its precise message). */
 export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
+  if (err instanceof ApiError) return humanMessage(err.code, err.message);
   if (err instanceof Error) return err.message;
   return 'Something went wrong.';
 }

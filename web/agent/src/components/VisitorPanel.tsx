@@ -14,6 +14,7 @@ import { str, isRecord, safeHref } from '../format';
 import type { Chat } from '../types';
 import { AssignButton } from './AssignButton';
 import { CustomData } from './CustomData';
+import { EarlierChats } from './EarlierChats';
 import { Field } from './Field';
 import { RatingBadge } from './RatingBadge';
 import { VisitorSession } from './VisitorSession';
@@ -114,6 +115,7 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
         <VisitorVisit session={v.session} />
         <VisitorSession session={v.session} />
       </details>
+      <EarlierChats chat={chat} />
     </aside>
   );
 }
