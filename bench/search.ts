@@ -250,7 +250,7 @@ ${today()} — ${machineLine()}; ${load.line()}. SQLite, ${MESSAGES.toLocaleStri
 |---|---|---|---|---|---|
 ${timings.map((t) => `| ${t.name} | \`${t.query}\` | ${t.results} | ${fmt(t.p50)} ms | ${fmt(t.p99)} ms | ${fmt(t.max)} ms |`).join('\n')}
 
-Reproduce: \`npm run bench -- --only=search\` (\`BENCH_SEARCH_MESSAGES\`, \`BENCH_SEARCH_RUNS\` change the size and the runs). Message text is matched by the FTS5 index of migration 028 (\`messages_fts\`), visitors by its trigram index (\`visitors_fts\`); the chats are then read newest first by id.`,
+Reproduce: \`npm run bench -- --only=search\` (\`BENCH_SEARCH_MESSAGES\`, \`BENCH_SEARCH_RUNS\` change the size and the runs). Message text is matched by the FTS5 index of migration 028 (\`messages_fts\`), visitors by its trigram index (\`visitors_fts\`); the chats are then read newest first by id. Known limit: every word is searched as a word prefix (\`order\` also finds \`orders\`), and FTS5 reads the whole list of a prefix's matches before the chats are picked, so a word in a large share of the messages (\`order\` is in about 40 % of them here) costs in proportion to its matches; whole words read only the newest matches (about 30 ms for 2,000 of them here).`,
   );
   recordGoal({
     key: 'search-sqlite',
