@@ -4,6 +4,7 @@
  * and config.ts as the only reader of process.env.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
       wsMaxPerVisitor: 10,
       wsMaxPerAgentToken: 10,
       smtpUrl: null,
+      smtpTlsCa: null,
       mailFrom: 'Parley <parley@localhost.localdomain>',
       metricsToken: null,
       uploadQuotaBytes: 1024 * 1024 * 1024,
@@ -114,6 +116,7 @@ describe('loadConfig', () => {
       wsMaxPerVisitor: 3,
       wsMaxPerAgentToken: 4,
       smtpUrl: 'smtps://mailer:p%40ss@smtp.example.com:465',
+      smtpTlsCa: null,
       mailFrom: 'Acme support <support@acme.example>',
       metricsToken: 'scrape-0123456789abcdef',
       uploadQuotaBytes: 5 * 1024 * 1024,
@@ -158,6 +161,17 @@ describe('loadConfig', () => {
   it('refuses a headers timeout longer than the request timeout', () => {
     const problems = problemsOf({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' });
     expect(problems).toEqual([expect.stringMatching(/^HEADERS_TIMEOUT_MS \(20000\) must not be longer than REQUEST_TIMEOUT_MS \(15000\)/)]);
+  });
+
+  it('reads the certificates of SMTP_TLS_CA_FILE', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-ca-'));
+    try {
+      const pem = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
+      fs.writeFileSync(path.join(dir, 'ca.pem'), pem);
+      expect(loadConfig({ SMTP_TLS_CA_FILE: path.join(dir, 'ca.pem') }).smtpTlsCa).toBe(pem);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('accepts RETENTION_DAYS=0 (keep forever)', () => {
@@ -222,6 +236,8 @@ describe('loadConfig', () => {
     ['WS_MAX_PER_VISITOR', '10001'],
     ['WS_MAX_PER_AGENT_TOKEN', '0'],
     ['WS_MAX_PER_AGENT_TOKEN', '-3'],
+    ['SMTP_TLS_CA_FILE', '/nonexistent/parley-mail-ca.pem'],
+    ['SMTP_TLS_CA_FILE', '/dev/null'],
   ];
 
   it.each(invalid)('refuses %s=%s with one problem naming the variable and an example', (key, value) => {

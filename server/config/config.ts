@@ -3,6 +3,7 @@
  * Every variable is validated at boot; all problems are reported together, each
  * with an example of a valid value. The result is frozen.
  */
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -50,6 +51,8 @@ export interface Config {
   readonly wsMaxPerAgentToken: number;
   /** smtp:// or smtps:// URL of the mail server (server/mail/); null = mails are composed and kept, not sent. */
   readonly smtpUrl: string | null;
+  /** PEM certificates (SMTP_TLS_CA_FILE's content) trusted for the mail server's TLS besides the public CAs; null = the public CAs only. */
+  readonly smtpTlsCa: string | null;
   /** The From of every mail: an address, or `Name <address>`. */
   readonly mailFrom: string;
   /** When set, `/metrics` answers only with `Authorization: Bearer <this>`; null = open (bind to a private address). */
@@ -208,6 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
       `SMTP_URL must be an smtp:// or smtps:// URL with a host (got "${redact(smtpUrl)}"), e.g. SMTP_URL=smtps://user:password@smtp.example.com:465`,
     );
   }
+  const smtpTlsCa = readCaFile(env, problems, 'SMTP_TLS_CA_FILE');
   const publicHost = safeHost(publicUrl);
   const mailFrom = nonEmpty(env, 'MAIL_FROM') ?? `Parley <parley@${publicHost.includes('.') ? publicHost : `${publicHost}.localdomain`}>`;
   if (!isMailbox(mailFrom)) {
@@ -249,10 +253,31 @@ export function loadConfig(env: Env = process.env): Config {
     wsMaxPerVisitor,
     wsMaxPerAgentToken,
     smtpUrl,
+    smtpTlsCa,
     mailFrom,
     metricsToken,
     uploadQuotaBytes: uploadQuotaMb * 1024 * 1024,
   });
+}
+
+/** The PEM certificates of a file named by the variable (null when unset); a problem when it cannot be read or holds none. */
+function readCaFile(env: Env, problems: string[], key: string): string | null {
+  const file = nonEmpty(env, key);
+  if (file === null) return null;
+  const example = `e.g. ${key}=/etc/parley/mail-ca.pem`;
+  let pem: string;
+  try {
+    pem = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    problems.push(`${key} must name a readable PEM file of certificates (${file}: ${reason}), ${example}`);
+    return null;
+  }
+  if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem)) {
+    problems.push(`${key} must name a PEM file with at least one "-----BEGIN CERTIFICATE-----" block (${file} has none), ${example}`);
+    return null;
+  }
+  return pem;
 }
 
 /** An integer variable from min to max (fallback when unset); a problem naming the range and an example otherwise. */

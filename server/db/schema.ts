@@ -17,12 +17,17 @@ export interface AccountsTable {
   created_at: number;
 }
 
+/** agents.password_state: chosen by the person, or printed once by reset-admin (unused, or used for its one sign-in). */
+export type PasswordState = 'chosen' | 'one_time' | 'one_time_used';
+
 export interface AgentsTable {
   id: Generated<number>;
   account_id: number;
   name: string;
   email: string;
   password_hash: string;
+  /** What kind of password password_hash is (migration 026): `one_time*` ones must be changed before anything else. */
+  password_state: Generated<PasswordState>;
   role: 'admin' | 'agent';
   phone: string | null;
   photo_url: string | null;
@@ -36,6 +41,10 @@ export interface AgentsTable {
   notification_prefs_json: string | null;
   /** When the agent dismissed the first-run guide; null = not dismissed (migration 029). */
   guide_dismissed_at: number | null;
+  /** Chats (active, plus outstanding offers) the agent may hold at once; null = no limit (migration 031). */
+  max_chats: number | null;
+  /** When the agent was last offered a chat: round robin offers the least recent first (migration 031). */
+  last_offered_at: number | null;
 }
 
 export interface AuthTokensTable {
@@ -75,6 +84,8 @@ export interface DepartmentsTable {
   created_at: number;
   /** The department's own working hours for chat (JSON, domain/workingHours/hours.ts); null = the account's (migration 024). */
   hours_json: string | null;
+  /** The department's assignment mode (domain/routing/modes.ts); null = the account's (migration 031). */
+  routing_mode: string | null;
 }
 
 /** A ready-made reply agents insert with `/shortcut`; the shortcut is unique per account. */
@@ -459,6 +470,14 @@ export interface WorkingHoursClockTable {
   changes_at: number | null;
 }
 
+/** Per agent and chat: the last message the agent has seen (migration 027); unread counts are counted from it when read. */
+export interface ChatReadsTable {
+  agent_id: number;
+  chat_id: number;
+  last_read_message_id: number;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -490,6 +509,9 @@ export interface Database {
   report_daily_zones: ReportDailyZonesTable;
   uploads: UploadsTable;
   working_hours_clock: WorkingHoursClockTable;
+  chat_reads: ChatReadsTable;
+  routing_settings: RoutingSettingsTable;
+  chat_offers: ChatOffersTable;
 }
 
 export type Agent = Selectable<AgentsTable>;
@@ -504,3 +526,31 @@ export type ChatUpdate = Updateable<ChatsTable>;
 export type Call = Selectable<CallsTable>;
 export type OfflineMessage = Selectable<OfflineMessagesTable>;
 export type Settings = Selectable<SettingsTable>;
+
+/** The account's assignment settings (migration 031, docs/ROUTING.md); no row = manual. */
+export interface RoutingSettingsTable {
+  account_id: number;
+  mode: string;
+  offer_timeout_seconds: number;
+  /** Seconds a chat is offered to its department's agents only; null = never to everyone. */
+  everyone_after_seconds: number | null;
+  updated_at: number;
+}
+
+/** A pending chat being routed (migration 031, domain/routing/): one row per chat. */
+export interface ChatOffersTable {
+  chat_id: number;
+  account_id: number;
+  department_id: number | null;
+  /** The agent it is offered to now; null = nobody eligible (looked at again at expires_at). */
+  agent_id: number | null;
+  /** 1 for the first offer, +1 at each move (the compare-and-set of every change). */
+  attempt: number;
+  expires_at: number;
+  /** When the department's turn ends and everyone may be offered it; null = never. */
+  everyone_at: number | null;
+  /** JSON array of the agents offered it in this round. */
+  tried_json: string;
+  created_at: number;
+}
+export type ChatOffer = Selectable<ChatOffersTable>;

@@ -1,7 +1,9 @@
 /**
  * One SMTP attempt of a mail row, with nodemailer: SMTP_URL gives the server
  * (smtp:// with STARTTLS when offered, smtps:// with TLS from the start; user
- * and password from the URL), MAIL_FROM the sender. Never throws: every
+ * and password from the URL), MAIL_FROM the sender. The server's certificate
+ * is always verified: against the public CAs, and the certificates of
+ * SMTP_TLS_CA_FILE when set (a private CA, a self-signed server). Never throws: every
  * outcome is a SendResult the deliverer judges like an HTTP answer:
  * - accepted → ok;
  * - a 5xx answer (unknown mailbox, refused sender, bad credentials) →
@@ -11,6 +13,7 @@
  * The Message-ID is derived from the row's webhook_id, so a mail retried after
  * an uncertain attempt carries the same id (receivers can drop the copy).
  */
+import tls from 'node:tls';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Config } from '../config/config.js';
@@ -34,6 +37,8 @@ export class Mailer {
     smtpUrl: string,
     private readonly from: string,
     timeoutMs: number,
+    /** PEM certificates trusted besides the public CAs (SMTP_TLS_CA_FILE). */
+    extraCa: string | null = null,
   ) {
     const u = new URL(smtpUrl);
     const secure = u.protocol === 'smtps:';
@@ -46,6 +51,8 @@ export class Mailer {
       connectionTimeout: step,
       greetingTimeout: step,
       socketTimeout: timeoutMs,
+      // Node's `ca` replaces the public CAs: keep them, and add the configured ones.
+      tls: extraCa ? { ca: [...tls.rootCertificates, extraCa], rejectUnauthorized: true } : { rejectUnauthorized: true },
     });
   }
 
@@ -102,6 +109,6 @@ export function smtpFailure(err: unknown): SendResult {
 }
 
 /** The process's mailer, or null when SMTP_URL is unset (mails are kept, not sent). */
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, timeoutMs: number): Mailer | null {
-  return config.smtpUrl === null ? null : new Mailer(config.smtpUrl, config.mailFrom, timeoutMs);
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'smtpTlsCa'>, timeoutMs: number): Mailer | null {
+  return config.smtpUrl === null ? null : new Mailer(config.smtpUrl, config.mailFrom, timeoutMs, config.smtpTlsCa);
 }

@@ -4,6 +4,11 @@
  * methods) to an agent. Routes opt in with `preValidation: requireAgent` or
  * `requireAdmin`, so who calls is checked before the input: a stranger gets
  * 401 and an agent on an admin route 403, never a 400 about the body.
+ *
+ * A session opened with a one-time password (`npm run reset-admin`) passes
+ * only `requireSession`, the guard of choosing a new password and of signing
+ * out; every other guard answers 403 `password_change_required` until the
+ * password is changed.
  */
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -50,14 +55,34 @@ async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<A
   return agent;
 }
 
-export function makeGuards(ctx: AppContext): { requireAgent: preHandlerAsyncHookHandler; requireAdmin: preHandlerAsyncHookHandler } {
+/** Whether the agent's password is one it chose (not a one-time password that must be changed first). */
+export const passwordChosen = (agent: Pick<Agent, 'password_state'>): boolean => agent.password_state === 'chosen';
+
+export interface Guards {
+  /** Any signed-in agent whose password is its own. */
+  requireAgent: preHandlerAsyncHookHandler;
+  /** An administrator whose password is its own. */
+  requireAdmin: preHandlerAsyncHookHandler;
+  /** Any signed-in agent, also one that must still change a one-time password: changing it, signing out. */
+  requireSession: preHandlerAsyncHookHandler;
+}
+
+export function makeGuards(ctx: AppContext): Guards {
+  const requireOwnPassword = async (request: FastifyRequest): Promise<Agent> => {
+    const agent = await authenticate(ctx, request);
+    if (!passwordChosen(agent)) throw new AppError('password_change_required');
+    return agent;
+  };
   return {
     requireAgent: async (request: FastifyRequest, _reply: FastifyReply) => {
-      await authenticate(ctx, request);
+      await requireOwnPassword(request);
     },
     requireAdmin: async (request: FastifyRequest, _reply: FastifyReply) => {
-      const agent = await authenticate(ctx, request);
+      const agent = await requireOwnPassword(request);
       if (agent.role !== 'admin') throw new AppError('forbidden');
+    },
+    requireSession: async (request: FastifyRequest, _reply: FastifyReply) => {
+      await authenticate(ctx, request);
     },
   };
 }

@@ -1,10 +1,11 @@
 /**
  * Mail and recovery on the real processes: `npm start` without SMTP_URL logs
  * exactly one line saying mail is not being sent (and none with SMTP_URL);
- * `npm run reset-admin -- <email>` run beside the service prints a one-hour,
- * single-use link that sets a new password on the running server, with exit
- * code 0, and refuses an unknown address with exit code 1. Runs on SQLite and
- * on PostgreSQL.
+ * `npm run reset-admin -- <email>` run beside the service prints a one-time
+ * password, with exit code 0, that signs in once on the running server (the
+ * answer says the password must be changed, and nothing else works until it
+ * is), ends the old password, and refuses an unknown address with exit code
+ * 1. Runs on SQLite and on PostgreSQL.
  */
 import { spawn } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -32,10 +33,10 @@ function resetAdmin(env: Record<string, string>, email: string): Promise<{ code:
   });
 }
 
-async function post(base: string, path: string, body: unknown): Promise<number> {
+async function post(base: string, path: string, body: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  await res.text();
-  return res.status;
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
 describe('mail and recovery (npm start, npm run reset-admin)', () => {
@@ -50,7 +51,7 @@ describe('mail and recovery (npm start, npm run reset-admin)', () => {
     for (const store of stores.splice(0)) await store.cleanup();
   });
 
-  it('logs one line that mail is not being sent; reset-admin prints a link that sets a new password once', { timeout: 90_000 }, async () => {
+  it('logs one line that mail is not being sent; reset-admin prints a one-time password that signs in once', { timeout: 90_000 }, async () => {
     const store = freshStore();
     stores.push(store);
     const port = await freePort();
@@ -72,16 +73,24 @@ describe('mail and recovery (npm start, npm run reset-admin)', () => {
 
     const done = await resetAdmin(env, EMAIL);
     expect(done.code, done.stderr).toBe(0);
-    const link = /(http:\/\/\S+\/set-password\?token=\S+)/.exec(done.stdout)?.[1];
-    expect(done.stdout).toContain('Open this link within the hour');
-    expect(link?.startsWith(`${base}/set-password?token=`)).toBe(true);
-    const token = new URL(link as string).searchParams.get('token');
-    // The link page of the running server opens; the link sets the password once.
-    expect((await fetch(link as string, { headers: { accept: 'text/html' } })).status).toBe(200);
-    expect(await post(base, '/api/v1/auth/set-password', { token, password: 'recovered-pass-1' })).toBe(204);
-    expect(await post(base, '/api/v1/auth/set-password', { token, password: 'again-pass-2' })).toBe(404);
-    expect(await post(base, '/api/v1/auth/login', { email: EMAIL, password: 'recovered-pass-1' })).toBe(200);
-    expect(await post(base, '/api/v1/auth/login', { email: EMAIL, password: PASSWORD })).toBe(401);
+    expect(done.stdout).toContain(`One-time password for ${EMAIL}`);
+    const password = /^ {2}(\S{20})$/m.exec(done.stdout)?.[1] as string;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    expect((await post(base, '/api/v1/auth/login', { email: EMAIL, password: PASSWORD })).status).toBe(401);
+    const first = await post(base, '/api/v1/auth/login', { email: EMAIL, password });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ must_change_password: true });
+    const auth = { authorization: `Bearer ${(first.body as { token: string }).token}` };
+    expect((await fetch(`${base}/api/v1/me`, { headers: auth })).status).toBe(403);
+    expect((await post(base, '/api/v1/auth/login', { email: EMAIL, password })).status).toBe(401);
+    const changed = await fetch(`${base}/api/v1/me/password`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ current_password: password, new_password: 'recovered-pass-1' }),
+    });
+    expect(changed.status).toBe(204);
+    expect((await fetch(`${base}/api/v1/me`, { headers: auth })).status).toBe(200);
+    expect((await post(base, '/api/v1/auth/login', { email: EMAIL, password: 'recovered-pass-1' })).status).toBe(200);
   });
 
   it('says nothing of the kind with SMTP_URL set', { timeout: 60_000 }, async () => {

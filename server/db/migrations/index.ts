@@ -24,7 +24,11 @@ import * as m019photos from './019_agent_photos.js';
 import * as m019 from './019_inbound_dedup_content.js';
 import * as m024 from './024_working_hours.js';
 import * as m018 from './018_event_selection.js';
+import * as m026otp from './026_one_time_password.js';
 import * as m029 from './029_agent_presence.js';
+import * as m027 from './027_chat_reads.js';
+import * as m028 from './028_search.js';
+import * as m031 from './031_routing.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -51,7 +55,11 @@ const modules: Record<string, MigrationModule> = {
   '019_agent_photos': m019photos,
   '024_working_hours': m024,
   '018_event_selection': m018,
+  '026_one_time_password': m026otp,
   '029_agent_presence': m029,
+  '027_chat_reads': m027,
+  '028_search': m028,
+  '031_routing': m031,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -35,7 +35,10 @@ export async function updateAgent(ctx: AppContext, input: { actor: Actor; id: nu
   if (changes.name !== undefined) set.name = cleanName(changes.name);
   if (changes.phone !== undefined) set.phone = cleanPhone(changes.phone);
   if (changes.role !== undefined) set.role = changes.role;
-  if (changes.password !== undefined) set.password_hash = await hashPassword(checkPassword(changes.password));
+  if (changes.password !== undefined) {
+    set.password_hash = await hashPassword(checkPassword(changes.password));
+    set.password_state = 'chosen';
+  }
   if (changes.active !== undefined) set.active = changes.active ? 1 : 0;
   const now = ctx.clock();
 

@@ -6,7 +6,9 @@
  * tokens are revoked in the same transaction as the change, and an
  * `agent.updated` event makes each open stream recheck its token, so the
  * streams of the other sessions close at once (4401). The session that made
- * the change stays signed in.
+ * the change stays signed in. A one-time password (reset-admin) is changed
+ * here too: the new one is the person's own (password_state `chosen`), which
+ * lets the session do anything again.
  */
 import type { AppContext } from '../../context.js';
 import type { Agent } from '../../db/schema.js';
@@ -42,7 +44,7 @@ export async function changeOwnPassword(ctx: AppContext, input: ChangeOwnPasswor
   await commit(ctx.db, ctx.signals, async (tx) => {
     const updated = await tx
       .updateTable('agents')
-      .set({ password_hash: hash, updated_at: now })
+      .set({ password_hash: hash, password_state: 'chosen', updated_at: now })
       .where('id', '=', input.agent.id)
       .where('account_id', '=', input.agent.account_id)
       .returningAll()

@@ -3,6 +3,13 @@
  * throttles failures per (address, e-mail) pair and per address (throttles.ts),
  * and issues a token. A password hash made at an older scrypt cost is made
  * again at the current one now that the password is known (passwords.ts).
+ *
+ * A one-time password (printed by `npm run reset-admin`, agents.password_state
+ * `one_time`) signs in once: that sign-in marks it used in the transaction
+ * that issues the token (of two racing sign-ins only one wins), the answer
+ * says the password must be changed, and the session can do nothing else
+ * until it is (routes/authenticate.ts). Signing in with it again answers 401
+ * `one_time_password_used`.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
@@ -42,7 +49,29 @@ async function rehash(db: Db, agent: Agent, password: string): Promise<void> {
   });
 }
 
-export async function login(ctx: AppContext, input: LoginInput): Promise<{ token: string; agent: Agent }> {
+/** The one sign-in of a one-time password: marked used (only if still unused and still this password), with the token of its session. */
+async function useOneTimePassword(db: Db, agent: Agent, now: number, ttlSeconds: number): Promise<string> {
+  return db.transaction().execute(async (tx) => {
+    const used = await tx
+      .updateTable('agents')
+      .set({ password_state: 'one_time_used' })
+      .where('id', '=', agent.id)
+      .where('password_state', '=', 'one_time')
+      .where('password_hash', '=', agent.password_hash)
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw new AppError('one_time_password_used');
+    return issueToken(tx, agent, now, ttlSeconds);
+  });
+}
+
+export interface LoginResult {
+  token: string;
+  agent: Agent;
+  /** Signed in with a one-time password: the session must choose a new password before anything else. */
+  mustChangePassword: boolean;
+}
+
+export async function login(ctx: AppContext, input: LoginInput): Promise<LoginResult> {
   const { db } = ctx;
   const now = ctx.clock();
   const keys = { address: input.ip, email: input.email.trim().toLowerCase() };
@@ -55,7 +84,11 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<{ token
     throw new AppError('invalid_credentials');
   }
   await clearPairThrottle(db, keys);
+  if (agent.password_state !== 'chosen') {
+    const token = await useOneTimePassword(db, agent, now, ctx.config.tokenTtlSeconds);
+    return { token, agent: { ...agent, password_state: 'one_time_used' }, mustChangePassword: true };
+  }
   if (needsRehash(agent.password_hash)) await rehash(db, agent, input.password);
   const token = await issueToken(db, agent, now, ctx.config.tokenTtlSeconds);
-  return { token, agent };
+  return { token, agent, mustChangePassword: false };
 }

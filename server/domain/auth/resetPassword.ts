@@ -51,7 +51,7 @@ export async function forcePasswordReset(ctx: AppContext, input: { actor: Actor;
     if (!agent || agent.active !== 1) throw notFound(`Agent ${input.id}`);
     if (agent.id === input.actor.id) throw new AppError('conflict', 'You cannot force a reset of your own password; change it on your Profile page.');
     const by = await tx.selectFrom('agents').select('name').where('id', '=', input.actor.id).executeTakeFirst();
-    await tx.updateTable('agents').set({ password_hash: NO_PASSWORD, updated_at: now }).where('id', '=', agent.id).execute();
+    await tx.updateTable('agents').set({ password_hash: NO_PASSWORD, password_state: 'chosen', updated_at: now }).where('id', '=', agent.id).execute();
     await revokeAgentTokens(tx, agent.id, now);
     const { expiresAt } = await mailPasswordLink(tx, ctx, { agent, kind: 'reset', by: by?.name ?? 'An administrator', now });
     return { sent_to: agent.email, expires_at: expiresAt };
@@ -78,7 +78,7 @@ export async function setPasswordWithLink(ctx: AppContext, input: { token: unkno
     if (!(await consumePasswordLink(tx, link.id, now))) throw new AppError('link_invalid');
     const updated = await tx
       .updateTable('agents')
-      .set({ password_hash: hash, updated_at: now })
+      .set({ password_hash: hash, password_state: 'chosen', updated_at: now })
       .where('id', '=', link.agent.id)
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Chat, Visitor } from '../../db/schema.js';
+import { startRouting } from '../routing/offerChat.js';
 import { recordChatState } from './chatEvents.js';
 
 // The id from the partial index chats_visitor_open (its condition spelled as a literal, so
@@ -69,5 +70,7 @@ export async function openChat(
     .where('id', '=', visitor.id)
     .execute();
   await recordChatState(tx, chat, 'chat.created', now);
+  // Offered to an agent when the account's (or the department's) mode is not manual (docs/ROUTING.md).
+  await startRouting(tx, chat, now);
   return { chat, created: true };
 }

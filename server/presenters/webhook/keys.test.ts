@@ -89,6 +89,7 @@ const agent: Agent = {
   name: 'Bob',
   email: 'bob@example.com',
   password_hash: 'x',
+  password_state: 'chosen',
   role: 'agent',
   phone: '+15550100100',
   photo_url: 'https://cdn.example.com/agents/3.png',
@@ -99,6 +100,8 @@ const agent: Agent = {
   chosen_status: null,
   notification_prefs_json: null,
   guide_dismissed_at: null,
+  max_chats: null,
+  last_offered_at: null,
 };
 
 function visitor(full: boolean): Visitor {

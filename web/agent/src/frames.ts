@@ -24,6 +24,8 @@ export interface FrameEffects {
   announce: (text: string) => void;
   agentChanged: (agent: Agent) => void;
   bump: (which: 'offline' | 'calls') => void;
+  /** A visitor's message arrived in the conversation on screen: the server is told it is read. */
+  seen: (chatId: number, messageId: number) => void;
 }
 
 export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
@@ -43,6 +45,8 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
         ringFor(chat.id, 'New chat', who, () => navigate(`/chats/${chat.id}`));
       }
       if (chat.status !== 'pending') stopRinging(chat.id);
+      // A rating may come after the finish: the chat's header shows it at once; a screen reader hears it.
+      if (data.change === 'rated' && chat.rate) fx.announce(`${chatTitle(chat)} rated the chat ${chat.rate === 'positive' ? 'good' : 'bad'}`);
       if (data.change === 'transferred' && chat.accepted_by === fx.meId() && data.agent_id !== fx.meId()) {
         const who = chatTitle(chat);
         fx.announce(`Chat with ${who} transferred to you`);
@@ -57,6 +61,7 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       const elsewhere = fx.openChatId() !== message.chat_id || document.visibilityState !== 'visible';
       const unread = frame.type === 'message.created' && message.author === 'visitor' && elsewhere;
       fx.dispatch({ type: 'message', message, unread });
+      if (frame.type === 'message.created' && message.author === 'visitor' && !elsewhere) fx.seen(message.chat_id, message.id);
       if (!fx.known[message.chat_id]) {
         fx.known[message.chat_id] = true;
         api.chat(message.chat_id).then(
@@ -73,6 +78,14 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       if (data.author === 'visitor' && typeof data.chat_id === 'number') {
         fx.dispatch({ type: 'typing', chatId: data.chat_id, until: data.typing === true ? Date.now() + TYPING_TTL_MS : null });
       }
+      return;
+    }
+    case 'chat.offered': {
+      const data = frame.data;
+      if (data.agent_id !== fx.meId() || typeof data.chat_id !== 'number') return;
+      const seconds = Math.max(1, Math.round((data.expires_at - Date.now()) / 1000));
+      fx.announce(`A waiting chat is offered to you: accept it within ${seconds} s`);
+      alertOf('new_chat', 'A chat is offered to you', `Accept it within ${seconds} s`, `chat-${data.chat_id}`, () => navigate(`/chats/${data.chat_id}`));
       return;
     }
     case 'agent.updated':

@@ -10,6 +10,8 @@ import type {
   EventFrame,
   ChatChannelDto,
   ChatDto,
+  ChatMatchDto,
+  ChatSearchHitDto,
   DeliveryDto,
   GivenUpEventTypeDto,
   GuideDto,
@@ -26,6 +28,8 @@ export type Agent = AgentDto;
 export type Visitor = VisitorDto;
 export type Message = MessageDto;
 export type Chat = ChatDto;
+export type ChatMatch = ChatMatchDto;
+export type ChatSearchHit = ChatSearchHitDto;
 export type ChatChannel = ChatChannelDto;
 export type WidgetChannel = WidgetChannelDto;
 export type Channel = ChatChannelDto | WidgetChannelDto;

@@ -2,13 +2,16 @@
  * The session gate: asks GET /me (the HttpOnly cookie decides), then shows
  * the sign-in form or the live app. Any 401 of the API, or the stream's
  * "sign in again" close, brings the form back. The password-link pages
- * (/set-password, /forgot-password) are shown whoever is signed in.
+ * (/set-password, /forgot-password) are shown whoever is signed in. A session
+ * opened with a one-time password (`npm run reset-admin`) shows only the form
+ * that chooses the person's own password until that is done.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, setUnauthorizedHandler } from '../api';
 import { LiveProvider } from '../LiveProvider';
 import { navigate, usePath } from '../router';
 import type { Agent } from '../types';
+import { ChooseOwnPasswordPage } from './ChooseOwnPasswordPage';
 import { ForgotPasswordPage } from './ForgotPasswordPage';
 import { LoginForm } from './LoginForm';
 import { PasswordLinkPage } from './PasswordLinkPage';
@@ -16,7 +19,12 @@ import { Shell } from './Shell';
 
 const SIGNED_OUT_EVERYWHERE = 'You are signed out on every device and browser.';
 
-type Session = { state: 'checking' } | { state: 'signedOut'; notice?: string } | { state: 'signedIn'; me: Agent };
+type Session =
+  | { state: 'checking' }
+  | { state: 'signedOut'; notice?: string }
+  /** Signed in with a one-time password: only choosing one's own is possible (the one typed, when still known). */
+  | { state: 'mustChangePassword'; oneTimePassword?: string }
+  | { state: 'signedIn'; me: Agent };
 
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'checking' });
@@ -25,18 +33,22 @@ export function App() {
   const leavingEverywhere = useRef(false);
   const sessionLost = useCallback(() => {
     const notice = leavingEverywhere.current ? SIGNED_OUT_EVERYWHERE : 'Your session ended; sign in again.';
-    setSession((s) => (s.state === 'signedIn' ? { state: 'signedOut', notice } : s));
+    setSession((s) => (s.state === 'signedIn' || s.state === 'mustChangePassword' ? { state: 'signedOut', notice } : s));
   }, []);
 
   useEffect(() => {
     setUnauthorizedHandler(sessionLost);
     api.me().then(
       (me) => setSession({ state: 'signedIn', me }),
-      (err: unknown) => setSession({ state: 'signedOut', notice: err instanceof ApiError && err.status !== 401 ? err.message : undefined }),
+      (err: unknown) => {
+        if (err instanceof ApiError && err.code === 'password_change_required') setSession({ state: 'mustChangePassword' });
+        else setSession({ state: 'signedOut', notice: err instanceof ApiError && err.status !== 401 ? err.message : undefined });
+      },
     );
   }, [sessionLost]);
 
   const signedIn = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
+  const mustChangePassword = useCallback((oneTimePassword: string) => setSession({ state: 'mustChangePassword', oneTimePassword }), []);
   // Changes of the signed-in agent (from the stream) never sign a session back in: a sign-out records an
   // agent.updated event that can reach this browser's stream after the sign-out.
   const setMe = useCallback((me: Agent) => setSession((s) => (s.state === 'signedIn' && s.me.id === me.id ? { state: 'signedIn', me } : s)), []);
@@ -80,7 +92,10 @@ export function App() {
       </main>
     );
   }
-  if (session.state === 'signedOut') return <LoginForm notice={session.notice} onSignedIn={signedIn} />;
+  if (session.state === 'signedOut') return <LoginForm notice={session.notice} onSignedIn={signedIn} onMustChangePassword={mustChangePassword} />;
+  if (session.state === 'mustChangePassword') {
+    return <ChooseOwnPasswordPage oneTimePassword={session.oneTimePassword} onChanged={signedIn} onSignOut={() => void signOut()} />;
+  }
   return (
     <LiveProvider key={session.me.id} me={session.me} setMe={setMe} signOut={signOut} sessionLost={sessionLost}>
       <Shell />

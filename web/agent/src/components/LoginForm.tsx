@@ -1,9 +1,22 @@
-/** The sign-in form: e-mail and password → POST /api/v1/auth/login (which sets the session cookies). */
+/**
+ * The sign-in form: e-mail and password → POST /api/v1/auth/login (which sets
+ * the session cookies). A one-time password signs in to the screen that
+ * makes the person choose their own (ChooseOwnPasswordPage).
+ */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
 import type { Agent } from '../types';
 
-export function LoginForm({ notice, onSignedIn }: { notice?: string; onSignedIn: (agent: Agent) => void }) {
+export function LoginForm({
+  notice,
+  onSignedIn,
+  onMustChangePassword,
+}: {
+  notice?: string;
+  onSignedIn: (agent: Agent) => void;
+  /** Signed in with a one-time password (the one typed): the person must choose their own first. */
+  onMustChangePassword: (oneTimePassword: string) => void;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -14,8 +27,9 @@ export function LoginForm({ notice, onSignedIn }: { notice?: string; onSignedIn:
     setBusy(true);
     setError(null);
     try {
-      const { agent } = await api.login(email.trim(), password);
-      onSignedIn(agent);
+      const { agent, must_change_password } = await api.login(email.trim(), password);
+      if (must_change_password) onMustChangePassword(password);
+      else onSignedIn(agent);
     } catch (err) {
       setError(errorText(err));
       setBusy(false);

@@ -1,5 +1,6 @@
 /**
- * POST /auth/login (token + cookies for the web app), POST /auth/logout
+ * POST /auth/login (token + cookies for the web app; `must_change_password`
+ * true after a one-time password, see domain/auth/login.ts), POST /auth/logout
  * (revokes the token and closes the streams opened with it at once),
  * POST /auth/logout-all (every session of the person), the sign-in
  * throttles an admin sees and clears (GET/DELETE /auth/throttles), and the
@@ -44,17 +45,17 @@ const LINK_PER_IP: Limit = {
 
 export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  const { requireAgent, requireAdmin } = makeGuards(ctx);
+  const { requireSession, requireAdmin } = makeGuards(ctx);
   const secure = ctx.config.publicUrl.startsWith('https:');
   const limiter = new RateLimiter(ctx);
   base.addHook('onClose', () => limiter.close());
 
   app.post('/auth/login', { schema: { tags: ['auth'], body: LoginBody } }, async (request, reply) => {
-    const { token, agent } = await login(ctx, { email: request.body.email, password: request.body.password, ip: request.ip });
+    const { token, agent, mustChangePassword } = await login(ctx, { email: request.body.email, password: request.body.password, ip: request.ip });
     const maxAge = ctx.config.tokenTtlSeconds;
     void reply.setCookie(TOKEN_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure, maxAge });
     void reply.setCookie(CSRF_COOKIE, crypto.randomBytes(16).toString('base64url'), { path: '/', httpOnly: false, sameSite: 'strict', secure, maxAge });
-    return { token, agent: presentAgent(agent) };
+    return { token, agent: presentAgent(agent), must_change_password: mustChangePassword };
   });
 
   app.post('/auth/forgot-password', { schema: { tags: ['auth'], body: ForgotPasswordBody } }, async (request, reply) => {
@@ -77,14 +78,14 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
     return reply.code(204).send();
   });
 
-  app.post('/auth/logout', { schema: { tags: ['auth'] }, preValidation: requireAgent }, async (request, reply) => {
+  app.post('/auth/logout', { schema: { tags: ['auth'] }, preValidation: requireSession }, async (request, reply) => {
     if (request.agent && request.authToken) await logout(ctx, { agent: request.agent, token: request.authToken });
     void reply.clearCookie(TOKEN_COOKIE, { path: '/' });
     void reply.clearCookie(CSRF_COOKIE, { path: '/' });
     return reply.code(204).send();
   });
 
-  app.post('/auth/logout-all', { schema: { tags, security }, preValidation: requireAgent }, async (request, reply) => {
+  app.post('/auth/logout-all', { schema: { tags, security }, preValidation: requireSession }, async (request, reply) => {
     await logoutEverywhere(ctx, { agent: actor(request) });
     void reply.clearCookie(TOKEN_COOKIE, { path: '/' });
     void reply.clearCookie(CSRF_COOKIE, { path: '/' });

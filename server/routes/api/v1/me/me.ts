@@ -32,7 +32,7 @@ const ProfileBody = Type.Object(
 
 export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  const { requireAgent } = makeGuards(ctx);
+  const { requireAgent, requireSession } = makeGuards(ctx);
 
   app.get('/me', { schema: { tags: ['me'], security: [{ bearer: [] }] }, preValidation: requireAgent }, async (request) => presentAgent(actor(request)));
 
@@ -75,14 +75,19 @@ export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<
   });
 
   // 204: the session that asked stays signed in; every other session of the person ends.
-  app.put('/me/password', { schema: { tags: ['me'], security: [{ bearer: [] }], body: PasswordBody }, preValidation: requireAgent }, async (request, reply) => {
-    await changeOwnPassword(ctx, {
-      agent: actor(request),
-      token: request.authToken ?? '',
-      currentPassword: request.body.current_password,
-      newPassword: request.body.new_password,
-      ip: request.ip,
-    });
-    return reply.code(204).send();
-  });
+  // The one call (with signing out) a session opened with a one-time password may make.
+  app.put(
+    '/me/password',
+    { schema: { tags: ['me'], security: [{ bearer: [] }], body: PasswordBody }, preValidation: requireSession },
+    async (request, reply) => {
+      await changeOwnPassword(ctx, {
+        agent: actor(request),
+        token: request.authToken ?? '',
+        currentPassword: request.body.current_password,
+        newPassword: request.body.new_password,
+        ip: request.ip,
+      });
+      return reply.code(204).send();
+    },
+  );
 }

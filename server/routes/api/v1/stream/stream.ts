@@ -14,7 +14,8 @@
  *
  * Auth: ?token=, the Authorization header, or the web app's cookie (then the
  * Origin must be ours). A bad token upgrades and closes with 4401 and a reason,
- * so browser clients can tell "sign in again" from a network error. The server
+ * so browser clients can tell "sign in again" from a network error; a session
+ * that must still change its one-time password closes with 4403. The server
  * pings every 25 s and terminates sockets that did not answer the last ping;
  * the same tick rechecks the token and catches up from the store, and so does
  * every agent.updated of the agent itself (a new password revokes its tokens;
@@ -35,7 +36,7 @@ import type { AppContext } from '../../../../context.js';
 import { resolveToken } from '../../../../domain/auth/tokens.js';
 import type { UnavailableSource } from '../../../../errors/unavailableLog.js';
 import { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_INTERNAL, CLOSE_UNAUTHORIZED, closeWith, parseCursor } from '../../../../realtime/socket.js';
-import { bearerToken, TOKEN_COOKIE } from '../../../authenticate.js';
+import { bearerToken, passwordChosen, TOKEN_COOKIE } from '../../../authenticate.js';
 import { AgentStream } from '../../../../realtime/agentStream.js';
 
 export { CLOSE_BAD_REQUEST, CLOSE_FORBIDDEN, CLOSE_UNAUTHORIZED, PING_INTERVAL_MS } from '../../../../realtime/socket.js';
@@ -72,6 +73,7 @@ async function openStream(ctx: AppContext, socket: WebSocket, request: FastifyRe
   if (cursor === undefined) return closeWith(socket, CLOSE_BAD_REQUEST, 'bad request: cursor must be a non-negative integer event id');
   const agent = await resolveToken(ctx.db, credentials.token, ctx.clock());
   if (!agent) return closeWith(socket, CLOSE_UNAUTHORIZED, 'unauthorized: the token is unknown, expired or revoked; sign in again');
+  if (!passwordChosen(agent)) return closeWith(socket, CLOSE_FORBIDDEN, 'forbidden: choose your own password first (PUT /api/v1/me/password)');
   if (socket.readyState !== socket.OPEN) return;
   if (!ctx.sockets.admit(socket, 'agent_token', credentials.token)) return;
   new AgentStream(ctx, socket, agent, credentials.token, cursor, request).open();
