@@ -51,6 +51,8 @@ const AGENT_ROUTES = new Set([
   'POST /api/v1/chats/:id/assign',
   'POST /api/v1/chats/:id/finish',
   'POST /api/v1/chats/:id/transfer',
+  // Routing: the agent a chat is offered to may decline it (domain/routing/declineOffer.ts).
+  'POST /api/v1/chats/:id/decline',
   'GET /api/v1/offline-messages',
   'GET /api/v1/calls',
   'GET /api/v1/calls/:id',

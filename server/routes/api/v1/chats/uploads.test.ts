@@ -170,7 +170,7 @@ describe('an agent’s file on the chat channel and in event webhooks', () => {
     const chat = (await t.app.inject({ method: 'GET', url: '/api/v1/chats?status=pending', headers: bearer(t.adminToken) })).json<Array<{ id: number }>>()[0];
     const file = (await upload(t, chat.id, PNG, 'image/png', { name: 'chart.png' })).json<UploadResponse>();
     expect(file.type).toBe('photo');
-    const sent = await send(t, chat.id, { type: file.type, file: file.file, file_name: file.file_name, file_size: file.file_size });
+    const sent = await send(t, chat.id, { type: file.type, file: file.file, file_name: file.file_name, file_size: file.file_size, text: 'Your chart' });
     expect(sent.statusCode).toBe(201);
     const id = sent.json<{ id: number }>().id;
 
@@ -179,7 +179,7 @@ describe('an agent’s file on the chat channel and in event webhooks', () => {
     expect(JSON.parse(delivered.body)).toEqual({
       sender: { name: 'Administrator' },
       recipient: { id: 4711 },
-      message: { type: 'photo', id: String(id), file: file.file, file_name: 'chart.png', file_size: PNG.length },
+      message: { type: 'photo', id: String(id), text: 'Your chart', file: file.file, file_name: 'chart.png', file_size: PNG.length },
     });
     await waitFor(async () => {
       const m = await t.app.ctx.db.selectFrom('messages').select('delivery_status').where('id', '=', id).executeTakeFirstOrThrow();
@@ -194,6 +194,7 @@ describe('an agent’s file on the chat channel and in event webhooks', () => {
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chat.id}/finish`, headers: bearer(t.adminToken), payload: {} })).statusCode).toBe(200);
     const finished = await waitFor(() => receiver.requests.find((r) => r.body.includes('"chat_finished"')));
     const transcript = (JSON.parse(finished.body) as { chat: { messages: Array<{ type: string; message: string }> } }).chat.messages;
-    expect(transcript).toContainEqual(expect.objectContaining({ type: 'agent', message: expect.stringContaining(file.file) }));
+    // The transcript names the file: its URL after the caption.
+    expect(transcript).toContainEqual(expect.objectContaining({ type: 'agent', message: `Your chart\n${file.file}` }));
   });
 });
