@@ -28,6 +28,8 @@ let prefs: NotificationPrefs = DEFAULT_PREFS;
 let status: AgentStatus = 'online';
 let chimeUrl: string | null = null;
 const ringing = new Map<number, number>();
+/** The chats the agent holds (accepted by it): only their messages alert as "new message in my chats". */
+let mine: ReadonlySet<number> | null = null;
 const shown = new Map<string, Notification>();
 
 /** The signed-in agent's preferences and status, as they change. */
@@ -118,6 +120,20 @@ function notify(title: string, body: string, tag: string, onClick: () => void): 
   } catch {
     // some platforms only allow notifications from a service worker
   }
+}
+
+/**
+ * What the inbox says now: the chats still waiting (any other one stops
+ * ringing: accepted or gone while the stream was away) and the agent's own.
+ */
+export function followInbox(pending: ReadonlySet<number>, own: ReadonlySet<number>): void {
+  mine = own;
+  for (const id of [...ringing.keys()]) if (!pending.has(id)) stopRinging(id);
+}
+
+/** Whether a visitor's message in this chat is one of "my chats" (unknown before the inbox is followed: yes). */
+export function isMine(chatId: number): boolean {
+  return mine === null || mine.has(chatId);
 }
 
 /** One alert of an event: the chime and a desktop notification, as the agent chose. */

@@ -6,7 +6,7 @@
  * server that sends less than they promise.
  */
 import type { Dispatch } from 'react';
-import { alertOf, isRinging, ringFor, stopRinging } from './alerts';
+import { alertOf, isMine, isRinging, ringFor, stopRinging } from './alerts';
 import { api } from './api';
 import { chatTitle, isRecord } from './format';
 import { chatOfFrame, type InboxAction } from './inbox';
@@ -69,7 +69,7 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
           () => {},
         );
       }
-      if (unread && !isRinging(message.chat_id))
+      if (unread && isMine(message.chat_id) && !isRinging(message.chat_id))
         alertOf('new_message', 'New message', message.text ?? 'New message', `chat-${message.chat_id}`, () => navigate(`/chats/${message.chat_id}`));
       return;
     }

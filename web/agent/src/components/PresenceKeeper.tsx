@@ -4,17 +4,19 @@
  * the status it chose, Online unless it chose otherwise), then, when the
  * account set an idle delay, watches for inactivity (idle.ts) and says
  * "idle" (an online agent turns Away) and "active" again on the next
- * activity. It also hands the agent's alert preferences and status to the
- * alerts (alerts.ts). Renders nothing.
+ * activity. It also hands the agent's alert preferences, status and chats
+ * (which are waiting, which are its own) to the alerts (alerts.ts). Renders
+ * nothing.
  */
 import { useEffect } from 'react';
-import { configureAlerts, stopAllRinging } from '../alerts';
+import { configureAlerts, followInbox, stopAllRinging } from '../alerts';
 import { api } from '../api';
 import { useApp } from '../context';
+import { chatsWithStatus } from '../inbox';
 import { watchIdle } from '../idle';
 
 export function PresenceKeeper() {
-  const { me, setMe } = useApp();
+  const { me, setMe, inbox, loaded } = useApp();
 
   useEffect(() => {
     let alive = true;
@@ -43,6 +45,20 @@ export function PresenceKeeper() {
   }, [setMe]);
 
   useEffect(() => configureAlerts({ status: me.status }), [me.status]);
+
+  // A chat accepted or gone stops ringing even when its frame was missed (the lists are read again after a reset).
+  const pending = chatsWithStatus(inbox, 'pending')
+    .map((c) => c.id)
+    .join(',');
+  const own = chatsWithStatus(inbox, 'active')
+    .filter((c) => c.accepted_by === me.id)
+    .map((c) => c.id)
+    .join(',');
+  useEffect(() => {
+    if (!loaded) return;
+    const ids = (list: string) => new Set(list === '' ? [] : list.split(',').map(Number));
+    followInbox(ids(pending), ids(own));
+  }, [loaded, pending, own]);
 
   return null;
 }

@@ -1,4 +1,4 @@
-/** Admin: the account's agents — add or invite one, edit one (name, role, departments), resend an invitation, force a password reset, deactivate or reactivate. */
+/** Admin: the account's agents — add or invite one, edit one (name, role, departments), resend an invitation, force a password reset, deactivate or reactivate; each result on its agent's row. */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
@@ -15,12 +15,13 @@ export function Agents() {
   const depName = new Map(departments.items.map((d) => [d.id, d.name]));
   const [editing, setEditing] = useState<number | null>(null);
   const edited = list.items.find((a) => a.id === editing);
-  const [error, setError] = useState<string | null>(null);
+  /** A refused change of role or account, shown on its agent's row (beside the control), not above the table. */
+  const [rowError, setRowError] = useState<{ id: number; text: string } | null>(null);
   /** What the last invitation or reset did, shown on its agent's row. */
   const [sent, setSent] = useState<{ id: number; text: string } | null>(null);
 
   const sendLink = async (agent: Agent, kind: 'invite' | 'reset') => {
-    setError(null);
+    setRowError(null);
     setSent(null);
     if (kind === 'reset' && !window.confirm(`Force a password reset for ${agent.name}? Their password stops working and they are signed out everywhere.`))
       return;
@@ -29,17 +30,17 @@ export function Agents() {
       const what = kind === 'invite' ? 'Invitation' : 'Password-reset link';
       setSent({ id: agent.id, text: `${what} sent to ${res.sent_to}.` });
     } catch (err) {
-      setError(errorText(err));
+      setRowError({ id: agent.id, text: errorText(err) });
     }
   };
 
   const change = async (agent: Agent, changes: { role?: Role; active?: boolean }) => {
-    setError(null);
+    setRowError(null);
     try {
       list.upsert(await api.updateAgent(agent.id, changes));
       reloadAgents();
     } catch (err) {
-      setError(errorText(err));
+      setRowError({ id: agent.id, text: errorText(err) });
     }
   };
 
@@ -66,7 +67,7 @@ export function Agents() {
           onClose={() => setEditing(null)}
         />
       )}
-      <ErrorText error={error ?? list.error} />
+      <ErrorText error={list.error} />
       <div className="table-wrap">
         <table>
           <caption className="sr-only">Agents of the account</caption>
@@ -137,6 +138,7 @@ export function Agents() {
                       {sent.text}
                     </p>
                   )}
+                  {rowError?.id === a.id && <ErrorText error={rowError.text} />}
                 </td>
               </tr>
             ))}
