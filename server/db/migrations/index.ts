@@ -25,6 +25,7 @@ import * as m019 from './019_inbound_dedup_content.js';
 import * as m024 from './024_working_hours.js';
 import * as m018 from './018_event_selection.js';
 import * as m026otp from './026_one_time_password.js';
+import * as m026status from './026_status_ends.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -52,6 +53,7 @@ const modules: Record<string, MigrationModule> = {
   '024_working_hours': m024,
   '018_event_selection': m018,
   '026_one_time_password': m026otp,
+  '026_status_ends': m026status,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
