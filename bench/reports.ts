@@ -86,7 +86,7 @@ function grid(db: Db, hours: number, perHour: number): { with: string; from: str
   };
 }
 
-export async function seed(
+async function seed(
   db: Db,
   store: Awaited<ReturnType<typeof openStore>>,
   ids: { account: number; channels: number[]; departments: number[]; agents: number[] },
