@@ -14,7 +14,8 @@
  * and per area (our code, kysely, the driver, fastify, …). The .cpuprofile is
  * kept for Chrome DevTools / speedscope. BENCH_PRELOAD=<file.cjs> loads a
  * module into the server first (`node --require`), e.g. one that times or
- * counts statements. Not part of `npm run bench`.
+ * counts statements. --main=<path to main.js> profiles another build (an
+ * A/B of two builds, run alternately). Not part of `npm run bench`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
   const statements = args.has('statements') ? countStatements(dir) : null;
   const server = await startParley({
     db,
+    main: args.get('main'),
     nodeArgs: [
       '--cpu-prof',
       `--cpu-prof-dir=${dir}`,

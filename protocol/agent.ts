@@ -19,6 +19,38 @@ export interface AgentDto {
   department_ids?: number[];
 }
 
+/** An agent's own alert preferences (GET/PUT /api/v1/me/notifications). */
+export interface NotificationPrefsDto {
+  /** A chime plays for the events chosen below. */
+  sound: boolean;
+  /** Its volume, 0 to 100. */
+  volume: number;
+  /** Desktop notifications (once the browser allows them) when the app is not in front. */
+  desktop: boolean;
+  /** Silences every alert; the other choices are kept. */
+  muted: boolean;
+  /** Which events alert: a new chat waiting (until someone accepts it), a visitor's message in my chats, a chat transferred to me. */
+  events: { new_chat: boolean; new_message: boolean; transfer: boolean };
+}
+
+/** The signed-in agent's presence (GET/PUT /api/v1/me/presence). */
+export interface PresenceDto {
+  agent: AgentDto;
+  /** The status the agent gets back when it opens the app or returns from idle: its last choice, or the account's default. */
+  chosen_status: 'online' | 'away' | 'offline';
+  /** Minutes without activity in the app before an online agent turns Away; 0 = never. */
+  away_after_idle_minutes: number;
+}
+
+/** The first-run guide (GET /api/v1/me/guide): each step derived from the account's state. */
+export interface GuideDto {
+  steps: Array<{ id: 'channel' | 'snippet' | 'online'; done: boolean }>;
+  done: boolean;
+  dismissed: boolean;
+  /** Whether the app shows it: an admin who has not finished nor dismissed it. */
+  show: boolean;
+}
+
 export interface MessageDto {
   id: number;
   chat_id: number;
@@ -89,6 +121,30 @@ export interface ChatDto {
   finished_at: number | null;
   updated_at: number;
   messages?: MessageDto[];
+  /** Rows of chat lists only: the last message agents see (private notes aside); null when there is none. */
+  last_message?: MessageDto | null;
+  /** Rows of chat lists only: the chat's channel, by name. */
+  channel?: { id: number; type: 'chat_api' | 'widget'; name: string };
+  /** Rows of chat lists only: the visitor's messages the signed-in agent has not read (POST /api/v1/chats/:id/read). */
+  unread_count?: number;
+}
+
+/**
+ * Why a chat matched a search (GET /api/v1/chats/search): the field, and a
+ * short excerpt of it cut into plain-text parts, `hit` on the parts that
+ * match. The parts are text, never markup: the app renders each as text.
+ */
+export interface ChatMatchDto {
+  field: 'message' | 'name' | 'email' | 'phone';
+  /** The matching message (field "message"). */
+  message_id?: number;
+  created_at?: number;
+  parts: Array<{ text: string; hit: boolean }>;
+}
+
+/** A row of GET /api/v1/chats/search: a chat list row and its match (none when only filters were given). */
+export interface ChatSearchHitDto extends ChatDto {
+  match: ChatMatchDto | null;
 }
 
 export interface ChatChannelDto {
@@ -268,6 +324,7 @@ export interface EventPayloads {
   'call.updated': { call: CallDto; visitor_id: number | null };
   'agent.updated': { agent: AgentDto };
   'working_hours.changed': WorkingHoursChangedData;
+  'chat.offered': ChatOfferedData;
 }
 
 /** Working hours for chat opened or closed (at the boundary, or an admin changed them): docs/ROUTING.md. */
@@ -277,6 +334,22 @@ export interface WorkingHoursChangedData {
   open: boolean;
   /** When `open` changes next (epoch ms); null = not within the horizon (always open, or no range ahead). */
   changes_at: number | null;
+}
+
+/** A waiting chat was offered to an agent (assignment modes, docs/ROUTING.md): the first offer (attempt 1) or a re-offer. */
+export interface ChatOfferedData {
+  chat_id: number;
+  /** The agent it is offered to. */
+  agent_id: number;
+  /** 1 for the chat's first routing step, +1 at each later one. */
+  attempt: number;
+  /** When the offer runs out (epoch ms) and goes to the next agent unless accepted. */
+  expires_at: number;
+  /** The department whose agents it is offered to first; null once it is offered to everyone. */
+  department_id: number | null;
+  mode: 'round_robin' | 'least_busy';
+  /** The agent it was offered to before (the offer ran out or was declined); null for the first. */
+  previous_agent_id: number | null;
 }
 
 export type EventType = keyof EventPayloads;

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, Worker } from './context.js';
 import { dailyRollupWorker } from './domain/reports/dailyRollupWorker.js';
+import { routingWorker } from './domain/routing/routingWorker.js';
 import { hoursWorker } from './domain/workingHours/hoursWorker.js';
 import { relayWorker } from './events/relay.js';
 import { missedChatWorker } from './mail/missedChats.js';
@@ -14,7 +15,17 @@ import { retentionWorker } from './retention/worker.js';
 import { startDeliverer } from './webhooks/deliverer.js';
 
 /** The one list of workers: read it to know what runs in the background. Stopped in reverse order. */
-const workers: Worker[] = [relayWorker, startDeliverer, presenceWorker, retentionWorker, uploadSweepWorker, missedChatWorker, dailyRollupWorker, hoursWorker];
+const workers: Worker[] = [
+  relayWorker,
+  startDeliverer,
+  presenceWorker,
+  retentionWorker,
+  uploadSweepWorker,
+  missedChatWorker,
+  dailyRollupWorker,
+  hoursWorker,
+  routingWorker,
+];
 
 export async function startWorkers(app: FastifyInstance, ctx: AppContext, enabled: boolean): Promise<() => Promise<void>> {
   if (!enabled) return async () => undefined;

@@ -207,7 +207,10 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     const form = page.getByRole('form', { name: 'Notification e-mails' });
     await form.getByLabel('Send offline messages and callback requests to').fill('sales@example.com\nnot-an-address');
     await form.getByRole('button', { name: 'Save notification e-mails' }).click();
-    await form.getByRole('alert').filter({ hasText: 'notifications.emails[1] must be an e-mail address' }).waitFor();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: '"not-an-address" is not an e-mail address; write addresses such as support@example.com, one per line.' })
+      .waitFor();
     await form.getByLabel('Send offline messages and callback requests to').fill('Sales@Example.com\ndesk@example.com');
     await form.getByRole('button', { name: 'Save notification e-mails' }).click();
     await form.getByRole('status').filter({ hasText: 'Saved: notifications go to 2 addresses; no missed-chat mail; no archive copy.' }).waitFor();

@@ -35,6 +35,16 @@ export interface AgentsTable {
   active: Bool;
   created_at: number;
   updated_at: number;
+  /** The status the agent last chose (PUT /me/status); null = never chose, the account's default applies (migration 029). */
+  chosen_status: 'online' | 'away' | 'offline' | null;
+  /** The agent's alert preferences (JSON, domain/agents/notificationPrefs.ts); null = the defaults (migration 029). */
+  notification_prefs_json: string | null;
+  /** When the agent dismissed the first-run guide; null = not dismissed (migration 029). */
+  guide_dismissed_at: number | null;
+  /** Chats (active, plus outstanding offers) the agent may hold at once; null = no limit (migration 031). */
+  max_chats: number | null;
+  /** When the agent was last offered a chat: round robin offers the least recent first (migration 031). */
+  last_offered_at: number | null;
 }
 
 export interface AuthTokensTable {
@@ -74,6 +84,8 @@ export interface DepartmentsTable {
   created_at: number;
   /** The department's own working hours for chat (JSON, domain/workingHours/hours.ts); null = the account's (migration 024). */
   hours_json: string | null;
+  /** The department's assignment mode (domain/routing/modes.ts); null = the account's (migration 031). */
+  routing_mode: string | null;
 }
 
 /** A ready-made reply agents insert with `/shortcut`; the shortcut is unique per account. */
@@ -138,6 +150,10 @@ export interface SettingsTable {
   chat_hours_json: string | null;
   /** Event types the admin switched on or off (`{"call_event": false}`); null = the defaults (migration 018, eventWebhooks/eventTypes.ts). */
   event_webhook_types_json: string | null;
+  /** Status of agents who never chose one; null = online (migration 029, domain/agents/presenceSettings.ts). */
+  default_agent_status: 'online' | 'away' | 'offline' | null;
+  /** Minutes without activity in the app before an online agent turns Away; null or 0 = never (migration 029). */
+  away_after_idle_minutes: number | null;
 }
 
 export interface VisitorsTable {
@@ -456,6 +472,14 @@ export interface WorkingHoursClockTable {
   changes_at: number | null;
 }
 
+/** Per agent and chat: the last message the agent has seen (migration 027); unread counts are counted from it when read. */
+export interface ChatReadsTable {
+  agent_id: number;
+  chat_id: number;
+  last_read_message_id: number;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -487,6 +511,9 @@ export interface Database {
   report_daily_zones: ReportDailyZonesTable;
   uploads: UploadsTable;
   working_hours_clock: WorkingHoursClockTable;
+  chat_reads: ChatReadsTable;
+  routing_settings: RoutingSettingsTable;
+  chat_offers: ChatOffersTable;
 }
 
 export type Agent = Selectable<AgentsTable>;
@@ -501,3 +528,31 @@ export type ChatUpdate = Updateable<ChatsTable>;
 export type Call = Selectable<CallsTable>;
 export type OfflineMessage = Selectable<OfflineMessagesTable>;
 export type Settings = Selectable<SettingsTable>;
+
+/** The account's assignment settings (migration 031, docs/ROUTING.md); no row = manual. */
+export interface RoutingSettingsTable {
+  account_id: number;
+  mode: string;
+  offer_timeout_seconds: number;
+  /** Seconds a chat is offered to its department's agents only; null = never to everyone. */
+  everyone_after_seconds: number | null;
+  updated_at: number;
+}
+
+/** A pending chat being routed (migration 031, domain/routing/): one row per chat. */
+export interface ChatOffersTable {
+  chat_id: number;
+  account_id: number;
+  department_id: number | null;
+  /** The agent it is offered to now; null = nobody eligible (looked at again at expires_at). */
+  agent_id: number | null;
+  /** 1 for the first offer, +1 at each move (the compare-and-set of every change). */
+  attempt: number;
+  expires_at: number;
+  /** When the department's turn ends and everyone may be offered it; null = never. */
+  everyone_at: number | null;
+  /** JSON array of the agents offered it in this round. */
+  tried_json: string;
+  created_at: number;
+}
+export type ChatOffer = Selectable<ChatOffersTable>;

@@ -63,6 +63,7 @@ export function webhookNameOf(event: RelayedEvent): WebhookEventName | null {
     case 'typing':
     case 'agent.updated':
     case 'working_hours.changed':
+    case 'chat.offered':
       return null;
     default:
       return assertNever(event);
@@ -152,6 +153,7 @@ export async function buildBody(tx: Tx, name: WebhookEventName, event: RelayedEv
     case 'typing':
     case 'agent.updated':
     case 'working_hours.changed':
+    case 'chat.offered':
       return null;
     default:
       return assertNever(event);

@@ -18,7 +18,7 @@ import type { EventsTable } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 
 /** The payload types live in protocol/agent.ts (the agent app reads the same frames); re-exported for the server. */
-export type { ChatChange, ChatEventData, EventPayloads, EventType, TypingEventData } from '../../protocol/agent.js';
+export type { ChatChange, ChatEventData, ChatOfferedData, EventPayloads, EventType, TypingEventData } from '../../protocol/agent.js';
 
 /** One field of a payload: what it holds; `optional` exactly when the type lets it be absent. */
 type FieldDoc<V> = undefined extends V ? { readonly doc: string; readonly optional: true } : { readonly doc: string; readonly optional?: never };
@@ -57,6 +57,15 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
     open: { doc: 'whether chat is open now by those hours' },
     changes_at: { doc: 'when `open` changes next (epoch ms), or `null` when it does not' },
   },
+  'chat.offered': {
+    chat_id: { doc: "the chat's id" },
+    agent_id: { doc: 'the agent the waiting chat is offered to (it stays in the Waiting queue; anyone eligible may still accept it)' },
+    attempt: { doc: "the routing step: `1` for the chat's first, +1 at each later one (a re-offer)" },
+    expires_at: { doc: 'when the offer runs out (epoch ms): unless accepted by then it is offered to the next agent' },
+    department_id: { doc: 'the department whose agents it is offered to first; `null` once it is offered to everyone' },
+    mode: { doc: '`round_robin` or `least_busy`' },
+    previous_agent_id: { doc: 'the agent it was offered to before (the offer ran out or was declined); `null` for the first' },
+  },
 };
 
 export const EVENT_TYPES = [
@@ -69,6 +78,7 @@ export const EVENT_TYPES = [
   'call.updated',
   'agent.updated',
   'working_hours.changed',
+  'chat.offered',
 ] as const satisfies readonly EventType[];
 
 /** Compile-time check: EVENT_TYPES names every event of the catalogue. */

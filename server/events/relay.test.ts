@@ -103,6 +103,45 @@ describe('outbox relay', () => {
     expect(published.map((e) => e.id)).toEqual([id]);
   });
 
+  it("runs a subscriber's finishBatch once per batch in its transaction, and relays past one that keeps failing, without its writes", async () => {
+    const handled: number[][] = [];
+    let current: number[] = [];
+    const gathering: Subscriber = {
+      name: 'gathering',
+      handles: ['agent.updated'],
+      handle(_tx, event) {
+        current.push(event.id);
+        return Promise.resolve();
+      },
+      async finishBatch(tx) {
+        handled.push(current);
+        const names = current.map((id) => `batch-${id}`);
+        current = [];
+        for (const name of names) await tx.insertInto('departments').values({ account_id: t.app.ctx.defaultAccountId, name, created_at: 0 }).execute();
+      },
+    };
+    const a = await record(3);
+    const b = await record(4);
+    expect(await createRelay(t.app.ctx, { subscribers: [gathering] }).drain()).toBe(2);
+    expect(handled).toEqual([[a.id, b.id]]);
+    expect(await departments()).toEqual(expect.arrayContaining([`batch-${a.id}`, `batch-${b.id}`]));
+
+    const broken: Subscriber = {
+      ...gathering,
+      name: 'broken-finish',
+      async finishBatch(tx) {
+        await gathering.finishBatch!(tx, t.app.ctx);
+        throw new Error('always');
+      },
+    };
+    const c = await record(5);
+    const relay = createRelay(t.app.ctx, { subscribers: [broken] });
+    for (let i = 1; i < 8; i++) await expect(relay.drain()).rejects.toThrow(/broken-finish failed on event \d+ \(attempt/);
+    expect(await relay.drain()).toBe(1);
+    expect(await departments()).not.toContain(`batch-${c.id}`);
+    expect(published.map((e) => e.id)).toEqual([a.id, b.id, c.id]);
+  });
+
   it('counts a subscriber whose wants() throws (a payload not as its name promises) as failing, never stalls on it', async () => {
     const picky: Subscriber = {
       name: 'picky',

@@ -22,8 +22,11 @@
  *
  * Failures. A failing subscriber rolls the batch back; it is retried with
  * backoff. After MAX_ATTEMPTS failures on one event, that subscriber's part is
- * rolled back to its savepoint, logged, and the event is relayed without it
- * (one broken subscriber must not stop realtime for everyone). A publish
+ * rolled back to its savepoint (taken only for that last attempt), logged, and the event is relayed without it
+ * (one broken subscriber must not stop realtime for everyone). A subscriber's
+ * finishBatch (the writes it gathered over the batch, reports' sums) runs
+ * after the batch's events, in the same transaction, its failures counted
+ * against the first event it handled. A publish
  * failure is logged by the hub: sockets catch up from the table.
  */
 import { sql } from 'kysely';
@@ -153,12 +156,15 @@ export class OutboxRelay {
     let handled = false;
     const result = await db.transaction().execute(async (tx) => {
       const { rows, more } = await claim(tx);
+      /** Subscriber with a finishBatch → the first event it handled in this batch. */
+      const finishing = new Map<Subscriber, RelayedEvent>();
       for (const row of rows) {
         const event = toRelayedEvent(row);
         if (!event) continue;
-        if (await this.runSubscribers(tx, event)) handled = true;
+        if (await this.runSubscribers(tx, event, finishing)) handled = true;
         events.push(event);
       }
+      for (const [subscriber, first] of finishing) await this.finishBatch(tx, subscriber, first);
       return { relayed: rows.length, more };
     });
     this.claimer.committed();
@@ -171,7 +177,7 @@ export class OutboxRelay {
   }
 
   /** Whether a subscriber that may enqueue deliveries handled the event. */
-  private async runSubscribers(tx: Tx, event: RelayedEvent): Promise<boolean> {
+  private async runSubscribers(tx: Tx, event: RelayedEvent, finishing: Map<Subscriber, RelayedEvent>): Promise<boolean> {
     let handled = false;
     for (const subscriber of this.subscribers) {
       if (!subscriber.handles.includes(event.type)) continue;
@@ -186,16 +192,43 @@ export class OutboxRelay {
       }
       if (!wanted) continue;
       if (subscriber.enqueuesDeliveries !== false) handled = true;
-      await sql`savepoint relay_subscriber`.execute(tx);
-      try {
-        await subscriber.handle(tx, event, this.ctx);
-        await sql`release savepoint relay_subscriber`.execute(tx);
-      } catch (err) {
-        await sql`rollback to savepoint relay_subscriber`.execute(tx);
-        this.subscriberFailed(subscriber, event, err);
-      }
+      if (subscriber.finishBatch && !finishing.has(subscriber)) finishing.set(subscriber, event);
+      await this.guarded(tx, subscriber, event, () => subscriber.handle(tx, event, this.ctx));
     }
     return handled;
+  }
+
+  /** A subscriber's end of the batch (Subscriber.finishBatch), its failure counted against the first event it handled. */
+  private async finishBatch(tx: Tx, subscriber: Subscriber, first: RelayedEvent): Promise<void> {
+    if (subscriber.finishBatch) await this.guarded(tx, subscriber, first, () => subscriber.finishBatch!(tx, this.ctx));
+  }
+
+  /**
+   * Runs a subscriber's part; a failure is counted against `event`
+   * (subscriberFailed). A savepoint is needed only when that failure would be
+   * its last attempt: until then subscriberFailed throws and the whole batch
+   * rolls back, so the savepoint would undo nothing the rollback does not
+   * (issue 23: two statements, on PostgreSQL two round trips, saved per
+   * subscriber and event).
+   */
+  private async guarded(tx: Tx, subscriber: Subscriber, event: RelayedEvent, part: () => Promise<void>): Promise<void> {
+    const last = (this.failures.get(event.id)?.get(subscriber.name) ?? 0) + 1 >= MAX_ATTEMPTS;
+    if (!last) {
+      try {
+        await part();
+      } catch (err) {
+        this.subscriberFailed(subscriber, event, err);
+      }
+      return;
+    }
+    await sql`savepoint relay_subscriber`.execute(tx);
+    try {
+      await part();
+      await sql`release savepoint relay_subscriber`.execute(tx);
+    } catch (err) {
+      await sql`rollback to savepoint relay_subscriber`.execute(tx);
+      this.subscriberFailed(subscriber, event, err);
+    }
   }
 
   /** Counts a subscriber's failure on an event: throws (the batch is retried) until MAX_ATTEMPTS, then relays the event without it. */

@@ -17,4 +17,13 @@ export interface Subscriber {
   /** False when it never enqueues deliveries (so running it need not wake the deliverer); default true. */
   enqueuesDeliveries?: boolean;
   handle(tx: Tx, event: RelayedEvent, ctx: AppContext): Promise<void>;
+  /**
+   * Called once after the batch's events, in the same transaction (so before
+   * the relay's cursor moves past them): writes what `handle` gathered, e.g. a
+   * batch's sums in a few statements. A failure counts against the first event
+   * of the batch that the subscriber handled, as a failure of `handle` does;
+   * relayed without it after MAX_ATTEMPTS, the subscriber writes nothing of
+   * the batch, so `handle` must leave its writes to it or write nothing.
+   */
+  finishBatch?(tx: Tx, ctx: AppContext): Promise<void>;
 }

@@ -3,11 +3,11 @@
  * The user token is never shown. The page's custom data and the chat_accepted
  * answer's are shown apart (and together in custom_data, as before).
  */
-import type { Chat, Visitor } from '../db/schema.js';
+import type { Channel, Chat, Message, Visitor } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
-import type { MessageDto } from './message.js';
-import type { VisitorDto, ChatDto } from '../../protocol/agent.js';
-export type { VisitorDto, ChatDto };
+import { presentMessage, type MessageDto } from './message.js';
+import type { VisitorDto, ChatDto, ChatMatchDto, ChatSearchHitDto } from '../../protocol/agent.js';
+export type { VisitorDto, ChatDto, ChatMatchDto, ChatSearchHitDto };
 
 export function presentVisitor(v: Visitor): VisitorDto {
   return {
@@ -61,4 +61,14 @@ export function presentChat(c: Chat, v: Visitor, messages?: MessageDto[]): ChatD
   };
   if (messages) dto.messages = messages;
   return dto;
+}
+
+/** A chat list row: the chat, its channel, its last message and the agent's unread count (domain/chats/chatSummaries.ts). */
+export function presentChatRow(c: Chat, v: Visitor, channel: Pick<Channel, 'id' | 'type' | 'name'>, last: Message | undefined, unread: number): ChatDto {
+  return {
+    ...presentChat(c, v),
+    channel: { id: channel.id, type: channel.type, name: channel.name },
+    last_message: last ? presentMessage(last) : null,
+    unread_count: unread,
+  };
 }

@@ -8,6 +8,7 @@ import { eventTypesOf, type EventTypeSettings } from '../domain/settings/eventTy
 import { callbackOf, type SettingsRow } from '../domain/settings/getSettings.js';
 import type { GivenUpRow } from '../domain/settings/givenUpEventTypes.js';
 import { notificationsOf, type NotificationSettings } from '../domain/settings/notifications.js';
+import { presenceOf, type PresenceSettings } from '../domain/settings/presence.js';
 import type { CallbackSettings } from '../domain/settings/settingsRow.js';
 import type { WidgetRules } from '../domain/settings/widgetRules.js';
 import { parseJson } from '../lib/json.js';
@@ -27,6 +28,8 @@ export interface SettingsDto {
   webhooks_paused_reason: string | null;
   /** Where notification mails go (empty: every active admin), the missed-chat delay, the archive address. */
   notifications: NotificationSettings;
+  /** The status of agents who never chose one (default online) and the idle delay before Away (0 = never). */
+  presence: PresenceSettings;
   /** Working hours for chat (docs/ROUTING.md); null = always open. */
   chat_hours: WorkingHours | null;
   /** Every event type of the event webhooks with whether it is sent (the spec's on, the extras off by default). */
@@ -43,6 +46,7 @@ export function presentSettings(row: SettingsRow): SettingsDto {
     rules: parseJson<WidgetRules | null>(row.rules_json, null),
     webhooks_paused_reason: row.webhooks_paused_reason,
     notifications: notificationsOf(row),
+    presence: presenceOf(row),
     chat_hours: parseStoredHours(row.chat_hours_json),
     event_webhook_types: eventTypesOf(row),
   };

@@ -88,6 +88,7 @@ export class AgentStream {
       case 'offline_message.created':
       case 'call.updated':
       case 'working_hours.changed':
+      case 'chat.offered':
         return this.visibility.allows(e);
       default:
         return assertNever(e);

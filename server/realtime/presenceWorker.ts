@@ -1,12 +1,13 @@
 /**
  * The presence worker: a few times per grace period it asks Presence
  * (presence.ts) which agents have had no stream socket on any instance for
- * PRESENCE_GRACE_SECONDS, and sets each such `online` agent `offline` through
+ * PRESENCE_GRACE_SECONDS, and sets each such `online` (or idle Away) agent `offline` through
  * setAgentStatus (so `agent.updated` is recorded). While the database is
  * unavailable, its failures to set gone agents offline are logged through the
  * app's outage log (errors/unavailableLog.ts); other failures at warn.
  */
 import type { AppContext, Worker } from '../context.js';
+import { chosenStatus, presenceSettingsOf } from '../domain/agents/chosenStatus.js';
 import { setAgentStatus } from '../domain/agents/setAgentStatus.js';
 import type { UnavailableSource } from '../errors/unavailableLog.js';
 import type { AgentRef } from './presence.js';
@@ -16,10 +17,21 @@ export function presenceTickMs(graceMs: number): number {
   return Math.min(5000, Math.max(250, Math.floor(graceMs / 4)));
 }
 
-/** Sets the agent offline if it is still online (an away or offline agent keeps its status). */
+/**
+ * Sets the agent offline if it is still online, or Away only because it was
+ * idle (its chosen status is not away); an agent that chose Away, or is
+ * offline, keeps its status. Opening the app again restores the choice
+ * (domain/agents/markPresence.ts).
+ */
 export async function markGone(ctx: AppContext, agent: AgentRef): Promise<boolean> {
-  const row = await ctx.db.selectFrom('agents').select('status').where('id', '=', agent.agentId).where('account_id', '=', agent.accountId).executeTakeFirst();
-  if (row?.status !== 'online') return false;
+  const row = await ctx.db
+    .selectFrom('agents')
+    .select(['status', 'chosen_status'])
+    .where('id', '=', agent.agentId)
+    .where('account_id', '=', agent.accountId)
+    .executeTakeFirst();
+  if (!row || row.status === 'offline') return false;
+  if (row.status === 'away' && chosenStatus(row, await presenceSettingsOf(ctx.db, agent.accountId)) === 'away') return false;
   await setAgentStatus(ctx, { agentId: agent.agentId, accountId: agent.accountId, status: 'offline' });
   return true;
 }

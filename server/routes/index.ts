@@ -13,13 +13,17 @@ import { authRoutes } from './api/v1/auth/auth.js';
 import { callsRoutes } from './api/v1/calls/calls.js';
 import { cannedResponsesRoutes } from './api/v1/canned-responses/cannedResponses.js';
 import { chatRoutes } from './api/v1/chats/chats.js';
+import { chatUploadRoutes } from './api/v1/chats/uploads.js';
 import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
 import { mailsRoutes } from './api/v1/mails/mails.js';
 import { meRoutes } from './api/v1/me/me.js';
+import { mePreferencesRoutes } from './api/v1/me/preferences.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
+import { visitorsRoutes } from './api/v1/visitors/visitors.js';
 import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
+import { routingRoutes } from './api/v1/routing/routing.js';
 import { agentAppRoutes } from './app/agentApp.js';
 import { systemRoutes } from './system/system.js';
 import { widgetAssetRoutes } from './widget/assets.js';
@@ -31,7 +35,9 @@ export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<voi
 const apiV1: RouteModule[] = [
   authRoutes,
   meRoutes,
+  mePreferencesRoutes,
   chatRoutes,
+  chatUploadRoutes,
   deliveriesRoutes,
   agentsRoutes,
   departmentsRoutes,
@@ -45,6 +51,8 @@ const apiV1: RouteModule[] = [
   reportsRoutes,
   workingHoursRoutes,
   departmentMembersRoutes,
+  visitorsRoutes,
+  routingRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

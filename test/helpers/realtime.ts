@@ -126,6 +126,8 @@ export async function seedAgent(
       phone: null,
       photo_url: null,
       status: opts.status ?? 'offline',
+      // A seeded status is as if the agent chose it (PUT /me/status): an away agent chose Away, not idled into it.
+      chosen_status: opts.status ?? null,
       active: 1,
       created_at: now,
       updated_at: now,

@@ -135,6 +135,7 @@ const ID_TABLES: Record<string, Table> = {
   chats: 'chats',
   calls: 'calls',
   deliveries: 'deliveries',
+  visitors: 'visitors',
 };
 
 /**

@@ -35,6 +35,7 @@ function probesOf(w: World): Probe[] {
     { method: 'POST', url: `/api/v1/chats/${id}/assign` },
     { method: 'POST', url: `/api/v1/chats/${id}/finish`, body: { blacklist: true } },
     { method: 'POST', url: `/api/v1/chats/${id}/transfer`, body: { agent_id: w.agent.id } },
+    { method: 'POST', url: `/api/v1/chats/${id}/read` },
   ];
   return [
     { method: 'GET', url: `/api/v1/agents/${w.agent.id}` },

@@ -26,6 +26,10 @@ import * as m024 from './024_working_hours.js';
 import * as m018 from './018_event_selection.js';
 import * as m026otp from './026_one_time_password.js';
 import * as m026status from './026_status_ends.js';
+import * as m029 from './029_agent_presence.js';
+import * as m027 from './027_chat_reads.js';
+import * as m028 from './028_search.js';
+import * as m031 from './031_routing.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -54,6 +58,10 @@ const modules: Record<string, MigrationModule> = {
   '018_event_selection': m018,
   '026_one_time_password': m026otp,
   '026_status_ends': m026status,
+  '029_agent_presence': m029,
+  '027_chat_reads': m027,
+  '028_search': m028,
+  '031_routing': m031,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -2,6 +2,9 @@
  * An agent switches online / away / offline; channel availability follows
  * from it. A real change is also kept in agent_status_changes (reports: time
  * Online and Away), and ends the agent's row before it (`ended_at`).
+ * `chosen`: the agent itself chose it (PUT /me/status), so it is remembered
+ * as the status the agent gets back when it opens the app (chosenStatus.ts);
+ * automatic changes (idle, gone) leave the choice alone.
  */
 import type { AppContext } from '../../context.js';
 import type { Agent } from '../../db/schema.js';
@@ -10,13 +13,13 @@ import { presentAgent } from '../../presenters/agent.js';
 
 export type AgentStatus = Agent['status'];
 
-export async function setAgentStatus(ctx: AppContext, input: { agentId: number; accountId: number; status: AgentStatus }): Promise<Agent> {
+export async function setAgentStatus(ctx: AppContext, input: { agentId: number; accountId: number; status: AgentStatus; chosen?: boolean }): Promise<Agent> {
   const now = ctx.clock();
   return commit(ctx.db, ctx.signals, async (tx) => {
     const before = await tx.selectFrom('agents').select('status').where('id', '=', input.agentId).where('account_id', '=', input.accountId).executeTakeFirst();
     const agent = await tx
       .updateTable('agents')
-      .set({ status: input.status, updated_at: now })
+      .set({ status: input.status, updated_at: now, ...(input.chosen ? { chosen_status: input.status } : {}) })
       .where('id', '=', input.agentId)
       .where('account_id', '=', input.accountId)
       .returningAll()

@@ -28,7 +28,8 @@ export function senderDetails({ sender }: InboundRequest): VisitorDetails {
   return { name: sender.name, phone: sender.phone, email: sender.email, photo: sender.photo, url: sender.url, invite: sender.invite };
 }
 
-export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob): Promise<InboundOutcome> {
+/** `absent`: the caller looked for the sender's visitor in this transaction and found none (storeInboundBatch). */
+export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob, absent = false): Promise<InboundOutcome> {
   const { sender } = req;
   const dedupKey: DedupKey | null =
     req.kind === 'message' && req.message.external_id !== null
@@ -42,13 +43,14 @@ export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob): P
       : null;
   if (dedupKey && !(await claimInbound(tx, dedupKey, now))) return 'duplicate';
 
-  const { visitor, contactChanged } = await upsertVisitor(tx, {
+  const { visitor, created, contactChanged } = await upsertVisitor(tx, {
     accountId: channel.account_id,
     channelId: channel.id,
     externalId: sender.id,
     externalIdIsNumber: sender.idIsNumber,
     details: senderDetails(req),
     now,
+    absent,
   });
 
   if (req.kind === 'typing') {
@@ -61,6 +63,7 @@ export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob): P
   const page = sender.url && /^https?:/.test(sender.url) ? { url: sender.url } : null;
   const written = await writeVisitorMessage(tx, {
     visitor,
+    visitorCreated: created,
     message: req.message,
     now,
     opening: () => ({ page }),

@@ -51,7 +51,8 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
     if (visitor && chat && indexes.every((i) => isCommon(jobs[i], visitor))) {
       for (const index of indexes) common.push({ index, chat });
     } else {
-      for (const index of indexes) outcomes[index] = await storeInbound(tx, jobs[index]);
+      // A visitor the touch did not find: its first job skips looking for it again.
+      for (const index of indexes) outcomes[index] = await storeInbound(tx, jobs[index], !visitor && index === indexes[0]);
     }
   }
   if (common.length > 0) {

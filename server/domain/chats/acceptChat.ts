@@ -9,6 +9,7 @@ import type { Agent, Chat } from '../../db/schema.js';
 import { AppError } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
 import { parseJson } from '../../lib/json.js';
+import { stopRouting } from '../routing/offerChat.js';
 import { recordChatState } from './chatEvents.js';
 import { loadChatFor } from './loadChat.js';
 
@@ -38,6 +39,7 @@ export async function acceptInTx(tx: Tx, chat: Chat, actor: Agent, now: number):
     throw new AppError('chat_already_accepted');
   }
   await recordChatState(tx, updated, 'chat.updated', now, { change: 'accepted', agent_id: actor.id });
+  await stopRouting(tx, updated.id);
   return updated;
 }
 

@@ -3,7 +3,7 @@
  * chat and channel, so the relay, the streams and the subscribers can route it.
  */
 import type { Tx } from '../../db/database.js';
-import type { Chat, Message } from '../../db/schema.js';
+import type { Chat, Message, Visitor } from '../../db/schema.js';
 import type { ChatChange, EventPayloads, EventType } from '../../events/catalogue.js';
 import { recordEvent, type RecordedEvent } from '../../events/outbox.js';
 import { presentChat, type ChatDto } from '../../presenters/chat.js';
@@ -18,15 +18,16 @@ export async function recordChatEvent<T extends EventType>(tx: Tx, chat: Chat, t
   return recordEvent(tx, { accountId: chat.account_id, type, chatId: chat.id, channelId: chat.channel_id, data }, now);
 }
 
-/** chat.created / chat.updated with the chat as agents see it. */
+/** chat.created / chat.updated with the chat as agents see it (`visitor`: the chat's visitor as it is now, when the caller has just read it). */
 export async function recordChatState(
   tx: Tx,
   chat: Chat,
   type: 'chat.created' | 'chat.updated',
   now: number,
   extra: { change?: ChatChange; agent_id?: number } = {},
+  visitor?: Visitor,
 ): Promise<RecordedEvent> {
-  const dto = await loadChatDto(tx, chat);
+  const dto = visitor?.id === chat.visitor_id ? presentChat(chat, visitor) : await loadChatDto(tx, chat);
   return recordChatEvent(tx, chat, type, { chat: dto, ...extra }, now);
 }
 

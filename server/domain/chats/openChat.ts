@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Chat, Visitor } from '../../db/schema.js';
+import { startRouting } from '../routing/offerChat.js';
 import { recordChatState } from './chatEvents.js';
 
 // The id from the partial index chats_visitor_open (its condition spelled as a literal, so
@@ -33,9 +34,17 @@ export async function findOpenChat(tx: Tx, visitorId: number): Promise<Chat | un
 
 export async function openChat(
   tx: Tx,
-  input: { visitor: Visitor; departmentId?: number | null; page?: Record<string, unknown> | null; customData?: unknown[] | null; now: number },
+  input: {
+    visitor: Visitor;
+    departmentId?: number | null;
+    page?: Record<string, unknown> | null;
+    customData?: unknown[] | null;
+    now: number;
+    /** The visitor was created in this transaction, so it has no chat to look for. */
+    visitorCreated?: boolean;
+  },
 ): Promise<{ chat: Chat; created: boolean }> {
-  const open = await findOpenChat(tx, input.visitor.id);
+  const open = input.visitorCreated ? undefined : await findOpenChat(tx, input.visitor.id);
   if (open) return { chat: open, created: false };
   const { visitor, now } = input;
   const chat = await tx
@@ -63,11 +72,15 @@ export async function openChat(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await tx
+  // Read back as the chat's event presents it (no second read of the visitor).
+  const counted = await tx
     .updateTable('visitors')
     .set({ chats_count: sql<number>`chats_count + 1` })
     .where('id', '=', visitor.id)
-    .execute();
-  await recordChatState(tx, chat, 'chat.created', now);
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordChatState(tx, chat, 'chat.created', now, {}, counted);
+  // Offered to an agent when the account's (or the department's) mode is not manual (docs/ROUTING.md).
+  await startRouting(tx, chat, now);
   return { chat, created: true };
 }

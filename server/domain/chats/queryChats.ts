@@ -1,12 +1,14 @@
 /**
  * Chat lists and details for agents (newest first, paged by id). Suppressed
- * messages never appear. `q` searches the archive: visitor name or e-mail, or
+ * messages never appear. List rows carry the last message and the agent's
+ * unread count (chatSummaries.ts). `q` searches the archive: visitor name or e-mail, or
  * the text of a message, case-insensitively.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Agent, Chat } from '../../db/schema.js';
 import { presentChat, type ChatDto } from '../../presenters/chat.js';
+import { chatRows } from './chatSummaries.js';
 import { presentMessage } from '../../presenters/message.js';
 import { loadChatFor, readableChannelIds } from './loadChat.js';
 
@@ -56,14 +58,7 @@ export async function listChats(ctx: AppContext, q: ChatListQuery & { actor: Age
     );
   }
   const chats = await query.orderBy('id', 'desc').limit(q.limit).execute();
-  if (chats.length === 0) return [];
-  const visitors = await db
-    .selectFrom('visitors')
-    .selectAll()
-    .where('id', 'in', [...new Set(chats.map((c) => c.visitor_id))])
-    .execute();
-  const byId = new Map(visitors.map((v) => [v.id, v]));
-  return chats.map((c) => presentChat(c, byId.get(c.visitor_id)!));
+  return chatRows(db, agent.id, chats);
 }
 
 export async function getChat(ctx: AppContext, input: { actor: Agent; chatId: number }): Promise<ChatDto> {

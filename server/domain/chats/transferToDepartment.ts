@@ -13,6 +13,7 @@ import type { Agent, Chat } from '../../db/schema.js';
 import { AppError, invalid } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
 import { insertMessage } from '../messages/insertMessage.js';
+import { startRouting, stopRouting } from '../routing/offerChat.js';
 import { recordChatState, recordMessageCreated } from './chatEvents.js';
 import { loadChatFor } from './loadChat.js';
 import { agentName, assertMayTransfer, systemText } from './transferChat.js';
@@ -50,6 +51,9 @@ export async function transferToDepartment(ctx: AppContext, input: { actor: Agen
       now,
     });
     await recordMessageCreated(tx, updated, message, now);
+    // Routed anew: the department's agents first (docs/ROUTING.md), when its mode offers chats.
+    await stopRouting(tx, updated.id);
+    await startRouting(tx, updated, now);
     return updated;
   });
 }

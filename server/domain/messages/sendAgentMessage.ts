@@ -16,6 +16,7 @@ import { acceptInTx, withAgent } from '../chats/acceptChat.js';
 import { recordMessageCreated } from '../chats/chatEvents.js';
 import { assertMayActOnChat } from '../chats/chatRights.js';
 import { loadChatFor } from '../chats/loadChat.js';
+import { attachUpload } from '../widget/attachUpload.js';
 import { insertMessage } from './insertMessage.js';
 import type { NormalizedMessage } from './normalizeMessage.js';
 
@@ -64,6 +65,8 @@ export async function sendAgentMessage(
       deliveryStatus: viaChannel ? 'pending' : null,
       now,
     });
+    // A file the agent uploaded (storeAgentUpload.ts) is kept as long as the message that carries it.
+    if (message.file !== null) await attachUpload(tx, { accountId: chat.account_id, file: message.file, messageId: message.id });
     if (viaChannel) {
       const visitor = await tx.selectFrom('visitors').selectAll().where('id', '=', chat.visitor_id).executeTakeFirstOrThrow();
       await enqueueAgentMessage(tx, { channel, visitor, agent: actor, message, now });

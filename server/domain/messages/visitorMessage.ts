@@ -34,6 +34,8 @@ export interface VisitorMessageInput {
   now: number;
   /** Called only when the message goes to the open chat, before that chat is found or opened. */
   opening?: () => Promise<ChatOpening> | ChatOpening;
+  /** The visitor was created in this transaction (it has no chat yet). */
+  visitorCreated?: boolean;
   /** Called with the open chat before the message is stored (the chat channel's chat.updated for new contact details). */
   inChat?: (chat: Chat) => Promise<void>;
 }
@@ -68,7 +70,7 @@ export async function writeVisitorMessage(tx: Tx, input: VisitorMessageInput): P
     if (stored) return { message: stored, suppressed: true };
   }
   const { visitor = input.visitor, ...opening } = (await input.opening?.()) ?? {};
-  const { chat } = await openChat(tx, { visitor, ...opening, now });
+  const { chat } = await openChat(tx, { visitor, ...opening, now, visitorCreated: input.visitorCreated === true && visitor.id === input.visitor.id });
   await input.inChat?.(chat);
   const stored = await insertMessage(tx, { chat, author: 'visitor', message, now });
   await recordMessageCreated(tx, chat, stored, now);

@@ -16,13 +16,15 @@
  * Each share goes to the exact key and to the four "all" rows of the cube
  * (migration 015_reports_cube), and to the daily rollup of the account's zone
  * once that is built for the chat's hour (migration 023, dailyRollup.ts), so
- * reports over long ranges read few rows.
+ * reports over long ranges read few rows. A relay batch's chats are read in
+ * one statement and their shares summed and written together at the batch's
+ * end (rollupBatch.ts).
  */
 import { sql } from 'kysely';
-import type { Tx } from '../../db/database.js';
-import type { Chat, ReportChatFactsTable, ReportMeasures } from '../../db/schema.js';
-import { binOf } from './bins.js';
-import { addDaily, coversHour, dailyZoneOf } from './dailyRollup.js';
+import { isPostgres, type Tx } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
+import type { Chat, ReportChatFactsTable } from '../../db/schema.js';
+import { RollupBatch } from './rollupBatch.js';
 
 type Facts = ReportChatFactsTable;
 const HOUR = 3_600_000;
@@ -63,92 +65,93 @@ export function factsOf(
   };
 }
 
-function measuresOf(f: Facts, sign: 1 | -1): ReportMeasures {
-  return {
-    started: sign,
-    accepted: sign * f.accepted,
-    finished: sign * f.finished,
-    missed: sign * f.missed,
-    frt_count: f.frt_ms === null ? 0 : sign,
-    frt_sum_ms: sign * (f.frt_ms ?? 0),
-    dur_count: f.dur_ms === null ? 0 : sign,
-    dur_sum_ms: sign * (f.dur_ms ?? 0),
-    handled_ms: sign * f.handled_ms,
-    positive: sign * f.positive,
-    negative: sign * f.negative,
-  };
-}
+const sameFacts = (a: Facts, b: Facts) => (Object.keys(b) as (keyof Facts)[]).every((k) => a[k] === b[k]);
 
-const KEY = ['account_id', 'hour', 'channel_id', 'department_id', 'agent_id'] as const;
-const sameFacts = (a: Facts, b: Facts) => (Object.keys(a) as (keyof Facts)[]).every((k) => a[k] === b[k]);
-
-/** Migration 015_reports_cube: beside its exact key, a chat counts in the "all" (-1) rows of each dimension left out. */
-const ALL = -1;
-function keysOf(f: Facts): Array<Pick<Facts, 'account_id' | 'hour' | 'channel_id' | 'department_id' | 'agent_id'>> {
-  const k = (channel_id: number, department_id: number, agent_id: number) => ({ account_id: f.account_id, hour: f.hour, channel_id, department_id, agent_id });
-  return [k(f.channel_id, f.department_id, f.agent_id), k(ALL, ALL, ALL), k(f.channel_id, ALL, ALL), k(ALL, f.department_id, ALL), k(ALL, ALL, f.agent_id)];
-}
-
-async function addMeasures(tx: Tx, f: Facts, sign: 1 | -1): Promise<void> {
-  for (const key of keysOf(f)) await addMeasuresAt(tx, f, key, sign);
-}
-
-async function addMeasuresAt(tx: Tx, f: Facts, key: ReturnType<typeof keysOf>[number], sign: 1 | -1): Promise<void> {
-  const m = measuresOf(f, sign);
-  await tx
-    .insertInto('report_hourly')
-    .values({ ...key, ...m })
-    .onConflict((oc) =>
-      oc.columns([...KEY]).doUpdateSet((eb) => {
-        const set: Record<string, unknown> = {};
-        for (const col of Object.keys(m) as (keyof ReportMeasures)[]) set[col] = sql`${eb.ref(`report_hourly.${col}`)} + ${eb.ref(`excluded.${col}`)}`;
-        return set;
-      }),
-    )
-    .execute();
-  for (const [metric, ms] of [
-    ['frt', f.frt_ms],
-    ['dur', f.dur_ms],
-  ] as const) {
-    if (ms === null) continue;
-    await tx
-      .insertInto('report_hist')
-      .values({ ...key, metric, bin: binOf(ms), count: sign })
-      .onConflict((oc) => oc.columns([...KEY, 'metric', 'bin']).doUpdateSet({ count: sql`report_hist.count + excluded.count` }))
-      .execute();
-  }
-}
-
-/** Brings the rollups in line with the chat's current state (a no-op when nothing it counts changed). */
-export async function refreshChatReport(tx: Tx, chatId: number): Promise<void> {
-  const chat = await tx
+/**
+ * The chats' columns their facts need, with what each last added (f_*) and
+ * its account's daily zone (z_*), in one statement for the batch's chats
+ * (their ids as a JSON array on SQLite, an array on PostgreSQL).
+ */
+const chatsAndFacts = prepared(['ids'], (db, p: { ids: string | number[] }) =>
+  db
     .selectFrom('chats')
+    .leftJoin('report_chat_facts as f', 'f.chat_id', 'chats.id')
+    .leftJoin('report_daily_zones as z', 'z.account_id', 'chats.account_id')
     .select([
-      'id',
-      'account_id',
-      'channel_id',
-      'department_id',
-      'accepted_by',
-      'status',
-      'created_at',
-      'accepted_at',
-      'finished_at',
-      'first_response_at',
-      'rate',
+      'chats.id',
+      'chats.account_id',
+      'chats.channel_id',
+      'chats.department_id',
+      'chats.accepted_by',
+      'chats.status',
+      'chats.created_at',
+      'chats.accepted_at',
+      'chats.finished_at',
+      'chats.first_response_at',
+      'chats.rate',
+      'f.chat_id as f_chat_id',
+      'f.account_id as f_account_id',
+      'f.hour as f_hour',
+      'f.channel_id as f_channel_id',
+      'f.department_id as f_department_id',
+      'f.agent_id as f_agent_id',
+      'f.accepted as f_accepted',
+      'f.finished as f_finished',
+      'f.missed as f_missed',
+      'f.frt_ms as f_frt_ms',
+      'f.dur_ms as f_dur_ms',
+      'f.handled_ms as f_handled_ms',
+      'f.positive as f_positive',
+      'f.negative as f_negative',
+      'z.timezone as z_timezone',
+      'z.built_through as z_built_through',
     ])
-    .where('id', '=', chatId)
-    .executeTakeFirst();
-  const old = await tx.selectFrom('report_chat_facts').selectAll().where('chat_id', '=', chatId).executeTakeFirst();
-  if (!chat) return; // a deleted chat keeps its share: reports count what happened
-  const next = factsOf(chat);
-  if (old && sameFacts(old, next)) return;
-  const zone = await dailyZoneOf(tx, next.account_id);
-  if (old) {
-    await addMeasures(tx, old, -1);
-    if (coversHour(zone, old.hour)) await addDaily(tx, zone, old, -1);
+    .where(
+      'chats.id',
+      isPostgres(db) ? '=' : 'in',
+      isPostgres(db) ? sql<number>`any(cast(${p.ids} as integer[]))` : sql<number>`(select value from json_each(${p.ids}))`,
+    ),
+);
+
+/**
+ * Brings the rollups in line with the chats' current state (a no-op for a
+ * chat when nothing it counts changed): takes back what each chat last added
+ * and adds its new share, all summed in one RollupBatch and written together
+ * (a few statements whatever the number of chats). Each chat is counted once
+ * however many of its events the caller saw: its share depends on its current
+ * state alone.
+ */
+export async function refreshChatReports(tx: Tx, chatIds: readonly number[]): Promise<void> {
+  if (chatIds.length === 0) return;
+  const rows = await chatsAndFacts.execute(tx, { ids: isPostgres(tx) ? [...chatIds] : JSON.stringify(chatIds) });
+  // A deleted chat has no row and keeps its share: reports count what happened.
+  const batch = new RollupBatch();
+  for (const row of rows) {
+    const old: Facts | undefined =
+      row.f_chat_id === null
+        ? undefined
+        : {
+            chat_id: row.f_chat_id,
+            account_id: row.f_account_id!,
+            hour: row.f_hour!,
+            channel_id: row.f_channel_id!,
+            department_id: row.f_department_id!,
+            agent_id: row.f_agent_id!,
+            accepted: row.f_accepted!,
+            finished: row.f_finished!,
+            missed: row.f_missed!,
+            frt_ms: row.f_frt_ms,
+            dur_ms: row.f_dur_ms,
+            handled_ms: row.f_handled_ms!,
+            positive: row.f_positive!,
+            negative: row.f_negative!,
+          };
+    const next = factsOf(row);
+    if (old && sameFacts(old, next)) continue;
+    const zone = row.z_timezone === null ? undefined : { timezone: row.z_timezone, built_through: row.z_built_through };
+    if (old) batch.addShare(old, -1, zone);
+    batch.addShare(next, 1, zone);
+    batch.facts.set(next.chat_id, next);
   }
-  await addMeasures(tx, next, 1);
-  if (coversHour(zone, next.hour)) await addDaily(tx, zone, next, 1);
-  if (old) await tx.updateTable('report_chat_facts').set(next).where('chat_id', '=', chatId).execute();
-  else await tx.insertInto('report_chat_facts').values(next).execute();
+  await batch.write(tx);
 }

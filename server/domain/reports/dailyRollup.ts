@@ -5,8 +5,8 @@
  * "all" (-1) rows. Reports over months read it instead of hours.
  *
  * Kept two ways, which give the same rows:
- * - a chat's change adds to it in the relay's transaction (`addDaily`, called
- *   by chatContribution.ts), for the hours already built;
+ * - a chat's change adds to it in the relay's transaction (rollupBatch.ts,
+ *   from chatContribution.ts), for the hours before built_through;
  * - `buildDailyStep` (re)builds it from the hourly rollups, a few weeks per
  *   transaction, when the account has none yet or its zone changed. Until the
  *   build is through, reports read hours (exact, slower). On PostgreSQL each
@@ -16,11 +16,10 @@
  * A UTC hour counts in the local day in which it starts (as report_hourly is
  * read), so a daily row equals the sum of its hours in every zone.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor, Tx } from '../../db/database.js';
-import type { ReportChatFactsTable } from '../../db/schema.js';
 import { callbackOf } from '../settings/getSettings.js';
-import { BIN_EDGES_S, binOf } from './bins.js';
+import { BIN_EDGES_S } from './bins.js';
 import { DAY, HOUR, isValidZone, localMidnight, localMsSql, offsetAt, offsetSegments } from './zone.js';
 
 export const BINS = BIN_EDGES_S.length;
@@ -39,8 +38,6 @@ export const MEASURES = [
 ] as const;
 export const BIN_COLUMNS = (['frt', 'dur'] as const).flatMap((metric) => Array.from({ length: BINS }, (_, bin) => `${metric}_${bin}`));
 const DIMS = ['channel_id', 'department_id', 'agent_id'] as const;
-/** The conflict target: the primary key. */
-const KEY = ['account_id', 'channel_id', 'department_id', 'day', 'agent_id'];
 const ALL = -1;
 
 export interface DailyZone {
@@ -63,41 +60,6 @@ const firstHourOf = (zone: string, day: number) => Math.ceil(localMidnight(zone,
 
 export async function dailyZoneOf(db: Executor, accountId: number): Promise<DailyZone | undefined> {
   return db.selectFrom('report_daily_zones').select(['timezone', 'built_through']).where('account_id', '=', accountId).executeTakeFirst();
-}
-
-/** Whether a daily row is kept for the chats of that UTC hour. */
-export const coversHour = (zone: DailyZone | undefined, hour: number): zone is DailyZone =>
-  zone !== undefined && (zone.built_through === null || hour < zone.built_through);
-
-/** Adds (sign 1) or takes back (-1) a chat's share: its exact key and the seven "all" combinations, one statement. */
-export async function addDaily(tx: Tx, zone: DailyZone, f: ReportChatFactsTable, sign: 1 | -1): Promise<void> {
-  const values: Record<string, number> = {
-    started: sign,
-    accepted: sign * f.accepted,
-    finished: sign * f.finished,
-    missed: sign * f.missed,
-    frt_count: f.frt_ms === null ? 0 : sign,
-    frt_sum_ms: sign * (f.frt_ms ?? 0),
-    dur_count: f.dur_ms === null ? 0 : sign,
-    dur_sum_ms: sign * (f.dur_ms ?? 0),
-    handled_ms: sign * f.handled_ms,
-    positive: sign * f.positive,
-    negative: sign * f.negative,
-  };
-  if (f.frt_ms !== null) values[`frt_${binOf(f.frt_ms)}`] = sign;
-  if (f.dur_ms !== null) values[`dur_${binOf(f.dur_ms)}`] = sign;
-  const columns = Object.keys(values);
-  const day = dayOf(zone.timezone, f.hour);
-  const rows: RawBuilder<unknown>[] = [];
-  for (let cut = 0; cut < 8; cut++) {
-    const [c, d, a] = [f.channel_id, f.department_id, f.agent_id].map((v, i) => (cut & (1 << i) ? ALL : v));
-    rows.push(sql`(${sql.join([f.account_id, day, c, d, a, ...columns.map((k) => values[k])])})`);
-  }
-  await sql`insert into report_daily (${sql.join([...['account_id', 'day', ...DIMS], ...columns].map((c) => sql.id(c)))})
-    values ${sql.join(rows)}
-    on conflict (${sql.join(KEY.map((c) => sql.id(c)))}) do update set ${sql.join(columns.map((c) => sql`${sql.id(c)} = report_daily.${sql.id(c)} + excluded.${sql.id(c)}`))}`.execute(
-    tx,
-  );
 }
 
 const sum = (cols: readonly string[]) => sql.join(cols.map((c) => sql`sum(${sql.id(c)})`));

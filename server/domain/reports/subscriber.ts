@@ -5,13 +5,18 @@
  * created, updated (accepted, transferred, finished, rated), and an agent's
  * message (the first one is the first response). Visitors' messages are
  * skipped before any work (`wants`), so the chat channel's hot path pays
- * nothing for reports.
+ * nothing for reports. Each event only notes its chat; `finishBatch` brings
+ * the noted chats' shares up to date in a few statements for the whole relay
+ * batch (chatContribution.ts), where it was several per event.
  */
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
 import type { RelayedEvent } from '../../events/catalogue.js';
 import type { Subscriber } from '../../events/subscriber.js';
-import { refreshChatReport } from './chatContribution.js';
+import { refreshChatReports } from './chatContribution.js';
+
+/** The chats noted in the relay transaction in progress (taken by finishBatch). */
+const noted = new WeakMap<Tx, Set<number>>();
 
 function isAgentReply(event: RelayedEvent): boolean {
   if (event.type !== 'message.created') return false;
@@ -25,7 +30,16 @@ export const reportsSubscriber: Subscriber = {
   handles: ['chat.created', 'chat.updated', 'message.created'],
   enqueuesDeliveries: false,
   wants: (event) => event.chat_id !== null && (event.type !== 'message.created' || isAgentReply(event)),
-  async handle(tx: Tx, event: RelayedEvent, _ctx: AppContext): Promise<void> {
-    if (event.chat_id !== null) await refreshChatReport(tx, event.chat_id);
+  handle(tx: Tx, event: RelayedEvent, _ctx: AppContext): Promise<void> {
+    if (event.chat_id === null) return Promise.resolve();
+    let chats = noted.get(tx);
+    if (!chats) noted.set(tx, (chats = new Set()));
+    chats.add(event.chat_id);
+    return Promise.resolve();
+  },
+  async finishBatch(tx: Tx): Promise<void> {
+    const chats = noted.get(tx);
+    noted.delete(tx);
+    if (chats) await refreshChatReports(tx, [...chats]);
   },
 };

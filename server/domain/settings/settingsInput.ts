@@ -9,6 +9,7 @@ import { WEEKDAYS, isTimeZone, minutesOf } from './callbackHours.js';
 import { CALL_PROVIDER_NAMES, DEFAULT_CALLBACK, type CallbackSettings, type CallProviderName, type Weekday } from './settingsRow.js';
 import type { EventTypeChanges } from './eventTypes.js';
 import type { NotificationChanges } from './notifications.js';
+import type { PresenceChanges } from './presence.js';
 import type { HoursChange } from '../workingHours/mergeHours.js';
 import { checkHttpUrl, checkOutboundUrl } from './urls.js';
 
@@ -30,6 +31,8 @@ export interface SettingsChanges {
   rules?: unknown;
   /** Where notification mails go, the missed-chat delay, the archive address (notifications.ts). */
   notifications?: NotificationChanges | null;
+  /** The status of agents who never chose one, the idle delay before Away (presence.ts). */
+  presence?: PresenceChanges | null;
   /** Working hours for chat (workingHours/mergeHours.ts); null = always open. */
   chat_hours?: HoursChange;
   /** Event types switched on (true) or off (false); null returns every type to its default (eventTypes.ts). */

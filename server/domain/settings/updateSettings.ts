@@ -21,6 +21,7 @@ import { eventTypeColumns, eventTypesOf } from './eventTypes.js';
 import { callbackOf, settingsOf, type SettingsRow } from './getSettings.js';
 import { cleanEventWebhookUrl, cleanSafeUrl, mergeCallback, type SettingsChanges } from './settingsInput.js';
 import { notificationColumns } from './notifications.js';
+import { presenceColumns } from './presence.js';
 import { cleanWidgetRules } from './widgetRules.js';
 import { announceHours, HOURS_SAVED } from '../workingHours/announceHours.js';
 import { mergeHours } from '../workingHours/mergeHours.js';
@@ -37,6 +38,7 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
     set.rules_json = rules === null ? null : toJson(rules);
   }
   if (changes.notifications !== undefined) Object.assign(set, notificationColumns(changes.notifications));
+  if (changes.presence !== undefined) Object.assign(set, presenceColumns(changes.presence));
   const now = ctx.clock();
 
   let zoneChanged = false;

@@ -28,6 +28,12 @@ export interface UpsertVisitorInput {
   /** Only fields with a non-null value change the record. */
   details: VisitorDetails;
   now: number;
+  /**
+   * The caller looked for the visitor in this transaction and found none
+   * (storeInboundBatch's touch): the touch is skipped. Still right if another
+   * transaction created it since: the insert then finds it.
+   */
+  absent?: boolean;
 }
 
 export interface UpsertVisitorResult {
@@ -67,45 +73,43 @@ export function changes(details: VisitorDetails, current: Pick<Visitor, keyof Vi
 export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
   // The common case in one statement: the visitor exists and is touched (locked, on
   // PostgreSQL) and read back as it is now; details are compared with that row.
-  const touched = await touchVisitor.first(tx, { channelId: input.channelId, externalId: input.externalId, now: input.now });
-  if (touched) return applyDetails(tx, touched, input);
-
-  const find = () =>
-    tx.selectFrom('visitors').selectAll().where('channel_id', '=', input.channelId).where('external_id', '=', input.externalId).executeTakeFirst();
-  let existing = await find();
-  if (!existing) {
-    const number = await allocateVisitorNumber(tx, input.accountId);
-    existing = await find(); // created meanwhile by a concurrent request (it held the account lock)
-    if (!existing) {
-      const visitor = await tx
-        .insertInto('visitors')
-        .values({
-          account_id: input.accountId,
-          channel_id: input.channelId,
-          external_id: input.externalId,
-          external_id_is_number: bool(input.externalIdIsNumber ?? false),
-          number,
-          name: null,
-          email: null,
-          phone: null,
-          photo: null,
-          url: null,
-          invite: null,
-          description: null,
-          user_token: null,
-          blacklisted: 0,
-          token_hash: null,
-          session_json: '{}',
-          chats_count: 0,
-          created_at: input.now,
-          updated_at: input.now,
-          ...changes(input.details, null),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { visitor, created: true, contactChanged: false };
-    }
+  if (!input.absent) {
+    const touched = await touchVisitor.first(tx, { channelId: input.channelId, externalId: input.externalId, now: input.now });
+    if (touched) return applyDetails(tx, touched, input);
   }
+  // New: its number (locking the account row), then the row, unless a concurrent request
+  // created it meanwhile (it held the account lock first): then that row is touched and updated.
+  const number = await allocateVisitorNumber(tx, input.accountId);
+  const visitor = await tx
+    .insertInto('visitors')
+    .values({
+      account_id: input.accountId,
+      channel_id: input.channelId,
+      external_id: input.externalId,
+      external_id_is_number: bool(input.externalIdIsNumber ?? false),
+      number,
+      name: null,
+      email: null,
+      phone: null,
+      photo: null,
+      url: null,
+      invite: null,
+      description: null,
+      user_token: null,
+      blacklisted: 0,
+      token_hash: null,
+      session_json: '{}',
+      chats_count: 0,
+      created_at: input.now,
+      updated_at: input.now,
+      ...changes(input.details, null),
+    })
+    .onConflict((oc) => oc.columns(['channel_id', 'external_id']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (visitor) return { visitor, created: true, contactChanged: false };
+  const existing = await touchVisitor.first(tx, { channelId: input.channelId, externalId: input.externalId, now: input.now });
+  if (!existing) throw new Error('upsertVisitor: the visitor that conflicted is gone');
   return applyDetails(tx, existing, input);
 }
 

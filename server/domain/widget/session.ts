@@ -2,7 +2,9 @@
  * The widget visitor's browser session, kept in visitors.session_json: the
  * webhook fields (StoredSession: ip, user_agent, geoip, utm, page, visits)
  * plus what the widget adds (browser/OS/device, referrer, client attributes,
- * custom data waiting for a chat). Input cleaning of pages and UTM lives here.
+ * custom data waiting for a chat), and the visit: when it started and the
+ * pages seen in it (the last PAGES_KEPT, oldest first; a new visit starts them
+ * again). Input cleaning of pages and UTM lives here.
  */
 import type { Tx } from '../../db/database.js';
 import type { Visitor } from '../../db/schema.js';
@@ -26,7 +28,19 @@ export interface WidgetSession extends StoredSession, ParsedUserAgent {
   /** The last setCustomData, copied to the next chat that opens. */
   custom_data?: WidgetCustomField[];
   last_seen_at?: number;
+  /** When this visit began (a session call after VISIT_GAP_MS without one starts a new visit). */
+  visit_started_at?: number;
+  /** Pages seen in this visit, oldest first, at most PAGES_KEPT. */
+  pages?: VisitedPage[];
 }
+
+/** One page of the visit: where, its title when the page sent one, and when the visitor got there. */
+export interface VisitedPage extends WebhookPage {
+  at: number;
+}
+
+/** How many pages of a visit are kept (the oldest go first). */
+export const PAGES_KEPT = 50;
 
 export const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as const;
 
@@ -65,4 +79,20 @@ export function cleanUtm(raw: unknown): Record<string, string> | null {
     if (value) out[key] = value;
   }
   return Object.keys(out).length > 0 ? out : null;
+}
+
+/**
+ * The visitor is on `page` now: it joins the visit's pages unless it is the
+ * page the list ends with (a reload, or the page's title sent again: only the
+ * title is brought up to date). Keeps the last PAGES_KEPT.
+ */
+export function visitPage(session: WidgetSession, page: WebhookPage, now: number): void {
+  const pages = Array.isArray(session.pages) ? session.pages.slice(-PAGES_KEPT) : [];
+  const last = pages.at(-1);
+  if (last && last.url === page.url) {
+    if (page.title) pages[pages.length - 1] = { ...last, title: page.title };
+  } else {
+    pages.push(page.title ? { url: page.url, title: page.title, at: now } : { url: page.url, at: now });
+  }
+  session.pages = pages.slice(-PAGES_KEPT);
 }

@@ -1,7 +1,8 @@
 /**
  * The visitor is on another page, or the page sent its title (sendPageTitle):
  * session.page is updated, so agents and event webhooks see where the visitor
- * is. A title alone renames the current page. With a chat open, chat.updated
+ * is, and the page joins the visit's pages (session.ts). A title alone renames
+ * the current page. With a chat open, chat.updated
  * (change page_changed) carries the new page to the agents' panels at once.
  */
 import type { AppContext } from '../../context.js';
@@ -11,7 +12,7 @@ import { commit } from '../../events/outbox.js';
 import { recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
 import { optionalString } from '../messages/normalizeMessage.js';
-import { cleanPage, readSession, writeSession } from './session.js';
+import { cleanPage, readSession, visitPage, writeSession } from './session.js';
 import { lockVisitor } from './visitorAccess.js';
 
 export async function setVisitorPage(ctx: AppContext, input: { visitor: Visitor; body: Record<string, unknown> }): Promise<void> {
@@ -30,6 +31,8 @@ export async function setVisitorPage(ctx: AppContext, input: { visitor: Visitor;
     } else {
       return; // a title for no known page
     }
+    visitPage(session, session.page, now);
+    session.last_seen_at = now;
     await writeSession(tx, visitor.id, session, now);
     if (page) await tx.updateTable('visitors').set({ url: page.url }).where('id', '=', visitor.id).execute();
     const chat = await findOpenChat(tx, visitor.id);

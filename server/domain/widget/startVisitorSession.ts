@@ -5,7 +5,8 @@
  * (only its sha256 is stored). Either way the browser session is recorded:
  * address, user agent (and browser/OS/device), GeoIP, UTM (kept from an
  * earlier page when this one has none), page, and visits (a new visit after
- * 30 minutes without a session call). A chatting visitor on a new page: the
+ * 30 minutes without a session call, which also starts the visit's clock and
+ * list of pages again: session.ts). A chatting visitor on a new page: the
  * agents see it (chat.updated, change page_changed).
  */
 import type { AppContext } from '../../context.js';
@@ -20,7 +21,7 @@ import { recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
 import { upsertVisitor } from '../visitors/upsertVisitor.js';
 import { checkPageHost } from './allowedDomains.js';
-import { cleanPage, cleanUtm, readSession, type WidgetSession } from './session.js';
+import { cleanPage, cleanUtm, readSession, visitPage, type WidgetSession } from './session.js';
 import { findVisitorByToken, lockVisitor } from './visitorAccess.js';
 import { loadWidgetState } from './widgetState.js';
 
@@ -41,6 +42,11 @@ function nextSession(previous: WidgetSession, input: StartSessionInput, geoip: W
   const { browser, os, device } = parseUserAgent(ua);
   const returning = previous.last_seen_at !== undefined && now - previous.last_seen_at <= VISIT_GAP_MS;
   const next: WidgetSession = { ...previous, geoip, visits: (previous.visits ?? 0) + (returning ? 0 : 1), last_seen_at: now };
+  if (!returning || next.visit_started_at === undefined) {
+    // A new visit: its clock and its list of pages start again.
+    next.visit_started_at = now;
+    next.pages = [];
+  }
   if (input.ip) next.ip = input.ip;
   if (ua) {
     // This browser's parse replaces the last one's entirely.
@@ -56,6 +62,7 @@ function nextSession(previous: WidgetSession, input: StartSessionInput, geoip: W
   if (page) {
     next.page = page.title ? { url: page.url, title: page.title } : { url: page.url };
     if (page.referrer) next.referrer = page.referrer;
+    visitPage(next, next.page, now);
   }
   return next;
 }

@@ -1,10 +1,11 @@
 /**
- * A visitor's file (POST /widget/api/<widget_id>/uploads): checked against
+ * A visitor's file (POST /widget/api/<widget_id>/uploads), or an agent's
+ * (POST /api/v1/chats/:id/uploads, messages/storeAgentUpload.ts): checked against
  * the allowed types (and their leading bytes where formats have them), written
  * under DATA_DIR/uploads as `<random>-<safe name>.<ext>` (written to a
  * temporary name, then renamed: a half-written file is never served), and
- * answered with its absolute URL under PUBLIC_URL. The visitor then sends a
- * message with that URL (which attaches the upload to it: attachUpload).
+ * answered with its absolute URL under PUBLIC_URL. The visitor (or agent) then
+ * sends a message with that URL (which attaches the upload to it: attachUpload).
  *
  * Every stored file has an `uploads` row (migration 016) with its size, and
  * the account's rows may not sum past UPLOAD_QUOTA_MB: the check and the
@@ -83,8 +84,10 @@ export async function storeUpload(
   ctx: AppContext,
   input: {
     accountId: number;
-    channelId: number;
-    visitorId: number;
+    /** The widget's channel (a visitor's file) or the chat's (an agent's). */
+    channelId: number | null;
+    /** The visitor who sent it; null for an agent's file (messages/storeAgentUpload.ts). */
+    visitorId: number | null;
     contentType: string | undefined;
     fileName: string | undefined;
     data: Buffer;

@@ -94,7 +94,7 @@ export function chatFinishedBody(s: ChatScope, agents: Agent[], messages: Messag
       messages: messages
         .filter((m) => m.author !== 'system' && m.internal === 0)
         .map((m) => {
-          const item: WebhookTranscriptItem = { timestamp: Math.floor(m.created_at / 1000), type: m.author, message: m.text ?? m.file ?? '' };
+          const item: WebhookTranscriptItem = { timestamp: Math.floor(m.created_at / 1000), type: m.author, message: transcriptText(m) };
           if (m.author === 'agent' && m.agent_id !== null) item.agent_id = m.agent_id;
           if (m.suppressed === 1) item.blacklisted = true;
           return item;
@@ -136,4 +136,10 @@ export function chatMissedBody(s: ChatScope, waitedMinutes: number): ChatMissedB
 
 export function chatRatedBody(s: ChatScope, agent: Agent | null, rate: 'positive' | 'negative'): ChatRatedBody {
   return { ...chatBase('chat_rated', s), ...agentKey(agent), rate };
+}
+
+/** A transcript line's text: the message's text, a file's URL (after its caption when it has one), or ''. */
+function transcriptText(m: Pick<Message, 'text' | 'file'>): string {
+  if (m.file !== null && m.text !== null && m.text !== '') return `${m.text}\n${m.file}`;
+  return m.text ?? m.file ?? '';
 }

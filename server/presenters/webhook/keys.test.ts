@@ -97,6 +97,11 @@ const agent: Agent = {
   active: 1,
   created_at: T,
   updated_at: T,
+  chosen_status: null,
+  notification_prefs_json: null,
+  guide_dismissed_at: null,
+  max_chats: null,
+  last_offered_at: null,
 };
 
 function visitor(full: boolean): Visitor {

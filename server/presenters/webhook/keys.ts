@@ -147,7 +147,7 @@ export const WEBHOOK_OBJECT_KEYS: { readonly [O in keyof WebhookObjects]: KeysOf
   'chat.messages[]': {
     timestamp: { doc: 'when the message was received, Unix seconds' },
     type: { doc: '`visitor` or `agent`' },
-    message: { doc: 'the text (a file message: its URL)' },
+    message: { doc: 'the text; a file message: its URL (after its caption, on a new line, when it has one)' },
     agent_id: { doc: 'the agent who wrote it', absent: 'a visitor wrote it' },
     blacklisted: { doc: '`true`: a blacklisted visitor wrote it and no agent saw it', absent: 'the message was shown' },
   },

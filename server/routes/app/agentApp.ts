@@ -16,13 +16,13 @@ import { errorBody } from '../../errors/handler.js';
 /** Paths that belong to the service, never to the app: unknown ones stay JSON 404s. */
 const SERVICE_PREFIXES = ['/api', '/wh', '/widget', '/healthz', '/metrics', '/openapi.json', '/assets'];
 
-/** Stream (ws:, wss:), avatars and photos (https:, data:), visitor media (https:). */
+/** Stream (ws:, wss:), avatars and photos (https:, data:), visitor media (https:), the alert chime the app makes itself (blob:, web/agent/src/alerts.ts). */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' https: data:",
-  "media-src 'self' https:",
+  "media-src 'self' https: blob:",
   "connect-src 'self' ws: wss:",
   "font-src 'self'",
   "object-src 'none'",

@@ -13,6 +13,9 @@ import { attentionCount, emptyInbox, inboxReducer } from './inbox';
 import { AgentStream, type StreamState } from './stream';
 import type { Agent, StreamFrame } from './types';
 
+/** Open chats loaded per list (the API's largest page); the lists render only the rows in view. */
+const LIST_LIMIT = 1000;
+
 interface Props {
   me: Agent;
   setMe: (agent: Agent) => void;
@@ -53,10 +56,17 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
   }, []);
 
   const loadLists = useCallback(async () => {
-    const [pending, active] = await Promise.all([api.chats('pending'), api.chats('active')]);
+    const [pending, active] = await Promise.all([api.chats('pending', { limit: LIST_LIMIT }), api.chats('active', { limit: LIST_LIMIT })]);
     for (const c of [...pending, ...active]) known.current[c.id] = true;
     dispatch({ type: 'chats', chats: [...pending, ...active] });
+    // The conversation on screen is read, whatever the rows (read a moment before) say.
+    if (openChat.current !== null) dispatch({ type: 'read', chatId: openChat.current });
     setLoaded(true);
+  }, []);
+
+  // Unread state lives on the server (per agent), so a reload or another device shows the same counts.
+  const markRead = useCallback((chatId: number, messageId?: number) => {
+    api.read(chatId, messageId).catch(() => {});
   }, []);
 
   const onFrame = useCallback(
@@ -72,20 +82,24 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
           if (agent.id === meRef.current.id) setMe(agent);
         },
         bump: (which) => setBadges((b) => ({ ...b, [which]: b[which] + 1 })),
+        seen: markRead,
       });
       for (const fn of listeners.current) fn(frame);
     },
-    [announce, setMe],
+    [announce, setMe, markRead],
   );
 
   // The tab comes back to front: the conversation on screen is read.
   useEffect(() => {
     const onVisible = () => {
-      if (document.visibilityState === 'visible' && openChat.current !== null) dispatch({ type: 'read', chatId: openChat.current });
+      if (document.visibilityState === 'visible' && openChat.current !== null) {
+        dispatch({ type: 'read', chatId: openChat.current });
+        markRead(openChat.current);
+      }
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => document.removeEventListener('visibilitychange', onVisible);
-  }, []);
+  }, [markRead]);
 
   useEffect(() => {
     let alive = true;
@@ -142,10 +156,16 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
   useEffect(() => setTitleCount(attention), [attention]);
   useEffect(() => () => setTitleCount(0), []);
 
-  const setOpenChat = useCallback((id: number | null) => {
-    openChat.current = id;
-    if (id !== null) dispatch({ type: 'read', chatId: id });
-  }, []);
+  const setOpenChat = useCallback(
+    (id: number | null) => {
+      openChat.current = id;
+      if (id !== null) {
+        dispatch({ type: 'read', chatId: id });
+        if (document.visibilityState === 'visible') markRead(id);
+      }
+    },
+    [markRead],
+  );
   const subscribe = useCallback((fn: (frame: StreamFrame) => void) => {
     listeners.current.add(fn);
     return () => {

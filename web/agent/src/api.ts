@@ -5,7 +5,8 @@
  * never kept in JavaScript. Errors become ApiError with the server's code and
  * sentence; a 401 also tells the app to show the sign-in form.
  */
-import type { WidgetAppearance } from '../../../protocol/widget';
+import type { UploadResponse, WidgetAppearance } from '../../../protocol/widget';
+import { humanMessage } from './errorMessages';
 import type {
   Agent,
   AgentStatus,
@@ -13,13 +14,17 @@ import type {
   CannedResponse,
   Channel,
   Chat,
+  ChatSearchHit,
   ChatStatus,
   DeliveryRecord,
   GivenUpEventType,
+  Guide,
   Department,
   Mail,
   Message,
+  NotificationPrefs,
   OfflineMessage,
+  Presence,
   Role,
   Settings,
   SignInThrottle,
@@ -59,8 +64,8 @@ function withQuery(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
-export async function request<T>(method: Method, path: string, body?: unknown, query?: Query): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+export async function request<T>(method: Method, path: string, body?: unknown, query?: Query, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' };
   // A file goes as itself (its type as Content-Type); anything else as JSON.
   const raw = body instanceof Blob;
   if (body !== undefined) headers['content-type'] = raw ? body.type || 'application/octet-stream' : 'application/json';
@@ -100,6 +105,18 @@ export async function request<T>(method: Method, path: string, body?: unknown, q
 export interface Page {
   limit?: number;
   before?: number;
+}
+
+/** GET /chats/search's filters (dates as ISO 8601 strings). */
+export interface SearchFilters {
+  q?: string;
+  channel_id?: number;
+  agent_id?: number;
+  department_id?: number;
+  from?: string;
+  to?: string;
+  rating?: 'positive' | 'negative' | 'none';
+  status?: ChatStatus;
 }
 
 export interface NewAgent {
@@ -152,9 +169,10 @@ export interface ChannelFields {
 
 export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;
 
-export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications'>> & {
+export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications' | 'presence'>> & {
   callback?: Partial<Settings['callback']> | null;
   notifications?: Partial<NonNullable<Settings['notifications']>> | null;
+  presence?: Partial<NonNullable<Settings['presence']>> | null;
 };
 
 export interface OutgoingMessage {
@@ -203,11 +221,25 @@ export const api = {
   updateProfile: (changes: ProfileChanges) => request<Agent>('PATCH', '/me', changes),
   uploadPhoto: (file: File) => request<Agent>('POST', '/me/photo', file),
   setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
+  setPresence: (state: 'active' | 'idle') => request<Presence>('PUT', '/me/presence', { state }),
+  notificationPrefs: () => request<NotificationPrefs>('GET', '/me/notifications'),
+  updateNotificationPrefs: (changes: Partial<NotificationPrefs>) => request<NotificationPrefs>('PUT', '/me/notifications', changes),
+  guide: () => request<Guide>('GET', '/me/guide'),
+  dismissGuide: () => request<void>('POST', '/me/guide/dismiss'),
 
   chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),
   chat: (id: number) => request<Chat>('GET', `/chats/${id}`),
+  /** Search over the whole history on the server; without q, the filters alone list chats. */
+  searchChats: (filters: SearchFilters, page: Page = {}) => request<ChatSearchHit[]>('GET', '/chats/search', undefined, { ...filters, ...page }),
+  visitorChats: (visitorId: number, page: Page = {}) => request<Chat[]>('GET', `/visitors/${visitorId}/chats`, undefined, { ...page }),
+  /** This agent has seen the chat (up to messageId, or its last message): its unread count drops, on every device. */
+  read: (id: number, messageId?: number) =>
+    request<{ chat_id: number; last_read_message_id: number }>('POST', `/chats/${id}/read`, messageId === undefined ? {} : { message_id: messageId }),
   accept: (id: number) => request<Chat>('POST', `/chats/${id}/accept`),
   send: (id: number, message: OutgoingMessage) => request<Message>('POST', `/chats/${id}/messages`, message),
+  /** A file for a reply (sent afterwards with `send` as {type, file, file_name, file_size}); its name URI-encoded, as headers are Latin-1. */
+  uploadFile: (id: number, file: File) =>
+    request<UploadResponse>('POST', `/chats/${id}/uploads`, file, undefined, { 'x-file-name': encodeURIComponent(file.name) }),
   typing: (id: number, typing: boolean) => request<void>('POST', `/chats/${id}/typing`, { typing }),
   assign: (id: number) => request<Chat>('POST', `/chats/${id}/assign`),
   finish: (id: number, blacklist: boolean) => request<Chat>('POST', `/chats/${id}/finish`, { blacklist }),
@@ -263,8 +295,9 @@ export const api = {
 };
 
 /** A sentence for any error thrown by the calls above. */
+/** A failure in the reader's words (errorMessages.ts maps the API's refusals; the API keeps its precise message). */
 export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
+  if (err instanceof ApiError) return humanMessage(err.code, err.message);
   if (err instanceof Error) return err.message;
   return 'Something went wrong.';
 }

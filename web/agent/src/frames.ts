@@ -6,7 +6,7 @@
  * server that sends less than they promise.
  */
 import type { Dispatch } from 'react';
-import { chime, notify } from './alerts';
+import { alertOf, isRinging, ringFor, stopRinging } from './alerts';
 import { api } from './api';
 import { chatTitle, isRecord } from './format';
 import { chatOfFrame, type InboxAction } from './inbox';
@@ -24,6 +24,8 @@ export interface FrameEffects {
   announce: (text: string) => void;
   agentChanged: (agent: Agent) => void;
   bump: (which: 'offline' | 'calls') => void;
+  /** A visitor's message arrived in the conversation on screen: the server is told it is read. */
+  seen: (chatId: number, messageId: number) => void;
 }
 
 export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
@@ -39,14 +41,16 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       if (frame.type === 'chat.created' && chat.status === 'pending') {
         const who = chatTitle(chat);
         fx.announce(`New chat from ${who}`);
-        chime();
-        notify('New chat', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}`));
+        // Rings in every eligible agent's app until someone accepts it.
+        ringFor(chat.id, 'New chat', who, () => navigate(`/chats/${chat.id}`));
       }
+      if (chat.status !== 'pending') stopRinging(chat.id);
+      // A rating may come after the finish: the chat's header shows it at once; a screen reader hears it.
+      if (data.change === 'rated' && chat.rate) fx.announce(`${chatTitle(chat)} rated the chat ${chat.rate === 'positive' ? 'good' : 'bad'}`);
       if (data.change === 'transferred' && chat.accepted_by === fx.meId() && data.agent_id !== fx.meId()) {
         const who = chatTitle(chat);
         fx.announce(`Chat with ${who} transferred to you`);
-        chime();
-        notify('Chat transferred to you', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}`));
+        alertOf('transfer', 'Chat transferred to you', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}`));
       }
       return;
     }
@@ -57,6 +61,7 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       const elsewhere = fx.openChatId() !== message.chat_id || document.visibilityState !== 'visible';
       const unread = frame.type === 'message.created' && message.author === 'visitor' && elsewhere;
       fx.dispatch({ type: 'message', message, unread });
+      if (frame.type === 'message.created' && message.author === 'visitor' && !elsewhere) fx.seen(message.chat_id, message.id);
       if (!fx.known[message.chat_id]) {
         fx.known[message.chat_id] = true;
         api.chat(message.chat_id).then(
@@ -64,10 +69,8 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
           () => {},
         );
       }
-      if (unread) {
-        chime();
-        notify('New message', message.text ?? 'New message', `chat-${message.chat_id}`, () => navigate(`/chats/${message.chat_id}`));
-      }
+      if (unread && !isRinging(message.chat_id))
+        alertOf('new_message', 'New message', message.text ?? 'New message', `chat-${message.chat_id}`, () => navigate(`/chats/${message.chat_id}`));
       return;
     }
     case 'typing': {
@@ -77,19 +80,27 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       }
       return;
     }
+    case 'chat.offered': {
+      const data = frame.data;
+      if (data.agent_id !== fx.meId() || typeof data.chat_id !== 'number') return;
+      const seconds = Math.max(1, Math.round((data.expires_at - Date.now()) / 1000));
+      fx.announce(`A waiting chat is offered to you: accept it within ${seconds} s`);
+      alertOf('new_chat', 'A chat is offered to you', `Accept it within ${seconds} s`, `chat-${data.chat_id}`, () => navigate(`/chats/${data.chat_id}`));
+      return;
+    }
     case 'agent.updated':
       if (isRecord(frame.data.agent) && typeof frame.data.agent.id === 'number') fx.agentChanged(frame.data.agent);
       return;
     case 'offline_message.created':
       fx.bump('offline');
       fx.announce('New offline message');
-      chime();
+      alertOf('other', 'New offline message', 'A visitor left a message.', 'offline-message', () => navigate('/offline'));
       return;
     case 'call.updated':
       if (isRecord(frame.data.call) && frame.data.call.status === 'start') {
         fx.bump('calls');
         fx.announce('New callback request');
-        chime();
+        alertOf('other', 'New callback request', 'A visitor asked to be called back.', 'callback', () => navigate('/calls'));
       }
       return;
   }

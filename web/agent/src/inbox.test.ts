@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptyInbox, inboxReducer, type InboxState } from './inbox';
-import type { Chat } from './types';
+import type { Chat, Message } from './types';
 
 const chat = (id: number): Chat =>
   ({ id, status: 'active', channel_id: 1, department_id: null, agent_ids: [], accepted_by: 1, seq: 1, created_at: 0, updated_at: 0 }) as unknown as Chat;
@@ -19,6 +19,7 @@ describe('inbox stale', () => {
     preview: { 1: 'hi', 2: 'yo' },
     typing: { 1: 99, 2: 99 },
     unread: { 2: 3 },
+    counted: { 1: 5, 2: 6 },
   };
 
   it('keeps only the chat on screen', () => {
@@ -28,11 +29,43 @@ describe('inbox stale', () => {
       preview: { 1: 'hi' },
       typing: {},
       unread: {},
+      counted: { 1: 5 },
     });
   });
 
   it('keeps nothing when no chat is on screen, or the one on screen is unknown', () => {
     expect(inboxReducer(full, { type: 'stale', keep: null })).toEqual(emptyInbox);
     expect(inboxReducer(full, { type: 'stale', keep: 7 })).toEqual(emptyInbox);
+  });
+});
+
+describe('inbox list rows (server previews and unread counts)', () => {
+  const msg = (id: number, chatId: number, text: string, author: 'visitor' | 'agent' = 'visitor') =>
+    ({ id, chat_id: chatId, author, type: 'text', text, created_at: id }) as Message;
+  const row = (id: number, last: Message | null, unread: number): Chat => ({ ...chat(id), last_message: last, unread_count: unread });
+
+  it('takes the preview and the unread count of a list row', () => {
+    const state = inboxReducer(emptyInbox, { type: 'chats', chats: [row(1, msg(10, 1, 'hello'), 2), row(2, null, 0)] });
+    expect(state.preview).toEqual({ 1: 'hello' });
+    expect(state.unread).toEqual({ 1: 2 });
+    expect(state.chats[1]).not.toHaveProperty('unread_count');
+  });
+
+  it('counts a frame once, whether the row came before or after it', () => {
+    let state = inboxReducer(emptyInbox, { type: 'chats', chats: [row(1, msg(10, 1, 'hello'), 2)] });
+    // A frame of a message the row already counted changes nothing.
+    state = inboxReducer(state, { type: 'message', message: msg(10, 1, 'hello'), unread: true });
+    expect(state.unread[1]).toBe(2);
+    state = inboxReducer(state, { type: 'message', message: msg(11, 1, 'again'), unread: true });
+    expect(state.unread[1]).toBe(3);
+    expect(state.preview[1]).toBe('again');
+    // A row read before that frame does not undo it.
+    state = inboxReducer(state, { type: 'chats', chats: [row(1, msg(10, 1, 'hello'), 2)] });
+    expect(state.unread[1]).toBe(3);
+    expect(state.preview[1]).toBe('again');
+    // A newer row wins.
+    state = inboxReducer(state, { type: 'chats', chats: [row(1, msg(12, 1, 'reply', 'agent'), 0)] });
+    expect(state.unread[1]).toBeUndefined();
+    expect(state.preview[1]).toBe('reply');
   });
 });

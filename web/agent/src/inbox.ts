@@ -1,7 +1,8 @@
 /**
  * The inbox state and its reducer (pure, no I/O): chats by id, the messages of
  * the conversations opened, a preview line per chat, who is typing, unread
- * counts. API answers and stream frames both land here; applying one twice,
+ * counts (a list row brings the server's preview and this agent's unread
+ * count, so both survive a reload). API answers and stream frames both land here; applying one twice,
  * or an older copy after a newer one, changes nothing (messages are merged by
  * id, chats by their sequence number).
  */
@@ -14,6 +15,12 @@ export interface InboxState {
   /** chat id → time (ms) the visitor's typing indicator expires. */
   typing: Record<number, number>;
   unread: Record<number, number>;
+  /**
+   * chat id → the newest message id the preview and unread count already
+   * account for (the server's list row, or a frame): a row read before a
+   * frame never undoes it, a frame the row already counted is not counted twice.
+   */
+  counted: Record<number, number>;
 }
 
 export type InboxAction =
@@ -26,7 +33,7 @@ export type InboxAction =
   | { type: 'typing'; chatId: number; until: number | null }
   | { type: 'read'; chatId: number };
 
-export const emptyInbox: InboxState = { chats: {}, messages: {}, preview: {}, typing: {}, unread: {} };
+export const emptyInbox: InboxState = { chats: {}, messages: {}, preview: {}, typing: {}, unread: {}, counted: {} };
 
 const FINAL = new Set(['delivered', 'failed']);
 
@@ -59,7 +66,14 @@ export function previewOf(m: Message): string | null {
 /** The chat on screen stays (its conversation is fetched again), so the view and a draft survive. */
 function keepOnly(state: InboxState, id: number | null): InboxState {
   const pick = <T>(record: Record<number, T>): Record<number, T> => (id !== null && id in record ? { [id]: record[id] } : {});
-  return { chats: pick(state.chats), messages: pick(state.messages), preview: pick(state.preview), typing: {}, unread: pick(state.unread) };
+  return {
+    chats: pick(state.chats),
+    messages: pick(state.messages),
+    preview: pick(state.preview),
+    typing: {},
+    unread: pick(state.unread),
+    counted: pick(state.counted),
+  };
 }
 
 function withoutKey<T>(record: Record<number, T>, key: number): Record<number, T> {
@@ -81,11 +95,27 @@ export function chatOfFrame(chat: Chat, frameSeq: number | undefined): Chat {
   return typeof frameSeq === 'number' && frameSeq > chat.seq ? { ...chat, seq: frameSeq } : chat;
 }
 
+/** A list row's last message and unread count (the server's, for this agent), unless a newer frame was applied already. */
+function withRowSummary(state: InboxState, chat: Chat): InboxState {
+  if (chat.last_message === undefined && chat.unread_count === undefined) return state;
+  const upTo = chat.last_message?.id ?? 0;
+  if ((state.counted[chat.id] ?? 0) > upTo) return state;
+  const line = chat.last_message ? previewOf(chat.last_message) : null;
+  const unread = chat.unread_count ?? 0;
+  return {
+    ...state,
+    preview: line ? { ...state.preview, [chat.id]: line } : state.preview,
+    unread: unread > 0 ? { ...state.unread, [chat.id]: unread } : withoutKey(state.unread, chat.id),
+    counted: { ...state.counted, [chat.id]: upTo },
+  };
+}
+
 function upsertChat(state: InboxState, chat: Chat): InboxState {
-  const { messages, ...summary } = chat;
+  const { messages, last_message: _last, unread_count: _unread, ...summary } = chat;
   const existing = state.chats[chat.id];
   const keep = existing && existing.seq > summary.seq;
   let next: InboxState = keep ? state : { ...state, chats: { ...state.chats, [chat.id]: summary } };
+  next = withRowSummary(next, chat);
   if (messages) {
     const merged = mergeMessages(state.messages[chat.id], messages);
     next = { ...next, messages: { ...next.messages, [chat.id]: merged } };
@@ -114,13 +144,14 @@ export function inboxReducer(state: InboxState, action: InboxAction): InboxState
       let next: InboxState = state;
       // Messages of a conversation not opened yet are fetched with it; only the preview is kept.
       if (had) next = { ...next, messages: { ...next.messages, [m.chat_id]: mergeMessages(had, [m]) } };
-      const known = had?.some((x) => x.id === m.id) ?? false;
+      const known = (had?.some((x) => x.id === m.id) ?? false) || m.id <= (state.counted[m.chat_id] ?? 0);
       const line = previewOf(m);
       if (line && !known) next = { ...next, preview: { ...next.preview, [m.chat_id]: line } };
       if (m.author === 'visitor' && !known) {
         next = { ...next, typing: withoutKey(next.typing, m.chat_id) };
         if (action.unread) next = { ...next, unread: { ...next.unread, [m.chat_id]: (next.unread[m.chat_id] ?? 0) + 1 } };
       }
+      if (!known) next = { ...next, counted: { ...next.counted, [m.chat_id]: Math.max(m.id, next.counted[m.chat_id] ?? 0) } };
       return next;
     }
     case 'typing':

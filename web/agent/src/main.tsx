@@ -3,6 +3,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import './styles.css';
+import { trackViewport } from './viewport';
+
+trackViewport();
 
 const root = document.getElementById('root');
 if (root) {

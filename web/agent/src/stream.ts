@@ -23,6 +23,7 @@ const FRAME_TYPES: Record<EventType | WireFrame['type'], true> = {
   'call.updated': true,
   'agent.updated': true,
   'working_hours.changed': true,
+  'chat.offered': true,
   ready: true,
   reset: true,
   pong: true,

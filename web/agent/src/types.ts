@@ -10,10 +10,15 @@ import type {
   EventFrame,
   ChatChannelDto,
   ChatDto,
+  ChatMatchDto,
+  ChatSearchHitDto,
   DeliveryDto,
   GivenUpEventTypeDto,
+  GuideDto,
   MailDto,
   MessageDto,
+  NotificationPrefsDto,
+  PresenceDto,
   SignInThrottleDto,
   VisitorDto,
   WidgetChannelDto,
@@ -23,6 +28,8 @@ export type Agent = AgentDto;
 export type Visitor = VisitorDto;
 export type Message = MessageDto;
 export type Chat = ChatDto;
+export type ChatMatch = ChatMatchDto;
+export type ChatSearchHit = ChatSearchHitDto;
 export type ChatChannel = ChatChannelDto;
 export type WidgetChannel = WidgetChannelDto;
 export type Channel = ChatChannelDto | WidgetChannelDto;
@@ -30,6 +37,9 @@ export type DeliveryRecord = DeliveryDto;
 export type GivenUpEventType = GivenUpEventTypeDto;
 export type Mail = MailDto;
 export type SignInThrottle = SignInThrottleDto;
+export type NotificationPrefs = NotificationPrefsDto;
+export type Presence = PresenceDto;
+export type Guide = GuideDto;
 
 export type Role = 'admin' | 'agent';
 export type AgentStatus = 'online' | 'away' | 'offline';
@@ -88,6 +98,13 @@ export interface Settings {
   notifications?: NotificationSettings;
   /** Every event type of the event webhooks with whether it is sent (docs/EVENTS.md "Choosing the event types"). */
   event_webhook_types?: Record<string, boolean>;
+  /** The status of agents who never chose one, and the idle delay before Away (0 = never). */
+  presence?: PresenceSettings;
+}
+
+export interface PresenceSettings {
+  default_status: AgentStatus;
+  away_after_idle_minutes: number;
 }
 
 export interface NotificationSettings {

@@ -1,6 +1,6 @@
 /** Asks for desktop notification permission (only from a click, as browsers require). */
 import { useState } from 'react';
-import { notificationPermission, requestNotifications, unlockAudio } from '../alerts';
+import { notificationPermission, requestNotifications } from '../alerts';
 
 export function AlertsButton() {
   const [permission, setPermission] = useState(notificationPermission());
@@ -10,7 +10,6 @@ export function AlertsButton() {
     <button
       type="button"
       onClick={async () => {
-        unlockAudio();
         setPermission(await requestNotifications());
       }}
     >

@@ -7,7 +7,6 @@
  * that chooses the person's own password until that is done.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { unlockAudio } from '../alerts';
 import { api, ApiError, setUnauthorizedHandler } from '../api';
 import { LiveProvider } from '../LiveProvider';
 import { navigate, usePath } from '../router';
@@ -47,17 +46,6 @@ export function App() {
       },
     );
   }, [sessionLost]);
-
-  // Audio may only start after a gesture: the first click or key press unlocks the chime.
-  useEffect(() => {
-    const unlock = () => unlockAudio();
-    window.addEventListener('pointerdown', unlock, { once: true });
-    window.addEventListener('keydown', unlock, { once: true });
-    return () => {
-      window.removeEventListener('pointerdown', unlock);
-      window.removeEventListener('keydown', unlock);
-    };
-  }, []);
 
   const signedIn = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
   const mustChangePassword = useCallback((oneTimePassword: string) => setSession({ state: 'mustChangePassword', oneTimePassword }), []);

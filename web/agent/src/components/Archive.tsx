@@ -1,105 +1,198 @@
 /**
- * Finished chats, newest first, a page at a time, with a search by visitor
- * name, e-mail, phone or message text. The search runs in the browser over
- * the pages loaded so far (the API has no search yet); for message text it
- * fetches the loaded chats' messages once, a few at a time.
+ * The archive: every chat of the history, searched on the server
+ * (GET /api/v1/chats/search) by message text, visitor name, e-mail or phone,
+ * with filters (status, rating, dates, agent, department, channel), newest
+ * first, a page at a time. Each match shows its excerpt with the matching
+ * words marked; the list renders only the rows in view.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, errorText } from '../api';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { api, errorText, type SearchFilters } from '../api';
 import { useApp } from '../context';
-import { chatsWithStatus } from '../inbox';
+import type { Channel, ChatMatch, ChatSearchHit, ChatStatus, Department } from '../types';
 import { ChatList } from './ChatList';
 
-const PAGE = 50;
-const PARALLEL = 4;
+const PAGE = 100;
+const TYPING_PAUSE_MS = 300;
+
+interface Form {
+  q: string;
+  status: ChatStatus | '';
+  rating: SearchFilters['rating'] | '';
+  from: string;
+  to: string;
+  agent: string;
+  department: string;
+  channel: string;
+}
+
+const EMPTY: Form = { q: '', status: 'finished', rating: '', from: '', to: '', agent: '', department: '', channel: '' };
+
+/** The form as the API's filters; dates are the agent's local days. */
+function filtersOf(form: Form): SearchFilters {
+  const localDay = (day: string, next: boolean) => {
+    const d = new Date(`${day}T00:00:00`);
+    if (next) d.setDate(d.getDate() + 1);
+    return d.toISOString();
+  };
+  return {
+    q: form.q.trim() || undefined,
+    status: form.status || undefined,
+    rating: form.rating || undefined,
+    from: form.from ? localDay(form.from, false) : undefined,
+    to: form.to ? localDay(form.to, true) : undefined,
+    agent_id: form.agent ? Number(form.agent) : undefined,
+    department_id: form.department ? Number(form.department) : undefined,
+    channel_id: form.channel ? Number(form.channel) : undefined,
+  };
+}
 
 export function Archive() {
-  const { inbox, dispatch } = useApp();
-  const [more, setMore] = useState(true);
+  const { me, agents } = useApp();
+  const [form, setForm] = useState<Form>(EMPTY);
+  const [filters, setFilters] = useState<SearchFilters>(() => filtersOf(EMPTY));
+  const [hits, setHits] = useState<ChatSearchHit[]>([]);
+  const [more, setMore] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [query, setQuery] = useState('');
-  const [scanning, setScanning] = useState(0);
-  const finished = chatsWithStatus(inbox, 'finished');
-  const oldest = finished.length > 0 ? finished[finished.length - 1].id : undefined;
-
-  const loadPage = useCallback(
-    async (before?: number) => {
-      setBusy(true);
-      setError(null);
-      try {
-        const page = await api.chats('finished', { limit: PAGE, before });
-        dispatch({ type: 'chats', chats: page });
-        setMore(page.length === PAGE);
-      } catch (err) {
-        setError(errorText(err));
-      } finally {
-        setBusy(false);
-      }
-    },
-    [dispatch],
-  );
+  const [departments, setDepartments] = useState<Department[]>([]);
+  const [channels, setChannels] = useState<Channel[]>([]);
+  const round = useRef(0);
 
   useEffect(() => {
-    void loadPage();
-  }, [loadPage]);
+    api.departments().then(setDepartments, () => {});
+    if (me.role === 'admin') api.channels().then(setChannels, () => {});
+  }, [me.role]);
 
-  const q = query.trim().toLowerCase();
-  const requested = useRef(new Set<number>());
-  const searching = q !== '';
-
-  // Message text lives with each chat: fetch the loaded chats' messages once, when a search needs them.
+  // Typing waits for a pause; the other filters apply at once.
   useEffect(() => {
-    if (!searching) return;
-    const queue = finished.map((c) => c.id).filter((id) => !inbox.messages[id] && !requested.current.has(id));
-    if (queue.length === 0) return;
-    for (const id of queue) requested.current.add(id);
-    setScanning((n) => n + queue.length);
-    const worker = async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-        try {
-          dispatch({ type: 'chat', chat: await api.chat(id) });
-        } catch {
-          // a chat that cannot be read stays unsearchable by text
-        }
-        setScanning((n) => n - 1);
-      }
-    };
-    void Promise.all(Array.from({ length: PARALLEL }, worker));
-    // Runs again when the search starts or another page arrives, not for every chat fetched.
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- on purpose: see the line above
-  }, [searching, finished.length]);
+    const timer = window.setTimeout(() => setFilters(filtersOf(form)), TYPING_PAUSE_MS);
+    return () => window.clearTimeout(timer);
+  }, [form]);
 
-  const results = q
-    ? finished.filter((c) => {
-        const v = c.visitor;
-        if ([v.name, v.email, v.phone].some((s) => s?.toLowerCase().includes(q))) return true;
-        return (inbox.messages[c.id] ?? []).some((m) => m.text?.toLowerCase().includes(q));
-      })
-    : finished;
+  const load = async (before?: number) => {
+    const mine = ++round.current;
+    setBusy(true);
+    setError(null);
+    try {
+      const page = await api.searchChats(filters, { limit: PAGE, before });
+      if (mine !== round.current) return;
+      setHits((list) => (before === undefined ? page : [...list, ...page]));
+      setMore(page.length === PAGE);
+    } catch (err) {
+      if (mine === round.current) setError(errorText(err));
+    } finally {
+      if (mine === round.current) setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    void load();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new search when the filters change, not when load's closure does
+  }, [filters]);
+
+  const matches = useMemo(() => Object.fromEntries(hits.map((h) => [h.id, h.match])) as Record<number, ChatMatch | null>, [hits]);
+  const set = (key: keyof Form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  const searching = Boolean(filters.q);
 
   return (
     <section className="page" aria-labelledby="archive-title">
       <h1 id="archive-title">Archive</h1>
       <form role="search" className="search" onSubmit={(e) => e.preventDefault()}>
         <label>
-          Search finished chats
-          <input type="search" name="q" value={query} placeholder="Visitor name, e-mail, phone or message text" onChange={(e) => setQuery(e.target.value)} />
+          Search all chats
+          <input type="search" name="q" value={form.q} maxLength={200} placeholder="Message text, visitor name, e-mail or phone" onChange={set('q')} />
         </label>
       </form>
+      <div className="archive-filters" aria-label="Filters">
+        <label>
+          Status
+          <select name="status" value={form.status} onChange={set('status')}>
+            <option value="finished">Finished</option>
+            <option value="active">Active</option>
+            <option value="pending">Waiting</option>
+            <option value="">Any status</option>
+          </select>
+        </label>
+        <label>
+          Rating
+          <select name="rating" value={form.rating} onChange={set('rating')}>
+            <option value="">Any rating</option>
+            <option value="positive">Rated good</option>
+            <option value="negative">Rated bad</option>
+            <option value="none">Not rated</option>
+          </select>
+        </label>
+        <label>
+          From
+          <input type="date" name="from" value={form.from} onChange={set('from')} />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" value={form.to} onChange={set('to')} />
+        </label>
+        <label>
+          Agent
+          <select name="agent" value={form.agent} onChange={set('agent')}>
+            <option value="">Any agent</option>
+            {Object.values(agents).map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {departments.length > 0 && (
+          <label>
+            Department
+            <select name="department" value={form.department} onChange={set('department')}>
+              <option value="">Any department</option>
+              {departments.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {channels.length > 0 && (
+          <label>
+            Channel
+            <select name="channel" value={form.channel} onChange={set('channel')}>
+              <option value="">Any channel</option>
+              {channels.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {JSON.stringify(form) !== JSON.stringify(EMPTY) && (
+          <button type="button" className="link" onClick={() => setForm(EMPTY)}>
+            Clear
+          </button>
+        )}
+      </div>
       <p className="muted small" role="status">
-        {q
-          ? `${results.length} of ${finished.length} loaded chats match${scanning > 0 ? ' (searching message text…)' : ''}.`
-          : `${finished.length} chats loaded.`}
+        {busy && hits.length === 0 ? 'Searching…' : `${hits.length}${more ? '+' : ''} ${hits.length === 1 ? 'chat' : 'chats'}${searching ? ' match' : ''}.`}
       </p>
-      <ChatList chats={results} openId={null} empty={q ? 'No loaded chat matches.' : 'No finished chat yet.'} label="Finished chats" />
       {error && (
         <p className="error" role="alert">
-          {error}
+          The search failed: {error}
         </p>
       )}
+      {!busy || hits.length > 0 ? (
+        <ChatList
+          chats={hits}
+          openId={null}
+          withDate
+          matches={searching ? matches : undefined}
+          empty={searching ? 'No chat matches. Try fewer words or other filters.' : 'No chat here yet with these filters.'}
+          label={searching ? 'Matching chats' : 'Chats'}
+        />
+      ) : null}
       {more && (
-        <button type="button" disabled={busy} onClick={() => void loadPage(oldest)}>
+        <button type="button" disabled={busy} onClick={() => void load(hits[hits.length - 1]?.id)}>
           {busy ? 'Loading…' : 'Load older chats'}
         </button>
       )}

@@ -1,32 +1,74 @@
-/** A list of chats: visitor, last line, time, unread count, typing; waiting chats get a Reply button. */
+/**
+ * A list of chats: visitor, channel, last line, time, unread count, rating,
+ * typing; waiting chats get a Reply button; search results show the matching
+ * excerpt with the match highlighted. Only the rows in view are rendered
+ * (WindowedList), so long lists scroll smoothly.
+ */
 import { useApp } from '../context';
-import { chatTitle, time } from '../format';
+import { chatTitle, dateTime, time } from '../format';
+import { previewOf } from '../inbox';
 import { Link } from '../router';
-import type { Chat } from '../types';
+import type { Chat, ChatMatch } from '../types';
+import { Highlighted } from './Highlighted';
 import { ReplyButton } from './ReplyButton';
+import { WindowedList } from './WindowedList';
 
 interface Props {
   chats: Chat[];
   openId: number | null;
   empty: string;
   label: string;
+  /** Search results: why each chat matched. */
+  matches?: Record<number, ChatMatch | null>;
+  /** Finished chats: the date, not only the time. */
+  withDate?: boolean;
 }
 
-export function ChatList({ chats, openId, empty, label }: Props) {
+/** Every row's height (px): the list computes which rows are in view from it. */
+const ROW = 68;
+const DAY_MS = 86_400_000;
+
+function when(ms: number, withDate: boolean | undefined): string {
+  return withDate || Date.now() - ms > DAY_MS ? dateTime(ms) : time(ms);
+}
+
+export function ChatList({ chats, openId, empty, label, matches, withDate }: Props) {
   const { inbox } = useApp();
   if (chats.length === 0) return <p className="muted pad">{empty}</p>;
   return (
-    <ul className="chat-list" aria-label={label}>
-      {chats.map((chat) => {
-        const unread = inbox.unread[chat.id] ?? 0;
+    <WindowedList
+      items={chats}
+      rowHeight={ROW}
+      className="chat-list"
+      label={label}
+      renderRow={(chat, index) => {
+        const unread = chat.id === openId ? 0 : (inbox.unread[chat.id] ?? 0);
         const typing = inbox.typing[chat.id] !== undefined;
-        const preview = inbox.preview[chat.id] ?? chat.visitor.invite ?? '';
+        const preview = inbox.preview[chat.id] ?? (chat.last_message ? previewOf(chat.last_message) : null) ?? chat.visitor.invite ?? '';
+        const match = matches?.[chat.id];
         return (
-          <li key={chat.id} className={`chat-item status-${chat.status}${chat.id === openId ? ' open' : ''}`} data-chat-id={chat.id}>
+          <li
+            key={chat.id}
+            className={`chat-item status-${chat.status}${chat.id === openId ? ' open' : ''}`}
+            style={{ height: ROW }}
+            data-chat-id={chat.id}
+            aria-setsize={chats.length}
+            aria-posinset={index + 1}
+          >
             <Link href={`/chats/${chat.id}`} className="chat-link" aria-current={chat.id === openId ? 'true' : undefined}>
-              <span className="chat-name">{chatTitle(chat)}</span>
-              <span className="chat-time">{time(chat.updated_at)}</span>
-              <span className="chat-preview">{typing ? 'typing…' : preview}</span>
+              <span className="chat-name">
+                {chatTitle(chat)}
+                {chat.channel && <span className="chat-channel"> · {chat.channel.name}</span>}
+              </span>
+              <span className="chat-time">
+                {chat.rate && (
+                  <span className={`rating rating-${chat.rate}`} role="img" aria-label={chat.rate === 'positive' ? 'Rated good' : 'Rated bad'}>
+                    {chat.rate === 'positive' ? '👍' : '👎'}{' '}
+                  </span>
+                )}
+                {when(chat.updated_at, withDate)}
+              </span>
+              <span className="chat-preview">{typing ? 'typing…' : match ? <Highlighted parts={match.parts} /> : preview}</span>
               {unread > 0 && (
                 <span className="badge" aria-label={`${unread} unread`}>
                   {unread}
@@ -36,7 +78,7 @@ export function ChatList({ chats, openId, empty, label }: Props) {
             {chat.status === 'pending' && <ReplyButton chat={chat} />}
           </li>
         );
-      })}
-    </ul>
+      }}
+    />
   );
 }

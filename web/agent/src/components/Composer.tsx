@@ -5,13 +5,17 @@
  * key press (each report is a request to the customer's system). Typing `/`
  * offers the account's canned responses (CannedPicker). In a chat another
  * agent holds (notesOnly) only private notes can be added: the server refuses
- * the rest (chatRights.ts).
+ * the rest (chatRights.ts). A reply may carry a file (Attach file): it is
+ * uploaded first (POST /chats/:id/uploads), then sent as the spec's media
+ * message with the text as its caption.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { api, errorText } from '../api';
 import { MESSAGE_LIMIT } from '../canned';
 import { useApp } from '../context';
+import { fileSize } from '../format';
 import type { Chat } from '../types';
+import { WIDGET_UPLOAD_MAX_BYTES } from '../../../../protocol/widget';
 import { useCannedPicker } from './CannedPicker';
 
 const TYPING_IDLE_MS = 4000;
@@ -23,6 +27,8 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
   const note = noteChosen || notesOnly;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const typing = useRef(false);
   const idle = useRef<number | undefined>(undefined);
   const field = useRef<HTMLTextAreaElement>(null);
@@ -54,11 +60,19 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     const body = text.trim();
-    if (!body || busy || tooLong) return;
+    const attached = note ? null : file;
+    if ((!body && !attached) || busy || tooLong) return;
     setBusy(true);
     setError(null);
     try {
-      const message = await api.send(chat.id, { type: 'text', text: body, ...(note ? { internal: true } : {}) });
+      let message;
+      if (attached) {
+        const up = await api.uploadFile(chat.id, attached);
+        message = await api.send(chat.id, { type: up.type, file: up.file, file_name: up.file_name, file_size: up.file_size, ...(body ? { text: body } : {}) });
+        setFile(null);
+      } else {
+        message = await api.send(chat.id, { type: 'text', text: body, ...(note ? { internal: true } : {}) });
+      }
       dispatch({ type: 'message', message, unread: false });
       setText('');
       if (!note) setTyping(false);
@@ -100,7 +114,41 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
         {...picker.textboxProps}
         onBlur={() => !note && setTyping(false)}
       />
+      {file && !note && (
+        <p className="attachment">
+          <span className="file-link">{file.name}</span> <span className="muted small">({fileSize(file.size)})</span>
+          <button type="button" className="link" onClick={() => setFile(null)} aria-label={`Remove ${file.name}`}>
+            Remove
+          </button>
+        </p>
+      )}
       <div className="composer-bar">
+        {!note && (
+          <>
+            <input
+              ref={fileInput}
+              id={`attach-${chat.id}`}
+              type="file"
+              name="file"
+              aria-label="File to attach"
+              tabIndex={-1}
+              className="sr-only"
+              onChange={(e) => {
+                const chosen = e.target.files?.[0] ?? null;
+                e.target.value = '';
+                if (chosen && chosen.size > WIDGET_UPLOAD_MAX_BYTES) {
+                  setError(`“${chosen.name}” is too large: files of up to 10 MB can be sent.`);
+                  return;
+                }
+                setError(null);
+                setFile(chosen);
+              }}
+            />
+            <button type="button" className="attach" onClick={() => fileInput.current?.click()}>
+              Attach file
+            </button>
+          </>
+        )}
         {!notesOnly && (
           <label className="check">
             <input
@@ -119,8 +167,8 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
           {text.length}/{MESSAGE_LIMIT}
           {tooLong && ' — too long to send; shorten it'}
         </span>
-        <button type="submit" className="primary" disabled={busy || text.trim() === '' || tooLong}>
-          {note ? 'Add note' : 'Send'}
+        <button type="submit" className="primary" disabled={busy || (text.trim() === '' && !(file && !note)) || tooLong}>
+          {busy && file ? 'Sending the file…' : note ? 'Add note' : 'Send'}
         </button>
       </div>
       {error && (

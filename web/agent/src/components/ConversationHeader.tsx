@@ -1,4 +1,4 @@
-/** The conversation's title bar: back link (phone width), visitor, state, Reply, Transfer or Finish (the latter two for the holder and admins). */
+/** The conversation's title bar: back link (phone width), visitor, state, the visitor's rating, Reply, Transfer or Finish (the latter two for the holder and admins). */
 import { useState } from 'react';
 import { useApp } from '../context';
 import { mayActOnChat } from '../chatRights';
@@ -6,6 +6,7 @@ import { chatTitle } from '../format';
 import { Link } from '../router';
 import type { Chat } from '../types';
 import { FinishForm } from './FinishForm';
+import { RatingBadge } from './RatingBadge';
 import { ReplyButton } from './ReplyButton';
 import { TransferMenu } from './TransferMenu';
 
@@ -27,6 +28,12 @@ export function ConversationHeader({ chat }: { chat: Chat }) {
           <span className={`pill pill-${chat.status}`}>{STATE[chat.status]}</span>
           {owner && <> · with {owner}</>}
           {chat.blacklisted && <> · blacklisted</>}
+          {chat.rate && (
+            <>
+              {' '}
+              <RatingBadge rate={chat.rate} />
+            </>
+          )}
         </p>
       </div>
       <div className="actions">

@@ -1,4 +1,9 @@
-/** The app header: navigation with live counts (and the person's own Profile), the agent's status, alert permission, connection state, the person's name and photo, sign-out (here or everywhere). */
+/**
+ * The app header: navigation with live counts (and the person's own Profile), the agent's status, alert permission,
+ * connection state, the person's name and photo, sign-out (here or everywhere). At phone width the navigation and
+ * the less used tools fold into a Menu button (styles.css), so the header is one row with the status at hand.
+ */
+import { useEffect, useState } from 'react';
 import { attentionCount, chatsWithStatus } from '../inbox';
 import { errorText } from '../api';
 import { useApp } from '../context';
@@ -14,10 +19,22 @@ export function Header({ route }: { route: Route }) {
   const pending = chatsWithStatus(inbox, 'pending').length;
   const attention = attentionCount(inbox);
   const current = (match: boolean) => (match ? 'page' : undefined);
+  const [menuOpen, setMenuOpen] = useState(false);
+  // Choosing a screen closes the menu.
+  const where = JSON.stringify(route);
+  useEffect(() => setMenuOpen(false), [where]);
   return (
-    <header className="header">
+    <header className={`header${menuOpen ? ' menu-open' : ''}`}>
       <div className="brand">Parley</div>
-      <nav aria-label="Main" className="nav">
+      <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+        <span aria-hidden="true">☰</span> Menu
+        {attention > 0 && (
+          <span className="badge" aria-label={`${pending} waiting, ${attention - pending} unread`}>
+            {attention}
+          </span>
+        )}
+      </button>
+      <nav aria-label="Main" className="nav" id="main-nav">
         <Link href="/" aria-current={current(route.name === 'inbox' || route.name === 'chat')}>
           Inbox
           {attention > 0 && (
@@ -54,26 +71,28 @@ export function Header({ route }: { route: Route }) {
           {STREAM_LABEL[stream]}
         </span>
         <StatusSwitch />
-        <AlertsButton />
-        {/* Plain text, not a link: links named like a person ("Administrator") would be confused with "Admin". Profile is in the navigation. */}
-        <span className="me" title={me.email}>
-          {me.photo_url && <img className="me-photo" src={me.photo_url} alt="" width={24} height={24} />}
-          {me.name}
-        </span>
-        <button type="button" onClick={() => void signOut()}>
-          Sign out
-        </button>
-        <ConfirmButton
-          label="Sign out everywhere"
-          question="End every session of yours, on every device?"
-          onConfirm={async () => {
-            try {
-              await signOut(true);
-            } catch (err) {
-              toast(`Not signed out everywhere: ${errorText(err)}`);
-            }
-          }}
-        />
+        <div className="header-more">
+          <AlertsButton />
+          {/* Plain text, not a link: links named like a person ("Administrator") would be confused with "Admin". Profile is in the navigation. */}
+          <span className="me" title={me.email}>
+            {me.photo_url && <img className="me-photo" src={me.photo_url} alt="" width={24} height={24} />}
+            {me.name}
+          </span>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+          <ConfirmButton
+            label="Sign out everywhere"
+            question="End every session of yours, on every device?"
+            onConfirm={async () => {
+              try {
+                await signOut(true);
+              } catch (err) {
+                toast(`Not signed out everywhere: ${errorText(err)}`);
+              }
+            }}
+          />
+        </div>
       </div>
     </header>
   );

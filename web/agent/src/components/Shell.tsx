@@ -6,8 +6,10 @@ import { AdminPage } from './admin/AdminPage';
 import { Archive } from './Archive';
 import { Calls } from './Calls';
 import { ChunkBoundary } from './ChunkBoundary';
+import { FirstRunGuide } from './FirstRunGuide';
 import { Header } from './Header';
 import { OfflineMessages } from './OfflineMessages';
+import { PresenceKeeper } from './PresenceKeeper';
 import { ProfilePage } from './profile/ProfilePage';
 import { Workspace } from './Workspace';
 
@@ -22,7 +24,9 @@ export function Shell() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <PresenceKeeper />
       <Header route={route} />
+      <FirstRunGuide />
       <main id="main" className="main" tabIndex={-1}>
         {(route.name === 'inbox' || route.name === 'chat') && <Workspace route={route} />}
         {route.name === 'archive' && <Archive />}

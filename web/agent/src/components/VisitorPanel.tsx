@@ -4,18 +4,27 @@
  * bind-to-CRM button, custom data, the CRM link, the CRM's page) and the
  * browser session. The page's custom data (setCustomData) and the answer's
  * are shown apart, each under its own heading; the answer's page never hides
- * the page the visitor is on. Only the fields listed here are shown: the user
+ * the page the visitor is on. The visit (time on site, where the visitor came
+ * from, the pages seen: VisitorVisit) and the session (place, device, UTM)
+ * follow the visitor live. Only the fields listed here are shown: the user
  * token never is.
  */
+import { useState } from 'react';
 import { str, isRecord, safeHref } from '../format';
 import type { Chat } from '../types';
 import { AssignButton } from './AssignButton';
 import { CustomData } from './CustomData';
+import { EarlierChats } from './EarlierChats';
 import { Field } from './Field';
+import { RatingBadge } from './RatingBadge';
 import { VisitorSession } from './VisitorSession';
+import { VisitorVisit } from './VisitorVisit';
+
+const atPhoneWidth = (): boolean => window.matchMedia('(max-width: 760px)').matches;
 
 export function VisitorPanel({ chat }: { chat: Chat }) {
   const v = chat.visitor;
+  const [folded] = useState(atPhoneWidth);
   const contact = isRecord(chat.contact_info) ? chat.contact_info : {};
   // The page the visitor is on now (it follows every page change), then the one an integration's answer named.
   const now = isRecord(v.session.page) ? v.session.page : null;
@@ -31,7 +40,8 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
   const photo = v.photo && v.photo.startsWith('https:') ? v.photo : null;
   return (
     <aside className="visitor-panel" aria-labelledby={`visitor-${chat.id}`}>
-      <details open>
+      {/* At phone width the panel starts folded, so the conversation has the screen. */}
+      <details open={!folded}>
         <summary>
           <h3 id={`visitor-${chat.id}`}>Visitor</h3>
         </summary>
@@ -44,6 +54,14 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
           <Field label="Chats" value={String(v.chats_count)} />
           <Field label="About" value={v.description} />
           {v.blacklisted && <Field label="Blacklisted" value="yes" />}
+          {chat.rate && (
+            <>
+              <dt>This chat</dt>
+              <dd>
+                <RatingBadge rate={chat.rate} />
+              </dd>
+            </>
+          )}
         </dl>
         {Object.keys(contact).length > 0 && (
           <section aria-label="Contact info">
@@ -94,8 +112,10 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
             </p>
           </section>
         )}
+        <VisitorVisit session={v.session} />
         <VisitorSession session={v.session} />
       </details>
+      <EarlierChats chat={chat} />
     </aside>
   );
 }

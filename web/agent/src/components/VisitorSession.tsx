@@ -1,4 +1,4 @@
-/** The visitor's browser session (widget chats): location, UTM tags, device and browser, IP. */
+/** The visitor's browser session (widget chats): location (GeoIP of the address), UTM tags, device and browser, IP. */
 import { describeUserAgent, isRecord, str } from '../format';
 import { Field } from './Field';
 

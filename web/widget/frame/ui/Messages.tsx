@@ -34,10 +34,14 @@ export function Linked({ text }: { text: string }) {
 function Body({ m }: { m: WidgetMessage }) {
   const file = safeUrl(m.file);
   if ((m.type === 'photo' || m.type === 'sticker') && file) {
+    // An image with its caption (an agent's picture may carry text).
     return (
-      <a href={file} target="_blank" rel="noopener noreferrer">
-        <img class="photo" src={safeUrl(m.thumb) ?? file} alt={m.file_name ?? t('image')} />
-      </a>
+      <>
+        <a href={file} target="_blank" rel="noopener noreferrer">
+          <img class="photo" src={safeUrl(m.thumb) ?? file} alt={m.file_name ?? t('image')} />
+        </a>
+        {m.text && <Linked text={m.text} />}
+      </>
     );
   }
   if (m.type === 'location' && typeof m.latitude === 'number' && typeof m.longitude === 'number') {

@@ -1,6 +1,6 @@
 /**
- * The agent's chat API (CONTRACT §5): list, detail, accept (Reply), messages,
- * typing, assign (bind to CRM card), finish, transfer to another agent.
+ * The agent's chat API (CONTRACT §5): list, search, detail, accept (Reply), messages,
+ * read (the agent's unread state), typing, assign (bind to CRM card), finish, transfer to another agent.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,7 +8,9 @@ import type { AppContext } from '../../../../context.js';
 import { acceptChat } from '../../../../domain/chats/acceptChat.js';
 import { assignChat } from '../../../../domain/chats/assignChat.js';
 import { finishChat } from '../../../../domain/chats/finishChat.js';
+import { markChatRead } from '../../../../domain/chats/markChatRead.js';
 import { getChat, listChats } from '../../../../domain/chats/queryChats.js';
+import { searchChats } from '../../../../domain/chats/searchChats.js';
 import { sendTyping } from '../../../../domain/chats/sendTyping.js';
 import { transferChat } from '../../../../domain/chats/transferChat.js';
 import { transferToDepartment } from '../../../../domain/chats/transferToDepartment.js';
@@ -19,7 +21,8 @@ import { presentMessage } from '../../../../presenters/message.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { readPage } from '../../../pagination.js';
 import { IdParams, readId } from '../../../params.js';
-import { ChatListQuery, FinishBody, MessageBody, TransferBody, TypingBody } from './schema.js';
+import { ChatSearchQuery, readChatSearch } from './searchQuery.js';
+import { ChatListQuery, FinishBody, MessageBody, ReadBody, TransferBody, TypingBody } from './schema.js';
 
 export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -30,6 +33,11 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
     const page = readPage(request.query);
     return listChats(ctx, { actor: actor(request), status: request.query.status, q: request.query.q, limit: page.limit, before: page.before ?? undefined });
   });
+
+  // Search over the whole history; a static path, so Fastify never reads "search" as an :id.
+  app.get('/chats/search', { schema: { ...opts, querystring: ChatSearchQuery }, preValidation: requireAgent }, async (request) =>
+    searchChats(ctx, { actor: actor(request), ...readChatSearch(request.query) }),
+  );
 
   app.get('/chats/:id', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) =>
     getChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') }),
@@ -53,6 +61,11 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
     const message = await sendAgentMessage(ctx, { actor: actor(request), chatId, message: normalized.message, internal: request.body.internal });
     return reply.code(201).send(presentMessage(message));
   });
+
+  // The agent has seen the chat: its unread count (list rows' unread_count) drops, for this agent only.
+  app.post('/chats/:id/read', { schema: { ...opts, params: IdParams, body: ReadBody }, preValidation: requireAgent }, async (request) =>
+    markChatRead(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), messageId: request.body?.message_id }),
+  );
 
   app.post('/chats/:id/typing', { schema: { ...opts, params: IdParams, body: TypingBody }, preValidation: requireAgent }, async (request, reply) => {
     await sendTyping(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), typing: request.body.typing });

@@ -26,6 +26,18 @@ export const MessageBody = Type.Object(
   { additionalProperties: true },
 );
 
+export const ReadBody = Type.Union([
+  Type.Object(
+    {
+      message_id: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: MAX_ID, description: "The last message the agent has seen (default: the chat's last message)." }),
+      ),
+    },
+    { additionalProperties: true },
+  ),
+  Type.Null(),
+]);
+
 export const TypingBody = Type.Object({ typing: Type.Boolean() });
 
 export const FinishBody = Type.Union([Type.Object({ blacklist: Type.Optional(Type.Boolean()) }), Type.Null()]);

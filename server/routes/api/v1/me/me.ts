@@ -70,7 +70,7 @@ export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<
 
   app.put('/me/status', { schema: { tags: ['me'], security: [{ bearer: [] }], body: StatusBody }, preValidation: requireAgent }, async (request) => {
     const me = actor(request);
-    const agent = await setAgentStatus(ctx, { agentId: me.id, accountId: me.account_id, status: request.body.status });
+    const agent = await setAgentStatus(ctx, { agentId: me.id, accountId: me.account_id, status: request.body.status, chosen: true });
     return presentAgent(agent);
   });
 

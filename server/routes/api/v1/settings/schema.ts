@@ -49,6 +49,20 @@ export const NotificationsBody = Type.Object(
   { additionalProperties: true },
 );
 
+export const PresenceBody = Type.Object(
+  {
+    default_status: Type.Optional(
+      Nullable(Type.String({ maxLength: 16 }), {
+        description: 'online, away or offline: the status agents who never chose one get when they open the app (default online); null = online.',
+      }),
+    ),
+    away_after_idle_minutes: Type.Optional(
+      Nullable(Type.Integer(), { description: 'Minutes (0 to 1440) without activity in the app before an online agent turns Away; 0 or null = never.' }),
+    ),
+  },
+  { additionalProperties: true },
+);
+
 /** Working hours for chat: a partial object too (docs/ROUTING.md). */
 export const ChatHoursBody = Type.Object(
   {
@@ -88,6 +102,7 @@ export const SettingsBody = Type.Object(
       }),
     ),
     notifications: Type.Optional(Nullable(NotificationsBody, { description: 'Partial too; null resets every notification setting.' })),
+    presence: Type.Optional(Nullable(PresenceBody, { description: 'Partial too; null resets both presence settings.' })),
     event_webhook_types: Type.Optional(
       Nullable(Type.Record(Type.String({ maxLength: 40 }), Nullable(Type.Boolean())), {
         description:

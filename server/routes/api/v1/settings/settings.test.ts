@@ -29,6 +29,7 @@ describe('/api/v1/settings', () => {
       rules: null,
       webhooks_paused_reason: null,
       notifications: { emails: [], missed_chat_minutes: null, archive_email: null },
+      presence: { default_status: 'online', away_after_idle_minutes: 0 },
       chat_hours: null,
       event_webhook_types: {
         chat_accepted: true,

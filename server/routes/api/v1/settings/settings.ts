@@ -1,6 +1,6 @@
 /**
  * /api/v1/settings (admin): read and change the account settings (event
- * webhook URL and the event types it gets, Safe URL, callback hours, working hours for chat, widget
+ * webhook URL and the event types it gets, Safe URL, callback hours, working hours for chat, presence, widget
  * invitation rules), rotate the webhook secret, resume event webhooks paused after failing for more
  * than a day, and list or send again the event types given up on.
  */
@@ -61,6 +61,7 @@ function pickChanges(body: SettingsBodyT): SettingsChanges {
     rules,
     event_webhook_types,
     notifications: pickNotifications(body.notifications),
+    presence: pickPresence(body.presence),
     chat_hours: pickHours(body.chat_hours),
   };
   if (callback === undefined || callback === null) return changes;
@@ -78,4 +79,10 @@ function pickNotifications(n: SettingsBodyT['notifications']): SettingsChanges['
   if (n === undefined || n === null) return n;
   const { emails, missed_chat_minutes, archive_email } = n;
   return { emails, missed_chat_minutes, archive_email };
+}
+
+function pickPresence(p: SettingsBodyT['presence']): SettingsChanges['presence'] {
+  if (p === undefined || p === null) return p;
+  const { default_status, away_after_idle_minutes } = p;
+  return { default_status, away_after_idle_minutes };
 }

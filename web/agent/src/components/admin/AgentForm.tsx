@@ -1,30 +1,27 @@
-/** Admin: add an agent (POST /api/v1/agents), with a password, or invited by mail to choose their own. */
+/** Admin: add an agent (POST /api/v1/agents), with a password, or invited by mail to choose their own; the result beside the button. */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
 import type { Agent, Role } from '../../types';
-import { ErrorText } from './ErrorText';
+import { SaveResult, useSaver } from './SaveResult';
 
 const EMPTY = { name: '', email: '', password: '', role: 'agent' as Role, phone: '' };
 
 export function AgentForm({ onCreated }: { onCreated: (agent: Agent, invited: boolean) => void }) {
   const [form, setForm] = useState(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
   const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const { password, ...rest } = form;
-      const invited = password === '';
-      onCreated(await api.createAgent({ ...rest, ...(invited ? {} : { password }), phone: form.phone.trim() || null }), invited);
+    const { password, ...rest } = form;
+    const invited = password === '';
+    const agent = await saver.run(
+      () => api.createAgent({ ...rest, ...(invited ? {} : { password }), phone: form.phone.trim() || null }),
+      (a) => (invited ? `Added ${a.name}; an invitation is on its way to ${a.email}.` : `Added ${a.name}.`),
+    );
+    if (agent) {
+      onCreated(agent, invited);
       setForm(EMPTY);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -66,11 +63,11 @@ export function AgentForm({ onCreated }: { onCreated: (agent: Agent, invited: bo
         </select>
       </label>
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={saver.busy}>
           {form.password === '' ? 'Invite agent' : 'Add agent'}
         </button>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }

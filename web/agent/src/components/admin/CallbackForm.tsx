@@ -1,10 +1,12 @@
 /**
  * Callback settings: on/off, call time left, time zone and opening hours
  * (per day "09:00-13:00, 14:00-18:00"; an empty day is closed; "always open"
- * sends hours: null).
+ * sends hours: null). The result shows beside the Save button, a refusal in
+ * the screen's words ("Monday: opening hours must look like 09:00–17:30").
  */
 import { useState, type FormEvent } from 'react';
-import type { CallbackHours, CallbackSettings } from '../../types';
+import type { CallbackHours, CallbackSettings, Settings } from '../../types';
+import { SaveResult, useSaver } from './SaveResult';
 
 const DAYS = [
   ['mon', 'Monday'],
@@ -37,7 +39,8 @@ function toHours(text: Record<Day, string>): CallbackHours {
   return hours;
 }
 
-export function CallbackForm({ callback, onSave }: { callback: CallbackSettings; onSave: (cb: Partial<CallbackSettings>) => void }) {
+export function CallbackForm({ callback, onSave }: { callback: CallbackSettings; onSave: (cb: Partial<CallbackSettings>) => Promise<Settings> }) {
+  const saver = useSaver();
   const [enabled, setEnabled] = useState(callback.enabled);
   const [balance, setBalance] = useState(String(callback.balance_seconds));
   const [timezone, setTimezone] = useState(callback.timezone);
@@ -46,7 +49,10 @@ export function CallbackForm({ callback, onSave }: { callback: CallbackSettings;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    onSave({ enabled, balance_seconds: Number(balance) || 0, timezone: timezone.trim() || 'UTC', hours: always ? null : toHours(days) });
+    void saver.run(
+      () => onSave({ enabled, balance_seconds: Number(balance) || 0, timezone: timezone.trim() || 'UTC', hours: always ? null : toHours(days) }),
+      (s) => (s.callback.enabled ? 'Callback settings saved.' : 'Callback settings saved; callbacks are off.'),
+    );
   };
 
   return (
@@ -76,9 +82,10 @@ export function CallbackForm({ callback, onSave }: { callback: CallbackSettings;
         </fieldset>
       )}
       <div className="form-actions">
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={saver.busy}>
           Save callback settings
         </button>
+        <SaveResult saver={saver} />
       </div>
     </form>
   );

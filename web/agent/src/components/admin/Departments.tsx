@@ -1,44 +1,41 @@
-/** Admin: departments — add, rename, remove, and which agents belong to each. */
+/** Admin: departments — add, rename, remove, and which agents belong to each; each result beside its button. */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
 import type { Department } from '../../types';
 import { useList } from '../useList';
 import { DepartmentMembers } from './DepartmentMembers';
 import { ErrorText } from './ErrorText';
+import { SaveResult, useSaver } from './SaveResult';
 
 function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onChanged: (d: Department) => void; onRemoved: () => void }) {
   const [name, setName] = useState(dept.name);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (fn: () => Promise<void>) => {
-    setError(null);
-    try {
-      await fn();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const saver = useSaver();
   return (
     <li className="row">
       <label className="grow">
         <span className="sr-only">Name of department {dept.name}</span>
         <input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
       </label>
-      <button type="button" disabled={name.trim() === dept.name} onClick={() => void run(async () => onChanged(await api.renameDepartment(dept.id, name)))}>
+      <button
+        type="button"
+        disabled={name.trim() === dept.name}
+        onClick={() => void saver.run(async () => onChanged(await api.renameDepartment(dept.id, name)), `Renamed to ${name.trim()}.`)}
+      >
         Rename
       </button>
       <button
         type="button"
         className="danger"
         onClick={() =>
-          void run(async () => {
+          void saver.run(async () => {
             await api.deleteDepartment(dept.id);
             onRemoved();
-          })
+          }, '')
         }
       >
         Remove
       </button>
-      <ErrorText error={error} />
+      <SaveResult saver={saver} />
       <details className="grow-full">
         <summary>Agents of {dept.name}</summary>
         <DepartmentMembers id={dept.id} name={dept.name} />
@@ -50,16 +47,17 @@ function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onCha
 export function Departments() {
   const list = useList<Department>(() => api.departments());
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
 
   const add = async (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    try {
-      list.upsert(await api.createDepartment(name));
+    const created = await saver.run(
+      () => api.createDepartment(name),
+      (d) => `Added ${d.name}.`,
+    );
+    if (created) {
+      list.upsert(created);
       setName('');
-    } catch (err) {
-      setError(errorText(err));
     }
   };
 
@@ -71,11 +69,12 @@ export function Departments() {
           New department
           <input name="department" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={saver.busy}>
           Add
         </button>
+        <SaveResult saver={saver} />
       </form>
-      <ErrorText error={error ?? list.error} />
+      <ErrorText error={list.error} />
       {list.items.length === 0 && !list.loading ? (
         <p className="muted">No department yet.</p>
       ) : (

@@ -2,7 +2,9 @@
  * Admin: Integration settings for developers (spec): event webhook URL (with
  * its pause and the event types given up on), the event types it gets, Safe
  * URL, the webhook signing secret (read-only, with rotation), callbacks, the
- * notification e-mail addresses and the widget's triggers (invitation rules).
+ * notification e-mail addresses, agents' presence (the status of agents who
+ * never chose one, the idle delay) and the widget's triggers (invitation
+ * rules). Each form shows its own result beside its button (SaveResult.tsx).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
@@ -15,6 +17,8 @@ import { ErrorText } from './ErrorText';
 import { GivenUpEventTypes } from './GivenUpEventTypes';
 import { EventTypesForm } from './EventTypesForm';
 import { NotificationsForm } from './NotificationsForm';
+import { PresenceForm } from './PresenceForm';
+import { SaveResult, useSaver } from './SaveResult';
 import { TriggersForm } from './TriggersForm';
 
 export function SettingsPage() {
@@ -22,14 +26,18 @@ export function SettingsPage() {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [eventUrl, setEventUrl] = useState('');
   const [safeUrl, setSafe] = useState('');
-  const [saved, setSaved] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [resumed, setResumed] = useState(0);
+  const urls = useSaver();
+  const secret = useSaver();
+  const paused = useSaver();
 
-  const show = (s: Settings) => {
+  const show = (s: Settings): Settings => {
     setSettings(s);
     setEventUrl(s.event_webhook_url ?? '');
     setSafe(s.safe_url ?? '');
     setSafeUrl(s.safe_url);
+    return s;
   };
 
   useEffect(() => {
@@ -37,20 +45,12 @@ export function SettingsPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- loads once, when the page opens
   }, []);
 
-  const run = async (fn: () => Promise<Settings>, done: string) => {
-    setError(null);
-    setSaved('');
-    try {
-      show(await fn());
-      setSaved(done);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
-
   const saveUrls = (e: FormEvent) => {
     e.preventDefault();
-    void run(() => api.updateSettings({ event_webhook_url: eventUrl.trim() || null, safe_url: safeUrl.trim() || null }), 'Integration settings saved.');
+    void urls.run(
+      async () => show(await api.updateSettings({ event_webhook_url: eventUrl.trim() || null, safe_url: safeUrl.trim() || null })),
+      'Integration settings saved.',
+    );
   };
 
   if (!settings) {
@@ -65,20 +65,34 @@ export function SettingsPage() {
   return (
     <section className="page" aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
-      <p role="status" className="saved">
-        {saved}
-      </p>
-      <ErrorText error={error} />
       {settings.webhooks_paused_reason && (
         <div className="card paused" role="alert">
           <p>Event webhooks are paused: {settings.webhooks_paused_reason}</p>
-          <button type="button" className="primary" onClick={() => void run(() => api.resumeWebhooks(), 'Event webhooks resumed; held events are being sent.')}>
-            Resume event webhooks
-          </button>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="primary"
+              disabled={paused.busy}
+              onClick={() =>
+                void paused.run(async () => {
+                  show(await api.resumeWebhooks());
+                  setResumed((n) => n + 1);
+                }, 'Event webhooks resumed; held events are being sent.')
+              }
+            >
+              Resume event webhooks
+            </button>
+            <SaveResult saver={paused} />
+          </div>
         </div>
       )}
-      {/* Reloaded after each save: resuming event webhooks sends the given-up types again too. */}
-      <GivenUpEventTypes key={saved} />
+      {paused.saved && (
+        <p role="status" className="saved card">
+          {paused.saved}
+        </p>
+      )}
+      {/* Reloaded after resuming: resuming event webhooks sends the given-up types again too. */}
+      <GivenUpEventTypes key={resumed} />
       <form className="card form-grid" onSubmit={saveUrls} aria-labelledby="integration-title">
         <h2 id="integration-title">Integration settings for developers</h2>
         <label htmlFor="event-webhook-url">Event webhook URL</label>
@@ -95,9 +109,10 @@ export function SettingsPage() {
         <input id="safe-url" name="safe_url" type="url" placeholder="https://www.example.com" value={safeUrl} onChange={(e) => setSafe(e.target.value)} />
         <p className="muted small">With a Safe URL, custom-data links to other domains are hidden from agents.</p>
         <div className="form-actions">
-          <button type="submit" className="primary">
+          <button type="submit" className="primary" disabled={urls.busy}>
             Save
           </button>
+          <SaveResult saver={urls} />
         </div>
       </form>
       <EventTypesForm settings={settings} onSaved={show} />
@@ -105,14 +120,27 @@ export function SettingsPage() {
         <h2 id="secret-title">Webhook signing secret</h2>
         <p className="muted small">Receivers verify the Standard Webhooks signature (webhook-signature header) with it.</p>
         <CopyField label="Webhook secret" value={settings.webhook_secret} />
-        <ConfirmButton
-          label="Rotate secret"
-          question="Receivers must switch to the new secret. Rotate now?"
-          onConfirm={() => run(() => api.rotateWebhookSecret(), 'A new webhook secret is in use.')}
-        />
+        <div className="form-actions">
+          <ConfirmButton
+            label="Rotate secret"
+            question="Receivers must switch to the new secret. Rotate now?"
+            onConfirm={async () => {
+              await secret.run(async () => show(await api.rotateWebhookSecret()), 'A new webhook secret is in use.');
+            }}
+          />
+          <SaveResult saver={secret} />
+        </div>
       </section>
-      <CallbackForm callback={settings.callback} onSave={(cb) => run(() => api.updateSettings({ callback: cb }), 'Callback settings saved.')} />
+      <CallbackForm
+        callback={settings.callback}
+        onSave={async (cb) => {
+          const next = await api.updateSettings({ callback: cb });
+          show(next);
+          return next;
+        }}
+      />
       <NotificationsForm settings={settings} onSaved={show} />
+      <PresenceForm settings={settings} onSaved={show} />
       <TriggersForm rules={settings.rules} onSaved={show} />
     </section>
   );

@@ -2,9 +2,11 @@
  * The Profile page (/profile), for everyone signed in: the photo visitors see
  * (PhotoCard), their own name and phone (PATCH /api/v1/me), and their own password (PUT
  * /api/v1/me/password), which signs out every other session of theirs.
+ * Their alerts (NotificationPrefsForm: sound, volume, desktop, which events, mute).
  * The e-mail (sign-in name) and the role are an admin's to change.
  */
 import { useApp } from '../../context';
+import { NotificationPrefsForm } from './NotificationPrefsForm';
 import { PasswordForm } from './PasswordForm';
 import { PhotoCard } from './PhotoCard';
 import { ProfileForm } from './ProfileForm';
@@ -19,6 +21,7 @@ export function ProfilePage() {
       </p>
       <PhotoCard />
       <ProfileForm />
+      <NotificationPrefsForm />
       <PasswordForm />
     </section>
   );

@@ -1,0 +1,46 @@
+/**
+ * The first-run guide of an admin on a new install (GET /me/guide): what to do
+ * next, each step derived from the account's state, so it is ticked whoever
+ * did it and wherever: `channel` (a widget or chat channel exists),
+ * `snippet` (a visitor has come through one: the widget snippet is on a site,
+ * or a customer system sent a message), `online` (this agent is Online).
+ * `show` is false once every step is done, once the agent dismissed the guide
+ * (POST /me/guide/dismiss, remembered per agent), and for non-admins (they
+ * cannot add channels).
+ */
+import type { AppContext } from '../../context.js';
+import type { Agent } from '../../db/schema.js';
+import type { GuideDto } from '../../../protocol/agent.js';
+
+export async function firstRunGuide(ctx: AppContext, input: { agent: Agent }): Promise<GuideDto> {
+  const { agent } = input;
+  const [me, channel, visitor] = await Promise.all([
+    ctx.db
+      .selectFrom('agents')
+      .select(['status', 'guide_dismissed_at'])
+      .where('id', '=', agent.id)
+      .where('account_id', '=', agent.account_id)
+      .executeTakeFirstOrThrow(),
+    ctx.db.selectFrom('channels').select('id').where('account_id', '=', agent.account_id).limit(1).executeTakeFirst(),
+    ctx.db.selectFrom('visitors').select('id').where('account_id', '=', agent.account_id).limit(1).executeTakeFirst(),
+  ]);
+  const steps: GuideDto['steps'] = [
+    { id: 'channel', done: channel !== undefined },
+    { id: 'snippet', done: visitor !== undefined },
+    { id: 'online', done: me.status === 'online' },
+  ];
+  const done = steps.every((s) => s.done);
+  const dismissed = me.guide_dismissed_at !== null;
+  return { steps, done, dismissed, show: agent.role === 'admin' && !done && !dismissed };
+}
+
+/** The agent hides the guide for good (its own choice; other admins still see theirs). */
+export async function dismissGuide(ctx: AppContext, input: { agent: Agent }): Promise<void> {
+  await ctx.db
+    .updateTable('agents')
+    .set({ guide_dismissed_at: ctx.clock() })
+    .where('id', '=', input.agent.id)
+    .where('account_id', '=', input.agent.account_id)
+    .where('guide_dismissed_at', 'is', null)
+    .execute();
+}

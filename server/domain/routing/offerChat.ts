@@ -1,0 +1,93 @@
+/**
+ * Routing a pending chat (docs/ROUTING.md), inside the caller's transaction:
+ * startRouting when a chat is created or transferred to a department (a
+ * chat_offers row when its mode offers it, nothing for manual), moveOffer when
+ * an offer ran out (the routing worker) or was declined. Each offer to an
+ * agent is a `chat.offered` event on the agents' stream. Every move is a
+ * compare-and-set on the row's `attempt`: of two instances moving the same
+ * offer one updates the row and records the event, the other changes nothing.
+ * The chat stays pending (in everyone's Waiting queue) while it is offered.
+ */
+import type { Tx } from '../../db/database.js';
+import type { Chat, ChatOffer } from '../../db/schema.js';
+import { parseJson, toJson } from '../../lib/json.js';
+import { recordChatEvent } from '../chats/chatEvents.js';
+import { nextOffer, type NextOffer } from './nextOffer.js';
+import { chatRouting } from './routingConfig.js';
+
+/** Starts routing a pending chat; null when its mode is manual (the chat only waits in the queue). */
+export async function startRouting(tx: Tx, chat: Chat, now: number): Promise<ChatOffer | null> {
+  const routing = await chatRouting(tx, chat.account_id, chat.department_id);
+  if (routing.mode === 'manual' && (chat.department_id === null || routing.department_mode === 'manual')) return null;
+  const everyoneAt = chat.department_id === null ? now : routing.everyone_after_seconds === null ? null : now + routing.everyone_after_seconds * 1000;
+  const next = await nextOffer(tx, chat, routing, { everyoneAt, tried: [], current: null, now });
+  if (!next) return null;
+  const offer = await tx
+    .insertInto('chat_offers')
+    .values({
+      chat_id: chat.id,
+      account_id: chat.account_id,
+      department_id: chat.department_id,
+      agent_id: next.agentId,
+      attempt: 1,
+      expires_at: next.expiresAt,
+      everyone_at: everyoneAt,
+      tried_json: toJson(next.tried),
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordOffer(tx, chat, offer, next, null, now);
+  return offer;
+}
+
+/** Stops routing the chat (accepted, or transferred and routed anew). */
+export async function stopRouting(tx: Tx, chatId: number): Promise<void> {
+  await tx.deleteFrom('chat_offers').where('chat_id', '=', chatId).execute();
+}
+
+/**
+ * Moves an offer read as `offer` on: to the next agent, or away when the chat
+ * no longer waits. False when the row changed meanwhile (another instance
+ * moved it, or an agent accepted): nothing was done.
+ */
+export async function moveOffer(tx: Tx, offer: ChatOffer, now: number): Promise<boolean> {
+  const chat = await tx.selectFrom('chats').selectAll().where('id', '=', offer.chat_id).executeTakeFirst();
+  const routing = chat && chat.status === 'pending' ? await chatRouting(tx, chat.account_id, chat.department_id) : null;
+  const next =
+    chat && routing
+      ? await nextOffer(tx, chat, routing, { everyoneAt: offer.everyone_at, tried: parseJson<number[]>(offer.tried_json, []), current: offer.agent_id, now })
+      : null;
+  if (!chat || !next) {
+    const gone = await tx.deleteFrom('chat_offers').where('chat_id', '=', offer.chat_id).where('attempt', '=', offer.attempt).executeTakeFirst();
+    return Number(gone.numDeletedRows) === 1;
+  }
+  const moved = await tx
+    .updateTable('chat_offers')
+    .set({ agent_id: next.agentId, attempt: offer.attempt + 1, expires_at: next.expiresAt, tried_json: toJson(next.tried) })
+    .where('chat_id', '=', offer.chat_id)
+    .where('attempt', '=', offer.attempt)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return false;
+  await recordOffer(tx, chat, { ...offer, attempt: offer.attempt + 1, expires_at: next.expiresAt }, next, offer.agent_id, now);
+  return true;
+}
+
+async function recordOffer(tx: Tx, chat: Chat, offer: ChatOffer, next: NextOffer, previous: number | null, now: number): Promise<void> {
+  if (next.agentId === null || next.mode === null) return;
+  await recordChatEvent(
+    tx,
+    chat,
+    'chat.offered',
+    {
+      chat_id: chat.id,
+      agent_id: next.agentId,
+      attempt: offer.attempt,
+      expires_at: offer.expires_at,
+      department_id: next.departmentId,
+      mode: next.mode,
+      previous_agent_id: previous,
+    },
+    now,
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * The agent's own alerts (GET/PUT /api/v1/me/notifications), kept on the
+ * server so they follow the person to every browser: the chime and its
+ * volume (with a button to hear it), desktop notifications (the browser's
+ * permission is asked from the button, a gesture, as browsers require),
+ * which events alert, and a mute that silences everything while keeping the
+ * other choices. Saved ones take effect at once (alerts.ts); the result
+ * shows beside the button.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { configureAlerts, notificationPermission, playChime, requestNotifications } from '../../alerts';
+import { api, errorText } from '../../api';
+import type { NotificationPrefs } from '../../types';
+import { ErrorText } from '../admin/ErrorText';
+import { SaveResult, useSaver } from '../admin/SaveResult';
+
+const EVENTS: Array<[keyof NotificationPrefs['events'], string]> = [
+  ['new_chat', 'A new chat is waiting (rings until someone accepts it)'],
+  ['new_message', 'A visitor writes in one of my chats'],
+  ['transfer', 'A chat is transferred to me'],
+];
+
+const PERMISSION_TEXT = {
+  granted: 'This browser shows them.',
+  denied: 'This browser blocks them: allow notifications for this site in its settings.',
+  default: 'This browser has not been asked yet.',
+  unsupported: 'This browser cannot show them.',
+} as const;
+
+export function NotificationPrefsForm() {
+  const [prefs, setPrefs] = useState<NotificationPrefs | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [permission, setPermission] = useState(notificationPermission());
+  const saver = useSaver();
+
+  useEffect(() => {
+    api.notificationPrefs().then(setPrefs, (err: unknown) => setLoadError(errorText(err)));
+  }, []);
+
+  if (!prefs) {
+    return (
+      <section className="card" aria-labelledby="alerts-title">
+        <h2 id="alerts-title">Alerts</h2>
+        {loadError ? <ErrorText error={loadError} /> : <p className="muted">Loading…</p>}
+      </section>
+    );
+  }
+
+  const change = (next: Partial<NotificationPrefs>) => {
+    saver.clear();
+    setPrefs({ ...prefs, ...next });
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void saver.run(
+      async () => {
+        const saved = await api.updateNotificationPrefs(prefs);
+        setPrefs(saved);
+        configureAlerts({ prefs: saved });
+        return saved;
+      },
+      (saved) => (saved.muted ? 'Saved: every alert is muted.' : 'Saved.'),
+    );
+  };
+
+  return (
+    <form className="card form-grid" onSubmit={submit} aria-labelledby="alerts-title">
+      <h2 id="alerts-title">Alerts</h2>
+      <label className="check">
+        <input type="checkbox" name="muted" checked={prefs.muted} onChange={(e) => change({ muted: e.target.checked })} />
+        Mute every alert
+      </label>
+      <fieldset disabled={prefs.muted}>
+        <legend>Alert me when</legend>
+        {EVENTS.map(([key, label]) => (
+          <label key={key} className="check">
+            <input
+              type="checkbox"
+              name={`event_${key}`}
+              checked={prefs.events[key]}
+              onChange={(e) => change({ events: { ...prefs.events, [key]: e.target.checked } })}
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset disabled={prefs.muted}>
+        <legend>How</legend>
+        <label className="check">
+          <input type="checkbox" name="sound" checked={prefs.sound} onChange={(e) => change({ sound: e.target.checked })} />
+          Play a sound
+        </label>
+        <label>
+          Volume
+          <span className="row">
+            <input
+              type="range"
+              name="volume"
+              min={0}
+              max={100}
+              step={5}
+              value={prefs.volume}
+              disabled={!prefs.sound}
+              onChange={(e) => change({ volume: Number(e.target.value) })}
+            />
+            <span aria-hidden="true">{prefs.volume}</span>
+            <button type="button" disabled={!prefs.sound} onClick={() => playChime(prefs.volume)}>
+              Play the sound
+            </button>
+          </span>
+        </label>
+        <label className="check">
+          <input type="checkbox" name="desktop" checked={prefs.desktop} onChange={(e) => change({ desktop: e.target.checked })} />
+          Show desktop notifications when Parley is not in front
+        </label>
+        <p className="muted small">
+          {PERMISSION_TEXT[permission]}{' '}
+          {permission === 'default' && (
+            <button type="button" onClick={async () => setPermission(await requestNotifications())}>
+              Allow desktop notifications
+            </button>
+          )}
+        </p>
+      </fieldset>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saver.busy}>
+          Save alerts
+        </button>
+        <SaveResult saver={saver} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,33 @@
+/** The API's refusals read by the person at the screen: known fields and codes in the screen's words, the rest as the server wrote them. */
+import { describe, expect, it } from 'vitest';
+import { humanMessage, normaliseMessage } from './errorMessages';
+
+describe('humanMessage', () => {
+  it('says what a callback-hours refusal means, naming the day', () => {
+    expect(
+      humanMessage('validation_failed', 'callback.hours.mon[0] must be a range ["HH:MM","HH:MM"] with 00:00 ≤ start < end ≤ 24:00 (got ["9","17:30"]).'),
+    ).toBe('Monday: opening hours must look like 09:00–17:30, the start before the end; separate several ranges with commas.');
+  });
+
+  it('reads the schema slashes like the domain dots', () => {
+    expect(normaliseMessage('Invalid request: body/presence/away_after_idle_minutes must be integer')).toBe('presence.away_after_idle_minutes must be integer');
+    expect(humanMessage('validation_failed', 'Invalid request: body/presence/away_after_idle_minutes must be integer')).toBe(
+      'The idle delay must be a whole number of minutes from 0 (never) to 1440.',
+    );
+  });
+
+  it('keeps the value the person typed when the server quotes it', () => {
+    expect(humanMessage('validation_failed', 'notifications.emails[1] must be an e-mail address such as support@example.com (got "nope").')).toBe(
+      '"nope" is not an e-mail address; write addresses such as support@example.com, one per line.',
+    );
+    expect(humanMessage('validation_failed', 'password must have at least 8 characters.')).toBe('The password is too short: use at least 8 characters.');
+  });
+
+  it('maps codes whose sentence is not for this screen, and keeps the rest as written', () => {
+    expect(humanMessage('internal_error', 'Internal server error.')).toMatch(/nothing was saved/);
+    expect(humanMessage('chat_already_accepted', 'Another agent accepted this chat first.')).toBe('Another agent accepted this chat first.');
+    expect(humanMessage('validation_failed', 'Monday: "9-5" is not a range of times; write times as HH:MM between 00:00 and 24:00.')).toBe(
+      'Monday: "9-5" is not a range of times; write times as HH:MM between 00:00 and 24:00.',
+    );
+  });
+});
