@@ -35,6 +35,7 @@
 import { sql } from 'kysely';
 import { openStore } from '../server/db/database.js';
 import { buildCubeRows } from '../server/db/migrations/015_reports_cube.js';
+import { fillStatusEnds } from '../server/db/migrations/026_status_ends.js';
 import { LoadWatch, machineLine, today } from './lib/machine.js';
 import { recordGoal, writeSection } from './lib/report.js';
 import { adminToken, cleanup, json, PG_URL, startParley, type Db } from './lib/server.js';
@@ -156,6 +157,8 @@ async function seed(
        from ${st.from}`,
     )
     .execute(d);
+  // Each change's end (the agent's next change), as setAgentStatus keeps it (migration 026_status_ends).
+  await fillStatusEnds(d);
   // The cube's "all" rows (migration 015_reports_cube), summed from the exact keys as the migration does.
   await buildCubeRows(d);
   await sql`analyze`.execute(d);

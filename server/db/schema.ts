@@ -379,6 +379,8 @@ export interface AgentStatusChangesTable {
   agent_id: number;
   status: 'online' | 'away' | 'offline';
   at: number;
+  /** When the agent's next change came; null while this is its latest (migration 026_status_ends). */
+  ended_at: number | null;
 }
 
 /** The dimensions of a rollup row: UTC hour in which the chat started, channel, department (0: none), agent who accepted it (0: none). */

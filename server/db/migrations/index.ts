@@ -25,6 +25,7 @@ import * as m019 from './019_inbound_dedup_content.js';
 import * as m024 from './024_working_hours.js';
 import * as m018 from './018_event_selection.js';
 import * as m026otp from './026_one_time_password.js';
+import * as m026status from './026_status_ends.js';
 import * as m029 from './029_agent_presence.js';
 import * as m027 from './027_chat_reads.js';
 import * as m028 from './028_search.js';
@@ -56,6 +57,7 @@ const modules: Record<string, MigrationModule> = {
   '024_working_hours': m024,
   '018_event_selection': m018,
   '026_one_time_password': m026otp,
+  '026_status_ends': m026status,
   '029_agent_presence': m029,
   '027_chat_reads': m027,
   '028_search': m028,

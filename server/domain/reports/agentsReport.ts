@@ -4,11 +4,13 @@
  * concurrent chats (time in accepted chats ÷ time Online), ratings. Every
  * active agent of the account is listed (an agent: only itself), figures
  * following the channel and department filters; status time is the agent's
- * whatever the filters.
+ * whatever the filters. From the daily rollup, one pass over the range's
+ * rows per agent gives the sums and the first-response bins together.
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { num, rollupOf } from './buckets.js';
+import { num, rollupOf, type Rollup } from './buckets.js';
+import { BIN_COLUMNS } from './dailyRollup.js';
 import { ratingCounts, type RatingCounts } from './ratingsReport.js';
 import { accumulate, TimeAccumulator, type TimeFigures } from './responseTimesReport.js';
 import type { ReportScope } from './scope.js';
@@ -29,6 +31,43 @@ export interface AgentsReport {
   agents: AgentFigures[];
 }
 
+interface AgentSums {
+  agent_id: number;
+  accepted: unknown;
+  handled_ms: unknown;
+  p: unknown;
+  n: unknown;
+}
+
+const FRT_BINS = BIN_COLUMNS.filter((c) => c.startsWith('frt_'));
+
+/** The daily rollup's rows of the range, once: per agent its sums, and its first-response count, sum and bins into `times`. */
+async function dailySums(db: Db, src: Rollup, times: TimeAccumulator): Promise<AgentSums[]> {
+  const result = await sql<AgentSums & Record<string, unknown>>`
+    select r.agent_id, sum(r.accepted) as accepted, sum(r.handled_ms) as handled_ms, sum(r.positive) as p, sum(r.negative) as n,
+      sum(r.frt_count) as fc, sum(r.frt_sum_ms) as fs, ${sql.join(FRT_BINS.map((c) => sql`sum(${sql.ref(`r.${c}`)}) as ${sql.id(c)}`))}
+    from report_daily r where ${src.where} and r.agent_id <> 0 group by r.agent_id`.execute(db);
+  for (const r of result.rows) {
+    times.addSum(r.agent_id, 'frt', num(r.fc), num(r.fs));
+    for (const col of FRT_BINS) {
+      const n = num(r[col]);
+      if (n !== 0) times.addBin(r.agent_id, 'frt', Number(col.slice(4)), n);
+    }
+  }
+  return result.rows;
+}
+
+/** From the hourly rollups: the sums, and the first-response figures (report_hist) into `times`, side by side. */
+async function hourlySums(db: Db, scope: ReportScope, src: Rollup, times: TimeAccumulator): Promise<AgentSums[]> {
+  const [result] = await Promise.all([
+    sql<AgentSums>`
+      select r.agent_id, sum(r.accepted) as accepted, sum(r.handled_ms) as handled_ms, sum(r.positive) as p, sum(r.negative) as n
+      from ${src.table} r where ${src.where} and r.agent_id <> 0 group by r.agent_id`.execute(db),
+    accumulate(db, scope, scope.current, times, 'agent'),
+  ]);
+  return result.rows;
+}
+
 export async function agentsReport(db: Db, scope: ReportScope, now: number): Promise<AgentsReport> {
   let agentsQuery = db.selectFrom('agents').select(['id', 'name']).where('account_id', '=', scope.accountId).where('active', '=', 1);
   if (scope.agentId !== null) agentsQuery = agentsQuery.where('id', '=', scope.agentId);
@@ -37,13 +76,10 @@ export async function agentsReport(db: Db, scope: ReportScope, now: number): Pro
   const times = new TimeAccumulator();
   const src = rollupOf(scope, scope.current, { bucketed: false, groupBy: 'agent' });
   const [sums, status] = await Promise.all([
-    sql<{ agent_id: number; accepted: unknown; handled_ms: unknown; p: unknown; n: unknown }>`
-      select r.agent_id, sum(r.accepted) as accepted, sum(r.handled_ms) as handled_ms, sum(r.positive) as p, sum(r.negative) as n
-      from ${src.table} r where ${src.where} and r.agent_id <> 0 group by r.agent_id`.execute(db),
+    src.daily ? dailySums(db, src, times) : hourlySums(db, scope, src, times),
     statusTimes(db, scope.accountId, ids, scope.current.start, scope.current.end, now),
-    accumulate(db, scope, scope.current, times, 'agent'),
   ]);
-  const byAgent = new Map(sums.rows.map((r) => [r.agent_id, r]));
+  const byAgent = new Map(sums.map((r) => [r.agent_id, r]));
   return {
     agents: agents.map((a) => {
       const s = byAgent.get(a.id);
