@@ -25,6 +25,7 @@ import * as m019 from './019_inbound_dedup_content.js';
 import * as m024 from './024_working_hours.js';
 import * as m018 from './018_event_selection.js';
 import * as m031 from './031_routing.js';
+import * as m032 from './032_department_names.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -52,6 +53,7 @@ const modules: Record<string, MigrationModule> = {
   '024_working_hours': m024,
   '018_event_selection': m018,
   '031_routing': m031,
+  '032_department_names': m032,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
