@@ -14,8 +14,9 @@ export const routingApi = {
   routing: () => request<RoutingSettingsDto>('GET', '/routing'),
   /** Changes what it names (the account's mode, timeout and wait; departments' modes; agents' limits). */
   saveRouting: (
-    changes: Partial<Omit<RoutingSettingsDto, 'departments' | 'agents'>> & {
-      departments?: Array<{ id: number; mode: RoutingSettingsDto['mode'] | null }>;
+    changes: Partial<Omit<RoutingSettingsDto, 'departments' | 'agents' | 'widgets'>> & {
+      departments?: Array<{ id: number; mode?: RoutingSettingsDto['mode'] | null; names?: Record<string, string> }>;
+      widgets?: Array<{ id: number; department_choice: RoutingSettingsDto['widgets'][number]['department_choice'] }>;
       agents?: Array<{ id: number; max_chats: number | null }>;
     },
   ) => request<RoutingSettingsDto>('PUT', '/routing', changes),

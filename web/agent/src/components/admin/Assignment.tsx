@@ -2,10 +2,12 @@
  * Admin: assignment (docs/ROUTING.md, "Assignment"). Three forms, each saved
  * on its own with its result (or the server's sentence) next to its button:
  * the account's mode, offer timeout and department wait; each department's
- * own mode; each agent's limit of chats at once.
+ * own mode; each agent's limit of chats at once; each widget's department
+ * choice, with the departments' names for German-speaking visitors (the API
+ * takes every widget language: docs/ROUTING.md).
  */
 import { useEffect, useState } from 'react';
-import type { RoutingModeDto, RoutingSettingsDto } from '../../../../../protocol/routing';
+import type { DepartmentChoiceDto, RoutingModeDto, RoutingSettingsDto } from '../../../../../protocol/routing';
 import { errorText } from '../../api';
 import { routingApi } from '../../routingApi';
 import { ErrorText } from './ErrorText';
@@ -212,6 +214,99 @@ function AgentLimits({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v:
   );
 }
 
+const CHOICES: Array<[DepartmentChoiceDto, string]> = [
+  ['off', 'Off: no question'],
+  ['optional', 'Optional: the visitor may pick one'],
+  ['required', 'Required: the visitor picks one before the first message'],
+];
+
+function WidgetChoice({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v: RoutingSettingsDto) => void }) {
+  const [choices, setChoices] = useState<Record<number, DepartmentChoiceDto>>(() => Object.fromEntries(view.widgets.map((w) => [w.id, w.department_choice])));
+  const [german, setGerman] = useState<Record<number, string>>(() => Object.fromEntries(view.departments.map((d) => [d.id, d.names.de ?? ''])));
+  const save = async () => {
+    const next = await routingApi.saveRouting({
+      widgets: view.widgets.map((w) => ({ id: w.id, department_choice: choices[w.id] ?? 'off' })),
+      departments: view.departments.map((d) => ({ id: d.id, names: { ...d.names, de: german[d.id] ?? '' } })),
+    });
+    onSaved(next);
+    const asking = next.widgets.filter((w) => w.department_choice !== 'off').length;
+    return asking === 0 ? 'Saved: no widget asks for a department.' : `Saved: ${asking} widget${asking === 1 ? ' asks' : 's ask'} for a department.`;
+  };
+  return (
+    <section aria-label="Department choice in the widget">
+      <h3>Department choice in the widget</h3>
+      <p className="muted small">
+        Before the first message the widget can ask which department the visitor wants; the chat then goes to that department&apos;s agents first.
+      </p>
+      {view.widgets.length === 0 ? (
+        <p className="muted">No widgets yet: add one under Channels.</p>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table aria-label="Department choice of the widgets">
+              <thead>
+                <tr>
+                  <th>Widget</th>
+                  <th>Asks for a department</th>
+                </tr>
+              </thead>
+              <tbody>
+                {view.widgets.map((w) => (
+                  <tr key={w.id}>
+                    <td>{w.name}</td>
+                    <td>
+                      <select
+                        aria-label={`Department choice of ${w.name}`}
+                        value={choices[w.id] ?? 'off'}
+                        onChange={(e) => setChoices((c) => ({ ...c, [w.id]: e.target.value as DepartmentChoiceDto }))}
+                      >
+                        {CHOICES.map(([key, label]) => (
+                          <option key={key} value={key}>
+                            {label}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {view.departments.length > 0 && (
+            <div className="table-wrap">
+              <table aria-label="Department names for German-speaking visitors">
+                <thead>
+                  <tr>
+                    <th>Department</th>
+                    <th>Name shown in German (empty: the name as it is)</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {view.departments.map((d) => (
+                    <tr key={d.id}>
+                      <td>{d.name}</td>
+                      <td>
+                        <input
+                          aria-label={`German name of ${d.name}`}
+                          maxLength={100}
+                          placeholder={d.name}
+                          value={german[d.id] ?? ''}
+                          onChange={(e) => setGerman((g) => ({ ...g, [d.id]: e.target.value }))}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <SaveRow label="Save department choice" onSave={save} />
+        </>
+      )}
+    </section>
+  );
+}
+
 export function Assignment() {
   const [view, setView] = useState<RoutingSettingsDto | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -224,6 +319,7 @@ export function Assignment() {
       <AccountForm view={view} onSaved={setView} />
       <DepartmentModes view={view} onSaved={setView} />
       <AgentLimits view={view} onSaved={setView} />
+      <WidgetChoice view={view} onSaved={setView} />
     </div>
   );
 }
