@@ -1,7 +1,8 @@
 /**
  * Admin → Assignment in real Chromium: the account's mode, timeout and
  * department wait, a department's own mode and an agent's chat limit, each
- * saved with its result next to its button and stored through the API; a
+ * saved with its result next to its button and stored through the API (and a
+ * widget's department choice with a department's German name); a
  * refused value is said in words next to the button, and nothing changes.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -69,8 +70,22 @@ describe.skipIf(!chromiumAvailable())('agent app: assignment', () => {
     await limits.getByRole('button', { name: 'Save limits' }).click();
     await expect.poll(() => limits.getByRole('status').textContent()).toBe('Saved: 1 agent has a limit.');
     const stored = (await api('GET', '/api/v1/routing')).json();
-    expect(stored.departments).toEqual([{ id: sales, name: 'Sales', mode: 'least_busy' }]);
+    expect(stored.departments).toEqual([{ id: sales, name: 'Sales', mode: 'least_busy', names: {} }]);
     expect(stored.agents.find((a: { id: number }) => a.id === alice.id)).toMatchObject({ max_chats: 3 });
     await screenshot(page, 'agent-admin-assignment');
+  });
+
+  it("saves a widget's department choice and a department's German name, the result next to its button", async () => {
+    const widget = (await api('POST', '/api/v1/channels', { type: 'widget', name: 'Shop site' })).json();
+    await page.goto(`${run.base}/admin/assignment`);
+    const choice = page.getByRole('region', { name: 'Department choice in the widget' });
+    await choice.getByLabel('Department choice of Shop site').selectOption('required');
+    await choice.getByLabel('German name of Sales').fill('Vertrieb');
+    await choice.getByRole('button', { name: 'Save department choice' }).click();
+    await expect.poll(() => choice.getByRole('status').textContent()).toBe('Saved: 1 widget asks for a department.');
+    const stored = (await api('GET', '/api/v1/routing')).json();
+    expect(stored.widgets).toEqual([{ id: widget.id, name: 'Shop site', department_choice: 'required' }]);
+    expect(stored.departments[0].names).toEqual({ de: 'Vertrieb' });
+    await choice.screenshot({ path: 'test-artifacts/agent-admin-department-choice.png' });
   });
 });
