@@ -2,7 +2,7 @@
  * npm run bench [-- --only=<name>] [-- --db=sqlite,postgres]: builds the server
  * (and the web apps, for the bundle sizes), runs the benchmarks one after the
  * other and rewrites their sections of docs/BENCHMARKS.md and its summary.
- * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, search (SQLite), widget-load, and soak
+ * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, search (SQLite), widget-load, routing, and soak
  * (ten minutes; only with --only=soak). The
  * PostgreSQL runs are skipped, loudly, when no server answers.
  * Each benchmark is bounded in time and talks to 127.0.0.1 only.
@@ -14,6 +14,7 @@ import { runDeliveriesBench } from './deliveries.js';
 import { runFanoutBench } from './fanout.js';
 import { runReportsBench } from './reports.js';
 import { runSearchBench } from './search.js';
+import { runRoutingBench } from './routing.js';
 import { pgReachable, ROOT, type Db } from './lib/server.js';
 import { runSocketsBench } from './sockets.js';
 import { runSoakBench } from './soak.js';
@@ -39,6 +40,7 @@ const benches: Record<string, () => Promise<void>> = {
   reports: () => runReportsBench(dbs),
   search: () => runSearchBench(),
   'widget-load': () => runWidgetLoadBench(),
+  routing: () => runRoutingBench(dbs),
   soak: () => runSoakBench(dbs),
 };
 /** Run only when named: ten minutes each. */

@@ -51,3 +51,23 @@ export interface WorkingHoursOverviewDto {
   account: HoursStatusDto & { hours: WorkingHoursDto | null };
   departments: DepartmentHoursDto[];
 }
+
+/** Whether a widget asks the visitor for a department before the first message. */
+export type DepartmentChoiceDto = 'off' | 'optional' | 'required';
+
+/** An assignment mode (docs/ROUTING.md, "Assignment"). */
+export type RoutingModeDto = 'manual' | 'round_robin' | 'least_busy';
+
+/** GET/PUT /api/v1/routing: the account's assignment settings, the departments' modes, the agents' chat limits. */
+export interface RoutingSettingsDto {
+  mode: RoutingModeDto;
+  offer_timeout_seconds: number;
+  /** Seconds a department's chat is offered to its agents only; null = never to everyone. */
+  everyone_after_seconds: number | null;
+  /** Each department's own mode (null = the account's) and its name in the widget's languages ({"de": "Vertrieb"}). */
+  departments: Array<{ id: number; name: string; mode: RoutingModeDto | null; names: Record<string, string> }>;
+  /** Each widget's department choice before the first message. */
+  widgets: Array<{ id: number; name: string; department_choice: DepartmentChoiceDto }>;
+  /** Each agent's concurrent-chat limit; null = none. */
+  agents: Array<{ id: number; name: string; max_chats: number | null }>;
+}

@@ -133,6 +133,17 @@ export interface WidgetSettings {
   callback_enabled: boolean;
   /** The admin hid the default launcher: the page opens the chat from its own button (svc_api.open()). */
   hide_launcher: boolean;
+  /** Whether the visitor picks a department before the first message: off, optional or required (docs/ROUTING.md). */
+  department_choice: 'off' | 'optional' | 'required';
+  /** The departments to pick from (empty when the choice is off). */
+  departments: WidgetDepartment[];
+}
+
+/** A department the visitor may pick: its name, and its name in the widget's languages ({"de": "Vertrieb"}). */
+export interface WidgetDepartment {
+  id: number;
+  name: string;
+  names: Record<string, string>;
 }
 
 export interface SessionResponse {

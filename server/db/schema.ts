@@ -86,6 +86,8 @@ export interface DepartmentsTable {
   hours_json: string | null;
   /** The department's assignment mode (domain/routing/modes.ts); null = the account's (migration 031). */
   routing_mode: string | null;
+  /** The name in the widget's languages, JSON {"de": "Vertrieb"}; null = `name` everywhere (migration 032). */
+  names_json: string | null;
 }
 
 /** A ready-made reply agents insert with `/shortcut`; the shortcut is unique per account. */

@@ -3,7 +3,8 @@
  * One transaction, like the chat channel's receiveInbound: the visitor row is
  * locked, the open chat found or a pending one opened (with the proactive
  * invitation as the visitor's invite text, the department, the page and the
- * custom data set so far), the message stored and message.created recorded,
+ * custom data set so far; a widget that requires a department choice refuses
+ * a first message without one), the message stored and message.created recorded,
  * by the one rule of a visitor's message (messages/visitorMessage.ts): a
  * blacklisted visitor's messages are stored suppressed on the last chat and
  * reach nobody; the visitor is not told.
@@ -20,6 +21,7 @@ import { readSession } from './session.js';
 import { attachUpload } from './attachUpload.js';
 import { isUploadName } from './storeUpload.js';
 import { lockVisitor } from './visitorAccess.js';
+import { departmentChoice } from '../routing/departmentChoice.js';
 
 export interface WidgetMessageInput {
   channel: Channel;
@@ -82,6 +84,9 @@ export async function receiveWidgetMessage(ctx: AppContext, input: WidgetMessage
   return commit(ctx.db, ctx.signals, async (tx) => {
     const visitor = await lockVisitor(tx, input.visitor.id, now);
     const opening = async (): Promise<ChatOpening> => {
+      if (departmentId === null && departmentChoice(channel) === 'required' && !(await findOpenChat(tx, visitor.id))) {
+        throw invalid('Choose a department before the first message: this widget asks for one (department_id).');
+      }
       let opener = visitor;
       if (invite && !(await findOpenChat(tx, visitor.id))) {
         // Before the chat opens, so chat.created already shows it to agents.

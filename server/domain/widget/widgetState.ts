@@ -16,6 +16,7 @@ import type { SessionResponse, WidgetAgent, WidgetChat } from '../../../protocol
 import { isChannelAvailable } from '../channels/access.js';
 import { widgetOptions } from '../channels/channelInput.js';
 import { readOwnContact } from './ownContact.js';
+import { departmentChoice, widgetDepartments } from '../routing/departmentChoice.js';
 import { callbackOf, settingsOf } from '../settings/getSettings.js';
 
 /** The visitor's open chat, else its last one; undefined before the first message. */
@@ -60,6 +61,7 @@ export async function loadWidgetState(db: Executor, channel: Channel, visitor: V
   const chat = await currentChat(db, visitor.id);
   const settings = await settingsOf(db, channel.account_id, now);
   const options = widgetOptions(channel);
+  const choice = departmentChoice(channel);
   return {
     // What the visitor typed, never what a CRM's chat_accepted answer wrote to the visitor (docs/SECURITY.md §10).
     visitor: { number: fresh.number, ...presentContactInfo(readOwnContact(fresh)) },
@@ -71,6 +73,8 @@ export async function loadWidgetState(db: Executor, channel: Channel, visitor: V
       rules: parseJson<unknown>(settings.rules_json, null),
       callback_enabled: callbackOf(settings).enabled,
       hide_launcher: options.hide_launcher === true,
+      department_choice: choice,
+      departments: choice === 'off' ? [] : await widgetDepartments(db, channel.account_id),
       appearance: readAppearance(channel),
     },
   };

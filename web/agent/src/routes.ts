@@ -21,6 +21,7 @@ const ADMIN_SECTIONS = [
   'mail',
   'sign-in-throttles',
   'working-hours',
+  'assignment',
 ] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 

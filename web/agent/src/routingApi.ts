@@ -1,4 +1,5 @@
-/** Calls of the department API (docs/ROUTING.md): a department's agents, and a chat transferred to a department. */
+/** Calls of the routing API (docs/ROUTING.md): a department's agents, a chat transferred to a department, the assignment settings. */
+import type { RoutingSettingsDto } from '../../../protocol/routing';
 import type { Chat } from './types';
 import { request } from './api';
 
@@ -10,5 +11,14 @@ export interface DepartmentMembers {
 export const routingApi = {
   members: (departmentId: number) => request<DepartmentMembers>('GET', `/departments/${departmentId}/agents`),
   setMembers: (departmentId: number, agentIds: number[]) => request<DepartmentMembers>('PUT', `/departments/${departmentId}/agents`, { agent_ids: agentIds }),
+  routing: () => request<RoutingSettingsDto>('GET', '/routing'),
+  /** Changes what it names (the account's mode, timeout and wait; departments' modes; agents' limits). */
+  saveRouting: (
+    changes: Partial<Omit<RoutingSettingsDto, 'departments' | 'agents' | 'widgets'>> & {
+      departments?: Array<{ id: number; mode?: RoutingSettingsDto['mode'] | null; names?: Record<string, string> }>;
+      widgets?: Array<{ id: number; department_choice: RoutingSettingsDto['widgets'][number]['department_choice'] }>;
+      agents?: Array<{ id: number; max_chats: number | null }>;
+    },
+  ) => request<RoutingSettingsDto>('PUT', '/routing', changes),
   transferToDepartment: (chatId: number, departmentId: number) => request<Chat>('POST', `/chats/${chatId}/transfer`, { department_id: departmentId }),
 };

@@ -155,6 +155,8 @@ export class WidgetCore extends Store {
       appearance: { ...this.state.appearance, ...res.settings.appearance },
       launcher: !res.settings.hide_launcher,
       callback: res.settings.callback_enabled ? null : { result: 'fail', reason: 'Callback disabled' },
+      departmentChoice: res.settings.department_choice ?? 'off',
+      departments: res.settings.departments ?? [],
     });
     this.socket.start();
     this.markReady();

@@ -3,7 +3,7 @@
  * a tiny store with subscribe, which the Preact views read through useStore.
  */
 import { DEFAULT_APPEARANCE, type WidgetAppearance } from '../../../protocol/widget';
-import type { CallbackAvailability, ContactInfo, WidgetAgent, WidgetChat, WidgetMessage } from '../../../protocol/widget';
+import type { CallbackAvailability, ContactInfo, WidgetAgent, WidgetChat, WidgetDepartment, WidgetMessage } from '../../../protocol/widget';
 
 export interface PendingMessage {
   key: number;
@@ -59,6 +59,10 @@ export interface UiState {
   notice: string | null;
   /** Why the server takes no offline message now (its limit): sendOfflineMessage answers a fail with it meanwhile. */
   offlineHold: string | null;
+  /** Whether the visitor picks a department before the first message (the widget's setting), the departments, and the pick. */
+  departmentChoice: 'off' | 'optional' | 'required';
+  departments: WidgetDepartment[];
+  department: number | null;
 }
 
 export const emptyContact = (): ContactInfo => ({ client_name: null, email: null, phone: null, description: null });
@@ -87,6 +91,9 @@ export const initialState = (): UiState => ({
   call: null,
   notice: null,
   offlineHold: null,
+  departmentChoice: 'off',
+  departments: [],
+  department: null,
 });
 
 export class Store {
@@ -120,6 +127,10 @@ export function mergeMessages(list: WidgetMessage[], add: WidgetMessage[]): Widg
   for (const m of add) byId.set(m.id, m);
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
+
+/** Whether the visitor is asked for a department now: before the first message of a chat, unless an invitation brought one. */
+export const asksDepartment = (s: Pick<UiState, 'departmentChoice' | 'departments' | 'chat' | 'invitation'>): boolean =>
+  s.departmentChoice !== 'off' && s.departments.length > 0 && !chatOpen(s.chat) && s.invitation?.department_id === undefined;
 
 /** Whether the chat is still going on (a visitor can be answered in it). */
 export const chatOpen = (chat: UiState['chat']): boolean => chat !== null && chat.status !== 'finished';

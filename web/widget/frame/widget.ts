@@ -7,7 +7,7 @@
  */
 import { WIDGET_UPLOAD_MAX_BYTES, type ContactInfo, type VisitorMessageRequest, type WidgetMessage } from '../../../protocol/widget';
 import { TEXT_MAX, WidgetCore } from './core';
-import { chatOpen, mergeContact } from './state';
+import { asksDepartment, chatOpen, mergeContact } from './state';
 import { lang, t } from './i18n';
 import { ApiError } from './api';
 import { offlineBody, Outbox } from './outbox';
@@ -57,6 +57,8 @@ export class Widget extends WidgetCore {
       if (inv && !chatOpen(this.state.chat) && body) {
         body = { ...body, invite: inv.text, ...(inv.department_id !== undefined ? { department_id: inv.department_id } : {}) };
       }
+      // The department the visitor picked opens the chat with it (an invitation's department wins: asksDepartment).
+      if (body && asksDepartment(this.state) && this.state.department !== null) body = { ...body, department_id: this.state.department };
       const message = await this.api.call<WidgetMessage>('POST', 'messages', body);
       this.set({ pending: this.state.pending.filter((p) => p.key !== key) });
       this.received(message);

@@ -73,4 +73,8 @@ export const texts: Texts = {
   tooFast: 'أنت تفعل ذلك بسرعة كبيرة؛ يرجى الانتظار قليلًا ثم المحاولة مرة أخرى.',
   noNetwork: 'لا يوجد اتصال؛ يرجى المحاولة مرة أخرى.',
   failed: 'حدث خطأ ما؛ يرجى المحاولة مرة أخرى.',
+  department: 'القسم',
+  chooseDepartment: 'اختر قسمًا',
+  anyDepartment: 'أي قسم',
+  pickDepartment: 'يرجى اختيار قسم أولًا.',
 };

@@ -73,4 +73,8 @@ export const texts: Texts = {
   tooFast: 'Zu schnell hintereinander; bitte warten Sie einen Moment und versuchen Sie es erneut.',
   noNetwork: 'Keine Verbindung; bitte versuchen Sie es erneut.',
   failed: 'Etwas ist schiefgegangen; bitte versuchen Sie es erneut.',
+  department: 'Abteilung',
+  chooseDepartment: 'Abteilung wählen',
+  anyDepartment: 'Beliebige Abteilung',
+  pickDepartment: 'Bitte wählen Sie zuerst eine Abteilung.',
 };

@@ -71,6 +71,10 @@ export const en = {
   tooFast: 'You are doing this too quickly; please wait a moment and try again.',
   noNetwork: 'There is no connection; please try again.',
   failed: 'Something went wrong; please try again.',
+  department: 'Department',
+  chooseDepartment: 'Choose a department',
+  anyDepartment: 'Any department',
+  pickDepartment: 'Please choose a department first.',
 };
 
 export type Texts = typeof en;

@@ -73,4 +73,8 @@ export const texts: Texts = {
   tooFast: 'Demasiado rápido; espera un momento e inténtalo de nuevo.',
   noNetwork: 'No hay conexión; inténtalo de nuevo.',
   failed: 'Algo salió mal; inténtalo de nuevo.',
+  department: 'Departamento',
+  chooseDepartment: 'Elija un departamento',
+  anyDepartment: 'Cualquier departamento',
+  pickDepartment: 'Elija primero un departamento.',
 };

@@ -73,4 +73,8 @@ export const texts: Texts = {
   tooFast: 'Trop rapide ; veuillez patienter un instant puis réessayer.',
   noNetwork: 'Pas de connexion ; veuillez réessayer.',
   failed: 'Une erreur est survenue ; veuillez réessayer.',
+  department: 'Service',
+  chooseDepartment: 'Choisissez un service',
+  anyDepartment: 'N’importe quel service',
+  pickDepartment: 'Veuillez d’abord choisir un service.',
 };

@@ -73,4 +73,8 @@ export const texts: Texts = {
   tooFast: 'Rápido demais; aguarde um momento e tente novamente.',
   noNetwork: 'Sem conexão; tente novamente.',
   failed: 'Algo deu errado; tente novamente.',
+  department: 'Departamento',
+  chooseDepartment: 'Escolha um departamento',
+  anyDepartment: 'Qualquer departamento',
+  pickDepartment: 'Escolha primeiro um departamento.',
 };

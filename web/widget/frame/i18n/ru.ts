@@ -73,4 +73,8 @@ export const texts: Texts = {
   tooFast: 'Слишком часто; подождите немного и попробуйте снова.',
   noNetwork: 'Нет связи; попробуйте ещё раз.',
   failed: 'Что-то пошло не так; попробуйте ещё раз.',
+  department: 'Отдел',
+  chooseDepartment: 'Выберите отдел',
+  anyDepartment: 'Любой отдел',
+  pickDepartment: 'Пожалуйста, сначала выберите отдел.',
 };

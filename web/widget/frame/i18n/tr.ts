@@ -73,4 +73,8 @@ export const texts: Texts = {
   tooFast: 'Çok hızlı; lütfen biraz bekleyip tekrar deneyin.',
   noNetwork: 'Bağlantı yok; lütfen tekrar deneyin.',
   failed: 'Bir şeyler ters gitti; lütfen tekrar deneyin.',
+  department: 'Departman',
+  chooseDepartment: 'Bir departman seçin',
+  anyDepartment: 'Herhangi bir departman',
+  pickDepartment: 'Lütfen önce bir departman seçin.',
 };

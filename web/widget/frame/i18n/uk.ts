@@ -73,4 +73,8 @@ export const texts: Texts = {
   tooFast: 'Занадто часто; зачекайте трохи й спробуйте ще раз.',
   noNetwork: 'Немає з’єднання; спробуйте ще раз.',
   failed: 'Щось пішло не так; спробуйте ще раз.',
+  department: 'Відділ',
+  chooseDepartment: 'Оберіть відділ',
+  anyDepartment: 'Будь-який відділ',
+  pickDepartment: 'Будь ласка, спочатку оберіть відділ.',
 };

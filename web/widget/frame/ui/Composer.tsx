@@ -1,7 +1,7 @@
-/** Where the visitor writes: text (Enter sends), a file with its preview, typing notifications. */
-import { t } from '../i18n';
+/** Where the visitor writes: text (Enter sends), a file with its preview, typing notifications; the department to pick before the first message, when the widget asks for one. */
+import { lang, t } from '../i18n';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { UiState } from '../state';
+import { asksDepartment, type UiState } from '../state';
 import type { Widget } from '../widget';
 import { ClipIcon, SendIcon } from './icons';
 import { fileSize } from './useWidget';
@@ -12,8 +12,13 @@ export function Composer({ w, s }: { w: Widget; s: UiState }) {
   const preview = useMemo(() => (file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null), [file]);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
+  const asking = asksDepartment(s);
   const submit = (e: Event): void => {
     e.preventDefault();
+    if (asking && s.departmentChoice === 'required' && s.department === null && (file || text.trim())) {
+      w.set({ notice: t('pickDepartment') });
+      return;
+    }
     if (file) void w.sendFile(file);
     if (text.trim()) void w.sendText(text);
     setFile(null);
@@ -22,6 +27,28 @@ export function Composer({ w, s }: { w: Widget; s: UiState }) {
 
   return (
     <form class="composer" onSubmit={submit}>
+      {asking && (
+        <label class="department">
+          <span>{t('department')}</span>
+          <select
+            aria-label={t('department')}
+            value={s.department === null ? '' : String(s.department)}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              w.set({ department: v === '' ? null : Number(v), notice: null });
+            }}
+          >
+            <option value="" disabled={s.departmentChoice === 'required'}>
+              {s.departmentChoice === 'required' ? t('chooseDepartment') : t('anyDepartment')}
+            </option>
+            {s.departments.map((d) => (
+              <option key={d.id} value={String(d.id)}>
+                {d.names[lang] ?? d.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {file && (
         <div class="preview">
           {preview ? <img src={preview} alt={t('previewOf', { name: file.name })} /> : <span class="file">{file.name}</span>}

@@ -5,14 +5,16 @@
  * Online agent below its limit; an offer not accepted in time goes to the
  * next agent (once, however many workers look); accepting ends the routing;
  * a department's chat goes to its agents first, then to everyone after the
- * wait (or never); settings refuse bad values in words and store nothing.
+ * wait (or never); settings refuse bad values in words and store nothing;
+ * the widget's department choice (off, optional, required) and the
+ * departments' names per language in its session.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceOffers } from '../../../../domain/routing/advanceOffers.js';
 import { addAgent, rowsOf } from '../../../../../test/helpers/accounts.js';
 import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
-import { setStatus } from '../../../../../test/helpers/widget.js';
+import { createWidget, sendText, setStatus, startSession, visitorCall } from '../../../../../test/helpers/widget.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00Z');
 
@@ -227,7 +229,7 @@ describe('assignment modes', () => {
     const dept = (await s.t.app.inject({ method: 'POST', url: '/api/v1/departments', headers: bearer(s.t.adminToken), payload: { name: 'Sales' } })).json();
     await s.t.app.inject({ method: 'PUT', url: `/api/v1/departments/${dept.id}/agents`, headers: bearer(s.t.adminToken), payload: { agent_ids: [b.id] } });
     const saved = await putRouting(s.t, { departments: [{ id: dept.id, mode: 'round_robin' }] });
-    expect(saved.json().departments).toEqual([{ id: dept.id, name: 'Sales', mode: 'round_robin' }]);
+    expect(saved.json().departments).toEqual([{ id: dept.id, name: 'Sales', mode: 'round_robin', names: {} }]);
     const chatId = await newChat(s);
     expect(await offers(s.t, chatId)).toEqual([]); // no department: the account's manual queue
     expect((await accept(s.t, chatId, a.token)).statusCode).toBe(200);
@@ -237,5 +239,76 @@ describe('assignment modes', () => {
     s.tick(60_000);
     await advanceOffers(s.t.app.ctx);
     expect(await s.t.app.ctx.db.selectFrom('chat_offers').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe("the widget's department choice", () => {
+  it('off by default; required: the session lists the departments with their names per language, a first message without one is refused', async () => {
+    const s = await setup(1);
+    const widget = await createWidget(s.t);
+    const post = (name: string) => s.t.app.inject({ method: 'POST', url: '/api/v1/departments', headers: bearer(s.t.adminToken), payload: { name } });
+    const sales = (await post('Sales')).json().id;
+    const billing = (await post('Billing')).json().id;
+    const off = await startSession(s.t, widget.widget_id);
+    expect(off.settings).toMatchObject({ department_choice: 'off', departments: [] });
+
+    // Bad values are refused in words and change nothing.
+    const before = [await rowsOf(s.t, 'channels'), await rowsOf(s.t, 'departments')];
+    for (const [body, message] of [
+      [{ widgets: [{ id: widget.id, department_choice: 'always' }] }, /must be "off", "optional" or "required"/],
+      [{ widgets: [{ id: s.channel.id, department_choice: 'required' }] }, /is not a widget of this account/],
+      [{ departments: [{ id: sales, names: { xx: 'Nope' } }] }, /"xx" is not a widget language/],
+    ] as Array<[unknown, RegExp]>) {
+      const res = await putRouting(s.t, body);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.message).toMatch(message);
+    }
+    expect([await rowsOf(s.t, 'channels'), await rowsOf(s.t, 'departments')]).toEqual(before);
+
+    const saved = await putRouting(s.t, {
+      widgets: [{ id: widget.id, department_choice: 'required' }],
+      departments: [{ id: sales, names: { de: 'Vertrieb', fr: ' Ventes ' } }],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().widgets).toEqual([{ id: widget.id, name: 'Site', department_choice: 'required' }]);
+    // Names only: the department's mode stays as it was.
+    expect(saved.json().departments).toEqual([
+      { id: billing, name: 'Billing', mode: null, names: {} },
+      { id: sales, name: 'Sales', mode: null, names: { de: 'Vertrieb', fr: 'Ventes' } },
+    ]);
+    const session = await startSession(s.t, widget.widget_id);
+    expect(session.settings).toMatchObject({
+      department_choice: 'required',
+      departments: [
+        { id: billing, name: 'Billing', names: {} },
+        { id: sales, name: 'Sales', names: { de: 'Vertrieb', fr: 'Ventes' } },
+      ],
+    });
+
+    const refused = await visitorCall(s.t, widget.widget_id, session.visitor_token, 'messages', { type: 'text', text: 'Hello?' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toMatch(/Choose a department before the first message/);
+    expect(await s.t.app.ctx.db.selectFrom('chats').selectAll().execute()).toEqual([]);
+
+    const first = await sendText(s.t, widget.widget_id, session.visitor_token, 'About my invoice', { department_id: billing });
+    // Later messages of the open chat need no department.
+    await sendText(s.t, widget.widget_id, session.visitor_token, 'Number 42');
+    const chat = await s.t.app.ctx.db.selectFrom('chats').select(['id', 'department_id']).where('id', '=', first.chat_id).executeTakeFirstOrThrow();
+    expect(chat.department_id).toBe(billing);
+  });
+
+  it("optional: a first message without a department opens a chat without one; the chosen department's agents are offered it first", async () => {
+    const s = await setup(2);
+    const [a, b] = s.agents;
+    const widget = await createWidget(s.t);
+    const sales = (await s.t.app.inject({ method: 'POST', url: '/api/v1/departments', headers: bearer(s.t.adminToken), payload: { name: 'Sales' } })).json().id;
+    await s.t.app.inject({ method: 'PUT', url: `/api/v1/departments/${sales}/agents`, headers: bearer(s.t.adminToken), payload: { agent_ids: [b.id] } });
+    await putRouting(s.t, { mode: 'round_robin', widgets: [{ id: widget.id, department_choice: 'optional' }] });
+    const one = await startSession(s.t, widget.widget_id);
+    const plain = await sendText(s.t, widget.widget_id, one.visitor_token, 'Just a question');
+    expect((await offers(s.t, plain.chat_id))[0]).toMatchObject({ agent_id: a.id, department_id: null });
+    const two = await startSession(s.t, widget.widget_id);
+    const chosen = await sendText(s.t, widget.widget_id, two.visitor_token, 'A quote please', { department_id: sales });
+    expect((await offers(s.t, chosen.chat_id))[0]).toMatchObject({ agent_id: b.id, department_id: sales });
   });
 });

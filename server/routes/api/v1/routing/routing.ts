@@ -27,9 +27,19 @@ const RoutingBody = Type.Object(
       Type.Union([Type.Integer(), Type.Null()], { description: "Seconds a department's chat is offered to its agents only; null = never to everyone." }),
     ),
     departments: Type.Optional(
-      Type.Array(Type.Object({ id: Id, mode: Type.Union([Type.String({ maxLength: 40 }), Type.Null()]) }), {
+      Type.Array(
+        Type.Object({
+          id: Id,
+          mode: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+          names: Type.Optional(Type.Record(Type.String({ maxLength: 10 }), Type.String({ maxLength: 200 }), { maxProperties: 20 })),
+        }),
+        { maxItems: 1000, description: "Departments' own modes (null = the account's) and names in the widget's languages ({} = none)." },
+      ),
+    ),
+    widgets: Type.Optional(
+      Type.Array(Type.Object({ id: Id, department_choice: Type.String({ maxLength: 40 }) }), {
         maxItems: 1000,
-        description: "Departments' own modes; null = the account's.",
+        description: 'Widgets\' department choice before the first message: "off", "optional" or "required".',
       }),
     ),
     agents: Type.Optional(

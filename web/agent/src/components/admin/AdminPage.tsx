@@ -1,7 +1,8 @@
-/** The admin area: agents, departments, canned responses, channels, settings, the delivery log, the mail and sign-in throttles, one section at a time. */
+/** The admin area: agents, departments, working hours, assignment, canned responses, channels, settings, the delivery log, the mail and sign-in throttles, one section at a time. */
 import { Link } from '../../router';
 import type { AdminSection } from '../../routes';
 import { Agents } from './Agents';
+import { Assignment } from './Assignment';
 import { CannedResponses } from './CannedResponses';
 import { Channels } from './Channels';
 import { Deliveries } from './Deliveries';
@@ -17,6 +18,7 @@ const SECTIONS: Array<[Section, string]> = [
   ['agents', 'Agents'],
   ['departments', 'Departments'],
   ['working-hours', 'Working hours'],
+  ['assignment', 'Assignment'],
   ['canned-responses', 'Canned responses'],
   ['channels', 'Channels'],
   ['settings', 'Settings'],
@@ -44,6 +46,7 @@ export function AdminPage({ section }: { section: Section }) {
       {section === 'mail' && <Mails />}
       {section === 'sign-in-throttles' && <SignInThrottles />}
       {section === 'working-hours' && <WorkingHours />}
+      {section === 'assignment' && <Assignment />}
     </div>
   );
 }
