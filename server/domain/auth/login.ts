@@ -57,9 +57,10 @@ async function useOneTimePassword(db: Db, agent: Agent, now: number, ttlSeconds:
       .set({ password_state: 'one_time_used' })
       .where('id', '=', agent.id)
       .where('password_state', '=', 'one_time')
-      .where('password_hash', '=', agent.password_hash)
+      .returning('password_hash')
       .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw new AppError('one_time_password_used');
+    // Still the password just checked (not one set since by another reset); throwing rolls the mark back.
+    if (!used || !safeEqual(used.password_hash, agent.password_hash)) throw new AppError('one_time_password_used');
     return issueToken(tx, agent, now, ttlSeconds);
   });
 }
