@@ -28,19 +28,23 @@ export function senderDetails({ sender }: InboundRequest): VisitorDetails {
   return { name: sender.name, phone: sender.phone, email: sender.email, photo: sender.photo, url: sender.url, invite: sender.invite };
 }
 
+/** The idempotency key of a message that carries a message.id, else null. */
+export function dedupKeyOf({ channel, req }: InboundJob): DedupKey | null {
+  return req.kind === 'message' && req.message.external_id !== null
+    ? {
+        accountId: channel.account_id,
+        channelId: channel.id,
+        senderId: req.sender.id,
+        messageId: req.message.external_id,
+        contentHash: contentHash(req.message),
+      }
+    : null;
+}
+
 /** `absent`: the caller looked for the sender's visitor in this transaction and found none (storeInboundBatch). */
 export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob, absent = false): Promise<InboundOutcome> {
   const { sender } = req;
-  const dedupKey: DedupKey | null =
-    req.kind === 'message' && req.message.external_id !== null
-      ? {
-          accountId: channel.account_id,
-          channelId: channel.id,
-          senderId: sender.id,
-          messageId: req.message.external_id,
-          contentHash: contentHash(req.message),
-        }
-      : null;
+  const dedupKey = dedupKeyOf({ channel, req, now });
   if (dedupKey && !(await claimInbound(tx, dedupKey, now))) return 'duplicate';
 
   const { visitor, created, contactChanged } = await upsertVisitor(tx, {

@@ -3,6 +3,7 @@ import { createChatChannel, postInbound, textMessage } from '../../../test/helpe
 import { createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
 import { inTransaction } from '../../db/database.js';
 import type { Channel } from '../../db/schema.js';
+import { contentHash } from './dedupInbound.js';
 import { parseInbound } from './parseInbound.js';
 import { storeInbound, type InboundJob } from './storeInbound.js';
 import { storeInboundBatch } from './storeInboundBatch.js';
@@ -23,13 +24,31 @@ describe('storeInboundBatch', () => {
     for (const id of ['known', 'known-2', 'typist', 'finished', 'banned', 'deduped']) {
       expect((await postInbound(t, channel, textMessage(id, `${id} first`, { name: `Name ${id}`, email: `${id}@example.com` }))).statusCode).toBe(200);
     }
+    // A message.id claimed long before the batch (the key has expired: its repeat is stored again)…
+    expect((await postInbound(t, channel, { sender: { id: 'deduped' }, message: { type: 'text', text: 'earlier', id: 'm-0' } })).statusCode).toBe(200);
     const db = t.app.ctx.db;
     const row = await db.selectFrom('channels').selectAll().where('public_id', '=', path.split('/').pop()!).executeTakeFirstOrThrow();
     const visitorOf = (id: string) => db.selectFrom('visitors').select('id').where('channel_id', '=', row.id).where('external_id', '=', id);
     await db.updateTable('chats').set({ status: 'finished', finished_at: 1 }).where('visitor_id', '=', visitorOf('finished')).execute();
     await db.updateTable('visitors').set({ blacklisted: 1 }).where('channel_id', '=', row.id).where('external_id', '=', 'banned').execute();
+    // … and one claimed a second before it (its repeat is a duplicate).
+    const claimed = parseInbound(JSON.stringify(preClaimed));
+    if (claimed.kind !== 'message') throw new Error('a message');
+    await db
+      .insertInto('inbound_dedup')
+      .values({
+        account_id: row.account_id,
+        channel_id: row.id,
+        sender_id: 'deduped',
+        message_external_id: 'm-9',
+        content_hash: contentHash(claimed.message),
+        message_id: null,
+        created_at: 1_700_000_000_000 - 1000,
+      })
+      .execute();
     return row;
   };
+  const preClaimed = { sender: { id: 'deduped' }, message: { type: 'text', text: 'claimed', id: 'm-9' } };
 
   const jobsFor = (channel: Channel): InboundJob[] =>
     [
@@ -41,6 +60,10 @@ describe('storeInboundBatch', () => {
       textMessage('banned', 'let me in'),
       { sender: { id: 'deduped' }, message: { type: 'text', text: 'once', id: 'm-1' } },
       { sender: { id: 'deduped' }, message: { type: 'text', text: 'once', id: 'm-1' } },
+      { sender: { id: 'deduped' }, message: { type: 'text', text: 'earlier', id: 'm-0' } },
+      { sender: { id: 'deduped' }, message: { type: 'text', text: 'not the same', id: 'm-1' } },
+      preClaimed,
+      { sender: { id: 'known' }, message: { type: 'text', text: 'with an id', id: 'k-1' } },
       textMessage('finished', 'back again'),
       { sender: { id: 'known', name: 'Name known' }, message: { type: 'location', latitude: 48.85, longitude: 2.35 } },
       textMessage('newcomer', 'me again'),
@@ -73,7 +96,17 @@ describe('storeInboundBatch', () => {
     const messageIds = new Map(
       messages.map((m) => [m.id, `${chatName.get(m.chat_id)}/${messages.filter((o) => o.chat_id === m.chat_id && o.id <= m.id).length}`]),
     );
+    const dedup = await db
+      .selectFrom('inbound_dedup')
+      .selectAll()
+      .where('channel_id', '=', channel.id)
+      .orderBy('sender_id')
+      .orderBy('message_external_id')
+      .orderBy('content_hash')
+      .execute();
     return {
+      // Each message.id claimed once, linked to the message it stored.
+      dedup: dedup.map(({ channel_id: _c, account_id: _a, message_id, ...d }) => ({ ...d, message: message_id === null ? null : messageIds.get(message_id) })),
       visitors: visitors.map(({ id: _id, channel_id: _c, number: _n, updated_at: _u, token_hash: _t, ...v }) => v),
       chats: chats.map(({ id, visitor_id: _v, channel_id: _c, ...c }) => ({ ...c, name: chatName.get(id) })),
       messages: byChat(messages, (m) => m.chat_id).map(({ id: _id, chat_id, ...m }) => ({ ...m, chat: chatName.get(chat_id) })),
@@ -103,7 +136,23 @@ describe('storeInboundBatch', () => {
     });
     const all = await inTransaction(db, (tx) => storeInboundBatch(tx, jobsFor(batched)));
     expect(all).toEqual(one);
-    expect(one).toEqual(['stored', 'stored', 'stored', 'typing', 'stored', 'suppressed', 'stored', 'duplicate', 'stored', 'stored', 'stored']);
+    expect(one).toEqual([
+      'stored',
+      'stored',
+      'stored',
+      'typing',
+      'stored',
+      'suppressed',
+      'stored',
+      'duplicate',
+      'stored',
+      'stored',
+      'duplicate',
+      'stored',
+      'stored',
+      'stored',
+      'stored',
+    ]);
     const [a, b] = [await snapshot(alone), await snapshot(batched)];
     expect(b.messages).toHaveLength(a.messages.length);
     expect(b).toEqual(a);

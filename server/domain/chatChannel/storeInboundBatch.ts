@@ -6,15 +6,18 @@
  *   1. touch (and lock) every visitor of the batch, read back as they are now;
  *   2. read their open chats (a statement of its own, after the locks: a chat
  *      another transaction opened while we waited is seen);
- *   3. the common messages (a known visitor whose details did not change, not
- *      blacklisted, an open chat, no message.id to deduplicate), taking ids;
- *   4. the chats' sequence numbers moved on, and the events.
+ *   3. the message.ids of the common messages (a known visitor whose details
+ *      did not change, not blacklisted, an open chat) claimed, all at once;
+ *      then the messages not found duplicate, taking ids;
+ *   4. the chats' sequence numbers moved on, and the events;
+ *   5. the claimed message.ids linked to their messages, all at once.
  *
  * On PostgreSQL, where each statement is a round trip, that is four statements
- * for the whole batch. On SQLite (no round trips, no arrays) 1, 2 and each
- * chat's sequence are one statement each, messages and events one per row.
+ * for the whole batch (six when some carry a message.id). On SQLite (no round
+ * trips, no arrays) 1, 2, 3's claim, 5 and each chat's sequence are one
+ * statement each, messages and events one per row.
  *
- * Every other job (a new visitor, changed details, typing, a message.id, …) is
+ * Every other job (a new visitor, changed details, typing, …) is
  * written by storeInbound, exactly as alone; all jobs of one visitor take the
  * same path, in arrival order. The common messages follow the one rule of a
  * visitor's message (messages/visitorMessage.ts) through its pieces. What is written is what storeInbound would
@@ -29,7 +32,8 @@ import { messageCreatedPayload } from '../chats/chatEvents.js';
 import { insertMessageRow, type MessageRow } from '../messages/insertMessage.js';
 import { reachesAgents, visitorMessageRow } from '../messages/visitorMessage.js';
 import { changes } from '../visitors/upsertVisitor.js';
-import { senderDetails, storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
+import { claimInboundMany, dedupKeyString, linkInboundMany, type DedupKey, type TimedDedupKey } from './dedupInbound.js';
+import { dedupKeyOf, senderDetails, storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
 
 export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<InboundOutcome[]> {
   const outcomes = new Array<InboundOutcome>(jobs.length);
@@ -55,14 +59,50 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
       for (const index of indexes) outcomes[index] = await storeInbound(tx, jobs[index], !visitor && index === indexes[0]);
     }
   }
-  if (common.length > 0) {
-    await storeMessages(
+  const toStore = await claimAll(tx, jobs, common, outcomes);
+  if (toStore.length > 0) {
+    const ids = await storeMessages(
       tx,
-      common.map(({ index, chat }) => ({ chat, row: rowOf(jobs[index], chat) })),
+      toStore.map(({ index, chat }) => ({ chat, row: rowOf(jobs[index], chat) })),
     );
-    for (const { index } of common) outcomes[index] = 'stored';
+    for (const { index } of toStore) outcomes[index] = 'stored';
+    await linkInboundMany(
+      tx,
+      toStore.flatMap(({ key }, i) => (key ? [{ key, storedId: ids[i] }] : [])),
+    );
   }
   return outcomes;
+}
+
+/**
+ * 3a. The common messages that carry a message.id claim their keys, all in one
+ * statement, by the rule of claimInbound: a key already claimed (within 24 h),
+ * or claimed earlier in this batch, is a duplicate (answered so, not stored).
+ * What is left, in job order, is stored.
+ */
+async function claimAll(
+  tx: Tx,
+  jobs: InboundJob[],
+  common: Array<{ index: number; chat: OpenChat }>,
+  outcomes: InboundOutcome[],
+): Promise<Array<{ index: number; chat: OpenChat; key: DedupKey | null }>> {
+  const keyed = common.map((c) => ({ ...c, key: dedupKeyOf(jobs[c.index]) }));
+  const first = new Map<string, TimedDedupKey>();
+  const repeated = new Set<number>();
+  for (const { index, key } of keyed) {
+    if (!key) continue;
+    const k = dedupKeyString(key);
+    if (first.has(k)) repeated.add(index);
+    else first.set(k, { ...key, now: jobs[index].now });
+  }
+  if (first.size === 0) return keyed;
+  const claimed = await claimInboundMany(tx, [...first.values()]);
+  return keyed.filter(({ index, key }) => {
+    if (!key) return true;
+    if (!repeated.has(index) && claimed.has(dedupKeyString(key))) return true;
+    outcomes[index] = 'duplicate';
+    return false;
+  });
 }
 
 const keyOf = (channelId: number, senderId: string): string => `${channelId}\n${senderId}`;
@@ -90,10 +130,10 @@ function byVisitor(jobs: InboundJob[]): Map<string, number[]> {
   return groups;
 }
 
-/** A message storeInbound would store in the open chat with nothing else written: no new visitor, detail, dedup or event. */
+/** A message storeInbound would store in the open chat with nothing else written but its dedup key: no new visitor, detail or other event. */
 function isCommon(job: InboundJob, visitor: BatchVisitor): boolean {
   const { req } = job;
-  return req.kind === 'message' && req.message.external_id === null && reachesAgents(visitor) && Object.keys(changes(senderDetails(req), visitor)).length === 0;
+  return req.kind === 'message' && reachesAgents(visitor) && Object.keys(changes(senderDetails(req), visitor)).length === 0;
 }
 
 function rowOf(job: InboundJob, chat: OpenChat): MessageRow {
@@ -164,7 +204,7 @@ export const openChatsQuery = (visitorIds: number[]) =>
  * number of messages and inserts the events in job order (ORDER BY the array
  * position), so their ids ascend as their sequence numbers do within a chat.
  */
-async function storeMessages(tx: Tx, items: Array<{ chat: OpenChat; row: MessageRow }>): Promise<void> {
+async function storeMessages(tx: Tx, items: Array<{ chat: OpenChat; row: MessageRow }>): Promise<number[]> {
   if (!isPostgres(tx)) return storeMessagesSqlite(tx, items);
   const column = <K extends keyof MessageRow>(k: K) => items.map(({ row }) => row[k]);
   const ids = await sql<{ id: number }>`with input as (
@@ -211,16 +251,19 @@ async function storeMessages(tx: Tx, items: Array<{ chat: OpenChat; row: Message
     order by e.position
     returning id`.execute(tx);
   if (inserted.rows.length !== items.length) throw new Error('storeInboundBatch: a chat of the batch is gone');
+  return messages.map((m) => m.id);
 }
 
 /** SQLite, one writer: each chat's sequence moved on once, then the rows one by one, as alone. */
-async function storeMessagesSqlite(tx: Tx, items: Array<{ chat: OpenChat; row: MessageRow }>): Promise<void> {
+async function storeMessagesSqlite(tx: Tx, items: Array<{ chat: OpenChat; row: MessageRow }>): Promise<number[]> {
+  const ids: number[] = [];
   const perChat = new Map<number, number>();
   for (const { chat } of items) perChat.set(chat.id, (perChat.get(chat.id) ?? 0) + 1);
   const next = new Map<number, number>();
   for (const [chatId, n] of perChat) next.set(chatId, await takeSeqs(tx, chatId, n));
   for (const { chat, row } of items) {
     const message = await insertMessageRow(tx, row);
+    ids.push(message.id);
     const seq = next.get(chat.id)!;
     next.set(chat.id, seq + 1);
     await insertEventRow(tx, {
@@ -233,4 +276,5 @@ async function storeMessagesSqlite(tx: Tx, items: Array<{ chat: OpenChat; row: M
       created_at: message.created_at,
     });
   }
+  return ids;
 }
