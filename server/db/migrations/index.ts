@@ -30,6 +30,7 @@ import * as m029 from './029_agent_presence.js';
 import * as m027 from './027_chat_reads.js';
 import * as m028 from './028_search.js';
 import * as m031 from './031_routing.js';
+import * as m034 from './034_search_filters.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -62,6 +63,7 @@ const modules: Record<string, MigrationModule> = {
   '027_chat_reads': m027,
   '028_search': m028,
   '031_routing': m031,
+  '034_search_filters': m034,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
