@@ -5,7 +5,7 @@
  * filters (channel, agent, department, creation date, rating, status), newest
  * first, paged by chat id. On SQLite the page is found without reading
  * every match: a word's (or a visitor's) matches are read newest first up to
- * MATCH_CAP; when there are fewer, they are all the candidates; when there are
+ * searchTuning.matchCap; when there are fewer, they are all the candidates; when there are
  * more (a common word), the filtered chats are walked newest first in growing
  * windows and each window's matches read from the index within the window's
  * message (and visitor) id range, until a page is full. An agent finds only chats of the channels it
@@ -98,29 +98,30 @@ export async function searchChats(ctx: AppContext, input: ChatSearch & { actor: 
   return rows.map((row) => ({ ...row, match: matches.get(row.id) ?? null }));
 }
 
-/** Matches read newest first before a search stops treating them as all the candidates. */
-const MATCH_CAP = 5000;
-/** The first window of chats walked for a common word, and the largest. */
-const FIRST_WINDOW = 500;
-const MAX_WINDOW = 4000;
+/**
+ * SQLite's page finding: matches read newest first before a search stops
+ * treating them as all the candidates (matchCap), and the first and largest
+ * window of chats walked for a common word. Tests shrink them to walk windows.
+ */
+export const searchTuning = { matchCap: 5000, firstWindow: 500, maxWindow: 4000 };
 
 type ChatQuery = SelectQueryBuilder<Database, 'chats', Chat>;
 
-/** The newest matching ids, or null when there are MATCH_CAP or more (too many to list). */
+/** The newest matching ids, or null when there are searchTuning.matchCap or more (too many to list). */
 async function fewMatches(db: Executor, from: 'messages' | 'visitors', match: string, accountId: number): Promise<Set<number> | null> {
   const rows =
     from === 'messages'
       ? await sql<{
           chat_id: number;
           ok: number;
-        }>`select m.chat_id, (m.account_id = ${accountId} and m.suppressed = 0) as ok from (select rowid from messages_fts where messages_fts match ${match} order by rowid desc limit ${MATCH_CAP}) f cross join messages m on m.id = f.rowid`.execute(
+        }>`select m.chat_id, (m.account_id = ${accountId} and m.suppressed = 0) as ok from (select rowid from messages_fts where messages_fts match ${match} order by rowid desc limit ${searchTuning.matchCap}) f cross join messages m on m.id = f.rowid`.execute(
           db,
         )
       : await sql<{
           chat_id: number;
           ok: number;
-        }>`select rowid as chat_id, 1 as ok from visitors_fts where visitors_fts match ${match} order by rowid desc limit ${MATCH_CAP}`.execute(db);
-  if (rows.rows.length >= MATCH_CAP) return null;
+        }>`select rowid as chat_id, 1 as ok from visitors_fts where visitors_fts match ${match} order by rowid desc limit ${searchTuning.matchCap}`.execute(db);
+  if (rows.rows.length >= searchTuning.matchCap) return null;
   return new Set(rows.rows.filter((r) => r.ok).map((r) => r.chat_id));
 }
 
@@ -151,7 +152,7 @@ async function sqlitePage(db: Executor, accountId: number, filtered: ChatQuery, 
     return [...merged.values()].sort((x, y) => y.id - x.id).slice(0, limit);
   }
   const found: Chat[] = [];
-  let window = FIRST_WINDOW;
+  let window = searchTuning.firstWindow;
   let cursor: number | null = null;
   for (;;) {
     let q = filtered;
@@ -176,7 +177,7 @@ async function sqlitePage(db: Executor, accountId: number, filtered: ChatQuery, 
     }
     if (batch.length < window) break;
     cursor = ids[ids.length - 1];
-    window = Math.min(window * 4, MAX_WINDOW);
+    window = Math.min(window * 4, searchTuning.maxWindow);
   }
   return found;
 }
