@@ -31,6 +31,7 @@ import * as m027 from './027_chat_reads.js';
 import * as m028 from './028_search.js';
 import * as m031 from './031_routing.js';
 import * as m032 from './032_department_names.js';
+import * as m034 from './034_search_filters.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -64,6 +65,7 @@ const modules: Record<string, MigrationModule> = {
   '028_search': m028,
   '031_routing': m031,
   '032_department_names': m032,
+  '034_search_filters': m034,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -4,11 +4,20 @@ import { fieldExcerpt, fts5Query, messageExcerpt, parseSearch, tsQuery, visitorF
 
 describe('search terms', () => {
   it('reads words, phrases and phone digits; the queries carry only letters and digits', () => {
-    expect(parseSearch('  Refund  kettle! ')).toMatchObject({ words: ['refund', 'kettle'], phrase: false, text: 'refund  kettle!', digits: null });
-    expect(fts5Query(parseSearch('refund "x" OR kettle*'))).toBe('"refund"* AND "x"* AND "or"* AND "kettle"*');
-    expect(fts5Query(parseSearch('"blue kettle"'))).toBe('"blue kettle"*');
-    expect(tsQuery(parseSearch('"blue kettle"'))).toBe('blue:* <-> kettle:*');
-    expect(tsQuery(parseSearch("it's & me"))).toBe('it:* & s:* & me:*');
+    expect(parseSearch('  Refund  kettle! ')).toMatchObject({
+      words: ['refund', 'kettle'],
+      phrase: false,
+      prefix: false,
+      text: 'refund  kettle!',
+      digits: null,
+    });
+    // Whole words; only a short last word (still being typed) is a prefix.
+    expect(fts5Query(parseSearch('refund "x" OR kettle*'))).toBe('"refund" AND "x" AND "or" AND "kettle"');
+    expect(fts5Query(parseSearch('refund kett'))).toBe('"refund" AND "kett"*');
+    expect(fts5Query(parseSearch('"blue kettle"'))).toBe('"blue kettle"');
+    expect(fts5Query(parseSearch('"blue ket"'))).toBe('"blue ket"*');
+    expect(tsQuery(parseSearch('"blue kettle"'))).toBe('blue <-> kettle');
+    expect(tsQuery(parseSearch("it's & me"))).toBe('it & s & me:*');
     expect(parseSearch('+1 (555) 010-0199').digits).toBe('15550100199');
     expect(visitorFtsQuery(parseSearch('ri"ta'))).toBe('{name email} : "ri""ta"');
     expect(visitorFtsQuery(parseSearch('ab'))).toBeNull();
@@ -25,6 +34,13 @@ describe('search terms', () => {
         ?.filter((p) => p.hit)
         .map((p) => p.text),
     ).toEqual(['Crème', 'brûlée']);
+    // Whole words, but for a short last word.
+    expect(messageExcerpt('refunded kettles', parseSearch('refund kett'))).toBeNull();
+    expect(
+      messageExcerpt('refund for kettles', parseSearch('refund kett'))
+        ?.filter((p) => p.hit)
+        .map((p) => p.text),
+    ).toEqual(['refund', 'kettles']);
     // Every word must be in the message (unless it is a phrase's), else there is no excerpt.
     expect(messageExcerpt('only refund here', parseSearch('refund kettle'))).toBeNull();
   });

@@ -1,7 +1,9 @@
 /**
  * What a search's words mean, for both stores and for the excerpt (#20):
  * the words of `q` (letters and digits; a query in double quotes is one
- * phrase), each matching a word of a message that starts with it; `q` as a
+ * phrase), each matching a whole word of a message, except the last word when
+ * it is short (PREFIX_MAX_LENGTH letters or fewer: a word still being typed),
+ * which matches the words that start with it; `q` as a
  * substring of the visitor's name or e-mail; its digits as a substring of the
  * visitor's phone. The excerpt is plain-text parts with the matching words
  * marked, never markup.
@@ -12,6 +14,8 @@ export interface SearchTerms {
   /** The words, lower-cased, as typed (the stores fold accents themselves). */
   words: string[];
   phrase: boolean;
+  /** Whether the last word matches as a prefix (it is short: still being typed). */
+  prefix: boolean;
   /** q lower-cased, for name and e-mail. */
   text: string;
   /** q's digits when q looks like a phone number (3 digits or more), else null. */
@@ -20,6 +24,14 @@ export interface SearchTerms {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_WORDS = 12;
+/**
+ * The last word is searched as a prefix only up to this length ("kett" finds
+ * "kettle"); longer words are whole words ("refun" does not find "refund").
+ * A prefix makes FTS5 read every match of it before a chat is picked, so a
+ * long common word ("order") as a prefix would cost seconds over a large
+ * history, while a whole word is read newest first, only as far as a page.
+ */
+export const PREFIX_MAX_LENGTH = 4;
 
 export function parseSearch(q: string): SearchTerms {
   const trimmed = q.trim();
@@ -28,18 +40,23 @@ export function parseSearch(q: string): SearchTerms {
   const words = (text.match(WORD) ?? []).slice(0, MAX_WORDS);
   const onlyDigits = text.replace(/[\s().+-]/g, '');
   const digits = /^\d{3,}$/.test(onlyDigits) ? onlyDigits : null;
-  return { words, phrase, text, digits };
+  const last = words[words.length - 1];
+  const prefix = last !== undefined && [...last].length <= PREFIX_MAX_LENGTH;
+  return { words, phrase, prefix, text, digits };
 }
 
-/** FTS5 query: every word as a quoted prefix term (AND), or one quoted phrase. */
+const isPrefix = (t: SearchTerms, i: number) => t.prefix && i === t.words.length - 1;
+
+/** FTS5 query: every word as a quoted term (AND), or one quoted phrase; a short last word as a prefix. */
 export function fts5Query(t: SearchTerms): string {
-  if (t.phrase) return `"${t.words.join(' ')}"*`;
-  return t.words.map((w) => `"${w}"*`).join(' AND ');
+  const star = t.prefix ? '*' : '';
+  if (t.phrase) return `"${t.words.join(' ')}"${star}`;
+  return t.words.map((w, i) => `"${w}"${isPrefix(t, i) ? '*' : ''}`).join(' AND ');
 }
 
-/** PostgreSQL tsquery text ('simple' configuration): prefix terms joined by & (or <-> for a phrase). */
+/** PostgreSQL tsquery text ('simple' configuration): terms joined by & (or <-> for a phrase); a short last word as a prefix. */
 export function tsQuery(t: SearchTerms): string {
-  return t.words.map((w) => `${w}:*`).join(t.phrase ? ' <-> ' : ' & ');
+  return t.words.map((w, i) => `${w}${isPrefix(t, i) ? ':*' : ''}`).join(t.phrase ? ' <-> ' : ' & ');
 }
 
 /** FTS5 trigram query over visitors_fts: q in the name or e-mail, its digits in the phone. */
@@ -81,11 +98,12 @@ export function messageExcerpt(source: string, t: SearchTerms): ChatMatchDto['pa
   const wanted = t.words.map(fold);
   if (wanted.length === 0) return null;
   const hits: Array<[number, number]> = [];
+  const matches = (word: string, i: number) => (isPrefix(t, i) ? word.startsWith(wanted[i]) : word === wanted[i]);
   for (const m of source.matchAll(WORD)) {
     const word = fold(m[0]);
-    if (wanted.some((w) => word.startsWith(w))) hits.push([m.index, m.index + m[0].length]);
+    if (wanted.some((_, i) => matches(word, i))) hits.push([m.index, m.index + m[0].length]);
   }
-  const found = new Set(hits.map(([s, e]) => wanted.findIndex((w) => fold(source.slice(s, e)).startsWith(w))));
+  const found = new Set(hits.map(([s, e]) => wanted.findIndex((_, i) => matches(fold(source.slice(s, e)), i))));
   if (!t.phrase && wanted.some((_, i) => !found.has(i))) return null;
   if (hits.length === 0) return null;
   const from = Math.max(0, hits[0][0] - BEFORE);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../../../../test/helpers/accounts.js';
 import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
+import { searchTuning } from '../../../../domain/chats/searchChats.js';
 
 interface Hit {
   id: number;
@@ -143,6 +144,27 @@ describe('chat search', () => {
     const second = (await search(`limit=2&before=${first[1].id}`)).hits;
     expect(second.map((h) => h.id)).toEqual([chats.kettle, chats.refund]);
     expect((await search(`limit=2&before=${second[1].id}`)).hits).toEqual([]);
+  });
+
+  it('finds the same chats when matches are too many to list and chats are walked in windows (SQLite)', async () => {
+    const queries = [
+      'q=refund',
+      'q=kett',
+      'q=kettle&limit=1',
+      `q=kettle&limit=1&before=${chats.kettle}`,
+      'q=olga',
+      'q=rita',
+      `q=kettle&channel_id=${support.id}`,
+    ];
+    const before = await Promise.all(queries.map((q) => search(q)));
+    const saved = { ...searchTuning };
+    Object.assign(searchTuning, { matchCap: 1, firstWindow: 1, maxWindow: 2 });
+    try {
+      for (const [i, q] of queries.entries()) expect((await search(q)).hits, q).toEqual(before[i].hits);
+    } finally {
+      Object.assign(searchTuning, saved);
+    }
+    expect(before.map((r) => r.hits.length)).toEqual([2, 2, 1, 1, 1, 1, 1]);
   });
 
   it('shows an agent only the chats of its channels', async () => {

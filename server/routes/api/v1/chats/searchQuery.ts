@@ -18,7 +18,7 @@ export const ChatSearchQuery = Type.Composite([
       Type.String({
         maxLength: 200,
         description:
-          'Words to find: in message text (words starting with each word given; "in double quotes" for a phrase), in the visitor\'s name or e-mail (anywhere), and as digits in the phone. Without q, the filters alone list chats.',
+          'Words to find: in message text (whole words; the last word, when 4 letters or fewer, also as the start of a word; "in double quotes" for a phrase), in the visitor\'s name or e-mail (anywhere), and as digits in the phone. Without q, the filters alone list chats.',
       }),
     ),
     channel_id: id('channel'),
