@@ -101,6 +101,15 @@ try {
     // skipped or absent): count each such file as one failure.
     brokenFiles: (report.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed')).length,
   };
+  // The slowest files, to keep the run short as the suite grows (the same file runs once per store).
+  const slowest = (report.testResults ?? [])
+    .map((f) => ({ name: path.relative(process.cwd(), f.name), ms: (f.endTime ?? 0) - (f.startTime ?? 0) }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 15);
+  if (slowest.length > 0) {
+    console.log('\nSlowest test files (wall time, each store counted apart):');
+    for (const f of slowest) console.log(`  ${(f.ms / 1000).toFixed(1).padStart(6)} s  ${f.name}`);
+  }
 } catch (err) {
   console.error(`No vitest report at ${reportFile}: ${err.message}`);
 } finally {

@@ -60,7 +60,7 @@ export interface StartOptions {
   /** Reuse this data dir / schema instead of a fresh one (restarts). */
   dataDir?: string;
   schema?: string;
-  /** Another build's entry point instead of dist/server/main.js (comparing two builds back to back). */
+  /** Another build's entry point instead of dist/server/main.js (comparing two builds back to back); BENCH_PARLEY_MAIN sets it for a whole run. */
   main?: string;
 }
 
@@ -95,7 +95,7 @@ export async function startParley(o: StartOptions): Promise<BenchServer & { data
       env.DATABASE_URL = PG_URL;
       env.DATABASE_SCHEMA = schema;
     }
-    const node = [...(o.nodeArgs ?? []), o.main ?? path.join(ROOT, 'dist/server/main.js')];
+    const node = [...(o.nodeArgs ?? []), o.main ?? process.env.BENCH_PARLEY_MAIN ?? path.join(ROOT, 'dist/server/main.js')];
     const started = performance.now();
     const child = o.nofile
       ? spawn('bash', ['-c', `${raiseNofile(o.nofile)} exec "$0" "$@"`, process.execPath, ...node], { env, stdio: ['ignore', 'ignore', 'inherit'] })

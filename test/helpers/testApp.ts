@@ -58,13 +58,14 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     OUTBOUND_ALLOW_PRIVATE: '1',
-    LOG_LEVEL: 'silent',
+    // TEST_LOG=warn (or any level) shows the app's own log while a test runs; silent otherwise.
+    LOG_LEVEL: process.env.TEST_LOG ?? 'silent',
     // inject() and the tests' own sockets come from 127.0.0.1: X-Forwarded-For fakes a visitor's address.
     TRUST_PROXY: '127.0.0.1',
     ...store.env,
     ...opts.env,
   });
-  const app = await buildApp({ config, clock: opts.clock, workers: opts.workers, logger: false });
+  const app = await buildApp({ config, clock: opts.clock, workers: opts.workers, logger: process.env.TEST_LOG ? undefined : false });
   const login = signIn(app);
   const adminToken = await login(ADMIN_EMAIL, ADMIN_PASSWORD);
   return {

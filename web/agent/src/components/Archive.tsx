@@ -63,9 +63,11 @@ export function Archive() {
     if (me.role === 'admin') api.channels().then(setChannels, () => {});
   }, [me.role]);
 
-  // Typing waits for a pause; the other filters apply at once.
+  // A change searches after a pause in typing. The same filters again (the first pause after mount, a field typed and erased) keep
+  // the state as it is: a new search would drop the older pages already loaded.
   useEffect(() => {
-    const timer = window.setTimeout(() => setFilters(filtersOf(form)), TYPING_PAUSE_MS);
+    const next = filtersOf(form);
+    const timer = window.setTimeout(() => setFilters((now) => (JSON.stringify(now) === JSON.stringify(next) ? now : next)), TYPING_PAUSE_MS);
     return () => window.clearTimeout(timer);
   }, [form]);
 
