@@ -84,10 +84,19 @@ const args = [
   ...projects.flatMap((p) => ['--project', p]),
   '--reporter=default',
   '--reporter=json',
+  '--reporter=./scripts/flakyReporter.mjs',
   `--outputFile.json=${reportFile}`,
   ...process.argv.slice(2),
 ];
-const result = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, TEST_DATABASE_URL: url } });
+const flakyFile = path.join(reportDir, 'flaky.jsonl');
+const result = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, TEST_DATABASE_URL: url, PARLEY_FLAKY_FILE: flakyFile } });
+const flaky = fs.existsSync(flakyFile)
+  ? fs
+      .readFileSync(flakyFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+  : [];
 const status = result.status ?? 1;
 
 let summary = null;
@@ -124,7 +133,11 @@ if (summary) {
     console.log(`vitest exited with code ${status} although no test failed (an unhandled error?): counted as one failure.`);
     failed = 1;
   }
-  console.log(`${summary.passed} passed, ${failed} failed, ${summary.skipped} skipped`);
+  if (flaky.length > 0) {
+    console.log(`\n*** ${flaky.length} test(s) passed only when run again (flaky; fix them):`);
+    for (const t of flaky) console.log(`  [${t.project}] ${path.relative(process.cwd(), t.file)} > ${t.name}`);
+  }
+  console.log(`${summary.passed} passed, ${failed} failed, ${summary.skipped} skipped${flaky.length > 0 ? `, ${flaky.length} flaky` : ''}`);
 } else {
   console.log(`0 passed, 1 failed`);
 }

@@ -13,6 +13,7 @@ import { migrationsFor } from './migrations/index.js';
 import { useNamedStatements } from './pgStatements.js';
 import { closeAfterReadTimeout, poolTimeouts, type DbTimeouts } from './pgTimeouts.js';
 import type { Database } from './schema.js';
+import { retryTransient } from './transient.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -178,9 +179,9 @@ export function isPostgres(executor: Executor): boolean {
   return executor.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** Runs fn in a transaction. */
+/** Runs fn in a transaction; one PostgreSQL aborts for concurrency alone (a deadlock) is run again (transient.ts). */
 export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction().execute(fn);
+  return retryTransient(() => db.transaction().execute(fn));
 }
 
 /** A cheap round trip, for readiness checks. */

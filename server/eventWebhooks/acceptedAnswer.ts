@@ -60,6 +60,15 @@ export async function applyAcceptedAnswer(ctx: AppContext, delivery: Delivery, b
   await commit(ctx.db, ctx.signals, async (tx) => {
     const chat = await tx.selectFrom('chats').selectAll().where('id', '=', chatId).where('account_id', '=', delivery.account_id).executeTakeFirst();
     if (!chat) return;
+    // The visitor's row before the chat's, as every writer takes them (an inbound message does): the
+    // other order deadlocked with a message arriving at the same moment on PostgreSQL.
+    if (contact) {
+      await tx
+        .updateTable('visitors')
+        .set({ ...contact, updated_at: now })
+        .where('id', '=', chat.visitor_id)
+        .execute();
+    }
     const updated = await tx
       .updateTable('chats')
       .set({
@@ -73,13 +82,6 @@ export async function applyAcceptedAnswer(ctx: AppContext, delivery: Delivery, b
       .where('id', '=', chat.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (contact) {
-      await tx
-        .updateTable('visitors')
-        .set({ ...contact, updated_at: now })
-        .where('id', '=', chat.visitor_id)
-        .execute();
-    }
     await recordChatState(tx, updated, 'chat.updated', now, { change: 'answer_applied' });
   });
 }

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { sql, type Selectable } from 'kysely';
-import { isPostgres, type Db, type Tx } from '../db/database.js';
+import { inTransaction, isPostgres, type Db, type Tx } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import type { EventsTable } from '../db/schema.js';
 import { toJson } from '../lib/json.js';
@@ -125,10 +125,13 @@ export function noteDeliveryEnqueued(tx: Tx): void {
   withDeliveries.add(tx);
 }
 
-/** Runs fn in a transaction, then wakes the relay (and the deliverer, when fn enqueued deliveries) of this process. */
+/**
+ * Runs fn in a transaction, then wakes the relay (and the deliverer, when fn enqueued deliveries) of this process.
+ * A transaction PostgreSQL aborts for concurrency alone (a deadlock) is run again from the start (db/transient.ts).
+ */
 export async function commit<T>(db: Db, signals: Signals, fn: (tx: Tx) => Promise<T>): Promise<T> {
   let deliveries = false;
-  const result = await db.transaction().execute(async (tx) => {
+  const result = await inTransaction(db, async (tx) => {
     const value = await fn(tx);
     deliveries = withDeliveries.has(tx);
     return value;
