@@ -75,17 +75,27 @@ describe.skipIf(!chromiumAvailable())('agent app: assignment', () => {
     await screenshot(page, 'agent-admin-assignment');
   });
 
-  it("saves a widget's department choice and a department's German name, the result next to its button", async () => {
+  it("saves a widget's department choice and a department's names in two languages, the result next to its button", async () => {
     const widget = (await api('POST', '/api/v1/channels', { type: 'widget', name: 'Shop site' })).json();
     await page.goto(`${run.base}/admin/assignment`);
     const choice = page.getByRole('region', { name: 'Department choice in the widget' });
     await choice.getByLabel('Department choice of Shop site').selectOption('required');
+    const language = choice.getByLabel('Department names for visitors who speak');
+    await language.selectOption({ label: 'German' });
     await choice.getByLabel('German name of Sales').fill('Vertrieb');
+    await language.selectOption({ label: 'French' });
+    await choice.getByLabel('French name of Sales').fill('Ventes');
+    // The other language's name is kept while this one is edited, and the list says which have names.
+    expect(await language.locator('option', { hasText: 'German' }).textContent()).toBe('German (1 named)');
     await choice.getByRole('button', { name: 'Save department choice' }).click();
     await expect.poll(() => choice.getByRole('status').textContent()).toBe('Saved: 1 widget asks for a department.');
     const stored = (await api('GET', '/api/v1/routing')).json();
     expect(stored.widgets).toEqual([{ id: widget.id, name: 'Shop site', department_choice: 'required' }]);
-    expect(stored.departments[0].names).toEqual({ de: 'Vertrieb' });
+    expect(stored.departments[0].names).toEqual({ de: 'Vertrieb', fr: 'Ventes' });
+    // Emptied, a name is removed: the widget shows the department's own name in that language.
+    await choice.getByLabel('French name of Sales').fill('');
+    await choice.getByRole('button', { name: 'Save department choice' }).click();
+    await expect.poll(async () => (await api('GET', '/api/v1/routing')).json().departments[0].names).toEqual({ de: 'Vertrieb' });
     await choice.screenshot({ path: 'test-artifacts/agent-admin-department-choice.png' });
   });
 });

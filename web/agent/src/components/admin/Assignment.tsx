@@ -3,11 +3,12 @@
  * on its own with its result (or the server's sentence) next to its button:
  * the account's mode, offer timeout and department wait; each department's
  * own mode; each agent's limit of chats at once; each widget's department
- * choice, with the departments' names for German-speaking visitors (the API
- * takes every widget language: docs/ROUTING.md).
+ * choice, with the departments' names in each of the widget's languages
+ * (one language at a time; docs/ROUTING.md).
  */
 import { useEffect, useState } from 'react';
 import type { DepartmentChoiceDto, RoutingModeDto, RoutingSettingsDto } from '../../../../../protocol/routing';
+import { WIDGET_LANGUAGES, type WidgetLanguage } from '../../../../../protocol/widget';
 import { errorText } from '../../api';
 import { routingApi } from '../../routingApi';
 import { ErrorText } from './ErrorText';
@@ -220,13 +221,37 @@ const CHOICES: Array<[DepartmentChoiceDto, string]> = [
   ['required', 'Required: the visitor picks one before the first message'],
 ];
 
+/** The widget's languages other than English (department names as they are serve English), by their English name. */
+const LANGUAGE_NAMES: Record<Exclude<WidgetLanguage, 'en'>, string> = {
+  ar: 'Arabic',
+  de: 'German',
+  fr: 'French',
+  pt: 'Portuguese',
+  ru: 'Russian',
+  es: 'Spanish',
+  tr: 'Turkish',
+  uk: 'Ukrainian',
+};
+const NAME_LANGUAGES = WIDGET_LANGUAGES.filter((l): l is Exclude<WidgetLanguage, 'en'> => l !== 'en').sort((a, b) =>
+  LANGUAGE_NAMES[a].localeCompare(LANGUAGE_NAMES[b]),
+);
+type NameLanguage = (typeof NAME_LANGUAGES)[number];
+
 function WidgetChoice({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v: RoutingSettingsDto) => void }) {
   const [choices, setChoices] = useState<Record<number, DepartmentChoiceDto>>(() => Object.fromEntries(view.widgets.map((w) => [w.id, w.department_choice])));
-  const [german, setGerman] = useState<Record<number, string>>(() => Object.fromEntries(view.departments.map((d) => [d.id, d.names.de ?? ''])));
+  /** Every department's names, in every language, as edited (saved together). */
+  const [names, setNames] = useState<Record<number, Record<string, string>>>(() => Object.fromEntries(view.departments.map((d) => [d.id, { ...d.names }])));
+  // The first language that has a name already, else the first of the list.
+  const [language, setLanguage] = useState<NameLanguage>(() => NAME_LANGUAGES.find((l) => view.departments.some((d) => d.names[l])) ?? NAME_LANGUAGES[0]);
+  const named = (l: NameLanguage) => view.departments.filter((d) => (names[d.id]?.[l] ?? '').trim() !== '').length;
   const save = async () => {
     const next = await routingApi.saveRouting({
       widgets: view.widgets.map((w) => ({ id: w.id, department_choice: choices[w.id] ?? 'off' })),
-      departments: view.departments.map((d) => ({ id: d.id, names: { ...d.names, de: german[d.id] ?? '' } })),
+      // An emptied name is left out: the widget shows the department's name as it is.
+      departments: view.departments.map((d) => ({
+        id: d.id,
+        names: Object.fromEntries(Object.entries(names[d.id] ?? {}).filter(([, v]) => v.trim() !== '')),
+      })),
     });
     onSaved(next);
     const asking = next.widgets.filter((w) => w.department_choice !== 'off').length;
@@ -273,32 +298,50 @@ function WidgetChoice({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v
             </table>
           </div>
           {view.departments.length > 0 && (
-            <div className="table-wrap">
-              <table aria-label="Department names for German-speaking visitors">
-                <thead>
-                  <tr>
-                    <th>Department</th>
-                    <th>Name shown in German (empty: the name as it is)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.departments.map((d) => (
-                    <tr key={d.id}>
-                      <td>{d.name}</td>
-                      <td>
-                        <input
-                          aria-label={`German name of ${d.name}`}
-                          maxLength={100}
-                          placeholder={d.name}
-                          value={german[d.id] ?? ''}
-                          onChange={(e) => setGerman((g) => ({ ...g, [d.id]: e.target.value }))}
-                        />
-                      </td>
+            <>
+              <label className="name-language">
+                Department names for visitors who speak
+                <select value={language} onChange={(e) => setLanguage(e.target.value as NameLanguage)}>
+                  {NAME_LANGUAGES.map((l) => {
+                    const n = named(l);
+                    return (
+                      <option key={l} value={l}>
+                        {LANGUAGE_NAMES[l]}
+                        {n > 0 ? ` (${n} named)` : ''}
+                      </option>
+                    );
+                  })}
+                </select>
+              </label>
+              <div className="table-wrap">
+                <table aria-label={`Department names for ${LANGUAGE_NAMES[language]}-speaking visitors`}>
+                  <thead>
+                    <tr>
+                      <th>Department</th>
+                      <th>Name shown in {LANGUAGE_NAMES[language]} (empty: the name as it is)</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  </thead>
+                  <tbody>
+                    {view.departments.map((d) => (
+                      <tr key={d.id}>
+                        <td>{d.name}</td>
+                        <td>
+                          <input
+                            aria-label={`${LANGUAGE_NAMES[language]} name of ${d.name}`}
+                            lang={language}
+                            dir={language === 'ar' ? 'rtl' : undefined}
+                            maxLength={100}
+                            placeholder={d.name}
+                            value={names[d.id]?.[language] ?? ''}
+                            onChange={(e) => setNames((all) => ({ ...all, [d.id]: { ...all[d.id], [language]: e.target.value } }))}
+                          />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
           )}
           <SaveRow label="Save department choice" onSave={save} />
         </>
