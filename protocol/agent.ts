@@ -124,7 +124,7 @@ export interface ChatDto {
   /** Rows of chat lists only: the last message agents see (private notes aside); null when there is none. */
   last_message?: MessageDto | null;
   /** Rows of chat lists only: the chat's channel, by name. */
-  channel?: { id: number; type: 'chat_api' | 'widget'; name: string };
+  channel?: ChannelRefDto;
   /** Rows of chat lists only: the visitor's messages the signed-in agent has not read (POST /api/v1/chats/:id/read). */
   unread_count?: number;
 }
@@ -180,6 +180,13 @@ export interface WidgetChannelDto {
 }
 
 export type ChannelDto = ChatChannelDto | WidgetChannelDto;
+
+/** A channel as any agent may know it: a chat list row's channel, and GET /api/v1/me/channels (the channels the agent sees). */
+export interface ChannelRefDto {
+  id: number;
+  type: 'chat_api' | 'widget';
+  name: string;
+}
 
 export interface DeliveryDto {
   id: number;
@@ -325,6 +332,7 @@ export interface EventPayloads {
   'agent.updated': { agent: AgentDto };
   'working_hours.changed': WorkingHoursChangedData;
   'chat.offered': ChatOfferedData;
+  'chat.read': ChatReadData;
 }
 
 /** Working hours for chat opened or closed (at the boundary, or an admin changed them): docs/ROUTING.md. */
@@ -350,6 +358,21 @@ export interface ChatOfferedData {
   mode: 'round_robin' | 'least_busy';
   /** The agent it was offered to before (the offer ran out or was declined); null for the first. */
   previous_agent_id: number | null;
+}
+
+/**
+ * An agent read a chat (POST /api/v1/chats/:id/read moved its chat_reads row
+ * forward): sent to that agent's own streams only, so its other devices clear
+ * the chat's unread count live. Not an event webhook.
+ */
+export interface ChatReadData {
+  chat_id: number;
+  /** The agent who read it (the only one whose stream gets the frame). */
+  agent_id: number;
+  /** The last message the agent has seen now. */
+  last_read_message_id: number;
+  /** The visitor's messages after it, as the chat lists count them (usually 0). */
+  unread_count: number;
 }
 
 export type EventType = keyof EventPayloads;

@@ -64,6 +64,7 @@ export function webhookNameOf(event: RelayedEvent): WebhookEventName | null {
     case 'agent.updated':
     case 'working_hours.changed':
     case 'chat.offered':
+    case 'chat.read':
       return null;
     default:
       return assertNever(event);
@@ -154,6 +155,7 @@ export async function buildBody(tx: Tx, name: WebhookEventName, event: RelayedEv
     case 'agent.updated':
     case 'working_hours.changed':
     case 'chat.offered':
+    case 'chat.read':
       return null;
     default:
       return assertNever(event);

@@ -18,7 +18,7 @@ import type { EventsTable } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 
 /** The payload types live in protocol/agent.ts (the agent app reads the same frames); re-exported for the server. */
-export type { ChatChange, ChatEventData, ChatOfferedData, EventPayloads, EventType, TypingEventData } from '../../protocol/agent.js';
+export type { ChatChange, ChatEventData, ChatOfferedData, ChatReadData, EventPayloads, EventType, TypingEventData } from '../../protocol/agent.js';
 
 /** One field of a payload: what it holds; `optional` exactly when the type lets it be absent. */
 type FieldDoc<V> = undefined extends V ? { readonly doc: string; readonly optional: true } : { readonly doc: string; readonly optional?: never };
@@ -66,6 +66,12 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
     mode: { doc: '`round_robin` or `least_busy`' },
     previous_agent_id: { doc: 'the agent it was offered to before (the offer ran out or was declined); `null` for the first' },
   },
+  'chat.read': {
+    chat_id: { doc: "the chat's id" },
+    agent_id: { doc: 'the agent who read it: only its own streams (every device it is signed in on) get this event' },
+    last_read_message_id: { doc: 'the last message the agent has seen now (it only moves forward)' },
+    unread_count: { doc: "the visitor's messages after it, as the chat lists' `unread_count` counts them (`0` once read to the end)" },
+  },
 };
 
 export const EVENT_TYPES = [
@@ -79,6 +85,7 @@ export const EVENT_TYPES = [
   'agent.updated',
   'working_hours.changed',
   'chat.offered',
+  'chat.read',
 ] as const satisfies readonly EventType[];
 
 /** Compile-time check: EVENT_TYPES names every event of the catalogue. */

@@ -31,6 +31,8 @@ export function toFrame(e: RelayedEvent): StreamFrame {
       return positioned({ type: e.type, data: e.data }, e);
     case 'chat.offered':
       return positioned({ type: e.type, data: e.data }, e);
+    case 'chat.read':
+      return positioned({ type: e.type, data: e.data }, e);
     default:
       return assertNever(e);
   }

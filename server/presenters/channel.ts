@@ -4,12 +4,13 @@
  * customer's credential, so only admins see them); a widget channel shows
  * its install snippet and its identity secret (the key customers sign user
  * tokens with; the channels API is admin-only). Nothing else of the row is shown.
+ * Agents know a channel by its id, type and name only (presentChannelRef).
  */
 import type { Channel } from '../db/schema.js';
 import { readAppearance } from '../domain/channels/appearance.js';
 import { widgetOptions } from '../domain/channels/channelInput.js';
-import type { ChatChannelDto, WidgetChannelDto, ChannelDto } from '../../protocol/agent.js';
-export type { ChatChannelDto, WidgetChannelDto, ChannelDto };
+import type { ChatChannelDto, WidgetChannelDto, ChannelDto, ChannelRefDto } from '../../protocol/agent.js';
+export type { ChatChannelDto, WidgetChannelDto, ChannelDto, ChannelRefDto };
 
 /** `{base_url}/<random_string>/<CHANNEL_PUBLIC_ID>`, where base_url is PUBLIC_URL + /wh. */
 export function channelEndpointUrl(publicUrl: string, c: Pick<Channel, 'secret' | 'public_id'>): string {
@@ -53,4 +54,9 @@ export function presentWidgetChannel(c: Channel, agentIds: number[], publicUrl: 
 
 export function presentChannel(c: Channel, agentIds: number[], publicUrl: string): ChannelDto {
   return c.type === 'chat_api' ? presentChatChannel(c, agentIds, publicUrl) : presentWidgetChannel(c, agentIds, publicUrl);
+}
+
+/** A channel as any agent may know it (GET /api/v1/me/channels): nothing of its secrets, URLs or agents. */
+export function presentChannelRef(c: Pick<Channel, 'id' | 'type' | 'name'>): ChannelRefDto {
+  return { id: c.id, type: c.type, name: c.name };
 }

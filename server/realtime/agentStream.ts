@@ -1,7 +1,8 @@
 /**
  * One agent's stream session (the socket of GET /api/v1/stream, opened by
  * routes/api/v1/stream/stream.ts once the token is checked): the event feed
- * filtered by the agent's channel visibility (channelVisibility.ts), each
+ * filtered by the agent's channel visibility (channelVisibility.ts; a
+ * chat.read only to the agent who read, on every device of it), each
  * frame serialized once per process for every socket that sends it, presence
  * while the socket is open, a ping every 25 s that also catches up from the
  * store and rechecks the token, and a close when the agent is deactivated or
@@ -90,6 +91,9 @@ export class AgentStream {
       case 'working_hours.changed':
       case 'chat.offered':
         return this.visibility.allows(e);
+      case 'chat.read':
+        // One agent's own unread state: its devices only, never a colleague's (nor an administrator's).
+        return e.data.agent_id === this.agent.id && this.visibility.allows(e);
       default:
         return assertNever(e);
     }

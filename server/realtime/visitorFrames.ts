@@ -67,6 +67,7 @@ export class VisitorFrames {
         return e.data.department_id === null ? this.availabilityChanged(e) : null;
       case 'offline_message.created':
       case 'chat.offered':
+      case 'chat.read':
         return null;
       default:
         return assertNever(e);

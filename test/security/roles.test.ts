@@ -36,6 +36,8 @@ const AGENT_ROUTES = new Set([
   'PUT /api/v1/me/notifications',
   'GET /api/v1/me/guide',
   'POST /api/v1/me/guide/dismiss',
+  // The channels whose chats the agent sees (id, type, name): the Archive's channel filter.
+  'GET /api/v1/me/channels',
   'GET /api/v1/agents',
   'GET /api/v1/agents/:id',
   'GET /api/v1/departments',

@@ -31,6 +31,12 @@ export async function chatSummaries(db: Executor, agentId: number, chatIds: numb
     .selectAll('m')
     .where('c.id', 'in', chatIds)
     .execute();
+  return { last: new Map(lastMessages.map((m) => [m.chat_id, m])), unread: await unreadCounts(db, agentId, chatIds) };
+}
+
+/** The agent's unread count of each chat (chats with none are left out): the visitor's messages after its chat_reads row. */
+export async function unreadCounts(db: Executor, agentId: number, chatIds: number[]): Promise<Map<number, number>> {
+  if (chatIds.length === 0) return new Map();
   const counts = await db
     .selectFrom('messages as m')
     .leftJoin('chat_reads as r', (join) => join.onRef('r.chat_id', '=', 'm.chat_id').on('r.agent_id', '=', agentId))
@@ -41,10 +47,7 @@ export async function chatSummaries(db: Executor, agentId: number, chatIds: numb
     .where(sql<boolean>`m.id > coalesce(r.last_read_message_id, 0)`)
     .groupBy('m.chat_id')
     .execute();
-  return {
-    last: new Map(lastMessages.map((m) => [m.chat_id, m])),
-    unread: new Map(counts.map((r) => [r.chat_id, Number(r.n)])),
-  };
+  return new Map(counts.map((r) => [r.chat_id, Number(r.n)]));
 }
 
 /** Chats (already checked for the agent) as list rows, in the order given. */

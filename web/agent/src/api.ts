@@ -13,6 +13,7 @@ import type {
   Call,
   CannedResponse,
   Channel,
+  ChannelRef,
   Chat,
   ChatSearchHit,
   ChatStatus,
@@ -226,6 +227,8 @@ export const api = {
   updateNotificationPrefs: (changes: Partial<NotificationPrefs>) => request<NotificationPrefs>('PUT', '/me/notifications', changes),
   guide: () => request<Guide>('GET', '/me/guide'),
   dismissGuide: () => request<void>('POST', '/me/guide/dismiss'),
+  /** The channels whose chats this agent sees (all of them for an administrator). */
+  myChannels: () => request<ChannelRef[]>('GET', '/me/channels'),
 
   chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),
   chat: (id: number) => request<Chat>('GET', `/chats/${id}`),

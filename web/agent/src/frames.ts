@@ -1,6 +1,7 @@
 /**
  * What each stream frame does to the app: inbox updates, alerts for new chats
- * and messages, agent changes, badge counts. Kinds this client does not know
+ * and messages, agent changes, badge counts (a chat this agent read on another
+ * device: chat.read). Kinds this client does not know
  * are ignored (the server may add kinds; CONTRACT §5 says "at least"). The
  * payload types are protocol/agent.ts's; the checks here guard against a
  * server that sends less than they promise.
@@ -86,6 +87,14 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       const seconds = Math.max(1, Math.round((data.expires_at - Date.now()) / 1000));
       fx.announce(`A waiting chat is offered to you: accept it within ${seconds} s`);
       alertOf('new_chat', 'A chat is offered to you', `Accept it within ${seconds} s`, `chat-${data.chat_id}`, () => navigate(`/chats/${data.chat_id}`));
+      return;
+    }
+    case 'chat.read': {
+      // This agent read the chat on another device (or on this one: the same count again). The chat on screen stays read.
+      const data = frame.data;
+      if (data.agent_id !== fx.meId() || typeof data.chat_id !== 'number' || typeof data.unread_count !== 'number') return;
+      if (data.chat_id === fx.openChatId() && document.visibilityState === 'visible') return;
+      fx.dispatch({ type: 'read', chatId: data.chat_id, unread: data.unread_count });
       return;
     }
     case 'agent.updated':

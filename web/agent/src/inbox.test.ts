@@ -68,4 +68,17 @@ describe('inbox list rows (server previews and unread counts)', () => {
     expect(state.unread[1]).toBeUndefined();
     expect(state.preview[1]).toBe('reply');
   });
+
+  it('takes what a read on another device left unread (chat.read), and counts newer messages on top', () => {
+    let state = inboxReducer(emptyInbox, { type: 'chats', chats: [row(1, msg(10, 1, 'hello'), 3), row(2, msg(20, 2, 'there'), 2)] });
+    state = inboxReducer(state, { type: 'read', chatId: 1, unread: 0 });
+    expect(state.unread).toEqual({ 2: 2 });
+    state = inboxReducer(state, { type: 'read', chatId: 2, unread: 1 });
+    expect(state.unread).toEqual({ 2: 1 });
+    state = inboxReducer(state, { type: 'message', message: msg(11, 1, 'later'), unread: true });
+    expect(state.unread).toEqual({ 1: 1, 2: 1 });
+    // Read here: nothing left.
+    state = inboxReducer(state, { type: 'read', chatId: 2 });
+    expect(state.unread).toEqual({ 1: 1 });
+  });
 });

@@ -31,7 +31,8 @@ export type InboxAction =
   | { type: 'chat'; chat: Chat }
   | { type: 'message'; message: Message; unread: boolean }
   | { type: 'typing'; chatId: number; until: number | null }
-  | { type: 'read'; chatId: number };
+  /** The chat is read: on this device (nothing left unread), or on another device of this agent (a chat.read frame: what it left unread). */
+  | { type: 'read'; chatId: number; unread?: number };
 
 export const emptyInbox: InboxState = { chats: {}, messages: {}, preview: {}, typing: {}, unread: {}, counted: {} };
 
@@ -159,8 +160,10 @@ export function inboxReducer(state: InboxState, action: InboxAction): InboxState
         ...state,
         typing: action.until === null ? withoutKey(state.typing, action.chatId) : { ...state.typing, [action.chatId]: action.until },
       };
-    case 'read':
-      return { ...state, unread: withoutKey(state.unread, action.chatId) };
+    case 'read': {
+      const left = action.unread ?? 0;
+      return { ...state, unread: left > 0 ? { ...state.unread, [action.chatId]: left } : withoutKey(state.unread, action.chatId) };
+    }
   }
 }
 

@@ -24,6 +24,7 @@ const FRAME_TYPES: Record<EventType | WireFrame['type'], true> = {
   'agent.updated': true,
   'working_hours.changed': true,
   'chat.offered': true,
+  'chat.read': true,
   ready: true,
   reset: true,
   pong: true,

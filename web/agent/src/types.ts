@@ -8,6 +8,7 @@ import type {
   AgentDto,
   AgentStreamFrame,
   EventFrame,
+  ChannelRefDto,
   ChatChannelDto,
   ChatDto,
   ChatMatchDto,
@@ -33,6 +34,8 @@ export type ChatSearchHit = ChatSearchHitDto;
 export type ChatChannel = ChatChannelDto;
 export type WidgetChannel = WidgetChannelDto;
 export type Channel = ChatChannelDto | WidgetChannelDto;
+/** A channel as every agent may know it (its id, type and name). */
+export type ChannelRef = ChannelRefDto;
 export type DeliveryRecord = DeliveryDto;
 export type GivenUpEventType = GivenUpEventTypeDto;
 export type Mail = MailDto;

@@ -1,14 +1,15 @@
 /**
  * The archive: every chat of the history, searched on the server
  * (GET /api/v1/chats/search) by message text, visitor name, e-mail or phone,
- * with filters (status, rating, dates, agent, department, channel), newest
- * first, a page at a time. Each match shows its excerpt with the matching
+ * with filters (status, rating, dates, agent, department, channel: the
+ * channels the agent sees, GET /api/v1/me/channels, shown when there is more
+ * than one), newest first, a page at a time. Each match shows its excerpt with the matching
  * words marked; the list renders only the rows in view.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText, type SearchFilters } from '../api';
 import { useApp } from '../context';
-import type { Channel, ChatMatch, ChatSearchHit, ChatStatus, Department } from '../types';
+import type { ChannelRef, ChatMatch, ChatSearchHit, ChatStatus, Department } from '../types';
 import { ChatList } from './ChatList';
 
 const PAGE = 100;
@@ -47,7 +48,7 @@ function filtersOf(form: Form): SearchFilters {
 }
 
 export function Archive() {
-  const { me, agents } = useApp();
+  const { agents } = useApp();
   const [form, setForm] = useState<Form>(EMPTY);
   const [filters, setFilters] = useState<SearchFilters>(() => filtersOf(EMPTY));
   const [hits, setHits] = useState<ChatSearchHit[]>([]);
@@ -55,13 +56,14 @@ export function Archive() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [departments, setDepartments] = useState<Department[]>([]);
-  const [channels, setChannels] = useState<Channel[]>([]);
+  const [channels, setChannels] = useState<ChannelRef[]>([]);
   const round = useRef(0);
 
   useEffect(() => {
     api.departments().then(setDepartments, () => {});
-    if (me.role === 'admin') api.channels().then(setChannels, () => {});
-  }, [me.role]);
+    // Every agent filters by the channels it sees (an administrator sees them all).
+    api.myChannels().then(setChannels, () => {});
+  }, []);
 
   // A change searches after a pause in typing. The same filters again (the first pause after mount, a field typed and erased) keep
   // the state as it is: a new search would drop the older pages already loaded.
@@ -156,7 +158,7 @@ export function Archive() {
             </select>
           </label>
         )}
-        {channels.length > 0 && (
+        {channels.length > 1 && (
           <label>
             Channel
             <select name="channel" value={form.channel} onChange={set('channel')}>

@@ -62,8 +62,13 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
     return reply.code(201).send(presentMessage(message));
   });
 
-  // The agent has seen the chat: its unread count (list rows' unread_count) drops, for this agent only.
-  app.post('/chats/:id/read', { schema: { ...opts, params: IdParams, body: ReadBody }, preValidation: requireAgent }, async (request) =>
+  // The agent has seen the chat: its unread count (list rows' unread_count) drops, for this agent only; its other devices hear chat.read.
+  const readDoc = {
+    summary: 'You have seen the chat (up to message_id, or its last message) → {chat_id, last_read_message_id}',
+    description:
+      "Your unread count of the chat (list rows' unread_count) drops; other agents' counts do not. The mark only moves forward. When it moved, a chat.read frame {chat_id, agent_id, last_read_message_id, unread_count} reaches every stream of yours (your other devices), and no other agent's.",
+  };
+  app.post('/chats/:id/read', { schema: { ...opts, ...readDoc, params: IdParams, body: ReadBody }, preValidation: requireAgent }, async (request) =>
     markChatRead(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), messageId: request.body?.message_id }),
   );
 

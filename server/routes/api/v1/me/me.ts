@@ -1,7 +1,8 @@
 /**
  * GET /me, PATCH /me (own name, phone, photo link), POST /me/photo (upload a
  * photo: the raw image as the body, its type as Content-Type), PUT /me/status,
- * PUT /me/password: the signed-in agent, its profile, its availability and its own password.
+ * PUT /me/password, GET /me/channels: the signed-in agent, its profile, its
+ * availability, its own password and the channels whose chats it sees.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -10,15 +11,23 @@ import type { AppContext } from '../../../../context.js';
 import { AGENT_PHOTO_MAX_BYTES, setAgentPhoto } from '../../../../domain/agents/setAgentPhoto.js';
 import { updateProfile } from '../../../../domain/agents/updateProfile.js';
 import { setAgentStatus } from '../../../../domain/agents/setAgentStatus.js';
+import { listVisibleChannels } from '../../../../domain/channels/visibleChannels.js';
 import { changeOwnPassword } from '../../../../domain/auth/changeOwnPassword.js';
 import { AppError } from '../../../../errors/AppError.js';
 import { classify } from '../../../../errors/handler.js';
 import { presentAgent } from '../../../../presenters/agent.js';
+import { presentChannelRef } from '../../../../presenters/channel.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { PasswordBody } from '../auth/schema.js';
 
 const StatusBody = Type.Object({
   status: Type.Union([Type.Literal('online'), Type.Literal('away'), Type.Literal('offline')]),
+});
+
+const ChannelRefSchema = Type.Object({
+  id: Type.Integer(),
+  type: Type.Union([Type.Literal('chat_api'), Type.Literal('widget')]),
+  name: Type.String(),
 });
 
 const ProfileBody = Type.Object(
@@ -35,6 +44,23 @@ export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<
   const { requireAgent, requireSession } = makeGuards(ctx);
 
   app.get('/me', { schema: { tags: ['me'], security: [{ bearer: [] }] }, preValidation: requireAgent }, async (request) => presentAgent(actor(request)));
+
+  // Any agent's list of the channels it sees (the admin-only GET /channels shows them all, with their secrets).
+  app.get(
+    '/me/channels',
+    {
+      schema: {
+        tags: ['me'],
+        security: [{ bearer: [] }],
+        summary: 'The channels whose chats you see → [{id, type, name}], by name',
+        description:
+          'The same rule as the chat lists, the search and the stream: the channels you are assigned to and those assigned to nobody; every channel of the account for an administrator. Use the ids as `channel_id` of GET /chats/search.',
+        response: { 200: Type.Array(ChannelRefSchema) },
+      },
+      preValidation: requireAgent,
+    },
+    async (request) => (await listVisibleChannels(ctx, { actor: actor(request) })).map(presentChannelRef),
+  );
 
   app.patch('/me', { schema: { tags: ['me'], security: [{ bearer: [] }], body: ProfileBody }, preValidation: requireAgent }, async (request) => {
     const me = actor(request);

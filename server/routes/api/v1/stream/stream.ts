@@ -2,7 +2,7 @@
  * GET /api/v1/stream?token=<token>&cursor=<last event id>: the agent app's
  * WebSocket. Frames: {"type","data","cursor"(event id),"chat_id"?,"seq"?}, in id
  * order, for the chats of the agent's channels (pending ones included) and the
- * account's channel-less events; after the replay of what the client missed
+ * account's channel-less events (chat.read: the agent's own only); after the replay of what the client missed
  * since its cursor, {"type":"ready","data":{"cursor":n}} says it is live (see
  * realtime/feed.ts for why a cursor never skips an event). A cursor older than
  * the events the server keeps (RETENTION_DAYS) gets
@@ -51,6 +51,7 @@ export async function streamRoutes(app: FastifyInstance, ctx: AppContext): Promi
     description:
       'Frames {type, data, cursor?, chat_id?, seq?}: the events missed since ?cursor= (an event id), then {"type":"ready","data":{"cursor":n}}, then live events. ' +
       'A cursor older than the retained events gets {"type":"reset","data":{"reason":"cursor_expired"}} before ready and no replay: reload the lists. ' +
+      'chat.read {chat_id, agent_id, last_read_message_id, unread_count} goes only to the streams of the agent who read the chat (its other devices clear the unread count). ' +
       'Close codes: 4401 sign in again, 4403 forbidden, 4400 bad cursor, 4429 too many open sockets for this token or address (reconnect later), 1013 too slow (reconnect with your cursor).',
   };
   app.get('/stream', { websocket: true, schema }, (socket, request) => {
