@@ -127,6 +127,24 @@ export interface ChatDto {
   channel?: ChannelRefDto;
   /** Rows of chat lists only: the visitor's messages the signed-in agent has not read (POST /api/v1/chats/:id/read). */
   unread_count?: number;
+  /**
+   * The agent a waiting chat is offered to now and until when (assignment
+   * modes, docs/ROUTING.md); null when it is offered to nobody (manual mode,
+   * nobody eligible right now, or the chat no longer waits). In the API's
+   * answers (lists, GET /api/v1/chats/:id and the answers built like it);
+   * absent from the chats inside stream frames: `chat.offered` frames say each move.
+   */
+  offer?: ChatOfferDto | null;
+}
+
+/** Who a waiting chat is offered to and until when (ChatDto.offer). */
+export interface ChatOfferDto {
+  /** The agent whose turn it is; anyone eligible may still accept the chat. */
+  agent_id: number;
+  /** The routing step, as in chat.offered: 1 for the chat's first, +1 at each later one. */
+  attempt: number;
+  /** When the offer runs out (epoch ms); a time already past means it is being moved on right now. */
+  expires_at: number;
 }
 
 /**

@@ -1,13 +1,15 @@
 /**
  * A chat and its visitor as agents see them (API and stream), per CONTRACT §5.
  * The user token is never shown. The page's custom data and the chat_accepted
- * answer's are shown apart (and together in custom_data, as before).
+ * answer's are shown apart (and together in custom_data, as before). The API's
+ * answers add who the waiting chat is offered to (`offer`, docs/ROUTING.md);
+ * the chats inside stream frames leave it out (chat.offered frames carry it).
  */
-import type { Channel, Chat, Message, Visitor } from '../db/schema.js';
+import type { Channel, Chat, ChatOffer, Message, Visitor } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 import { presentMessage, type MessageDto } from './message.js';
-import type { VisitorDto, ChatDto, ChatMatchDto, ChatSearchHitDto } from '../../protocol/agent.js';
-export type { VisitorDto, ChatDto, ChatMatchDto, ChatSearchHitDto };
+import type { VisitorDto, ChatDto, ChatMatchDto, ChatOfferDto, ChatSearchHitDto } from '../../protocol/agent.js';
+export type { VisitorDto, ChatDto, ChatMatchDto, ChatOfferDto, ChatSearchHitDto };
 
 export function presentVisitor(v: Visitor): VisitorDto {
   return {
@@ -32,7 +34,14 @@ function listOf(json: string | null): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-export function presentChat(c: Chat, v: Visitor, messages?: MessageDto[]): ChatDto {
+/** The stored offer a waiting chat is under (domain/chats/chatOffers.ts reads it); null when nobody's turn: no row, nobody eligible now, or the chat no longer waits. */
+export function presentOffer(c: Pick<Chat, 'status'>, offer: Pick<ChatOffer, 'agent_id' | 'attempt' | 'expires_at'> | null): ChatOfferDto | null {
+  if (c.status !== 'pending' || !offer || offer.agent_id === null) return null;
+  return { agent_id: offer.agent_id, attempt: offer.attempt, expires_at: offer.expires_at };
+}
+
+/** `offer`: the chat's chat_offers row (null: it has none) for the API's answers; left out (frames), the DTO has no `offer` key. */
+export function presentChat(c: Chat, v: Visitor, messages?: MessageDto[], offer?: ChatOffer | null): ChatDto {
   const pageCustom = listOf(c.custom_data_json);
   const crmCustom = listOf(c.crm_custom_data_json);
   const dto: ChatDto = {
@@ -60,13 +69,21 @@ export function presentChat(c: Chat, v: Visitor, messages?: MessageDto[]): ChatD
     updated_at: c.updated_at,
   };
   if (messages) dto.messages = messages;
+  if (offer !== undefined) dto.offer = presentOffer(c, offer);
   return dto;
 }
 
-/** A chat list row: the chat, its channel, its last message and the agent's unread count (domain/chats/chatSummaries.ts). */
-export function presentChatRow(c: Chat, v: Visitor, channel: Pick<Channel, 'id' | 'type' | 'name'>, last: Message | undefined, unread: number): ChatDto {
+/** A chat list row: the chat, its channel, its last message, the agent's unread count (domain/chats/chatSummaries.ts) and its offer. */
+export function presentChatRow(
+  c: Chat,
+  v: Visitor,
+  channel: Pick<Channel, 'id' | 'type' | 'name'>,
+  last: Message | undefined,
+  unread: number,
+  offer: ChatOffer | null,
+): ChatDto {
   return {
-    ...presentChat(c, v),
+    ...presentChat(c, v, undefined, offer),
     channel: { id: channel.id, type: channel.type, name: channel.name },
     last_message: last ? presentMessage(last) : null,
     unread_count: unread,

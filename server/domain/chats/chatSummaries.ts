@@ -5,12 +5,14 @@
  * (chat_reads, migration 027). Both are counted when a list is read, two
  * queries per page on the messages_chat (chat_id, id) index, so writing a
  * message costs nothing more. chatRows() turns chats into list rows (with
- * their visitor and channel), for every list: inbox, search, a visitor's chats.
+ * their visitor, channel and, for waiting chats, offer: chatOffers.ts), for
+ * every list: inbox, search, a visitor's chats.
  */
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { Chat, Message } from '../../db/schema.js';
 import { presentChatRow, type ChatDto } from '../../presenters/chat.js';
+import { offersOf } from './chatOffers.js';
 
 export interface ChatSummaries {
   last: Map<number, Message>;
@@ -53,7 +55,7 @@ export async function unreadCounts(db: Executor, agentId: number, chatIds: numbe
 /** Chats (already checked for the agent) as list rows, in the order given. */
 export async function chatRows(db: Executor, agentId: number, chats: Chat[]): Promise<ChatDto[]> {
   if (chats.length === 0) return [];
-  const [visitors, channels, summaries] = await Promise.all([
+  const [visitors, channels, summaries, offers] = await Promise.all([
     db
       .selectFrom('visitors')
       .selectAll()
@@ -69,10 +71,18 @@ export async function chatRows(db: Executor, agentId: number, chats: Chat[]): Pr
       agentId,
       chats.map((c) => c.id),
     ),
+    offersOf(db, chats),
   ]);
   const visitorById = new Map(visitors.map((v) => [v.id, v]));
   const channelById = new Map(channels.map((ch) => [ch.id, ch]));
   return chats.map((c) =>
-    presentChatRow(c, visitorById.get(c.visitor_id)!, channelById.get(c.channel_id)!, summaries.last.get(c.id), summaries.unread.get(c.id) ?? 0),
+    presentChatRow(
+      c,
+      visitorById.get(c.visitor_id)!,
+      channelById.get(c.channel_id)!,
+      summaries.last.get(c.id),
+      summaries.unread.get(c.id) ?? 0,
+      offers.get(c.id) ?? null,
+    ),
   );
 }

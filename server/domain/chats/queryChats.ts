@@ -1,13 +1,15 @@
 /**
  * Chat lists and details for agents (newest first, paged by id). Suppressed
  * messages never appear. List rows carry the last message and the agent's
- * unread count (chatSummaries.ts). `q` searches the archive: visitor name or e-mail, or
+ * unread count (chatSummaries.ts), and a waiting chat who it is offered to
+ * (chatOffers.ts). `q` searches the archive: visitor name or e-mail, or
  * the text of a message, case-insensitively.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Agent, Chat } from '../../db/schema.js';
 import { presentChat, type ChatDto } from '../../presenters/chat.js';
+import { offerOf } from './chatOffers.js';
 import { chatRows } from './chatSummaries.js';
 import { presentMessage } from '../../presenters/message.js';
 import { loadChatFor, readableChannelIds } from './loadChat.js';
@@ -66,5 +68,5 @@ export async function getChat(ctx: AppContext, input: { actor: Agent; chatId: nu
   const chat = await loadChatFor(db, input.actor, input.chatId);
   const visitor = await db.selectFrom('visitors').selectAll().where('id', '=', chat.visitor_id).executeTakeFirstOrThrow();
   const messages = await db.selectFrom('messages').selectAll().where('chat_id', '=', chat.id).where('suppressed', '=', 0).orderBy('id', 'asc').execute();
-  return presentChat(chat, visitor, messages.map(presentMessage));
+  return presentChat(chat, visitor, messages.map(presentMessage), await offerOf(db, chat));
 }

@@ -239,6 +239,8 @@ export const api = {
   read: (id: number, messageId?: number) =>
     request<{ chat_id: number; last_read_message_id: number }>('POST', `/chats/${id}/read`, messageId === undefined ? {} : { message_id: messageId }),
   accept: (id: number) => request<Chat>('POST', `/chats/${id}/accept`),
+  /** Passes a chat offered to this agent on to the next one at once (docs/ROUTING.md); 409 when it is not offered to this agent (any more). */
+  decline: (id: number) => request<{ declined: boolean }>('POST', `/chats/${id}/decline`),
   send: (id: number, message: OutgoingMessage) => request<Message>('POST', `/chats/${id}/messages`, message),
   /** A file for a reply (sent afterwards with `send` as {type, file, file_name, file_size}); its name URI-encoded, as headers are Latin-1. */
   uploadFile: (id: number, file: File) =>

@@ -1,7 +1,7 @@
 /**
  * What each stream frame does to the app: inbox updates, alerts for new chats
- * and messages, agent changes, badge counts (a chat this agent read on another
- * device: chat.read). Kinds this client does not know
+ * and messages, offers (whose turn a waiting chat is), agent changes, badge
+ * counts (a chat this agent read on another device: chat.read). Kinds this client does not know
  * are ignored (the server may add kinds; CONTRACT §5 says "at least"). The
  * payload types are protocol/agent.ts's; the checks here guard against a
  * server that sends less than they promise.
@@ -36,7 +36,9 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
     case 'chat.updated': {
       const data = frame.data;
       if (!isRecord(data.chat)) return;
-      const chat = chatOfFrame(data.chat, frame.seq);
+      const framed = chatOfFrame(data.chat, frame.seq);
+      // Transferred to a department, it is routed anew: the old offer is over (a chat.offered frame brings the new one).
+      const chat = data.change === 'transferred' ? { ...framed, offer: null } : framed;
       fx.dispatch({ type: 'chat', chat });
       fx.known[chat.id] = true;
       if (frame.type === 'chat.created' && chat.status === 'pending') {
@@ -82,11 +84,25 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       return;
     }
     case 'chat.offered': {
+      // Whose turn a waiting chat is (docs/ROUTING.md): the list mark and the offer bar follow it.
       const data = frame.data;
-      if (data.agent_id !== fx.meId() || typeof data.chat_id !== 'number') return;
-      const seconds = Math.max(1, Math.round((data.expires_at - Date.now()) / 1000));
-      fx.announce(`A waiting chat is offered to you: accept it within ${seconds} s`);
-      alertOf('new_chat', 'A chat is offered to you', `Accept it within ${seconds} s`, `chat-${data.chat_id}`, () => navigate(`/chats/${data.chat_id}`));
+      if (typeof data.chat_id !== 'number' || typeof data.agent_id !== 'number' || typeof data.expires_at !== 'number') return;
+      const offer = { agent_id: data.agent_id, attempt: data.attempt, expires_at: data.expires_at };
+      fx.dispatch({ type: 'offered', chatId: data.chat_id, offer, seq: frame.seq });
+      if (!fx.known[data.chat_id]) {
+        fx.known[data.chat_id] = true;
+        api.chat(data.chat_id).then(
+          (chat) => fx.dispatch({ type: 'chat', chat }),
+          () => {},
+        );
+      }
+      if (data.agent_id === fx.meId()) {
+        const seconds = Math.max(1, Math.round((data.expires_at - Date.now()) / 1000));
+        fx.announce(`A waiting chat is offered to you: accept it within ${seconds} s`);
+        alertOf('new_chat', 'A chat is offered to you', `Accept it within ${seconds} s`, `chat-${data.chat_id}`, () => navigate(`/chats/${data.chat_id}`));
+      } else if (data.previous_agent_id === fx.meId()) {
+        fx.announce('The chat offered to you went on to another agent; it stays in Waiting, so you can still reply.');
+      }
       return;
     }
     case 'chat.read': {

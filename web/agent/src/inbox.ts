@@ -2,11 +2,12 @@
  * The inbox state and its reducer (pure, no I/O): chats by id, the messages of
  * the conversations opened, a preview line per chat, who is typing, unread
  * counts (a list row brings the server's preview and this agent's unread
- * count, so both survive a reload). API answers and stream frames both land here; applying one twice,
+ * count, so both survive a reload), who each waiting chat is offered to (the
+ * API's `offer`, moved on by chat.offered frames). API answers and stream frames both land here; applying one twice,
  * or an older copy after a newer one, changes nothing (messages are merged by
- * id, chats by their sequence number).
+ * id, chats and their offers by their sequence number).
  */
-import type { Chat, Message } from './types';
+import type { Chat, ChatOffer, Message } from './types';
 
 export interface InboxState {
   chats: Record<number, Chat>;
@@ -32,7 +33,11 @@ export type InboxAction =
   | { type: 'message'; message: Message; unread: boolean }
   | { type: 'typing'; chatId: number; until: number | null }
   /** The chat is read: on this device (nothing left unread), or on another device of this agent (a chat.read frame: what it left unread). */
-  | { type: 'read'; chatId: number; unread?: number };
+  | { type: 'read'; chatId: number; unread?: number }
+  /** A chat.offered frame (its seq orders it against the chat's other copies). */
+  | { type: 'offered'; chatId: number; offer: ChatOffer; seq: number | undefined }
+  /** This agent declined the offer `attempt`: nobody's turn until the next chat.offered says whose. */
+  | { type: 'declined'; chatId: number; attempt: number };
 
 export const emptyInbox: InboxState = { chats: {}, messages: {}, preview: {}, typing: {}, unread: {}, counted: {} };
 
@@ -111,9 +116,21 @@ function withRowSummary(state: InboxState, chat: Chat): InboxState {
   };
 }
 
+/**
+ * The offer a chat copy leaves the chat under: none once it stops waiting; the
+ * copy's own when it says (API answers); else the one known (frames' chats
+ * leave `offer` out: chat.offered frames move it).
+ */
+function offerAfter(existing: Chat | undefined, incoming: Chat): ChatOffer | null {
+  if (incoming.status !== 'pending') return null;
+  if (incoming.offer !== undefined) return incoming.offer;
+  return existing?.offer ?? null;
+}
+
 function upsertChat(state: InboxState, chat: Chat): InboxState {
-  const { messages, last_message: _last, unread_count: _unread, ...summary } = chat;
+  const { messages, last_message: _last, unread_count: _unread, ...rest } = chat;
   const existing = state.chats[chat.id];
+  const summary: Chat = { ...rest, offer: offerAfter(existing, rest) };
   const keep = existing && existing.seq > summary.seq;
   let next: InboxState = keep ? state : { ...state, chats: { ...state.chats, [chat.id]: summary } };
   next = withRowSummary(next, chat);
@@ -163,6 +180,18 @@ export function inboxReducer(state: InboxState, action: InboxAction): InboxState
     case 'read': {
       const left = action.unread ?? 0;
       return { ...state, unread: left > 0 ? { ...state.unread, [action.chatId]: left } : withoutKey(state.unread, action.chatId) };
+    }
+    case 'offered': {
+      const chat = state.chats[action.chatId];
+      // An unknown chat is fetched (its answer carries the offer); a copy newer than the frame already knows.
+      if (!chat || (action.seq !== undefined && action.seq <= chat.seq) || chat.status !== 'pending') return state;
+      const seq = action.seq ?? chat.seq;
+      return { ...state, chats: { ...state.chats, [chat.id]: { ...chat, offer: action.offer, seq } } };
+    }
+    case 'declined': {
+      const chat = state.chats[action.chatId];
+      if (chat?.offer?.attempt !== action.attempt) return state;
+      return { ...state, chats: { ...state.chats, [chat.id]: { ...chat, offer: null } } };
     }
   }
 }

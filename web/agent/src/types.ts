@@ -12,6 +12,7 @@ import type {
   ChatChannelDto,
   ChatDto,
   ChatMatchDto,
+  ChatOfferDto,
   ChatSearchHitDto,
   DeliveryDto,
   GivenUpEventTypeDto,
@@ -30,6 +31,7 @@ export type Visitor = VisitorDto;
 export type Message = MessageDto;
 export type Chat = ChatDto;
 export type ChatMatch = ChatMatchDto;
+export type ChatOffer = ChatOfferDto;
 export type ChatSearchHit = ChatSearchHitDto;
 export type ChatChannel = ChatChannelDto;
 export type WidgetChannel = WidgetChannelDto;

@@ -1,6 +1,7 @@
 /**
  * A list of chats: visitor, channel, last line, time, unread count, rating,
- * typing; waiting chats get a Reply button; search results show the matching
+ * typing; waiting chats get a Reply button and, when offered to an agent,
+ * the offer (OfferMark: "Offered to you · 0:27"); search results show the matching
  * excerpt with the match highlighted. Only the rows in view are rendered
  * (WindowedList), so long lists scroll smoothly.
  */
@@ -10,6 +11,7 @@ import { previewOf } from '../inbox';
 import { Link } from '../router';
 import type { Chat, ChatMatch } from '../types';
 import { Highlighted } from './Highlighted';
+import { OfferMark } from './OfferMark';
 import { ReplyButton } from './ReplyButton';
 import { WindowedList } from './WindowedList';
 
@@ -68,7 +70,10 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
                 )}
                 {when(chat.updated_at, withDate)}
               </span>
-              <span className="chat-preview">{typing ? 'typing…' : match ? <Highlighted parts={match.parts} /> : preview}</span>
+              <span className="chat-preview">
+                {chat.status === 'pending' && chat.offer && <OfferMark chat={chat} />}
+                {typing ? 'typing…' : match ? <Highlighted parts={match.parts} /> : preview}
+              </span>
               {unread > 0 && (
                 <span className="badge" aria-label={`${unread} unread`}>
                   {unread}

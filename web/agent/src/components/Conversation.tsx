@@ -1,6 +1,7 @@
 /**
  * One conversation: loads the chat with its messages, then stays live through
- * the inbox state (frames add messages, delivery statuses and typing). The
+ * the inbox state (frames add messages, delivery statuses and typing). A
+ * waiting chat offered to this agent shows the offer bar (OfferBar). The
  * visitor panel sits beside it (below it at phone width).
  */
 import { useEffect, useState } from 'react';
@@ -10,6 +11,7 @@ import { mayActOnChat } from '../chatRights';
 import { Composer } from './Composer';
 import { ConversationHeader } from './ConversationHeader';
 import { MessageList } from './MessageList';
+import { OfferBar } from './OfferBar';
 import { VisitorPanel } from './VisitorPanel';
 
 export function Conversation({ chatId }: { chatId: number }) {
@@ -51,6 +53,7 @@ export function Conversation({ chatId }: { chatId: number }) {
   return (
     <article className="conversation" aria-labelledby="conversation-title">
       <ConversationHeader chat={chat} />
+      <OfferBar chat={chat} />
       <div className="conversation-body">
         <div className="thread">
           <MessageList messages={messages} chat={chat} />

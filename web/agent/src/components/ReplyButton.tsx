@@ -1,4 +1,4 @@
-/** Reply = accept a waiting chat (POST /chats/:id/accept); a 409 means another agent was faster. */
+/** Reply = accept a waiting chat (POST /chats/:id/accept); a 409 means another agent was faster. The offer bar labels it Accept. */
 import { useState } from 'react';
 import { api, ApiError, errorText } from '../api';
 import { useApp } from '../context';
@@ -8,7 +8,7 @@ import type { Chat } from '../types';
 
 export const TAKEN = 'This chat was already taken by another agent.';
 
-export function ReplyButton({ chat, className }: { chat: Chat; className?: string }) {
+export function ReplyButton({ chat, className, label }: { chat: Chat; className?: string; label?: string }) {
   const { dispatch, toast } = useApp();
   const [busy, setBusy] = useState(false);
   const reply = async () => {
@@ -30,8 +30,14 @@ export function ReplyButton({ chat, className }: { chat: Chat; className?: strin
     }
   };
   return (
-    <button type="button" className={`primary ${className ?? ''}`} disabled={busy} onClick={() => void reply()} aria-label={`Reply to ${chatTitle(chat)}`}>
-      Reply
+    <button
+      type="button"
+      className={`primary ${className ?? ''}`}
+      disabled={busy}
+      onClick={() => void reply()}
+      aria-label={label ? undefined : `Reply to ${chatTitle(chat)}`}
+    >
+      {label ?? 'Reply'}
     </button>
   );
 }

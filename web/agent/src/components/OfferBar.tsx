@@ -1,0 +1,84 @@
+/**
+ * The offer bar of a waiting chat offered to this agent (docs/ROUTING.md
+ * "What the agent sees"): "Offered to you", the time left counting down,
+ * Accept (the Reply action: POST /chats/:id/accept) and Decline (POST
+ * /chats/:id/decline, passing it to the next agent at once). It follows the
+ * inbox state live: a re-offer to this agent brings it back with the new
+ * time; the offer moving to another agent, running out or the chat being
+ * taken removes the buttons. What a Decline did (or why the server refused
+ * it) stays next to where the buttons were, until a new offer to this agent.
+ */
+import { useState } from 'react';
+import { api } from '../api';
+import { useApp } from '../context';
+import { DECLINED, declineRefusal, timeLeft, timeLeftWords } from '../offers';
+import type { Chat } from '../types';
+import { ReplyButton } from './ReplyButton';
+import { useTimeLeft } from './useTimeLeft';
+
+interface Note {
+  text: string;
+  error: boolean;
+  /** The offer it answered. */
+  attempt: number;
+}
+
+export function OfferBar({ chat }: { chat: Chat }) {
+  const { me, dispatch, announce } = useApp();
+  const offer = chat.status === 'pending' ? (chat.offer ?? null) : null;
+  const left = useTimeLeft(offer?.expires_at ?? null);
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<Note | null>(null);
+  const mine = offer !== null && offer.agent_id === me.id && left > 0 ? offer : null;
+
+  const decline = async (attempt: number) => {
+    setBusy(true);
+    setNote(null);
+    try {
+      await api.decline(chat.id);
+      dispatch({ type: 'declined', chatId: chat.id, attempt });
+      setNote({ text: DECLINED, error: false, attempt });
+      announce('You declined the chat: it is offered to the next agent.');
+    } catch (err) {
+      setNote({ text: declineRefusal(err), error: true, attempt });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (chat.status !== 'pending') return null;
+  // A note belongs to the offer it answered: a new offer to this agent replaces it.
+  const shown = note && !(mine && mine.attempt !== note.attempt) ? note : null;
+  if (!mine && !shown) return null;
+  return (
+    <section className={`offer-bar${mine ? ' offer-mine' : ''}`} aria-label="Offer">
+      {mine && (
+        <>
+          <p className="offer-text">
+            <strong>Offered to you</strong>: accept within{' '}
+            <span className="offer-time" role="timer" aria-label={`${timeLeftWords(left)} left`}>
+              {timeLeft(left)}
+            </span>
+            , or decline to pass it to the next agent.
+          </p>
+          <div className="offer-actions">
+            <ReplyButton chat={chat} label="Accept" />
+            <button type="button" disabled={busy} onClick={() => void decline(mine.attempt)}>
+              Decline
+            </button>
+          </div>
+        </>
+      )}
+      {shown &&
+        (shown.error ? (
+          <p className="error offer-note" role="alert">
+            {shown.text}
+          </p>
+        ) : (
+          <p className="muted offer-note" role="status">
+            {shown.text}
+          </p>
+        ))}
+    </section>
+  );
+}

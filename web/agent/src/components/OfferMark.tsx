@@ -1,0 +1,29 @@
+/**
+ * A waiting chat's offer in its list row (docs/ROUTING.md "What the agent
+ * sees"): "Offered to you · 0:27", counting down, for the agent whose turn it
+ * is; "Offered to Ben" for the others; nothing once it runs out or the chat
+ * stops waiting. Follows the inbox state, which chat.offered frames move.
+ */
+import { useApp } from '../context';
+import { timeLeft, timeLeftWords } from '../offers';
+import type { Chat } from '../types';
+import { useTimeLeft } from './useTimeLeft';
+
+export function OfferMark({ chat }: { chat: Chat }) {
+  const { me, agents } = useApp();
+  const offer = chat.status === 'pending' ? (chat.offer ?? null) : null;
+  const left = useTimeLeft(offer?.expires_at ?? null);
+  if (!offer || left <= 0) return null;
+  if (offer.agent_id !== me.id) {
+    const name = agents[offer.agent_id]?.name;
+    return <span className="pill pill-offer-other">{name ? `Offered to ${name}` : 'Offered to another agent'}</span>;
+  }
+  return (
+    <span className="pill pill-offer">
+      Offered to you ·{' '}
+      <span role="timer" aria-label={`${timeLeftWords(left)} left to accept`}>
+        {timeLeft(left)}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * A countdown for the offer marks: the milliseconds left until `until`
+ * (epoch ms), read at each render, with a re-render once a second until it
+ * reaches 0; then it rests. null: nothing to count (0).
+ */
+import { useEffect, useState } from 'react';
+
+const TICK_MS = 1000;
+
+export function useTimeLeft(until: number | null): number {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (until === null || until <= Date.now()) return;
+    const timer = window.setInterval(() => {
+      setTick((n) => n + 1);
+      if (Date.now() >= until) window.clearInterval(timer);
+    }, TICK_MS);
+    return () => window.clearInterval(timer);
+  }, [until]);
+  return until === null ? 0 : Math.max(0, until - Date.now());
+}

@@ -1,0 +1,43 @@
+/**
+ * Offers as the agent app shows them (docs/ROUTING.md "What the agent sees"):
+ * whether a waiting chat is someone's turn now, the time left as a countdown,
+ * and a refused Decline in the reader's words. Pure, so the list mark, the
+ * conversation's offer bar and their tests read offers the same way.
+ */
+import { ApiError, errorText } from './api';
+import type { Chat, ChatOffer } from './types';
+
+/** The offer a chat is under at `now`: it waits, it is someone's turn, and the time has not run out. */
+export function liveOffer(chat: Pick<Chat, 'status' | 'offer'>, now: number): ChatOffer | null {
+  const offer = chat.offer;
+  return chat.status === 'pending' && offer && offer.expires_at > now ? offer : null;
+}
+
+/** The time left as minutes and seconds, rounded up ("0:27", "9:05"): a live offer never shows 0:00. */
+export function timeLeft(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** The same, for a screen reader: "27 seconds", "9 minutes 5 seconds". */
+export function timeLeftWords(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(seconds / 60);
+  const s = seconds % 60;
+  const part = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (m === 0) return part(s, 'second');
+  return s === 0 ? part(m, 'minute') : `${part(m, 'minute')} ${part(s, 'second')}`;
+}
+
+/** Said after a Decline the server took. */
+export const DECLINED = 'You declined this chat: it is offered to the next agent. It stays in Waiting, so you can still press Reply.';
+
+/** Said when the server refuses a Decline with 409: the offer is not this agent's (any more). */
+export const NOT_OFFERED =
+  'This chat is no longer offered to you: its time ran out or it went to another agent, so there is nothing to decline. It stays in Waiting: press Reply to take it.';
+
+/** A failed Decline in words: the 409 in this screen's terms, anything else as the app says it everywhere. */
+export function declineRefusal(err: unknown): string {
+  if (err instanceof ApiError && err.status === 409) return NOT_OFFERED;
+  return errorText(err);
+}
