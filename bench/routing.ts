@@ -9,6 +9,14 @@
  * socket would get the same frame from the same relay and hub). Also counted:
  * chats never offered, and chats offered twice at their first step. SQLite
  * runs the in-process hub; PostgreSQL runs with REDIS_URL.
+ *
+ * BENCH_ROUTING_RUNS runs per store (2), taking turns, each followed by a
+ * control run in manual mode (the same load, no routing; BENCH_ROUTING_CONTROL=0
+ * leaves it out): beside the offer latency each row gives the message.created
+ * frame, the POST's answer and the server's CPU per chat, so routing's share
+ * is the difference from the control. BENCH_ROUTING_TRACE=1 prints where the
+ * slow offers were; BENCH_ROUTING_PROF=<dir> has the server write a CPU
+ * profile; BENCH_PRELOAD=<file.cjs> loads a module into the server first.
  */
 import os from 'node:os';
 import path from 'node:path';
