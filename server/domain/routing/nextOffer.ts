@@ -3,7 +3,8 @@
  * (by `everyone_at`), the mode of that turn, and the agent pickAgent finds —
  * skipping those offered it in this round; when every eligible agent was, a
  * new round starts (only the agent it was just offered to is skipped). The
- * chosen agent's last_offered_at moves to now (round robin's order). Null when
+ * chosen agent's last_offered_at moves to now (round robin's order; pickAgent
+ * stamps it in the statement that picks). Null when
  * the chat is no longer routed: its turn's mode is manual and no later turn
  * offers it.
  */
@@ -44,7 +45,7 @@ export async function nextOffer(
     }
     return null;
   }
-  const pick = { accountId: chat.account_id, channelId: chat.channel_id, departmentId, mode };
+  const pick = { accountId: chat.account_id, channelId: chat.channel_id, departmentId, mode, now: o.now };
   let tried = o.tried;
   let agentId = await pickAgent(tx, { ...pick, exclude: tried });
   if (agentId === null && tried.length > 0) {
@@ -56,6 +57,5 @@ export async function nextOffer(
     const expiresAt = inDepartment && o.everyoneAt !== null ? Math.min(retry, o.everyoneAt) : retry;
     return { agentId: null, expiresAt, tried, departmentId, mode };
   }
-  await tx.updateTable('agents').set({ last_offered_at: o.now }).where('id', '=', agentId).execute();
   return { agentId, expiresAt: o.now + routing.offer_timeout_seconds * 1000, tried: [...tried, agentId], departmentId, mode };
 }

@@ -9,11 +9,18 @@
  * The chat stays pending (in everyone's Waiting queue) while it is offered.
  */
 import type { Tx } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { Chat, ChatOffer } from '../../db/schema.js';
 import { parseJson, toJson } from '../../lib/json.js';
 import { recordChatEvent } from '../chats/chatEvents.js';
 import { nextOffer, type NextOffer } from './nextOffer.js';
 import { chatRouting } from './routingConfig.js';
+
+// Written in the transaction of every routed new chat: built once (db/prepared.ts).
+const insertOffer = prepared<ChatOffer, ChatOffer>(
+  ['chat_id', 'account_id', 'department_id', 'agent_id', 'attempt', 'expires_at', 'everyone_at', 'tried_json', 'created_at'],
+  (db, row) => db.insertInto('chat_offers').values(row).returningAll(),
+);
 
 /** Starts routing a pending chat; null when its mode is manual (the chat only waits in the queue). */
 export async function startRouting(tx: Tx, chat: Chat, now: number): Promise<ChatOffer | null> {
@@ -22,21 +29,17 @@ export async function startRouting(tx: Tx, chat: Chat, now: number): Promise<Cha
   const everyoneAt = chat.department_id === null ? now : routing.everyone_after_seconds === null ? null : now + routing.everyone_after_seconds * 1000;
   const next = await nextOffer(tx, chat, routing, { everyoneAt, tried: [], current: null, now });
   if (!next) return null;
-  const offer = await tx
-    .insertInto('chat_offers')
-    .values({
-      chat_id: chat.id,
-      account_id: chat.account_id,
-      department_id: chat.department_id,
-      agent_id: next.agentId,
-      attempt: 1,
-      expires_at: next.expiresAt,
-      everyone_at: everyoneAt,
-      tried_json: toJson(next.tried),
-      created_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const offer = await insertOffer.only(tx, {
+    chat_id: chat.id,
+    account_id: chat.account_id,
+    department_id: chat.department_id,
+    agent_id: next.agentId,
+    attempt: 1,
+    expires_at: next.expiresAt,
+    everyone_at: everyoneAt,
+    tried_json: toJson(next.tried),
+    created_at: now,
+  });
   await recordOffer(tx, chat, offer, next, null, now);
   return offer;
 }

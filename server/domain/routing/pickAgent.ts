@@ -1,15 +1,21 @@
 /**
- * The assignment step: one indexed query picks the agent to offer a chat to
- * among those who are Online, active, work the chat's channel (its
+ * The assignment step: one indexed statement picks the agent to offer a chat
+ * to among those who are Online, active, work the chat's channel (its
  * channel-level agents, or everyone when it has none), belong to the
  * department when the department's turn is on, were not offered it in this
- * round, and hold fewer chats than their limit. A chat held is an active chat
- * the agent accepted (index chats_agent_active) or an offer outstanding to it
- * (index chat_offers_agent). Round robin takes the agent offered a chat least
- * recently; least busy the one holding the fewest, then the least recent.
- * On PostgreSQL the agent row is locked (SKIP LOCKED), so two transactions
- * offering at the same moment pick two agents rather than queueing on one,
- * and the caller's update of last_offered_at is theirs alone.
+ * round, and hold fewer chats than their limit, and stamps the chosen agent's
+ * last_offered_at (round robin's order) in the same statement. A chat held is
+ * an active chat the agent accepted (index chats_agent_active) or an offer
+ * outstanding to it (index chat_offers_agent). Round robin takes the agent
+ * offered a chat least recently; least busy the one holding the fewest, then
+ * the least recent. On PostgreSQL the agent row is locked (SKIP LOCKED), so
+ * two transactions offering at the same moment pick two agents rather than
+ * queueing on one, and the stamp is theirs alone; the lock is FOR NO KEY
+ * UPDATE, the one the stamp takes anyway, so it never blocks a foreign-key
+ * check on the agent (a message or chat naming them).
+ *
+ * One statement rather than a select and an update: on PostgreSQL each is a
+ * round trip, and the stamp needs nothing the pick does not already have.
  */
 import { sql } from 'kysely';
 import { isPostgres, type Tx } from '../../db/database.js';
@@ -23,6 +29,8 @@ export interface PickInput {
   mode: OfferingMode;
   /** Agents not to offer it to (offered already in this round). */
   exclude: number[];
+  /** Stamped as the chosen agent's last_offered_at. */
+  now: number;
 }
 
 export async function pickAgent(tx: Tx, p: PickInput): Promise<number | null> {
@@ -31,15 +39,20 @@ export async function pickAgent(tx: Tx, p: PickInput): Promise<number | null> {
     p.departmentId === null ? sql`` : sql`and exists (select 1 from agent_departments d where d.agent_id = a.id and d.department_id = ${p.departmentId})`;
   const exclude = p.exclude.length === 0 ? sql`` : sql`and a.id not in (${sql.join(p.exclude)})`;
   const order = p.mode === 'least_busy' ? sql`${held} asc, coalesce(a.last_offered_at, 0) asc, a.id asc` : sql`coalesce(a.last_offered_at, 0) asc, a.id asc`;
-  const lock = isPostgres(tx) ? sql`for update of a skip locked` : sql``;
+  const lock = isPostgres(tx) ? sql`for no key update of a skip locked` : sql``;
+  // The channel test: "the channel has no agents of its own" first, a constant the store
+  // computes once per statement, so the per-agent lookup runs only for channels with a list.
   const result = await sql<{ id: number }>`
-    select a.id from agents a
-    where a.account_id = ${p.accountId} and a.status = 'online' and a.active = 1
-      and (exists (select 1 from channel_agents ca where ca.channel_id = ${p.channelId} and ca.agent_id = a.id)
-           or not exists (select 1 from channel_agents ca where ca.channel_id = ${p.channelId}))
-      ${department} ${exclude}
-      and (a.max_chats is null or ${held} < a.max_chats)
-    order by ${order}
-    limit 1 ${lock}`.execute(tx);
+    update agents set last_offered_at = ${p.now}
+    where id = (
+      select a.id from agents a
+      where a.account_id = ${p.accountId} and a.status = 'online' and a.active = 1
+        and (not exists (select 1 from channel_agents ca where ca.channel_id = ${p.channelId})
+             or exists (select 1 from channel_agents ca where ca.channel_id = ${p.channelId} and ca.agent_id = a.id))
+        ${department} ${exclude}
+        and (a.max_chats is null or ${held} < a.max_chats)
+      order by ${order}
+      limit 1 ${lock})
+    returning id`.execute(tx);
   return result.rows[0]?.id ?? null;
 }

@@ -6,6 +6,7 @@
  * two with one.
  */
 import type { Executor } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import { DEFAULT_EVERYONE_AFTER_SECONDS, DEFAULT_OFFER_TIMEOUT_SECONDS, storedMode, type RoutingMode } from './modes.js';
 
 export interface AccountRouting {
@@ -21,12 +22,16 @@ export const DEFAULT_ROUTING: AccountRouting = {
   everyone_after_seconds: DEFAULT_EVERYONE_AFTER_SECONDS,
 };
 
+// Read in every new chat's transaction, whatever the mode: built once (db/prepared.ts).
+const settingsRow = prepared(['accountId'], (db, p: { accountId: number }) =>
+  db.selectFrom('routing_settings').select(['mode', 'offer_timeout_seconds', 'everyone_after_seconds']).where('account_id', '=', p.accountId),
+);
+const departmentMode = prepared(['departmentId', 'accountId'], (db, p: { departmentId: number; accountId: number }) =>
+  db.selectFrom('departments').select('routing_mode').where('id', '=', p.departmentId).where('account_id', '=', p.accountId),
+);
+
 export async function accountRouting(db: Executor, accountId: number): Promise<AccountRouting> {
-  const row = await db
-    .selectFrom('routing_settings')
-    .select(['mode', 'offer_timeout_seconds', 'everyone_after_seconds'])
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const row = await settingsRow.first(db, { accountId });
   return row ? { ...row, mode: storedMode(row.mode) } : DEFAULT_ROUTING;
 }
 
@@ -38,11 +43,6 @@ export interface ChatRouting extends AccountRouting {
 export async function chatRouting(db: Executor, accountId: number, departmentId: number | null): Promise<ChatRouting> {
   const account = await accountRouting(db, accountId);
   if (departmentId === null) return { ...account, department_mode: account.mode };
-  const department = await db
-    .selectFrom('departments')
-    .select('routing_mode')
-    .where('id', '=', departmentId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const department = await departmentMode.first(db, { departmentId, accountId });
   return { ...account, department_mode: department?.routing_mode ? storedMode(department.routing_mode) : account.mode };
 }
