@@ -15,7 +15,7 @@
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { isPostgres } from '../../db/database.js';
+import { inTransaction, isPostgres } from '../../db/database.js';
 import type { Agent } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
 import { recordEvent } from '../../events/outbox.js';
@@ -43,7 +43,7 @@ export async function markChatRead(ctx: AppContext, input: { actor: Agent; chatI
     ? sql<number>`greatest(chat_reads.last_read_message_id, excluded.last_read_message_id)`
     : sql<number>`max(chat_reads.last_read_message_id, excluded.last_read_message_id)`;
   const now = ctx.clock();
-  const { row, recorded } = await db.transaction().execute(async (tx) => {
+  const { row, recorded } = await inTransaction(db, async (tx) => {
     // PostgreSQL: wait for the chat's messages being written (their events lock the chat row) and hold back
     // the next ones, so unread_count counts exactly the messages whose events come before this one in the stream.
     // (SQLite writes one transaction at a time.) First, as a chat's deletion locks the chat before its chat_reads.
