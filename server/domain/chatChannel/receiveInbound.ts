@@ -2,7 +2,9 @@
  * A customer system POSTs a visitor message (or typing) to the chat channel.
  * The messages that arrive together are written in one transaction
  * (db/groupCommit.ts): the common ones together in a few statements
- * (storeInboundBatch.ts), the others one after the other (storeInbound.ts).
+ * (storeInboundBatch.ts; a known visitor's messages to its open chat, and a
+ * new sender's first messages: newSenders.ts), the others one after the other
+ * (storeInbound.ts).
  * Each request is answered after its transaction commits.
  */
 import type { AppContext } from '../../context.js';

@@ -1,39 +1,56 @@
 /**
  * A group-commit batch of chat-channel messages in as few statements as the
  * store allows. One message alone takes five (visitor, open chat, message,
- * sequence number, event). Here:
+ * sequence number, event); a new sender's first message about ten (its
+ * number, visitor, chat, chats count, chat.created, routing's settings, …).
+ * Here:
  *
  *   1. touch (and lock) every visitor of the batch, read back as they are now;
  *   2. read their open chats (a statement of its own, after the locks: a chat
- *      another transaction opened while we waited is seen);
- *   3. the message.ids of the common messages (a known visitor whose details
- *      did not change, not blacklisted, an open chat) claimed, all at once;
- *      then the messages not found duplicate, taking ids;
- *   4. the chats' sequence numbers moved on, and the events;
- *   5. the claimed message.ids linked to their messages, all at once.
+ *      another transaction opened while we waited is seen), and, when the
+ *      batch has new senders, their accounts' routing mode;
+ *   3. the message.ids of the common messages claimed, all at once: a known
+ *      visitor's (details unchanged, not blacklisted, an open chat) and a new
+ *      sender's (newSenders.ts: messages only, the same details on each);
+ *   4. the new senders that still have a message to store: their visitor
+ *      numbers, visitors and chats (newSenders.ts);
+ *   5. the messages, taking ids, then the events: each new chat's
+ *      chat.created, each message's message.created, with the chats' sequence
+ *      numbers moved on (batchMessages.ts);
+ *   6. the claimed message.ids linked to their messages, all at once.
  *
- * On PostgreSQL, where each statement is a round trip, that is four statements
- * for the whole batch (six when some carry a message.id). On SQLite (no round
- * trips, no arrays) 1, 2, 3's claim, 5 and each chat's sequence are one
- * statement each, messages and events one per row.
+ * On PostgreSQL, where each statement is a round trip, that is about seven
+ * statements for the whole batch, new senders or not. On SQLite (no round
+ * trips) the numbers take one statement per account, each known chat's
+ * sequence one, and the messages one per row; the rest one each.
  *
- * Every other job (a new visitor, changed details, typing, …) is
- * written by storeInbound, exactly as alone; all jobs of one visitor take the
- * same path, in arrival order. The common messages follow the one rule of a
- * visitor's message (messages/visitorMessage.ts) through its pieces. What is written is what storeInbound would
- * write for the same jobs in the same order (storeInboundBatch.test.ts).
+ * Every other job (changed details, typing, a blacklisted visitor, a new
+ * sender whose account routes new chats, …) is written by storeInbound,
+ * exactly as alone; all jobs of one visitor take the same path, in arrival
+ * order. The common messages follow the one rule of a visitor's message
+ * (messages/visitorMessage.ts) through its pieces. What is written is what
+ * storeInbound would write for the same jobs in the same order
+ * (storeInboundBatch.test.ts); only the order between visitors may differ
+ * (their messages arrived together), visitor numbers included.
  */
 import { sql } from 'kysely';
 import { isPostgres, type Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
-import type { Chat, Message, Visitor } from '../../db/schema.js';
-import { insertEventRow, payloadJson, takeSeqs } from '../../events/outbox.js';
-import { messageCreatedPayload } from '../chats/chatEvents.js';
-import { insertMessageRow, type MessageRow } from '../messages/insertMessage.js';
+import type { Chat, Visitor } from '../../db/schema.js';
+import type { MessageRow } from '../messages/insertMessage.js';
 import { reachesAgents, visitorMessageRow } from '../messages/visitorMessage.js';
 import { changes } from '../visitors/upsertVisitor.js';
+import { storeMessages, type BatchChat } from './batchMessages.js';
 import { claimInboundMany, dedupKeyString, linkInboundMany, type DedupKey, type TimedDedupKey } from './dedupInbound.js';
+import { isPlainNewSender, manualAccounts, openNewSenders, type OpenedChat } from './newSenders.js';
 import { dedupKeyOf, senderDetails, storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
+
+/** A message written together: to a known open chat, or (chat null) the first messages of the new sender of `group`. */
+interface Together {
+  index: number;
+  chat: BatchChat | null;
+  group: string;
+}
 
 export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<InboundOutcome[]> {
   const outcomes = new Array<InboundOutcome>(jobs.length);
@@ -47,24 +64,34 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
     tx,
     [...visitors.values()].map((v) => v.id),
   );
+  // New senders written together, as long as their account's routing is manual.
+  const plainNew = new Set([...groups].filter(([key, indexes]) => !visitors.has(key) && isPlainNewSender(indexes.map((i) => jobs[i]))).map(([key]) => key));
+  const manual = await manualAccounts(
+    tx,
+    [...plainNew].map((key) => jobs[groups.get(key)![0]].channel.account_id),
+  );
 
-  const common: Array<{ index: number; chat: OpenChat }> = [];
-  for (const [key, indexes] of groups) {
-    const visitor = visitors.get(key);
+  const together: Together[] = [];
+  for (const [group, indexes] of groups) {
+    const visitor = visitors.get(group);
     const chat = visitor && openChats.get(visitor.id);
     if (visitor && chat && indexes.every((i) => isCommon(jobs[i], visitor))) {
-      for (const index of indexes) common.push({ index, chat });
+      for (const index of indexes) together.push({ index, chat, group });
+    } else if (plainNew.has(group) && manual.has(jobs[indexes[0]].channel.account_id)) {
+      for (const index of indexes) together.push({ index, chat: null, group });
     } else {
       // A visitor the touch did not find: its first job skips looking for it again.
       for (const index of indexes) outcomes[index] = await storeInbound(tx, jobs[index], !visitor && index === indexes[0]);
     }
   }
-  const toStore = await claimAll(tx, jobs, common, outcomes);
+  const toStore = await claimAll(tx, jobs, together, outcomes);
   if (toStore.length > 0) {
-    const ids = await storeMessages(
-      tx,
-      toStore.map(({ index, chat }) => ({ chat, row: rowOf(jobs[index], chat) })),
-    );
+    const opened = await openChatsOfNewSenders(tx, jobs, toStore);
+    const items = toStore.map(({ index, chat, group }) => {
+      const target = chat ?? opened.get(group)!.chat;
+      return { chat: target, row: rowOf(jobs[index], target) };
+    });
+    const ids = await storeMessages(tx, items, [...opened.values()]);
     for (const { index } of toStore) outcomes[index] = 'stored';
     await linkInboundMany(
       tx,
@@ -75,17 +102,40 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
 }
 
 /**
- * 3a. The common messages that carry a message.id claim their keys, all in one
+ * 4. The new senders with a message left to store after the claims: each
+ * opened by its first such message (as storeInbound does for the first message
+ * it does not find duplicate), in the order those messages arrived; the chat
+ * counts that message and the sender's later ones.
+ */
+async function openChatsOfNewSenders(tx: Tx, jobs: InboundJob[], toStore: Together[]): Promise<Map<string, OpenedChat>> {
+  const first = new Map<string, number>();
+  const events = new Map<string, number>();
+  for (const { index, chat, group } of toStore) {
+    if (chat) continue;
+    if (!first.has(group) || index < first.get(group)!) first.set(group, index);
+    events.set(group, (events.get(group) ?? 1) + 1); // its chat.created, then its messages
+  }
+  const order = [...first].sort((a, b) => a[1] - b[1]);
+  const opened = await openNewSenders(
+    tx,
+    order.map(([, index]) => jobs[index]),
+    order.map(([group]) => events.get(group)!),
+  );
+  return new Map(order.map(([group], i) => [group, opened[i]]));
+}
+
+/**
+ * 3. The messages written together that carry a message.id claim their keys, all in one
  * statement, by the rule of claimInbound: a key already claimed (within 24 h),
  * or claimed earlier in this batch, is a duplicate (answered so, not stored).
- * What is left, in job order, is stored.
+ * What is left, in the order given, is stored.
  */
-async function claimAll(
+async function claimAll<T extends { index: number }>(
   tx: Tx,
   jobs: InboundJob[],
-  common: Array<{ index: number; chat: OpenChat }>,
+  common: T[],
   outcomes: InboundOutcome[],
-): Promise<Array<{ index: number; chat: OpenChat; key: DedupKey | null }>> {
+): Promise<Array<T & { key: DedupKey | null }>> {
   const keyed = common.map((c) => ({ ...c, key: dedupKeyOf(jobs[c.index]) }));
   const first = new Map<string, TimedDedupKey>();
   const repeated = new Set<number>();
@@ -136,7 +186,7 @@ function isCommon(job: InboundJob, visitor: BatchVisitor): boolean {
   return req.kind === 'message' && reachesAgents(visitor) && Object.keys(changes(senderDetails(req), visitor)).length === 0;
 }
 
-function rowOf(job: InboundJob, chat: OpenChat): MessageRow {
+function rowOf(job: InboundJob, chat: BatchChat): MessageRow {
   if (job.req.kind !== 'message') throw new Error('storeInboundBatch: only messages are stored together');
   return visitorMessageRow(chat, job.req.message, job.now);
 }
@@ -193,88 +243,3 @@ export const openChatsQuery = (visitorIds: number[]) =>
   sql<OpenChat>`select distinct on (visitor_id) ${columnList('chats', CHAT_COLUMNS)} from chats
     where visitor_id = any(cast(${visitorIds} as integer[])) and "status" <> 'finished'
     order by visitor_id, id desc`;
-
-/**
- * 3–4. The messages, then one message.created event each, as insertMessage and
- * recordMessageCreated write them, in two statements. The first takes the
- * messages' ids as it inserts them and returns them in job order, so each
- * event can carry its message. Event ids are not taken ahead: the relay relies
- * on an event's id being taken by the insert that writes its row
- * (events/relayClaim.ts). The second moves each chat's sequence on by its
- * number of messages and inserts the events in job order (ORDER BY the array
- * position), so their ids ascend as their sequence numbers do within a chat.
- */
-async function storeMessages(tx: Tx, items: Array<{ chat: OpenChat; row: MessageRow }>): Promise<number[]> {
-  if (!isPostgres(tx)) return storeMessagesSqlite(tx, items);
-  const column = <K extends keyof MessageRow>(k: K) => items.map(({ row }) => row[k]);
-  const ids = await sql<{ id: number }>`with input as (
-      select nextval(pg_get_serial_sequence('messages', 'id')) as id, u.*
-      from unnest(cast(${column('account_id')} as integer[]), cast(${column('chat_id')} as integer[]),
-        cast(${column('author')} as text[]), cast(${column('agent_id')} as integer[]), cast(${column('type')} as text[]), cast(${column('text')} as text[]),
-        cast(${column('file')} as text[]), cast(${column('file_name')} as text[]), cast(${column('file_size')} as bigint[]), cast(${column('thumb')} as text[]),
-        cast(${column('latitude')} as double precision[]), cast(${column('longitude')} as double precision[]), cast(${column('extra_json')} as text[]),
-        cast(${column('external_id')} as text[]), cast(${column('internal')} as integer[]), cast(${column('suppressed')} as integer[]),
-        cast(${column('delivery_status')} as text[]), cast(${column('delivery_error')} as text[]), cast(${column('created_at')} as bigint[]))
-        with ordinality as u(account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb, latitude, longitude,
-          extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at, position)
-    ), inserted as (
-      insert into messages (id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
-        latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at)
-      select id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
-        latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at
-      from input
-    )
-    select id from input order by position`.execute(tx);
-  if (ids.rows.length !== items.length) throw new Error('storeInboundBatch: message ids missing');
-  const messages: Message[] = items.map(({ row }, i) => ({ id: Number(ids.rows[i].id), ...row }));
-
-  // Each chat's messages take the next sequence numbers in job order: k = 1, 2, … within the chat.
-  const perChat = new Map<number, number>();
-  const events = items.map(({ chat }, i) => {
-    const k = (perChat.get(chat.id) ?? 0) + 1;
-    perChat.set(chat.id, k);
-    return { chat, k, data_json: payloadJson('message.created', messageCreatedPayload(messages[i])), created_at: messages[i].created_at };
-  });
-  const inserted = await sql<{ id: number }>`with bumped as (
-      update chats set last_seq = chats.last_seq + v.n
-      from unnest(cast(${[...perChat.keys()]} as integer[]), cast(${[...perChat.values()]} as integer[])) as v(id, n)
-      where chats.id = v.id
-      returning chats.id, chats.last_seq - v.n as base
-    )
-    insert into events (account_id, type, chat_id, channel_id, seq, data_json, created_at)
-    select e.account_id, 'message.created', e.chat_id, e.channel_id, b.base + e.k, e.data_json, e.created_at
-    from unnest(cast(${events.map((e) => e.chat.account_id)} as integer[]), cast(${events.map((e) => e.chat.id)} as integer[]),
-      cast(${events.map((e) => e.chat.channel_id)} as integer[]), cast(${events.map((e) => e.k)} as integer[]),
-      cast(${events.map((e) => e.data_json)} as text[]), cast(${events.map((e) => e.created_at)} as bigint[]))
-      with ordinality as e(account_id, chat_id, channel_id, k, data_json, created_at, position)
-    join bumped b on b.id = e.chat_id
-    order by e.position
-    returning id`.execute(tx);
-  if (inserted.rows.length !== items.length) throw new Error('storeInboundBatch: a chat of the batch is gone');
-  return messages.map((m) => m.id);
-}
-
-/** SQLite, one writer: each chat's sequence moved on once, then the rows one by one, as alone. */
-async function storeMessagesSqlite(tx: Tx, items: Array<{ chat: OpenChat; row: MessageRow }>): Promise<number[]> {
-  const ids: number[] = [];
-  const perChat = new Map<number, number>();
-  for (const { chat } of items) perChat.set(chat.id, (perChat.get(chat.id) ?? 0) + 1);
-  const next = new Map<number, number>();
-  for (const [chatId, n] of perChat) next.set(chatId, await takeSeqs(tx, chatId, n));
-  for (const { chat, row } of items) {
-    const message = await insertMessageRow(tx, row);
-    ids.push(message.id);
-    const seq = next.get(chat.id)!;
-    next.set(chat.id, seq + 1);
-    await insertEventRow(tx, {
-      account_id: chat.account_id,
-      type: 'message.created',
-      chat_id: chat.id,
-      channel_id: chat.channel_id,
-      seq,
-      data: messageCreatedPayload(message),
-      created_at: message.created_at,
-    });
-  }
-  return ids;
-}

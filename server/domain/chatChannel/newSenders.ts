@@ -1,0 +1,305 @@
+/**
+ * The first messages of new senders in a group-commit batch (storeInboundBatch.ts):
+ * their visitors, visitor numbers and chats written for the whole batch at once,
+ * as storeInbound would write them one sender after the other (upsertVisitor's
+ * insert, then openChat's pending chat and chats count, and its chat.created
+ * event presenting both). On PostgreSQL the numbers, visitors and chats are one
+ * statement; on SQLite one per account for the numbers, one for the visitors,
+ * one for the chats.
+ *
+ * A new sender is written here only when storeInbound would write nothing else
+ * for it: every job of the sender in the batch is a message, all with the same
+ * sender details (so its later messages change nothing on the visitor), and its
+ * account's routing is manual (a chat-channel chat has no department, so its
+ * opening offers it to nobody: routing/offerChat.ts's startRouting). The rest
+ * is left to storeInbound.
+ *
+ * Each chat is inserted with its last sequence number already moved past the
+ * events the batch writes for it (chat.created, then its messages'); its
+ * chat.created payload presents the chat as inserted alone (`seq` 0) and the
+ * visitor with its chats count of 1, as openChat's event does.
+ */
+import { sql } from 'kysely';
+import { isPostgres, type Tx } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
+import type { Chat, Visitor } from '../../db/schema.js';
+import type { EventPayloads } from '../../events/catalogue.js';
+import { bool } from '../../lib/json.js';
+import { presentChat } from '../../presenters/chat.js';
+import { accountRouting } from '../routing/routingConfig.js';
+import { changes } from '../visitors/upsertVisitor.js';
+import { senderDetails, type InboundJob } from './storeInbound.js';
+
+/** Thrown when another transaction created one of the batch's new visitors meanwhile: the batch is then written job by job (db/groupCommit.ts), as alone. */
+export class NewSenderConflict extends Error {
+  constructor() {
+    super('storeInboundBatch: a new visitor of the batch was created by another transaction');
+  }
+}
+
+/** A new sender's visitor and chat as storeInbound's path has them when its chat.created is recorded. */
+export interface OpenedChat {
+  visitor: Visitor;
+  /** The chat as inserted alone (last_seq 0): what its chat.created presents. */
+  chat: Chat;
+}
+
+/** The sender as its jobs describe it: jobs that agree on it write the same visitor whichever of them comes first. */
+function senderOf(job: InboundJob): string {
+  const d = senderDetails(job.req);
+  return JSON.stringify([job.req.sender.idIsNumber, d.name, d.phone, d.email, d.photo, d.url, d.invite]);
+}
+
+/** Whether a new sender's jobs (in arrival order) can be written here: messages only, all with the same sender details. */
+export function isPlainNewSender(jobs: InboundJob[]): boolean {
+  const first = senderOf(jobs[0]);
+  return jobs.every((job) => job.req.kind === 'message' && senderOf(job) === first);
+}
+
+/** The accounts (of those given) whose new chats are offered to nobody: routing manual. One read per account, as startRouting's. */
+export async function manualAccounts(tx: Tx, accountIds: Iterable<number>): Promise<Set<number>> {
+  const manual = new Set<number>();
+  for (const accountId of new Set(accountIds)) if ((await accountRouting(tx, accountId)).mode === 'manual') manual.add(accountId);
+  return manual;
+}
+
+/** The chat.created payload of an opened chat, as openChat's recordChatState writes it. */
+export function chatCreatedPayload({ chat, visitor }: OpenedChat): EventPayloads['chat.created'] {
+  return { chat: presentChat(chat, visitor) };
+}
+
+/** The page a chat-channel chat opens with (storeInbound's opening). */
+function pageJson(job: InboundJob): string | null {
+  const url = job.req.sender.url;
+  return url && /^https?:/.test(url) ? JSON.stringify({ url }) : null;
+}
+
+type NewVisitorRow = Omit<Visitor, 'id' | 'number'>;
+type NewChatRow = Omit<Chat, 'id' | 'visitor_id'>;
+
+/** The visitor row upsertVisitor inserts, with the chats count openChat then sets. */
+function visitorRow({ channel, req, now }: InboundJob): NewVisitorRow {
+  return {
+    account_id: channel.account_id,
+    channel_id: channel.id,
+    external_id: req.sender.id,
+    external_id_is_number: bool(req.sender.idIsNumber),
+    name: null,
+    email: null,
+    phone: null,
+    photo: null,
+    url: null,
+    invite: null,
+    description: null,
+    user_token: null,
+    blacklisted: 0,
+    token_hash: null,
+    session_json: '{}',
+    widget_contact_json: null,
+    chats_count: 1,
+    created_at: now,
+    updated_at: now,
+    ...changes(senderDetails(req), null),
+  };
+}
+
+/** The chat row openChat inserts (last_seq 0: the caller's events move it on). */
+function chatRow(job: InboundJob): NewChatRow {
+  return {
+    account_id: job.channel.account_id,
+    channel_id: job.channel.id,
+    department_id: null,
+    status: 'pending',
+    accepted_by: null,
+    agent_ids_json: '[]',
+    custom_data_json: '[]',
+    contact_info_json: null,
+    crm_link: null,
+    enable_assign: 0,
+    page_json: pageJson(job),
+    rate: null,
+    blacklisted: 0,
+    last_seq: 0,
+    created_at: job.now,
+    accepted_at: null,
+    missed_at: null,
+    finished_at: null,
+    updated_at: job.now,
+    first_response_at: null,
+    crm_custom_data_json: null,
+    crm_page_json: null,
+  };
+}
+
+const VISITOR_INSERT_COLUMNS = [
+  'account_id',
+  'channel_id',
+  'external_id',
+  'external_id_is_number',
+  'number',
+  'name',
+  'email',
+  'phone',
+  'photo',
+  'url',
+  'invite',
+  'description',
+  'user_token',
+  'blacklisted',
+  'token_hash',
+  'session_json',
+  'widget_contact_json',
+  'chats_count',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof Omit<Visitor, 'id'>)[];
+
+const CHAT_INSERT_COLUMNS = [
+  'account_id',
+  'channel_id',
+  'visitor_id',
+  'department_id',
+  'status',
+  'accepted_by',
+  'agent_ids_json',
+  'custom_data_json',
+  'contact_info_json',
+  'crm_link',
+  'enable_assign',
+  'page_json',
+  'rate',
+  'blacklisted',
+  'last_seq',
+  'created_at',
+  'accepted_at',
+  'missed_at',
+  'finished_at',
+  'updated_at',
+  'first_response_at',
+  'crm_custom_data_json',
+  'crm_page_json',
+] as const satisfies readonly (keyof Omit<Chat, 'id'>)[];
+
+/**
+ * Opens the visitors and chats of new senders, one job each (the sender's first
+ * message to store), in the given order (their visitor numbers ascend in it).
+ * `events[i]`: how many events the batch writes for job i's chat (its last
+ * sequence number once they are written).
+ */
+export async function openNewSenders(tx: Tx, firsts: InboundJob[], events: number[]): Promise<OpenedChat[]> {
+  if (firsts.length === 0) return [];
+  const visitors = firsts.map(visitorRow);
+  const chats = firsts.map(chatRow);
+  // Each account's visitors take consecutive numbers in this order.
+  const perAccount = new Map<number, number>();
+  const ord = visitors.map((v) => {
+    const n = perAccount.get(v.account_id) ?? 0;
+    perAccount.set(v.account_id, n + 1);
+    return n;
+  });
+  const rows = isPostgres(tx)
+    ? await openPostgres(tx, visitors, chats, ord, perAccount, events)
+    : await openSqlite(tx, visitors, chats, ord, perAccount, events);
+  const byKey = new Map(rows.map((r) => [`${r.channel_id}\n${r.external_id}`, r]));
+  return visitors.map((v, i) => {
+    const row = byKey.get(`${v.channel_id}\n${v.external_id}`);
+    if (!row) throw new NewSenderConflict();
+    return { visitor: { id: row.id, number: row.number, ...v }, chat: { id: row.chat_id, visitor_id: row.id, ...chats[i] } };
+  });
+}
+
+interface OpenedRow {
+  id: number;
+  channel_id: number;
+  external_id: string;
+  number: number;
+  chat_id: number;
+}
+
+/** PostgreSQL: the numbers taken, the visitors inserted (a conflict skipped), and their chats, in one statement. */
+async function openPostgres(
+  tx: Tx,
+  visitors: NewVisitorRow[],
+  chats: NewChatRow[],
+  ord: number[],
+  perAccount: Map<number, number>,
+  events: number[],
+): Promise<OpenedRow[]> {
+  const v = <K extends keyof NewVisitorRow>(k: K) => visitors.map((r) => r[k]);
+  const c = <K extends keyof NewChatRow>(k: K) => chats.map((r) => r[k]);
+  const result = await sql<OpenedRow>`with nums as (
+      update accounts set next_visitor_number = accounts.next_visitor_number + k.n
+      from unnest(cast(${[...perAccount.keys()]} as integer[]), cast(${[...perAccount.values()]} as integer[])) as k(id, n)
+      where accounts.id = k.id
+      returning accounts.id, accounts.next_visitor_number - k.n as base
+    ), input as (
+      select * from unnest(cast(${v('account_id')} as integer[]), cast(${v('channel_id')} as integer[]), cast(${v('external_id')} as text[]),
+        cast(${v('external_id_is_number')} as integer[]), cast(${ord} as integer[]), cast(${v('name')} as text[]), cast(${v('email')} as text[]),
+        cast(${v('phone')} as text[]), cast(${v('photo')} as text[]), cast(${v('url')} as text[]), cast(${v('invite')} as text[]),
+        cast(${v('created_at')} as bigint[]), cast(${c('page_json')} as text[]), cast(${events} as integer[]))
+        as i(account_id, channel_id, external_id, external_id_is_number, ord, name, email, phone, photo, url, invite, now, page_json, last_seq)
+    ), v as (
+      insert into visitors (${sql.raw(VISITOR_INSERT_COLUMNS.join(', '))})
+      select i.account_id, i.channel_id, i.external_id, i.external_id_is_number, nums.base + i.ord, i.name, i.email, i.phone, i.photo, i.url, i.invite,
+        null, null, 0, null, '{}', null, 1, i.now, i.now
+      from input i join nums on nums.id = i.account_id
+      order by i.account_id, i.ord
+      on conflict (channel_id, external_id) do nothing
+      returning id, channel_id, external_id, number
+    ), c as (
+      insert into chats (${sql.raw(CHAT_INSERT_COLUMNS.join(', '))})
+      select i.account_id, i.channel_id, v.id, null, 'pending', null, '[]', '[]', null, null, 0, i.page_json, null, 0, i.last_seq,
+        i.now, null, null, null, i.now, null, null, null
+      from v join input i on i.channel_id = v.channel_id and i.external_id = v.external_id
+      returning id, visitor_id
+    )
+    select v.id, v.channel_id, v.external_id, v.number, c.id as chat_id from v join c on c.visitor_id = v.id`.execute(tx);
+  return result.rows;
+}
+
+const takeNumbers = prepared(['accountId', 'n'], (db, p: { accountId: number; n: number }) =>
+  db
+    .updateTable('accounts')
+    .set({ next_visitor_number: sql<number>`next_visitor_number + ${p.n}` })
+    .where('id', '=', p.accountId)
+    .returning('next_visitor_number'),
+);
+
+/** SQLite: each account's numbers (one statement each), the visitors, then their chats, each a multi-row insert from a JSON array. */
+async function openSqlite(
+  tx: Tx,
+  visitors: NewVisitorRow[],
+  chats: NewChatRow[],
+  ord: number[],
+  perAccount: Map<number, number>,
+  events: number[],
+): Promise<OpenedRow[]> {
+  const base = new Map<number, number>();
+  for (const [accountId, n] of perAccount) base.set(accountId, (await takeNumbers.only(tx, { accountId, n })).next_visitor_number - n);
+  const visitorValues = visitors.map((r, i) =>
+    VISITOR_INSERT_COLUMNS.map((col) => (col === 'number' ? base.get(r.account_id)! + ord[i] : r[col])),
+  );
+  const inserted = await sql<Omit<OpenedRow, 'chat_id'>>`insert into visitors (${sql.raw(VISITOR_INSERT_COLUMNS.join(', '))})
+    select ${sql.raw(VISITOR_INSERT_COLUMNS.map((_, i) => `v.value ->> ${i}`).join(', '))}
+    from json_each(${JSON.stringify(visitorValues)}) v
+    where true
+    order by v.key
+    on conflict (channel_id, external_id) do nothing
+    returning id, channel_id, external_id, number`.execute(tx);
+  const byKey = new Map(inserted.rows.map((r) => [`${r.channel_id}\n${r.external_id}`, r]));
+  const chatValues: unknown[][] = [];
+  visitors.forEach((v, i) => {
+    const visitor = byKey.get(`${v.channel_id}\n${v.external_id}`);
+    if (!visitor) return;
+    const row: Omit<Chat, 'id'> = { ...chats[i], visitor_id: visitor.id, last_seq: events[i] };
+    chatValues.push(CHAT_INSERT_COLUMNS.map((col) => row[col]));
+  });
+  if (chatValues.length === 0) return [];
+  const opened = await sql<{ id: number; visitor_id: number }>`insert into chats (${sql.raw(CHAT_INSERT_COLUMNS.join(', '))})
+    select ${sql.raw(CHAT_INSERT_COLUMNS.map((_, i) => `c.value ->> ${i}`).join(', '))}
+    from json_each(${JSON.stringify(chatValues)}) c
+    order by c.key
+    returning id, visitor_id`.execute(tx);
+  const chatOf = new Map(opened.rows.map((r) => [r.visitor_id, r.id]));
+  return inserted.rows.map((r) => ({ ...r, chat_id: chatOf.get(r.id)! }));
+}
