@@ -2,7 +2,7 @@
  * npm run bench [-- --only=<name>] [-- --db=sqlite,postgres]: builds the server
  * (and the web apps, for the bundle sizes), runs the benchmarks one after the
  * other and rewrites their sections of docs/BENCHMARKS.md and its summary.
- * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, search (SQLite), widget-load, routing, and soak
+ * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, search, widget-load, routing, and soak
  * (ten minutes; only with --only=soak). The
  * PostgreSQL runs are skipped, loudly, when no server answers.
  * Each benchmark is bounded in time and talks to 127.0.0.1 only.
@@ -38,7 +38,7 @@ const benches: Record<string, () => Promise<void>> = {
   startup: () => runStartupBench(dbs),
   bundle: () => runBundleBench(),
   reports: () => runReportsBench(dbs),
-  search: () => runSearchBench(),
+  search: () => runSearchBench(dbs),
   'widget-load': () => runWidgetLoadBench(),
   routing: () => runRoutingBench(dbs),
   soak: () => runSoakBench(dbs),

@@ -32,6 +32,7 @@ import * as m028 from './028_search.js';
 import * as m031 from './031_routing.js';
 import * as m032 from './032_department_names.js';
 import * as m034 from './034_search_filters.js';
+import * as m043 from './043_search_chat_order.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -66,6 +67,7 @@ const modules: Record<string, MigrationModule> = {
   '031_routing': m031,
   '032_department_names': m032,
   '034_search_filters': m034,
+  '043_search_chat_order': m043,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -4,11 +4,13 @@
  * migration 028), or whose visitor's name, e-mail or phone contains it, with
  * filters (channel, agent, department, creation date, rating, status), newest
  * first, paged by chat id. On SQLite the page is found without reading
- * every match: a word's (or a visitor's) matches are read newest first up to
- * searchTuning.matchCap; when there are fewer, they are all the candidates; when there are
- * more (a common word), the filtered chats are walked newest first in growing
- * windows and each window's matches read from the index within the window's
- * message (and visitor) id range, until a page is full. An agent finds only chats of the channels it
+ * every match: the filtered chats are walked newest first in windows (ids
+ * only, in id order on the (account_id, id) index of migration 043), each
+ * window's matches read from the indexes within its message and visitor id
+ * ranges, so a page among the newest chats costs one window; when matches turn
+ * out sparse, a word's (or a visitor's) matches are listed newest first up to
+ * searchTuning.matchCap and, when fewer, decide the rest of the page; when
+ * more (a common word), the walk goes on. An agent finds only chats of the channels it
  * works, like every list. Each row says why it matched: the newest matching
  * message (or the visitor's field) as an excerpt with the match marked.
  */
@@ -70,7 +72,7 @@ export async function searchChats(ctx: AppContext, input: ChatSearch & { actor: 
   const channels = await readableChannelIds(db, agent);
   if (channels && channels.length === 0) return [];
 
-  let query = db.selectFrom('chats').selectAll().where('account_id', '=', agent.account_id);
+  let query: ChatQuery = db.selectFrom('chats').where('account_id', '=', agent.account_id);
   if (channels) query = query.where('channel_id', 'in', channels);
   if (input.channelId !== undefined) query = query.where('channel_id', '=', input.channelId);
   if (input.agentId !== undefined) query = query.where('accepted_by', '=', input.agentId);
@@ -92,7 +94,7 @@ export async function searchChats(ctx: AppContext, input: ChatSearch & { actor: 
     const byVisitor = matchingVisitors(db, agent.account_id, terms);
     query = query.where((eb) => eb.or([...(byText ? [eb('id', 'in', byText)] : []), ...(byVisitor ? [eb('visitor_id', 'in', byVisitor)] : [])]));
   }
-  const chats = await query.orderBy('id', 'desc').limit(input.page.limit).execute();
+  const chats = await query.selectAll().orderBy('id', 'desc').limit(input.page.limit).execute();
   const rows = await chatRows(db, agent.id, chats);
   const matches = terms ? await matchesOf(db, rows, terms) : new Map<number, ChatMatchDto>();
   return rows.map((row) => ({ ...row, match: matches.get(row.id) ?? null }));
@@ -100,12 +102,19 @@ export async function searchChats(ctx: AppContext, input: ChatSearch & { actor: 
 
 /**
  * SQLite's page finding: matches read newest first before a search stops
- * treating them as all the candidates (matchCap), and the first and largest
- * window of chats walked for a common word. Tests shrink them to walk windows.
+ * treating them as all the candidates (matchCap); the first window of chats
+ * walked (the newest, before any list of matches is read) and the largest;
+ * listed candidates checked against the filters per query (listChunk, read by
+ * primary key); a window's messages read from the newest index entries down
+ * when they are among the newest topRead message ids (FTS5 finds a rowid range
+ * of a common word by reading most of the word's entries: tens of ms for a
+ * word in 40 % of a million messages, while the newest entries cost a fraction
+ * of a microsecond each), else as a range. Tests shrink them to take each path.
  */
-export const searchTuning = { matchCap: 5000, firstWindow: 500, maxWindow: 4000 };
+export const searchTuning = { matchCap: 5000, firstWindow: 500, maxWindow: 4000, listChunk: 1000, topRead: 20_000 };
 
-type ChatQuery = SelectQueryBuilder<Database, 'chats', Chat>;
+/** The filtered chats, nothing selected yet. */
+type ChatQuery = SelectQueryBuilder<Database, 'chats', object>;
 
 /** The newest matching ids, or null when there are searchTuning.matchCap or more (too many to list). */
 async function fewMatches(db: Executor, from: 'messages' | 'visitors', match: string, accountId: number): Promise<Set<number> | null> {
@@ -125,76 +134,129 @@ async function fewMatches(db: Executor, from: 'messages' | 'visitors', match: st
   return new Set(rows.rows.filter((r) => r.ok).map((r) => r.chat_id));
 }
 
-/** SQLite: a page of chats matching the terms (text or visitor), newest first, read without listing every match. */
+/**
+ * SQLite: a page of chats matching the terms (text or visitor), newest first,
+ * read without listing every match. The filtered chats are walked newest first
+ * in windows (ids and visitors only: whole rows cost ten times more to read),
+ * each window's matches read from the indexes within its id ranges; a page
+ * found in the first window needs nothing else. When the matches seen so far
+ * are sparse (filling the page would take more than two of the largest
+ * windows), the matches are listed once instead (fewMatches), and whichever
+ * list is short enough decides the rest of the page; when neither is, the
+ * walk goes on. The next window is sized from the matches seen so far.
+ */
 async function sqlitePage(db: Executor, accountId: number, filtered: ChatQuery, t: SearchTerms, limit: number): Promise<Chat[]> {
   const textQuery = t.words.length > 0 ? fts5Query(t) : null;
   const visitorQuery = visitorFtsQuery(t);
-  const byText = textQuery ? await fewMatches(db, 'messages', textQuery, accountId) : new Set<number>();
-  const byVisitor = visitorQuery ? await fewMatches(db, 'visitors', visitorQuery, accountId) : new Set<number>();
-  if (byText && byVisitor) {
-    const [a, b] = await Promise.all([
-      byText.size > 0
-        ? filtered
-            .where('id', 'in', [...byText])
-            .orderBy('id', 'desc')
-            .limit(limit)
-            .execute()
-        : [],
-      byVisitor.size > 0
-        ? filtered
-            .where('visitor_id', 'in', [...byVisitor])
-            .orderBy('id', 'desc')
-            .limit(limit)
-            .execute()
-        : [],
-    ]);
-    const merged = new Map([...a, ...b].map((c) => [c.id, c]));
-    return [...merged.values()].sort((x, y) => y.id - x.id).slice(0, limit);
-  }
-  const found: Chat[] = [];
-  let window = searchTuning.firstWindow;
+  // Each side's matches: a set when known (listed, or nothing to match), null while read per window.
+  let byText: Set<number> | null = textQuery ? null : new Set();
+  let byVisitor: Set<number> | null = visitorQuery ? null : new Set();
+  const found: number[] = [];
+  let walked = 0;
   let cursor: number | null = null;
+  let listed = false;
   for (;;) {
-    let q = filtered;
+    const wanted = limit - found.length;
+    const size =
+      walked === 0
+        ? searchTuning.firstWindow
+        : Math.min(searchTuning.maxWindow, Math.max(searchTuning.firstWindow, Math.ceil((1.5 * wanted * walked) / Math.max(found.length, 1))));
+    let q = filtered.select(['id', 'visitor_id']);
     if (cursor !== null) q = q.where('id', '<', cursor);
-    const batch = await q.orderBy('id', 'desc').limit(window).execute();
+    const batch = await q.orderBy('id', 'desc').limit(size).execute();
     if (batch.length === 0) break;
-    const ids = batch.map((c) => c.id);
-    const textHits = byText ?? (await windowTextHits(db, textQuery!, ids));
-    let visitorHits = byVisitor;
-    if (!visitorHits) {
-      const visitors = batch.map((c) => c.visitor_id);
-      const found = await sql<{
-        id: number;
-      }>`select rowid as id from visitors_fts where visitors_fts match ${visitorQuery} and rowid between ${Math.min(...visitors)} and ${Math.max(...visitors)}`.execute(
-        db,
-      );
-      visitorHits = new Set(found.rows.map((r) => r.id));
-    }
+    const chatIds = batch.map((c) => c.id);
+    const visitorIds = batch.map((c) => c.visitor_id);
+    const textHits = byText ?? (await windowTextHits(db, textQuery!, chatIds));
+    const visitorHits = byVisitor ?? (await windowVisitorHits(db, visitorQuery!, visitorIds));
     for (const chat of batch) {
-      if (textHits.has(chat.id) || visitorHits.has(chat.visitor_id)) found.push(chat);
-      if (found.length === limit) return found;
+      if (textHits.has(chat.id) || visitorHits.has(chat.visitor_id)) found.push(chat.id);
+      if (found.length === limit) return chatsById(db, found);
     }
-    if (batch.length < window) break;
-    cursor = ids[ids.length - 1];
-    window = Math.min(window * 4, searchTuning.maxWindow);
+    if (batch.length < size) break;
+    cursor = batch[batch.length - 1].id;
+    walked += batch.length;
+    const sparse = found.length === 0 || ((limit - found.length) * walked) / found.length > 2 * searchTuning.maxWindow;
+    if (!sparse || listed) continue;
+    listed = true;
+    byText ??= await fewMatches(db, 'messages', textQuery!, accountId);
+    byVisitor ??= await fewMatches(db, 'visitors', visitorQuery!, accountId);
+    if (byText && byVisitor)
+      return chatsById(db, [...found, ...(await listedPage(db, filtered.where('id', '<', cursor), byText, byVisitor, limit - found.length))]);
   }
-  return found;
+  return chatsById(db, found);
 }
 
-/** Which of these chats have a message matching, read from the index within their messages' id range. */
+/**
+ * The newest `limit` filtered chats among these chats (text matches) and the
+ * chats of these visitors, ids only. The visitors' chats are read by visitor
+ * first: a filter of `visitor_id in (…)` over the account's chats would let
+ * SQLite walk them all on the (account_id, id) index to skip a sort.
+ */
+async function listedPage(db: Executor, filtered: ChatQuery, chatIds: Set<number>, visitorIds: Set<number>, limit: number): Promise<number[]> {
+  const ofVisitors =
+    visitorIds.size === 0
+      ? []
+      : await db
+          .selectFrom('chats')
+          .select('id')
+          .where('visitor_id', 'in', [...visitorIds])
+          .execute();
+  const candidates = [...new Set([...chatIds, ...ofVisitors.map((c) => c.id)])].sort((x, y) => y - x);
+  const page: number[] = [];
+  for (let i = 0; i < candidates.length && page.length < limit; i += searchTuning.listChunk) {
+    const rows = await filtered
+      .select('id')
+      .where('id', 'in', candidates.slice(i, i + searchTuning.listChunk))
+      .orderBy('id', 'desc')
+      .limit(limit - page.length)
+      .execute();
+    page.push(...rows.map((c) => c.id));
+  }
+  return page;
+}
+
+/** Whole chat rows of these ids, in the order given. */
+async function chatsById(db: Executor, ids: number[]): Promise<Chat[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('chats').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((c) => [c.id, c]));
+  return ids.map((id) => byId.get(id)!);
+}
+
+/** Which of these visitors match, read from the trigram index within their id range. */
+async function windowVisitorHits(db: Executor, match: string, visitorIds: number[]): Promise<Set<number>> {
+  const found = await sql<{
+    id: number;
+  }>`select rowid as id from visitors_fts where visitors_fts match ${match} and rowid between ${Math.min(...visitorIds)} and ${Math.max(...visitorIds)}`.execute(
+    db,
+  );
+  return new Set(found.rows.map((r) => r.id));
+}
+
+/**
+ * Which of these chats have a message matching, read from the index within
+ * their messages' id range: from the newest entries down when the range is
+ * among the newest searchTuning.topRead message ids, else as a range.
+ */
 async function windowTextHits(db: Executor, match: string, chatIds: number[]): Promise<Set<number>> {
   const low = Math.min(...chatIds);
   const high = Math.max(...chatIds);
   const bounds = await sql<{
     lo: number | null;
     hi: number | null;
-  }>`select min(id) as lo, max(id) as hi from messages where chat_id between ${low} and ${high}`.execute(db);
-  const { lo, hi } = bounds.rows[0] ?? { lo: null, hi: null };
-  if (lo === null || hi === null) return new Set();
+    top: number | null;
+  }>`select min(id) as lo, max(id) as hi, (select max(id) from messages) as top from messages where chat_id between ${low} and ${high}`.execute(db);
+  const { lo, hi, top } = bounds.rows[0] ?? { lo: null, hi: null, top: null };
+  if (lo === null || hi === null || top === null) return new Set();
+  // No more than top - lo + 1 entries have a rowid of lo or more: reading that many from the newest reaches lo.
+  const entries =
+    top - lo < searchTuning.topRead
+      ? sql`(select rowid from messages_fts where messages_fts match ${match} order by rowid desc limit ${top - lo + 1})`
+      : sql`(select rowid from messages_fts where messages_fts match ${match} and rowid between ${lo} and ${hi})`;
   const rows = await sql<{
     chat_id: number;
-  }>`select distinct m.chat_id from messages_fts cross join messages m on m.id = messages_fts.rowid where messages_fts match ${match} and messages_fts.rowid between ${lo} and ${hi} and m.chat_id between ${low} and ${high} and m.suppressed = 0`.execute(
+  }>`select distinct m.chat_id from ${entries} f cross join messages m on m.id = f.rowid where f.rowid between ${lo} and ${hi} and m.chat_id between ${low} and ${high} and m.suppressed = 0`.execute(
     db,
   );
   const wanted = new Set(chatIds);
