@@ -276,9 +276,7 @@ async function openSqlite(
 ): Promise<OpenedRow[]> {
   const base = new Map<number, number>();
   for (const [accountId, n] of perAccount) base.set(accountId, (await takeNumbers.only(tx, { accountId, n })).next_visitor_number - n);
-  const visitorValues = visitors.map((r, i) =>
-    VISITOR_INSERT_COLUMNS.map((col) => (col === 'number' ? base.get(r.account_id)! + ord[i] : r[col])),
-  );
+  const visitorValues = visitors.map((r, i) => VISITOR_INSERT_COLUMNS.map((col) => (col === 'number' ? base.get(r.account_id)! + ord[i] : r[col])));
   const inserted = await sql<Omit<OpenedRow, 'chat_id'>>`insert into visitors (${sql.raw(VISITOR_INSERT_COLUMNS.join(', '))})
     select ${sql.raw(VISITOR_INSERT_COLUMNS.map((_, i) => `v.value ->> ${i}`).join(', '))}
     from json_each(${JSON.stringify(visitorValues)}) v
