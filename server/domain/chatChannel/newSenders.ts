@@ -24,10 +24,9 @@ import { isPostgres, type Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Chat, Visitor } from '../../db/schema.js';
 import type { EventPayloads } from '../../events/catalogue.js';
-import { bool } from '../../lib/json.js';
 import { presentChat } from '../../presenters/chat.js';
 import { accountRouting } from '../routing/routingConfig.js';
-import { changes } from '../visitors/upsertVisitor.js';
+import { newVisitorRow } from '../visitors/upsertVisitor.js';
 import { senderDetails, type InboundJob } from './storeInbound.js';
 
 /** Thrown when another transaction created one of the batch's new visitors meanwhile: the batch is then written job by job (db/groupCommit.ts), as alone. */
@@ -80,26 +79,15 @@ type NewChatRow = Omit<Chat, 'id' | 'visitor_id'>;
 /** The visitor row upsertVisitor inserts, with the chats count openChat then sets. */
 function visitorRow({ channel, req, now }: InboundJob): NewVisitorRow {
   return {
-    account_id: channel.account_id,
-    channel_id: channel.id,
-    external_id: req.sender.id,
-    external_id_is_number: bool(req.sender.idIsNumber),
-    name: null,
-    email: null,
-    phone: null,
-    photo: null,
-    url: null,
-    invite: null,
-    description: null,
-    user_token: null,
-    blacklisted: 0,
-    token_hash: null,
-    session_json: '{}',
-    widget_contact_json: null,
+    ...newVisitorRow({
+      accountId: channel.account_id,
+      channelId: channel.id,
+      externalId: req.sender.id,
+      externalIdIsNumber: req.sender.idIsNumber,
+      details: senderDetails(req),
+      now,
+    }),
     chats_count: 1,
-    created_at: now,
-    updated_at: now,
-    ...changes(senderDetails(req), null),
   };
 }
 

@@ -70,6 +70,32 @@ export function changes(details: VisitorDetails, current: Pick<Visitor, keyof Vi
   return out;
 }
 
+/** A new visitor's row as first inserted (no number yet, no chat counted), with the sender's details. */
+export function newVisitorRow(input: Omit<UpsertVisitorInput, 'absent'>): Omit<Visitor, 'id' | 'number'> {
+  return {
+    account_id: input.accountId,
+    channel_id: input.channelId,
+    external_id: input.externalId,
+    external_id_is_number: bool(input.externalIdIsNumber ?? false),
+    name: null,
+    email: null,
+    phone: null,
+    photo: null,
+    url: null,
+    invite: null,
+    description: null,
+    user_token: null,
+    blacklisted: 0,
+    token_hash: null,
+    session_json: '{}',
+    widget_contact_json: null,
+    chats_count: 0,
+    created_at: input.now,
+    updated_at: input.now,
+    ...changes(input.details, null),
+  };
+}
+
 export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
   // The common case in one statement: the visitor exists and is touched (locked, on
   // PostgreSQL) and read back as it is now; details are compared with that row.
@@ -82,28 +108,7 @@ export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<
   const number = await allocateVisitorNumber(tx, input.accountId);
   const visitor = await tx
     .insertInto('visitors')
-    .values({
-      account_id: input.accountId,
-      channel_id: input.channelId,
-      external_id: input.externalId,
-      external_id_is_number: bool(input.externalIdIsNumber ?? false),
-      number,
-      name: null,
-      email: null,
-      phone: null,
-      photo: null,
-      url: null,
-      invite: null,
-      description: null,
-      user_token: null,
-      blacklisted: 0,
-      token_hash: null,
-      session_json: '{}',
-      chats_count: 0,
-      created_at: input.now,
-      updated_at: input.now,
-      ...changes(input.details, null),
-    })
+    .values({ ...newVisitorRow(input), number })
     .onConflict((oc) => oc.columns(['channel_id', 'external_id']).doNothing())
     .returningAll()
     .executeTakeFirst();
