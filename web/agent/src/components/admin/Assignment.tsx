@@ -6,7 +6,7 @@
  * choice, with the departments' names in each of the widget's languages
  * (one language at a time; docs/ROUTING.md).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { DepartmentChoiceDto, RoutingModeDto, RoutingSettingsDto } from '../../../../../protocol/routing';
 import { WIDGET_LANGUAGES, type WidgetLanguage } from '../../../../../protocol/widget';
 import { errorText } from '../../api';
@@ -19,6 +19,40 @@ const MODES: Array<[RoutingModeDto, string, string]> = [
   ['least_busy', 'Least busy', 'Each new chat is offered to the Online agent holding the fewest chats.'],
 ];
 const modeName = (m: RoutingModeDto): string => MODES.find(([k]) => k === m)?.[1] ?? m;
+
+/** A two-column table of named rows (a department, an agent, a widget): the name, then the control `cell` gives it. */
+function NamedRowsTable<T extends { id: number; name: string }>({
+  label,
+  headings,
+  rows,
+  cell,
+}: {
+  label: string;
+  headings: [string, string];
+  rows: T[];
+  cell: (row: T) => ReactNode;
+}) {
+  return (
+    <div className="table-wrap">
+      <table aria-label={label}>
+        <thead>
+          <tr>
+            <th>{headings[0]}</th>
+            <th>{headings[1]}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td>{row.name}</td>
+              <td>{cell(row)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 /** A save button with its result (or error) beside it. */
 function SaveRow({ label, onSave, disabled }: { label: string; onSave: () => Promise<string>; disabled?: boolean }) {
@@ -122,37 +156,25 @@ function DepartmentModes({ view, onSaved }: { view: RoutingSettingsDto; onSaved:
         <p className="muted">No departments yet: make them under Departments, then choose how their chats are assigned here.</p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table aria-label="Modes of the departments">
-              <thead>
-                <tr>
-                  <th>Department</th>
-                  <th>Mode</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.departments.map((d) => (
-                  <tr key={d.id}>
-                    <td>{d.name}</td>
-                    <td>
-                      <select
-                        aria-label={`Mode of ${d.name}`}
-                        value={modes[d.id] ?? ''}
-                        onChange={(e) => setModes((m) => ({ ...m, [d.id]: e.target.value === '' ? null : (e.target.value as RoutingModeDto) }))}
-                      >
-                        <option value="">As the account ({modeName(view.mode)})</option>
-                        {MODES.map(([key, label]) => (
-                          <option key={key} value={key}>
-                            {label}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                  </tr>
+          <NamedRowsTable
+            label="Modes of the departments"
+            headings={['Department', 'Mode']}
+            rows={view.departments}
+            cell={(d) => (
+              <select
+                aria-label={`Mode of ${d.name}`}
+                value={modes[d.id] ?? ''}
+                onChange={(e) => setModes((m) => ({ ...m, [d.id]: e.target.value === '' ? null : (e.target.value as RoutingModeDto) }))}
+              >
+                <option value="">As the account ({modeName(view.mode)})</option>
+                {MODES.map(([key, label]) => (
+                  <option key={key} value={key}>
+                    {label}
+                  </option>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </select>
+            )}
+          />
           <SaveRow label="Save department modes" onSave={save} />
         </>
       )}
@@ -180,34 +202,22 @@ function AgentLimits({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v:
         <p className="muted">No agents yet: add them under Agents.</p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table aria-label="Chat limits of the agents">
-              <thead>
-                <tr>
-                  <th>Agent</th>
-                  <th>Most chats at once</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.agents.map((a) => (
-                  <tr key={a.id}>
-                    <td>{a.name}</td>
-                    <td>
-                      <input
-                        type="number"
-                        min={1}
-                        max={1000}
-                        aria-label={`Chat limit of ${a.name}`}
-                        placeholder="No limit"
-                        value={limits[a.id] ?? ''}
-                        onChange={(e) => setLimits((l) => ({ ...l, [a.id]: e.target.value }))}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <NamedRowsTable
+            label="Chat limits of the agents"
+            headings={['Agent', 'Most chats at once']}
+            rows={view.agents}
+            cell={(a) => (
+              <input
+                type="number"
+                min={1}
+                max={1000}
+                aria-label={`Chat limit of ${a.name}`}
+                placeholder="No limit"
+                value={limits[a.id] ?? ''}
+                onChange={(e) => setLimits((l) => ({ ...l, [a.id]: e.target.value }))}
+              />
+            )}
+          />
           <SaveRow label="Save limits" onSave={save} />
         </>
       )}
@@ -267,36 +277,24 @@ function WidgetChoice({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v
         <p className="muted">No widgets yet: add one under Channels.</p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table aria-label="Department choice of the widgets">
-              <thead>
-                <tr>
-                  <th>Widget</th>
-                  <th>Asks for a department</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.widgets.map((w) => (
-                  <tr key={w.id}>
-                    <td>{w.name}</td>
-                    <td>
-                      <select
-                        aria-label={`Department choice of ${w.name}`}
-                        value={choices[w.id] ?? 'off'}
-                        onChange={(e) => setChoices((c) => ({ ...c, [w.id]: e.target.value as DepartmentChoiceDto }))}
-                      >
-                        {CHOICES.map(([key, label]) => (
-                          <option key={key} value={key}>
-                            {label}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                  </tr>
+          <NamedRowsTable
+            label="Department choice of the widgets"
+            headings={['Widget', 'Asks for a department']}
+            rows={view.widgets}
+            cell={(w) => (
+              <select
+                aria-label={`Department choice of ${w.name}`}
+                value={choices[w.id] ?? 'off'}
+                onChange={(e) => setChoices((c) => ({ ...c, [w.id]: e.target.value as DepartmentChoiceDto }))}
+              >
+                {CHOICES.map(([key, label]) => (
+                  <option key={key} value={key}>
+                    {label}
+                  </option>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </select>
+            )}
+          />
           {view.departments.length > 0 && (
             <>
               <label className="name-language">
@@ -313,34 +311,22 @@ function WidgetChoice({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v
                   })}
                 </select>
               </label>
-              <div className="table-wrap">
-                <table aria-label={`Department names for ${LANGUAGE_NAMES[language]}-speaking visitors`}>
-                  <thead>
-                    <tr>
-                      <th>Department</th>
-                      <th>Name shown in {LANGUAGE_NAMES[language]} (empty: the name as it is)</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {view.departments.map((d) => (
-                      <tr key={d.id}>
-                        <td>{d.name}</td>
-                        <td>
-                          <input
-                            aria-label={`${LANGUAGE_NAMES[language]} name of ${d.name}`}
-                            lang={language}
-                            dir={language === 'ar' ? 'rtl' : undefined}
-                            maxLength={100}
-                            placeholder={d.name}
-                            value={names[d.id]?.[language] ?? ''}
-                            onChange={(e) => setNames((all) => ({ ...all, [d.id]: { ...all[d.id], [language]: e.target.value } }))}
-                          />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <NamedRowsTable
+                label={`Department names for ${LANGUAGE_NAMES[language]}-speaking visitors`}
+                headings={['Department', `Name shown in ${LANGUAGE_NAMES[language]} (empty: the name as it is)`]}
+                rows={view.departments}
+                cell={(d) => (
+                  <input
+                    aria-label={`${LANGUAGE_NAMES[language]} name of ${d.name}`}
+                    lang={language}
+                    dir={language === 'ar' ? 'rtl' : undefined}
+                    maxLength={100}
+                    placeholder={d.name}
+                    value={names[d.id]?.[language] ?? ''}
+                    onChange={(e) => setNames((all) => ({ ...all, [d.id]: { ...all[d.id], [language]: e.target.value } }))}
+                  />
+                )}
+              />
             </>
           )}
           <SaveRow label="Save department choice" onSave={save} />
