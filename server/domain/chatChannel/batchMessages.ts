@@ -2,7 +2,8 @@
  * The rows of a group-commit batch's messages (storeInboundBatch.ts): the
  * messages as insertMessage writes them, and the events recordEvent would
  * write for them, each with its chat's next sequence number: the chat.created
- * of every chat the batch opened (newSenders.ts) before its messages, then one
+ * of every chat the batch opened (newSenders.ts), and its first offer's
+ * chat.offered when it was offered to an agent, before its messages, then one
  * message.created per message, in job order.
  *
  * A chat the batch opened was inserted with its last sequence number already
@@ -29,19 +30,17 @@ export interface BatchMessage {
 
 interface EventToWrite {
   chat: BatchChat;
-  type: 'chat.created' | 'message.created';
+  type: 'chat.created' | 'chat.offered' | 'message.created';
   data_json: string;
   created_at: number;
 }
 
 /** The messages' ids, in the order given. */
 export async function storeMessages(tx: Tx, items: BatchMessage[], opened: OpenedChat[]): Promise<number[]> {
-  const created: EventToWrite[] = opened.map((o) => ({
-    chat: o.chat,
-    type: 'chat.created',
-    data_json: payloadJson('chat.created', chatCreatedPayload(o)),
-    created_at: o.chat.created_at,
-  }));
+  const created: EventToWrite[] = opened.flatMap((o): EventToWrite[] => [
+    { chat: o.chat, type: 'chat.created', data_json: payloadJson('chat.created', chatCreatedPayload(o)), created_at: o.chat.created_at },
+    ...(o.offered ? [{ chat: o.chat, type: 'chat.offered' as const, data_json: payloadJson('chat.offered', o.offered), created_at: o.chat.created_at }] : []),
+  ]);
   const fresh = new Set(opened.map((o) => o.chat.id));
   const messages = isPostgres(tx) ? await insertMessagesPostgres(tx, items) : await insertMessagesSqlite(tx, items);
   const events = [

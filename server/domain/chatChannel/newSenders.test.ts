@@ -1,5 +1,6 @@
 import type { KyselyPlugin } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addAgent } from '../../../test/helpers/accounts.js';
 import { createChatChannel, postInbound, textMessage } from '../../../test/helpers/chatChannel.js';
 import { createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
 import { inTransaction, isPostgres, type Tx } from '../../db/database.js';
@@ -15,7 +16,8 @@ import { storeInboundBatch } from './storeInboundBatch.js';
  * exactly what storeInbound writes one job after the other: the same jobs go to
  * two channels that start alike, one written job by job, the other as one
  * batch, and the visitors, chats, messages, events (chat.created's payload
- * included), message.id keys and routing offers of both are compared.
+ * included), message.id keys and routing offers of both are compared (the
+ * routing state, agents' stamps and offers, put back between the two runs).
  */
 describe('storeInboundBatch: new senders', () => {
   let t: TestApp;
@@ -126,7 +128,7 @@ describe('storeInboundBatch: new senders', () => {
       // Chats of different visitors may be opened in another order (their messages arrived together).
       chats: chats.map(({ id, visitor_id: _v, channel_id: _c, ...c }) => ({ ...c, name: chatName.get(id)! })).sort((x, y) => x.name.localeCompare(y.name)),
       messages: byChat(messages, (m) => m.chat_id).map(({ id: _id, chat_id, ...m }) => ({ ...m, chat: chatName.get(chat_id) })),
-      offers: offers.map(({ chat_id, ...o }) => ({ ...o, chat: chatName.get(chat_id) })),
+      offers: offers.map(({ chat_id, ...o }) => ({ ...o, chat: chatName.get(chat_id)! })).sort((x, y) => x.chat.localeCompare(y.chat)),
       events: byChat(events, (e) => e.chat_id).map((e) => {
         const data = JSON.parse(e.data_json) as {
           message?: { id: number; chat_id: number };
@@ -171,22 +173,45 @@ describe('storeInboundBatch: new senders', () => {
     return tx.withPlugin(plugin);
   };
 
+  /**
+   * Routing's state (the agents' stamps, the offers) now; the function returned
+   * puts it back, so that the batch picks its agents from the state the job by
+   * job run started from.
+   */
+  const routingState = async () => {
+    const db = t.app.ctx.db;
+    const stamps = await db.selectFrom('agents').select(['id', 'last_offered_at']).execute();
+    const offers = (await db.selectFrom('chat_offers').select('chat_id').execute()).map((o) => o.chat_id);
+    return async () => {
+      for (const { id, last_offered_at } of stamps) await db.updateTable('agents').set({ last_offered_at }).where('id', '=', id).execute();
+      await db
+        .deleteFrom('chat_offers')
+        .where('chat_id', 'not in', [0, ...offers])
+        .execute();
+    };
+  };
+
   let run = 0;
-  const bothWays = async (list: unknown[]) => {
+  /** `beforeRuns`: called once both channels are set up, before either is written to. */
+  const bothWays = async (list: unknown[], beforeRuns: () => Promise<void> = async () => {}) => {
     const db = t.app.ctx.db;
     run++;
     const alone = await setUp(`alone ${run}`);
     const batched = await setUp(`batched ${run}`);
+    await beforeRuns();
     const aloneFirst = await nextNumber(alone);
     const statements = { one: 0, all: 0 };
+    const restore = await routingState();
     const one = await inTransaction(db, async (tx) => {
       const out = [];
       for (const job of jobsFor(alone, list)) out.push(await storeInbound(counted(tx, statements, 'one'), job));
       return out;
     });
+    const a = await snapshot(alone, aloneFirst);
+    await restore();
     const batchedFirst = await nextNumber(batched);
     const all = await inTransaction(db, (tx) => storeInboundBatch(counted(tx, statements, 'all'), jobsFor(batched, list)));
-    return { one, all, statements, a: await snapshot(alone, aloneFirst), b: await snapshot(batched, batchedFirst) };
+    return { one, all, statements, a, b: await snapshot(batched, batchedFirst) };
   };
 
   beforeAll(async () => {
@@ -245,20 +270,82 @@ describe('storeInboundBatch: new senders', () => {
     await expect(inTransaction(t.app.ctx.db, (tx) => openNewSenders(tx, [job], [2]))).rejects.toBeInstanceOf(NewSenderConflict);
   });
 
-  it('leaves new senders to storeInbound when their account routes new chats', async () => {
-    const db = t.app.ctx.db;
-    const accountId = (await db.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id;
-    await db
-      .insertInto('routing_settings')
-      .values({ account_id: accountId, mode: 'round_robin', offer_timeout_seconds: 30, everyone_after_seconds: 60, updated_at: 1 })
-      .execute();
-    try {
-      const { one, all, statements, a, b } = await bothWays(bodies());
+  describe('when the account routes new chats', () => {
+    let accountId: number;
+    let agents: number[];
+    const routeBy = (mode: 'round_robin' | 'least_busy') => async () => {
+      await t.app.ctx.db
+        .insertInto('routing_settings')
+        .values({ account_id: accountId, mode, offer_timeout_seconds: 30, everyone_after_seconds: 60, updated_at: 1 })
+        .execute();
+    };
+
+    beforeAll(async () => {
+      const db = t.app.ctx.db;
+      accountId = (await db.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id;
+      for (const n of [1, 2, 3]) await addAgent(t, { email: `router-${n}@example.com` });
+      agents = (await db.selectFrom('agents').select('id').where('account_id', '=', accountId).orderBy('id').execute()).map((a) => a.id);
+      await db.updateTable('agents').set({ status: 'online', active: 1 }).where('account_id', '=', accountId).execute();
+      // The first agent takes one chat at a time: a pick that did not count the batch's earlier offers would give it a second.
+      await db.updateTable('agents').set({ max_chats: 1 }).where('id', '=', agents[0]).execute();
+    });
+    afterEach(async () => {
+      await t.app.ctx.db.deleteFrom('routing_settings').where('account_id', '=', accountId).execute();
+    });
+
+    it('offers a batch of new senders their chats as one at a time does (least busy, an agent at its limit)', async () => {
+      const list = Array.from({ length: 12 }, (_, i) => withId({ id: `routed-${i % 6}`, ...details, name: `Routed ${i % 6}` }, `message ${i}`, `r-${i}`));
+      const { one, all, statements, a, b } = await bothWays(list, routeBy('least_busy'));
       expect(all).toEqual(one);
       expect(b).toEqual(a);
-      expect(statements.all).toBeGreaterThan(30); // the new senders one by one
-    } finally {
-      await db.deleteFrom('routing_settings').where('account_id', '=', accountId).execute();
-    }
+      expect(b.offers).toHaveLength(6);
+      const offered = b.offers.map((o) => o.agent_id);
+      expect(offered.filter((id) => id === agents[0])).toHaveLength(1);
+      expect(new Set(offered)).toEqual(new Set(agents)); // 4 agents, 6 chats: everyone offered one, two of them a second
+      expect(b.events.filter((e) => e.type === 'chat.offered')).toHaveLength(6);
+      // Together, plus one pick per chat and one insert for the offers.
+      expect(statements.all).toBeLessThanOrEqual(8 + 6 + 1 + (isPostgres(t.app.ctx.db) ? 0 : 12));
+    });
+
+    it('writes what storeInbound writes job by job, mixed with senders written alone (round robin)', async () => {
+      const { one, all, a, b } = await bothWays(bodies(), routeBy('round_robin'));
+      expect(all).toEqual(one);
+      // The senders written alone (typing, changed details, a finished chat) are offered theirs
+      // before the batch's new senders, where job by job offers them in arrival order: the same
+      // agents in all, but not always to the same chat.
+      const agentsOf = (x: typeof a) => x.offers.map((o) => o.agent_id).sort();
+      expect(agentsOf(b)).toEqual(agentsOf(a));
+      const withoutAgents = (x: typeof a) => ({ ...x, offers: x.offers.map(({ agent_id: _a, tried_json: _t, ...o }) => o) });
+      expect(withoutAgents(b)).toEqual(withoutAgents(a));
+      expect(b.offers.map((o) => o.chat).sort()).toEqual([
+        '77#1',
+        'finished#2',
+        'new-a#1',
+        'new-b#1',
+        'new-late#1',
+        'new-mixed#1',
+        'new-twice#1',
+        'new-typist#1',
+      ]);
+    });
+
+    it('writes a chat.offered after chat.created only when an agent could be offered it', async () => {
+      const db = t.app.ctx.db;
+      await db.updateTable('agents').set({ status: 'offline' }).where('account_id', '=', accountId).execute();
+      try {
+        const list = [withId({ id: 'nobody-1', ...details }, 'hello', 'x-1'), withId({ id: 'nobody-2', ...details }, 'hello', 'x-2')];
+        const { a, b } = await bothWays(list, routeBy('round_robin'));
+        expect(b).toEqual(a);
+        expect(b.offers.map((o) => o.agent_id)).toEqual([null, null]); // looked at again later (the routing worker)
+        expect(b.events.filter((e) => e.chat?.startsWith('nobody')).map((e) => e.type)).toEqual([
+          'chat.created',
+          'message.created',
+          'chat.created',
+          'message.created',
+        ]);
+      } finally {
+        await db.updateTable('agents').set({ status: 'online' }).where('account_id', '=', accountId).execute();
+      }
+    });
   });
 });

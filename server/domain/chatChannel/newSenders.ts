@@ -9,10 +9,10 @@
  *
  * A new sender is written here only when storeInbound would write nothing else
  * for it: every job of the sender in the batch is a message, all with the same
- * sender details (so its later messages change nothing on the visitor), and its
- * account's routing is manual (a chat-channel chat has no department, so its
- * opening offers it to nobody: routing/offerChat.ts's startRouting). The rest
- * is left to storeInbound.
+ * sender details (so its later messages change nothing on the visitor). When
+ * its account routes new chats, the chat's first offer is picked before the
+ * chats are inserted and written after them (routing/firstOffers.ts), as
+ * openChat's startRouting would make it. The rest is left to storeInbound.
  *
  * Each chat is inserted with its last sequence number already moved past the
  * events the batch writes for it (chat.created, then its messages'); its
@@ -25,7 +25,7 @@ import { prepared } from '../../db/prepared.js';
 import type { Chat, Visitor } from '../../db/schema.js';
 import type { EventPayloads } from '../../events/catalogue.js';
 import { presentChat } from '../../presenters/chat.js';
-import { accountRouting } from '../routing/routingConfig.js';
+import { accountRouting, type AccountRouting } from '../routing/routingConfig.js';
 import { newVisitorRow } from '../visitors/upsertVisitor.js';
 import { senderDetails, type InboundJob } from './storeInbound.js';
 
@@ -41,6 +41,8 @@ export interface OpenedChat {
   visitor: Visitor;
   /** The chat as inserted alone (last_seq 0): what its chat.created presents. */
   chat: Chat;
+  /** Its first offer's chat.offered event, written after its chat.created (routing/firstOffers.ts); absent when offered to nobody. */
+  offered?: EventPayloads['chat.offered'] | null;
 }
 
 /** The sender as its jobs describe it: jobs that agree on it write the same visitor whichever of them comes first. */
@@ -55,11 +57,11 @@ export function isPlainNewSender(jobs: InboundJob[]): boolean {
   return jobs.every((job) => job.req.kind === 'message' && senderOf(job) === first);
 }
 
-/** The accounts (of those given) whose new chats are offered to nobody: routing manual. One read per account, as startRouting's. */
-export async function manualAccounts(tx: Tx, accountIds: Iterable<number>): Promise<Set<number>> {
-  const manual = new Set<number>();
-  for (const accountId of new Set(accountIds)) if ((await accountRouting(tx, accountId)).mode === 'manual') manual.add(accountId);
-  return manual;
+/** The routing settings of the accounts given (their chat-channel chats have no department): one read per account, as startRouting's. */
+export async function accountRoutings(tx: Tx, accountIds: Iterable<number>): Promise<Map<number, AccountRouting>> {
+  const routings = new Map<number, AccountRouting>();
+  for (const accountId of new Set(accountIds)) routings.set(accountId, await accountRouting(tx, accountId));
+  return routings;
 }
 
 /** The chat.created payload of an opened chat, as openChat's recordChatState writes it. */

@@ -8,25 +8,27 @@
  *   1. touch (and lock) every visitor of the batch, read back as they are now;
  *   2. read their open chats (a statement of its own, after the locks: a chat
  *      another transaction opened while we waited is seen), and, when the
- *      batch has new senders, their accounts' routing mode;
+ *      batch has new senders, their accounts' routing settings;
  *   3. the message.ids of the common messages claimed, all at once: a known
  *      visitor's (details unchanged, not blacklisted, an open chat) and a new
  *      sender's (newSenders.ts: messages only, the same details on each);
- *   4. the new senders that still have a message to store: their visitor
- *      numbers, visitors and chats (newSenders.ts);
+ *   4. the new senders that still have a message to store: their chats'
+ *      first offers picked when their account routes new chats (one statement
+ *      per chat, routing/firstOffers.ts), their visitor numbers, visitors and
+ *      chats (newSenders.ts), then the offers' rows;
  *   5. the messages, taking ids, then the events: each new chat's
- *      chat.created, each message's message.created, with the chats' sequence
- *      numbers moved on (batchMessages.ts);
+ *      chat.created (and chat.offered), each message's message.created, with
+ *      the chats' sequence numbers moved on (batchMessages.ts);
  *   6. the claimed message.ids linked to their messages, all at once.
  *
  * On PostgreSQL, where each statement is a round trip, that is about seven
- * statements for the whole batch, new senders or not. On SQLite (no round
+ * statements for the whole batch, new senders or not, and one more per new
+ * chat offered to an agent and one for all their offers. On SQLite (no round
  * trips) the numbers take one statement per account, each known chat's
  * sequence one, and the messages one per row; the rest one each.
  *
- * Every other job (changed details, typing, a blacklisted visitor, a new
- * sender whose account routes new chats, …) is written by storeInbound,
- * exactly as alone; all jobs of one visitor take the same path, in arrival
+ * Every other job (changed details, typing, a blacklisted visitor, …) is
+ * written by storeInbound, exactly as alone; all jobs of one visitor take the same path, in arrival
  * order. The common messages follow the one rule of a visitor's message
  * (messages/visitorMessage.ts) through its pieces. What is written is what
  * storeInbound would write for the same jobs in the same order
@@ -42,7 +44,9 @@ import { reachesAgents, visitorMessageRow } from '../messages/visitorMessage.js'
 import { changes } from '../visitors/upsertVisitor.js';
 import { storeMessages, type BatchChat } from './batchMessages.js';
 import { claimInboundMany, dedupKeyString, linkInboundMany, type DedupKey, type TimedDedupKey } from './dedupInbound.js';
-import { isPlainNewSender, manualAccounts, openNewSenders, type OpenedChat } from './newSenders.js';
+import { firstOfferedPayload, insertFirstOffers, isOffered, pickFirstOffers } from '../routing/firstOffers.js';
+import type { AccountRouting } from '../routing/routingConfig.js';
+import { accountRoutings, isPlainNewSender, openNewSenders, type OpenedChat } from './newSenders.js';
 import { dedupKeyOf, senderDetails, storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
 
 /** A message written together: to a known open chat, or (chat null) the first messages of the new sender of `group`. */
@@ -64,9 +68,9 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
     tx,
     [...visitors.values()].map((v) => v.id),
   );
-  // New senders written together, as long as their account's routing is manual.
+  // New senders written together, with their accounts' routing (their chats' first offers).
   const plainNew = new Set([...groups].filter(([key, indexes]) => !visitors.has(key) && isPlainNewSender(indexes.map((i) => jobs[i]))).map(([key]) => key));
-  const manual = await manualAccounts(
+  const routings = await accountRoutings(
     tx,
     [...plainNew].map((key) => jobs[groups.get(key)![0]].channel.account_id),
   );
@@ -77,7 +81,7 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
     const chat = visitor && openChats.get(visitor.id);
     if (visitor && chat && indexes.every((i) => isCommon(jobs[i], visitor))) {
       for (const index of indexes) together.push({ index, chat, group });
-    } else if (plainNew.has(group) && manual.has(jobs[indexes[0]].channel.account_id)) {
+    } else if (plainNew.has(group)) {
       for (const index of indexes) together.push({ index, chat: null, group });
     } else {
       // A visitor the touch did not find: its first job skips looking for it again.
@@ -86,7 +90,7 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
   }
   const toStore = await claimAll(tx, jobs, together, outcomes);
   if (toStore.length > 0) {
-    const opened = await openChatsOfNewSenders(tx, jobs, toStore);
+    const opened = await openChatsOfNewSenders(tx, jobs, toStore, routings);
     const items = toStore.map(({ index, chat, group }) => {
       const target = chat ?? opened.get(group)!.chat;
       return { chat: target, row: rowOf(jobs[index], target) };
@@ -107,7 +111,12 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
  * it does not find duplicate), in the order those messages arrived; the chat
  * counts that message and the sender's later ones.
  */
-async function openChatsOfNewSenders(tx: Tx, jobs: InboundJob[], toStore: Together[]): Promise<Map<string, OpenedChat>> {
+async function openChatsOfNewSenders(
+  tx: Tx,
+  jobs: InboundJob[],
+  toStore: Together[],
+  routings: ReadonlyMap<number, AccountRouting>,
+): Promise<Map<string, OpenedChat>> {
   const first = new Map<string, number>();
   const events = new Map<string, number>();
   for (const { index, chat, group } of toStore) {
@@ -116,12 +125,22 @@ async function openChatsOfNewSenders(tx: Tx, jobs: InboundJob[], toStore: Togeth
     events.set(group, (events.get(group) ?? 1) + 1); // its chat.created, then its messages
   }
   const order = [...first].sort((a, b) => a[1] - b[1]);
+  const openers = order.map(([, index]) => jobs[index]);
+  const offers = await pickFirstOffers(
+    tx,
+    openers.map(({ channel, now }) => ({ account_id: channel.account_id, channel_id: channel.id, now })),
+    routings,
+  );
   const opened = await openNewSenders(
     tx,
-    order.map(([, index]) => jobs[index]),
-    order.map(([group]) => events.get(group)!),
+    openers,
+    order.map(([group], i) => events.get(group)! + (isOffered(offers[i]) ? 1 : 0)), // its chat.offered after its chat.created
   );
-  return new Map(order.map(([group], i) => [group, opened[i]]));
+  await insertFirstOffers(
+    tx,
+    opened.flatMap(({ chat }, i) => (offers[i] ? [{ chat, first: offers[i] }] : [])),
+  );
+  return new Map(order.map(([group], i) => [group, { ...opened[i], offered: offers[i] && firstOfferedPayload(opened[i].chat.id, offers[i]) }]));
 }
 
 /**

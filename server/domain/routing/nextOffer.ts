@@ -33,7 +33,7 @@ export async function nextOffer(
   tx: Tx,
   chat: Pick<Chat, 'account_id' | 'channel_id' | 'department_id'>,
   routing: ChatRouting,
-  o: { everyoneAt: number | null; tried: number[]; current: number | null; now: number },
+  o: { everyoneAt: number | null; tried: number[]; current: number | null; now: number; pending?: number[] },
 ): Promise<NextOffer | null> {
   const inDepartment = departmentTurn(chat, o.everyoneAt, o.now);
   const mode = inDepartment ? routing.department_mode : routing.mode;
@@ -45,7 +45,7 @@ export async function nextOffer(
     }
     return null;
   }
-  const pick = { accountId: chat.account_id, channelId: chat.channel_id, departmentId, mode, now: o.now };
+  const pick = { accountId: chat.account_id, channelId: chat.channel_id, departmentId, mode, now: o.now, pending: o.pending };
   let tried = o.tried;
   let agentId = await pickAgent(tx, { ...pick, exclude: tried });
   if (agentId === null && tried.length > 0) {

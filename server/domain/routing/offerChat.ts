@@ -11,6 +11,7 @@
 import type { Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Chat, ChatOffer } from '../../db/schema.js';
+import type { EventPayloads } from '../../events/catalogue.js';
 import { parseJson, toJson } from '../../lib/json.js';
 import { recordChatEvent } from '../chats/chatEvents.js';
 import { nextOffer, type NextOffer } from './nextOffer.js';
@@ -29,7 +30,14 @@ export async function startRouting(tx: Tx, chat: Chat, now: number): Promise<Cha
   const everyoneAt = chat.department_id === null ? now : routing.everyone_after_seconds === null ? null : now + routing.everyone_after_seconds * 1000;
   const next = await nextOffer(tx, chat, routing, { everyoneAt, tried: [], current: null, now });
   if (!next) return null;
-  const offer = await insertOffer.only(tx, {
+  const offer = await insertOffer.only(tx, firstOfferRow(chat, next, everyoneAt, now));
+  await recordOffer(tx, chat, offer, next, null, now);
+  return offer;
+}
+
+/** A chat's first chat_offers row (attempt 1): to `next`'s agent, or to nobody yet (looked at again at its expiry). */
+export function firstOfferRow(chat: Pick<Chat, 'id' | 'account_id' | 'department_id'>, next: NextOffer, everyoneAt: number | null, now: number): ChatOffer {
+  return {
     chat_id: chat.id,
     account_id: chat.account_id,
     department_id: chat.department_id,
@@ -39,9 +47,7 @@ export async function startRouting(tx: Tx, chat: Chat, now: number): Promise<Cha
     everyone_at: everyoneAt,
     tried_json: toJson(next.tried),
     created_at: now,
-  });
-  await recordOffer(tx, chat, offer, next, null, now);
-  return offer;
+  };
 }
 
 /** Stops routing the chat (accepted, or transferred and routed anew). */
@@ -77,20 +83,25 @@ export async function moveOffer(tx: Tx, offer: ChatOffer, now: number): Promise<
 }
 
 async function recordOffer(tx: Tx, chat: Chat, offer: ChatOffer, next: NextOffer, previous: number | null, now: number): Promise<void> {
-  if (next.agentId === null || next.mode === null) return;
-  await recordChatEvent(
-    tx,
-    chat,
-    'chat.offered',
-    {
-      chat_id: chat.id,
-      agent_id: next.agentId,
-      attempt: offer.attempt,
-      expires_at: offer.expires_at,
-      department_id: next.departmentId,
-      mode: next.mode,
-      previous_agent_id: previous,
-    },
-    now,
-  );
+  const payload = offeredPayload(chat.id, offer, next, previous);
+  if (payload) await recordChatEvent(tx, chat, 'chat.offered', payload, now);
+}
+
+/** The chat.offered event of an offer to an agent; null when nobody was offered it (no event). */
+export function offeredPayload(
+  chatId: number,
+  offer: Pick<ChatOffer, 'attempt' | 'expires_at'>,
+  next: NextOffer,
+  previous: number | null,
+): EventPayloads['chat.offered'] | null {
+  if (next.agentId === null || next.mode === null) return null;
+  return {
+    chat_id: chatId,
+    agent_id: next.agentId,
+    attempt: offer.attempt,
+    expires_at: offer.expires_at,
+    department_id: next.departmentId,
+    mode: next.mode,
+    previous_agent_id: previous,
+  };
 }
