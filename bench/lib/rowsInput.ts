@@ -20,7 +20,8 @@ export interface RowsInput {
 
 /** One request's rows, in one transaction. */
 export interface RowsStore {
-  store(input: RowsInput): Promise<void>;
+  /** Resolves, once committed, to the outbox event's payload (what the server sends its sockets). */
+  store(input: RowsInput): Promise<string>;
   close(): Promise<void>;
 }
 

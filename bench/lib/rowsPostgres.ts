@@ -79,8 +79,10 @@ export async function rowsPostgres(url: string, schema: string): Promise<RowsSto
             i.now,
           ])
         ).id;
-        await q(client, 'rows-event', 'insert into outbox (payload, created_at) values ($1, $2)', [messageJson(i, { message, chat, visitor }), i.now]);
+        const payload = messageJson(i, { message, chat, visitor });
+        await q(client, 'rows-event', 'insert into outbox (payload, created_at) values ($1, $2)', [payload, i.now]);
         await client.query('commit');
+        return payload;
       } catch (err) {
         await client.query('rollback').catch(() => undefined);
         throw err;

@@ -70,7 +70,9 @@ export function rowsSqlite(dir: string): RowsStore {
     const visitor = upsertVisitor.get(i.channelId, i.senderId, i.name, i.email, i.phone, i.url, i.now, i.now)!.id;
     const chat = openChat.get(visitor)?.id ?? createChat.get(visitor, i.now)!.id;
     const message = insertMessage.get(chat, i.externalId, i.text, i.now)!.id;
-    insertEvent.run(messageJson(i, { message, chat, visitor }), i.now);
+    const payload = messageJson(i, { message, chat, visitor });
+    insertEvent.run(payload, i.now);
+    return payload;
   });
   return {
     store: async (input) => write(input),

@@ -127,6 +127,7 @@ export class AgentStream {
   private closed(): void {
     this.stopKeepAlive?.();
     this.feed.close();
+    this.visibility.release();
     this.ctx.metrics.sockets.labels('agent').dec();
     this.ctx.presence.closed(this.ref);
   }
