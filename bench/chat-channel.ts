@@ -20,7 +20,7 @@ export async function runChatChannelBench(dbs: Db[]): Promise<void> {
   const frames: FramesResult[] = [];
   for (const db of dbs) {
     process.stderr.write(`chat-channel benchmark on ${db}: frames…\n`);
-    frames.push(await benchFrames(db, load));
+    frames.push(...(await benchFrames(db, load)));
     process.stderr.write(`chat-channel benchmark on ${db}: throughput…\n`);
     throughput.push(...(await benchThroughput(db, load)));
   }

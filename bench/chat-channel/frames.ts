@@ -6,9 +6,15 @@
  *     frame and answer came;
  *   - fixed rate: RATE msg/s for SECONDS s (an open loop: sent on time
  *     whatever the answers), with the POSTs' own latency beside.
+ * Then the same against the rows baseline (bench/rows-server.ts), whose /ws
+ * sockets get each commit's outbox event: the floor of this machine.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { AgentFrames } from '../lib/agentFrames.js';
+import { startBaseline } from '../lib/baselines.js';
 import { realBodies, refOf } from '../lib/bodies.js';
 import { closedLoop, openLoop, post } from '../lib/load.js';
 import type { LoadWatch } from '../lib/machine.js';
@@ -22,6 +28,8 @@ const FRAME_TIMEOUT_MS = 5000;
 
 export interface FramesResult {
   db: Db;
+  /** Parley, or the rows baseline (bench/rows-server.ts: commit, then the frame to its sockets): the floor. */
+  server: 'parley' | 'rows';
   /** POST → frame, ms, ascending. */
   sequential: number[];
   sequentialLost: number;
@@ -34,45 +42,69 @@ export interface FramesResult {
 
 const ascending = (xs: number[]) => [...xs].sort((a, b) => a - b);
 
-export async function benchFrames(db: Db, load: LoadWatch): Promise<FramesResult> {
+/** Parley, then the rows baseline on the same store with the same sequence. */
+export async function benchFrames(db: Db, load: LoadWatch): Promise<FramesResult[]> {
+  const results: FramesResult[] = [];
   const parley = await startParley({ db });
   try {
     const { token, endpointUrl } = await chatApiSetup(parley.base, { name: 'bench' });
-    const stream = await AgentFrames.open(parley.ws, token);
-    const pool = { pool: POOL };
-    await closedLoop(endpointUrl, realBodies({ tag: 'warm-', senders: pool }), { concurrency: 50, seconds: 60, count: 2 * POOL });
-    await new Promise((r) => setTimeout(r, 1000));
-    stream.reset();
-    load.sample();
-
-    const seqBodies = realBodies({ tag: 'seq-', senders: pool });
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const url = new URL(endpointUrl);
-    let errors = 0;
-    for (let n = 0; n < SEQUENTIAL; n++) {
-      const body = seqBodies(n);
-      stream.expect(refOf('seq-', n), performance.now());
-      const [status] = await Promise.all([post(agent, url, body), stream.arrival(refOf('seq-', n), FRAME_TIMEOUT_MS)]);
-      if (status !== 200) errors++;
-    }
-    agent.destroy();
-    const sequential = ascending(stream.latencies);
-    const sequentialLost = stream.lost;
-    stream.reset();
-    await new Promise((r) => setTimeout(r, 1000));
-    load.sample();
-
-    const fixed = await openLoop(endpointUrl, realBodies({ tag: 'rate-', senders: pool }), {
-      rate: RATE,
-      seconds: SECONDS,
-      onSend: (n, at) => stream.expect(refOf('rate-', n), at),
-    });
-    await new Promise((r) => setTimeout(r, 2000));
-    load.sample();
-    stream.close();
-    return { db, sequential, sequentialLost, frames: ascending(stream.latencies), posts: fixed.latencies, lost: stream.lost, errors: errors + fixed.errors };
+    results.push(await measureFrames(db, 'parley', endpointUrl, await AgentFrames.open(parley.ws, token), load));
   } finally {
     await parley.stop();
     await cleanup(parley);
   }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-frames-rows-'));
+  const baseline = await startBaseline('rows', db, dir, `frames_${process.pid}`);
+  try {
+    const socketUrl = `${baseline.url.replace(/^http/, 'ws').replace(/\/rows\/1$/, '')}/ws`;
+    results.push(await measureFrames(db, 'rows', baseline.url, await AgentFrames.openUrl(socketUrl), load));
+  } finally {
+    await baseline.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+async function measureFrames(db: Db, server: FramesResult['server'], endpointUrl: string, stream: AgentFrames, load: LoadWatch): Promise<FramesResult> {
+  const pool = { pool: POOL };
+  await closedLoop(endpointUrl, realBodies({ tag: 'warm-', senders: pool }), { concurrency: 50, seconds: 60, count: 2 * POOL });
+  await new Promise((r) => setTimeout(r, 1000));
+  stream.reset();
+  load.sample();
+
+  const seqBodies = realBodies({ tag: 'seq-', senders: pool });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(endpointUrl);
+  let errors = 0;
+  for (let n = 0; n < SEQUENTIAL; n++) {
+    const body = seqBodies(n);
+    stream.expect(refOf('seq-', n), performance.now());
+    const [status] = await Promise.all([post(agent, url, body), stream.arrival(refOf('seq-', n), FRAME_TIMEOUT_MS)]);
+    if (status !== 200) errors++;
+  }
+  agent.destroy();
+  const sequential = ascending(stream.latencies);
+  const sequentialLost = stream.lost;
+  stream.reset();
+  await new Promise((r) => setTimeout(r, 1000));
+  load.sample();
+
+  const fixed = await openLoop(endpointUrl, realBodies({ tag: 'rate-', senders: pool }), {
+    rate: RATE,
+    seconds: SECONDS,
+    onSend: (n, at) => stream.expect(refOf('rate-', n), at),
+  });
+  await new Promise((r) => setTimeout(r, 2000));
+  load.sample();
+  stream.close();
+  return {
+    db,
+    server,
+    sequential,
+    sequentialLost,
+    frames: ascending(stream.latencies),
+    posts: fixed.latencies,
+    lost: stream.lost,
+    errors: errors + fixed.errors,
+  };
 }

@@ -23,7 +23,12 @@ export class AgentFrames {
   }
 
   static async open(wsBase: string, token: string): Promise<AgentFrames> {
-    const ws = new WebSocket(`${wsBase}/api/v1/stream?token=${token}`, { perMessageDeflate: false });
+    return AgentFrames.openUrl(`${wsBase}/api/v1/stream?token=${token}`);
+  }
+
+  /** Any socket that sends the message.created frames (the rows baseline's /ws). */
+  static async openUrl(url: string): Promise<AgentFrames> {
+    const ws = new WebSocket(url, { perMessageDeflate: false });
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     return new AgentFrames(ws);
   }
