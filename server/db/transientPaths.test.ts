@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, testDialect, type TestApp } from '../../test/helpers/testApp.js';
-import { inTransaction } from './database.js';
+import { inTransaction, type Tx } from './database.js';
 
 describe.skipIf(testDialect() !== 'postgres')('a deadlock in a write path', () => {
   let t: TestApp;
@@ -26,18 +26,21 @@ describe.skipIf(testDialect() !== 'postgres')('a deadlock in a write path', () =
     return res.json<{ id: number }>().id;
   };
 
-  /** Resolves once some backend waits for a lock the backend `pid` holds. */
-  const blockedBy = async (pid: number): Promise<void> => {
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`.execute(
-        t.app.ctx.db,
-      );
-      if (rows[0].n > 0) return;
-      if (Date.now() > until) throw new Error('nothing waited for the other transaction');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
+  /**
+   * In one statement (no round trip through a busy test process): waits until some backend waits
+   * for a lock this transaction holds, then updates the department. pg_locks is read live.
+   */
+  const closeCycle = (tx: Tx, departmentId: number) =>
+    sql`do $$
+      declare
+        until timestamptz := clock_timestamp() + interval '10 seconds';
+      begin
+        while not exists (select 1 from pg_locks l where not l.granted and pg_backend_pid() = any(pg_blocking_pids(l.pid))) loop
+          if clock_timestamp() > until then raise exception 'nothing waited for this transaction'; end if;
+          perform pg_sleep(0.002);
+        end loop;
+        update departments set name = 'First, renamed' where id = ${sql.lit(departmentId)};
+      end $$`.execute(tx);
 
   it('PUT /routing caught in a lock cycle runs again and answers 200 with its change stored', async () => {
     const first = await department('First');
@@ -52,12 +55,12 @@ describe.skipIf(testDialect() !== 'postgres')('a deadlock in a write path', () =
     const other = inTransaction(t.app.ctx.db, async (tx) => {
       otherRuns++;
       await sql`update departments set name = 'Second, renamed' where id = ${second}`.execute(tx);
-      if (otherRuns === 1) {
-        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx);
-        held();
-        await blockedBy(rows[0].pid);
+      if (otherRuns > 1) {
+        await sql`update departments set name = 'First, renamed' where id = ${first}`.execute(tx);
+        return;
       }
-      await sql`update departments set name = 'First, renamed' where id = ${first}`.execute(tx);
+      held();
+      await closeCycle(tx, first);
     });
     await holding;
     const res = await t.app.inject({
