@@ -29,6 +29,24 @@ export default tseslint.config(
     },
   },
   {
+    // A transaction PostgreSQL aborts for a deadlock or a serialization failure must run again, not
+    // answer 500: server code opens transactions through inTransaction (db/database.ts) or commit
+    // (events/outbox.ts), which do (db/transient.ts). Allowed: db/ itself; the relay, which retries
+    // whole batches itself (events/relay.ts); tests, which open plain ones on purpose.
+    files: ['server/**/*.ts'],
+    ignores: ['server/db/**', 'server/events/relay.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(transaction|startTransaction)$/]",
+          message:
+            'Open transactions with inTransaction (db/database.ts), or commit (events/outbox.ts) when they record events: both run a transaction PostgreSQL aborts for a deadlock again (db/transient.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },

@@ -5,17 +5,19 @@
  * instance holds it (that one is already pruning; two deleting the same rows
  * would only wait on each other's row locks). The lock ends with the
  * transaction, so no long lock is ever held. SQLite has one writer anyway.
+ * A batch PostgreSQL aborts for a deadlock runs again (db/transient.ts), lock
+ * first: the batches are deletes, harmless to run again.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
-import type { Tx } from '../db/database.js';
+import { inTransaction, type Tx } from '../db/database.js';
 
 /** pg_try_advisory_xact_lock(class, hashtext(schema)); the relay uses another class. */
 const LOCK_CLASS = 0x50_52_54; // "PRT"
 
 /** Runs one batch in its own transaction; null when another instance is pruning right now. */
 export async function exclusively<T>(ctx: AppContext, batch: (tx: Tx) => Promise<T>): Promise<T | null> {
-  return ctx.db.transaction().execute(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     if (ctx.store.dialect === 'postgres') {
       const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${LOCK_CLASS}, hashtext(current_schema())) as locked`.execute(tx);
       if (!rows[0]?.locked) return null;

@@ -13,14 +13,18 @@
  * picked (on PostgreSQL FOR UPDATE SKIP LOCKED, so instances share the work
  * and a message attaching one of them right now is either waited for by the
  * sweep or skips it: a message never keeps a link to a swept file once it
- * commits), their files removed, the rows deleted. A crash between the two
- * leaves rows whose files are gone, deleted at the next pass. Time comes from
- * ctx.clock, so tests move it instead of waiting.
+ * commits), the rows deleted, then their files removed, then the commit. A
+ * crash before the commit leaves rows whose files are gone, deleted at the
+ * next pass. A batch PostgreSQL aborts for a deadlock (raised by a statement,
+ * so before any file is removed) runs again (db/transient.ts); removing a
+ * file that is already gone is no error (force), so a second run is harmless.
+ * Time comes from ctx.clock, so tests move it instead of waiting.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
+import { inTransaction } from '../db/database.js';
 import { uploadsDir } from '../domain/widget/storeUpload.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
 import type { Worker } from '../context.js';
@@ -37,7 +41,7 @@ export async function sweepUploads(ctx: AppContext, options: { batchSize?: numbe
   const dir = uploadsDir(ctx.config.dataDir);
   let deleted = 0;
   for (;;) {
-    const batch = await ctx.db.transaction().execute(async (tx) => {
+    const batch = await inTransaction(ctx.db, async (tx) => {
       const rows = await tx
         .selectFrom('uploads')
         .select(['id', 'name'])
@@ -49,8 +53,6 @@ export async function sweepUploads(ctx: AppContext, options: { batchSize?: numbe
         .$if(ctx.store.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
         .execute();
       if (rows.length === 0) return 0;
-      // The names are ones storeUpload made (one path segment); checked again all the same.
-      for (const row of rows) if (!row.name.includes('/') && !row.name.startsWith('.')) await fs.rm(path.join(dir, row.name), { force: true });
       await tx
         .deleteFrom('uploads')
         .where(
@@ -59,6 +61,9 @@ export async function sweepUploads(ctx: AppContext, options: { batchSize?: numbe
           rows.map((r) => r.id),
         )
         .execute();
+      // After the last statement: the files go only once the batch's statements all went through.
+      // The names are ones storeUpload made (one path segment); checked again all the same.
+      for (const row of rows) if (!row.name.includes('/') && !row.name.startsWith('.')) await fs.rm(path.join(dir, row.name), { force: true });
       return rows.length;
     });
     deleted += batch;

@@ -4,7 +4,7 @@
  * returned so main.ts prints it once) and its settings row.
  */
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { inTransaction, type Db } from '../../db/database.js';
 import type { DialectName } from '../../db/columns.js';
 import { randomToken } from '../../lib/ids.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -29,7 +29,7 @@ export async function bootstrapAccount(
   const generatedPassword = opts.adminPassword ? undefined : randomToken(12);
   const passwordHash = await hashPassword(opts.adminPassword ?? generatedPassword!);
 
-  return db.transaction().execute(async (tx) => {
+  return inTransaction(db, async (tx) => {
     // Instances starting together on an empty PostgreSQL database take turns here;
     // the one that comes second finds the account the first created.
     if (opts.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('parley:bootstrap'))`.execute(tx);

@@ -3,6 +3,7 @@
  * keys the change names, checked first, so a refused change stores nothing.
  */
 import type { AppContext } from '../../context.js';
+import { inTransaction } from '../../db/database.js';
 import {
   mergeNotificationPrefs,
   notificationPrefsOf,
@@ -25,7 +26,7 @@ export async function updateNotificationPrefs(
   ctx: AppContext,
   input: { agentId: number; accountId: number; changes: NotificationPrefsChanges },
 ): Promise<NotificationPrefs> {
-  return ctx.db.transaction().execute(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const row = await tx
       .selectFrom('agents')
       .select('notification_prefs_json')

@@ -13,7 +13,7 @@
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { Db } from '../../db/database.js';
+import { inTransaction, type Db } from '../../db/database.js';
 import type { Agent } from '../../db/schema.js';
 import { AppError } from '../../errors/AppError.js';
 import { safeEqual } from '../../lib/ids.js';
@@ -36,7 +36,7 @@ export interface LoginInput {
  */
 async function rehash(db: Db, agent: Agent, password: string): Promise<void> {
   const hash = await hashPassword(password);
-  await db.transaction().execute(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const row = await tx
       .updateTable('agents')
       .set({ password_hash: sql<string>`password_hash` })
@@ -51,7 +51,7 @@ async function rehash(db: Db, agent: Agent, password: string): Promise<void> {
 
 /** The one sign-in of a one-time password: marked used (only if still unused and still this password), with the token of its session. */
 async function useOneTimePassword(db: Db, agent: Agent, now: number, ttlSeconds: number): Promise<string> {
-  return db.transaction().execute(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const used = await tx
       .updateTable('agents')
       .set({ password_state: 'one_time_used' })

@@ -6,7 +6,7 @@
  * not shown. Clearing deletes the row: the pair or address starts afresh.
  */
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import type { SignInThrottle } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
@@ -42,7 +42,7 @@ export async function listThrottles(ctx: AppContext, input: { actor: Actor; limi
 
 export async function clearThrottle(ctx: AppContext, input: { actor: Actor; id: number }): Promise<void> {
   assertAdmin(input.actor);
-  await ctx.db.transaction().execute(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const row = await visible(tx, input.actor.account_id, ctx.clock()).where('id', '=', input.id).executeTakeFirst();
     if (!row) throw notFound(`Sign-in throttle ${input.id}`);
     await tx.deleteFrom('sign_in_throttles').where('id', '=', row.id).execute();

@@ -12,7 +12,7 @@
  * throttled exactly like known ones, so answers do not tell which exist.
  */
 import { sql } from 'kysely';
-import type { Db, Executor } from '../../db/database.js';
+import { inTransaction, type Db, type Executor } from '../../db/database.js';
 import type { SignInThrottlesTable } from '../../db/schema.js';
 import { AppError } from '../../errors/AppError.js';
 
@@ -59,7 +59,7 @@ export async function assertNotThrottled(db: Executor, keys: ThrottleKeys, now: 
 
 /** Counts one failure against the pair and the source; `accountId` is the account of the agent the e-mail names, if any. */
 export async function recordSignInFailure(db: Db, keys: ThrottleKeys & { accountId: number | null }, now: number): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await countFailure(tx, { key: pairKey(keys), kind: 'pair', address: keys.address, email: keys.email, account_id: keys.accountId }, now);
     await countFailure(tx, { key: sourceKey(keys), kind: 'source', address: keys.address, email: null, account_id: null }, now);
   });

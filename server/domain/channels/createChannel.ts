@@ -9,7 +9,7 @@
 import { DEFAULT_APPEARANCE } from '../../../protocol/widget.js';
 import { applyAppearance } from './appearance.js';
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import { bool, toJson } from '../../lib/json.js';
 import { randomPublicId, randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
@@ -50,7 +50,7 @@ export async function createChannel(
   if (!isChatChannel && fields.enabled === false) options.enabled = false;
   const now = ctx.clock();
 
-  const created = await ctx.db.transaction().execute(async (tx) => {
+  const created = await inTransaction(ctx.db, async (tx) => {
     const agentIds = await checkAgentIds(tx, actor.account_id, fields.agent_ids ?? null);
     const channel = await tx
       .insertInto('channels')

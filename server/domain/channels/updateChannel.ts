@@ -12,6 +12,7 @@
  */
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { inTransaction } from '../../db/database.js';
 import type { ChannelsTable } from '../../db/schema.js';
 import { bool, toJson } from '../../lib/json.js';
 import { closeWidgetSockets } from '../../realtime/widgetSockets.js';
@@ -39,7 +40,7 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
   assertAdmin(actor);
   const now = ctx.clock();
 
-  const updated = await ctx.db.transaction().execute(async (tx) => {
+  const updated = await inTransaction(ctx.db, async (tx) => {
     const { channel } = await findChannel(tx, actor.account_id, id);
     refuseForeignFields(channel.type, fields);
     const set: Updateable<ChannelsTable> = {};

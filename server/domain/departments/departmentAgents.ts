@@ -6,7 +6,7 @@
  * and nothing changes); a deactivated agent may stay a member.
  */
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/database.js';
+import { inTransaction, type Executor } from '../../db/database.js';
 import { invalid, notFound } from '../../errors/AppError.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 
@@ -39,7 +39,7 @@ export async function setDepartmentAgents(ctx: AppContext, input: { actor: Actor
   assertAdmin(actor);
   const wanted = [...new Set(input.agentIds)];
   if (wanted.length > MAX_MEMBERS) throw invalid(`A department can have at most ${MAX_MEMBERS} agents (got ${wanted.length}).`);
-  return ctx.db.transaction().execute(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     await departmentOf(tx, actor.account_id, id);
     if (wanted.length > 0) {
       const found = await tx.selectFrom('agents').select('id').where('account_id', '=', actor.account_id).where('id', 'in', wanted).execute();

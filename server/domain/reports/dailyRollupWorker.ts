@@ -9,7 +9,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Worker } from '../../context.js';
-import type { Store } from '../../db/database.js';
+import { inTransaction, type Store } from '../../db/database.js';
 import { withRelayLock } from '../../events/relayLock.js';
 import { UnavailableLog, type UnavailableSource } from '../../errors/unavailableLog.js';
 import { accountZone, buildDailyStep } from './dailyRollup.js';
@@ -33,7 +33,7 @@ export async function buildDailyRollups(store: Pick<Store, 'db' | 'dialect'>, op
     for (;;) {
       if (options.stopped?.()) return built;
       const done = await withRelayLock(store.db, store.dialect, (db) =>
-        db.transaction().execute((tx) => buildDailyStep(tx, account.id, zone, options.chunkDays ?? CHUNK_DAYS)),
+        inTransaction(db, (tx) => buildDailyStep(tx, account.id, zone, options.chunkDays ?? CHUNK_DAYS)),
       );
       if (done) break;
       await nextTurn();

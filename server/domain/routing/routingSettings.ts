@@ -9,7 +9,7 @@
  */
 import type { RoutingSettingsDto } from '../../../protocol/routing.js';
 import type { AppContext } from '../../context.js';
-import { isPostgres, type Executor } from '../../db/database.js';
+import { inTransaction, isPostgres, type Executor } from '../../db/database.js';
 import { toJson } from '../../lib/json.js';
 import { WIDGET_LANGUAGES } from '../../../protocol/widget.js';
 import { widgetOptions } from '../channels/channelInput.js';
@@ -134,7 +134,7 @@ export async function updateRouting(ctx: AppContext, input: { actor: Actor; chan
       throw invalid(`The chat limit of agent ${a.id} must be a whole number from 1 to ${MAX_CHATS_LIMIT}, or null for no limit (got ${a.max_chats}).`);
     }
   }
-  return ctx.db.transaction().execute(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const account = cleanAccount(await accountRouting(tx, accountId), changes);
     if (changes.mode !== undefined || changes.offer_timeout_seconds !== undefined || changes.everyone_after_seconds !== undefined) {
       await tx

@@ -3,6 +3,7 @@
  * Requests signed from now on use the new one; receivers must be updated.
  */
 import type { AppContext } from '../../context.js';
+import { inTransaction } from '../../db/database.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { settingsOf, type SettingsRow } from './getSettings.js';
 import { newWebhookSecret } from './settingsRow.js';
@@ -10,7 +11,7 @@ import { newWebhookSecret } from './settingsRow.js';
 export async function rotateWebhookSecret(ctx: AppContext, input: { actor: Actor }): Promise<SettingsRow> {
   assertAdmin(input.actor);
   const now = ctx.clock();
-  return ctx.db.transaction().execute(async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     await settingsOf(tx, input.actor.account_id, now);
     return tx
       .updateTable('settings')

@@ -9,7 +9,7 @@
  * Widget rules are checked against docs/WIDGET.md (widgetRules.ts).
  */
 import type { Updateable } from 'kysely';
-import type { Tx } from '../../db/database.js';
+import { inTransaction, type Tx } from '../../db/database.js';
 import type { AppContext } from '../../context.js';
 import type { SettingsTable } from '../../db/schema.js';
 import { clearGivenUp } from '../../eventWebhooks/giveUp.js';
@@ -30,19 +30,22 @@ import { parseStoredHours } from '../workingHours/storedHours.js';
 export async function updateSettings(ctx: AppContext, input: { actor: Actor; changes: SettingsChanges }): Promise<SettingsRow> {
   const { actor, changes } = input;
   assertAdmin(actor);
-  const set: Updateable<SettingsTable> = {};
-  if (changes.event_webhook_url !== undefined) set.event_webhook_url = cleanEventWebhookUrl(ctx.config, changes.event_webhook_url);
-  if (changes.safe_url !== undefined) set.safe_url = cleanSafeUrl(changes.safe_url);
+  const checked: Updateable<SettingsTable> = {};
+  if (changes.event_webhook_url !== undefined) checked.event_webhook_url = cleanEventWebhookUrl(ctx.config, changes.event_webhook_url);
+  if (changes.safe_url !== undefined) checked.safe_url = cleanSafeUrl(changes.safe_url);
   if (changes.rules !== undefined) {
     const rules = await cleanWidgetRules(ctx.db, actor.account_id, changes.rules);
-    set.rules_json = rules === null ? null : toJson(rules);
+    checked.rules_json = rules === null ? null : toJson(rules);
   }
-  if (changes.notifications !== undefined) Object.assign(set, notificationColumns(changes.notifications));
-  if (changes.presence !== undefined) Object.assign(set, presenceColumns(changes.presence));
+  if (changes.notifications !== undefined) Object.assign(checked, notificationColumns(changes.notifications));
+  if (changes.presence !== undefined) Object.assign(checked, presenceColumns(changes.presence));
   const now = ctx.clock();
 
   let zoneChanged = false;
-  const row = await ctx.db.transaction().execute(async (tx) => {
+  // A run PostgreSQL aborts (a deadlock) runs again: each run starts from the checked columns, not from the last run's additions.
+  const row = await inTransaction(ctx.db, async (tx) => {
+    const set: Updateable<SettingsTable> = { ...checked };
+    zoneChanged = false;
     const current = await settingsOf(tx, actor.account_id, now, ctx.store.dialect === 'postgres');
     if (changes.callback !== undefined) {
       const callback = mergeCallback(callbackOf(current), changes.callback);

@@ -5,6 +5,7 @@
  * finite numbers or booleans. Anything else is refused as a whole.
  */
 import type { AppContext } from '../../context.js';
+import { inTransaction } from '../../db/database.js';
 import type { Visitor } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
 import { cutText } from '../messages/normalizeMessage.js';
@@ -29,7 +30,7 @@ export function cleanAttributes(raw: unknown): ClientAttributes {
 export async function setClientAttributes(ctx: AppContext, input: { visitor: Visitor; attributes: unknown }): Promise<void> {
   const attributes = cleanAttributes(input.attributes);
   const now = ctx.clock();
-  await ctx.db.transaction().execute(async (tx) => {
+  await inTransaction(ctx.db, async (tx) => {
     const visitor = await lockVisitor(tx, input.visitor.id, now);
     const session = readSession(visitor);
     const merged = { ...(session.attributes ?? {}), ...attributes };

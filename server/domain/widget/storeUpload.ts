@@ -12,14 +12,16 @@
  * insert are one transaction, serialized per account (the account row is
  * locked on PostgreSQL; SQLite has one writer), so uploads racing each other
  * on any instance cannot overshoot it. The file is renamed into place inside
- * that transaction and removed again if it does not commit. Uploads no
- * message carries are deleted after an hour (retention/uploadSweeper.ts).
+ * that transaction (once: a run PostgreSQL aborts for a deadlock runs again,
+ * db/transient.ts, and finds it there) and removed again if it does not
+ * commit. Uploads no message carries are deleted after an hour
+ * (retention/uploadSweeper.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { Tx } from '../../db/database.js';
+import { inTransaction, type Tx } from '../../db/database.js';
 import { AppError, invalid } from '../../errors/AppError.js';
 import { randomPublicId } from '../../lib/ids.js';
 import { WIDGET_UPLOAD_MAX_BYTES, type UploadResponse } from '../../../protocol/widget.js';
@@ -113,8 +115,9 @@ export async function storeUpload(
   const temp = path.join(dir, `.${name}.${randomPublicId(8)}.tmp`);
   const final = path.join(dir, name);
   await fs.writeFile(temp, input.data, { flag: 'wx' });
+  let renamed = false;
   try {
-    await ctx.db.transaction().execute(async (tx) => {
+    await inTransaction(ctx.db, async (tx) => {
       if (ctx.store.dialect === 'postgres') {
         await tx.selectFrom('accounts').select('id').where('id', '=', input.accountId).forUpdate().executeTakeFirst();
       }
@@ -131,7 +134,9 @@ export async function storeUpload(
           created_at: ctx.clock(),
         })
         .execute();
-      await fs.rename(temp, final);
+      // Not twice: a second run (after a deadlock) would find no temporary file.
+      if (!renamed) await fs.rename(temp, final);
+      renamed = true;
     });
   } catch (err) {
     await fs.rm(temp, { force: true });
