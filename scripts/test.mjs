@@ -81,7 +81,8 @@ const reportFile = path.join(reportDir, 'report.json');
 const args = [
   'vitest',
   'run',
-  ...projects.flatMap((p) => ['--project', p]),
+  // Each store's files run side by side, its few timing-by-the-spec files alone after them (vitest.config.ts).
+  ...projects.flatMap((p) => ['--project', p, '--project', `${p}-serial`]),
   '--reporter=default',
   '--reporter=json',
   '--reporter=./scripts/flakyReporter.mjs',

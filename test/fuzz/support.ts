@@ -17,8 +17,13 @@ export const runs = (byDefault: number): number => {
   return Number.isInteger(n) && n > 0 ? n : byDefault;
 };
 
-/** vitest timeout for a property of `cases` cases, at a generous few ms each. */
-export const timeoutFor = (cases: number, msPerCase = 40): number => Math.max(30_000, cases * msPerCase);
+/**
+ * vitest timeout for a property of `cases` cases, at a generous few ms each: files run side by
+ * side on a 2-core CI machine (vitest.config.ts), where a PostgreSQL case (a request and two
+ * fingerprints) takes up to about 100 ms; a case timed out at 40 ms went on in the background
+ * and spoiled the retry's fingerprints.
+ */
+export const timeoutFor = (cases: number, msPerCase = 150): number => Math.max(30_000, cases * msPerCase);
 
 /** encodeURIComponent, except that a lone surrogate (which no URL can carry) becomes "?" instead of throwing. */
 export function encodeSafely(text: string): string {
