@@ -36,7 +36,10 @@ function writerOf(ctx: AppContext): GroupCommit<InboundJob, InboundOutcome> {
     writer = new GroupCommit<InboundJob, InboundOutcome>({
       run: (jobs) =>
         commit(ctx.db, ctx.signals, async (tx) => {
-          if (jobs.length > 1) return storeInboundBatch(tx, jobs);
+          // A message alone takes the batch's path too: fewer statements than storeInbound's for a
+          // known visitor (6 against 7) and far fewer for a new one (about 9 against 13, routed or
+          // not); typing alone goes straight to storeInbound (the batch would hand it over anyway).
+          if (jobs.length > 1 || jobs[0].req.kind === 'message') return storeInboundBatch(tx, jobs);
           const outcomes: InboundOutcome[] = [];
           for (const job of jobs) outcomes.push(await storeInbound(tx, job));
           return outcomes;
