@@ -64,6 +64,60 @@ describe('chat channel: messages that arrive together', () => {
     for (let v = 0; v < 8; v++) expect((await messagesOf(`turn-${v}`)).map((r) => r.text)).toEqual([`turn #${v}`, `turn #${v + 8}`]);
   });
 
+  it.skipIf(testDialect() !== 'postgres')(
+    "stores a new sender's message alone when another transaction creates its visitor meanwhile (another instance)",
+    async () => {
+      const db = t.app.ctx.db;
+      const row = await db.selectFrom('channels').selectAll().where('id', '=', channel.id).executeTakeFirstOrThrow();
+      const accountId = row.account_id;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let inserted!: () => void;
+      const insertedNow = new Promise<void>((r) => (inserted = r));
+      // The other instance: the visitor inserted, its transaction still open.
+      const other = db.transaction().execute(async (tx) => {
+        await tx
+          .insertInto('visitors')
+          .values({
+            account_id: accountId,
+            channel_id: row.id,
+            external_id: 'racer',
+            external_id_is_number: 0,
+            number: 999_999,
+            name: 'Racer',
+            email: null,
+            phone: null,
+            photo: null,
+            url: null,
+            invite: null,
+            description: null,
+            user_token: null,
+            blacklisted: 0,
+            token_hash: null,
+            session_json: '{}',
+            widget_contact_json: null,
+            chats_count: 0,
+            created_at: 1,
+            updated_at: 1,
+          })
+          .execute();
+        inserted();
+        await gate;
+      });
+      await insertedNow;
+      // Not found by the batch's touch (uncommitted), then its insert meets the other's row.
+      const outcome = receiveInbound(t.app.ctx, {
+        channel: row,
+        req: parseInbound(JSON.stringify(textMessage('racer', 'first from racer', { name: 'Racer' }))),
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      release();
+      await other;
+      expect(await outcome).toBe('stored');
+      expect((await messagesOf('racer')).map((r) => r.text)).toEqual(['first from racer']);
+    },
+  );
+
   it('fails only the message the store refuses: the others of its transaction are stored, and nothing of it is', async () => {
     if (testDialect() === 'sqlite') {
       await sql`create trigger refuse_poison before insert on messages when new.text = 'poison' begin select raise(abort, 'refused'); end`.execute(

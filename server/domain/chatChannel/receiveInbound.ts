@@ -13,6 +13,7 @@ import type { Channel } from '../../db/schema.js';
 import { commit } from '../../events/outbox.js';
 import type { InboundRequest } from './parseInbound.js';
 import { storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
+import { NewSenderConflict } from './newSenders.js';
 import { storeInboundBatch } from './storeInboundBatch.js';
 
 export type { InboundOutcome } from './storeInbound.js';
@@ -34,16 +35,21 @@ function writerOf(ctx: AppContext): GroupCommit<InboundJob, InboundOutcome> {
   let writer = writers.get(ctx);
   if (!writer) {
     writer = new GroupCommit<InboundJob, InboundOutcome>({
-      run: (jobs) =>
-        commit(ctx.db, ctx.signals, async (tx) => {
-          // A message alone takes the batch's path too: fewer statements than storeInbound's for a
-          // known visitor (6 against 7) and far fewer for a new one (about 9 against 13, routed or
-          // not); typing alone goes straight to storeInbound (the batch would hand it over anyway).
-          if (jobs.length > 1 || jobs[0].req.kind === 'message') return storeInboundBatch(tx, jobs);
-          const outcomes: InboundOutcome[] = [];
-          for (const job of jobs) outcomes.push(await storeInbound(tx, job));
-          return outcomes;
-        }),
+      run: async (jobs) => {
+        // A message alone takes the batch's path too: fewer statements than storeInbound's for a
+        // known visitor (6 against 7) and far fewer for a new one (about 9 against 13, routed or
+        // not); typing alone goes straight to storeInbound (the batch would hand it over anyway).
+        const alone = (): Promise<InboundOutcome[]> => commit(ctx.db, ctx.signals, async (tx) => [await storeInbound(tx, jobs[0])]);
+        if (jobs.length === 1 && jobs[0].req.kind !== 'message') return alone();
+        try {
+          return await commit(ctx.db, ctx.signals, (tx) => storeInboundBatch(tx, jobs));
+        } catch (err) {
+          // Its new sender's visitor was created meanwhile (another instance): written as alone, as a
+          // failed batch's jobs are (db/groupCommit.ts writes those again one by one, but rejects one alone).
+          if (jobs.length === 1 && err instanceof NewSenderConflict) return alone();
+          throw err;
+        }
+      },
       keyOf: (job) => `${job.channel.id}:${job.req.sender.id}`,
       lanes: LANES,
       maxBatch: MAX_BATCH,

@@ -28,12 +28,13 @@
  * sequence one, and the messages one per row; the rest one each.
  *
  * Every other job (changed details, typing, a blacklisted visitor, …) is
- * written by storeInbound, exactly as alone; all jobs of one visitor take the same path, in arrival
- * order. The common messages follow the one rule of a visitor's message
- * (messages/visitorMessage.ts) through its pieces. What is written is what
- * storeInbound would write for the same jobs in the same order
- * (storeInboundBatch.test.ts); only the order between visitors may differ
- * (their messages arrived together), visitor numbers included.
+ * written by storeInbound, exactly as alone; all jobs of one visitor take the
+ * same path, in arrival order. The common messages follow the one rule of a
+ * visitor's message (messages/visitorMessage.ts) through its pieces. What is
+ * written is what storeInbound would write for the same jobs in the same order
+ * (storeInboundBatch.test.ts, newSenders.test.ts); only the order between
+ * visitors may differ (their messages arrived together), visitor numbers and
+ * the agents their new chats are offered to included.
  */
 import { sql } from 'kysely';
 import { isPostgres, type Tx } from '../../db/database.js';
