@@ -1,8 +1,8 @@
 /**
  * The relay: takes committed outbox rows after its cursor in id order, in
- * batches; publishes the batch to the realtime hub; runs the subscribers of
- * each inside the transaction that moves the cursor past them (relayClaim.ts);
- * commits.
+ * batches; runs the subscribers of each inside the transaction that moves the
+ * cursor past them (relayClaim.ts); commits; then publishes the batch to the
+ * realtime hub.
  *
  * It wakes on the process's 'outbox' signal (after every commit()) and polls
  * every second only as the backstop (rows of other instances, a crash). A wake
@@ -13,16 +13,14 @@
  * Order. Sockets resume from a cursor (an event id), so the relayed rows must
  * always be a prefix of the table and be published in id order, across
  * instances too. On PostgreSQL, one batch runs at a time per database schema:
- * claim → publish → subscribers → commit all happen under a session advisory
+ * claim → subscribers → commit → publish all happen under a session advisory
  * lock, so batch n+1 is never published before batch n. Instances still share
  * the work (whoever gets the lock takes the next batch), and a row is relayed
  * once: the batch that relays it moves the cursor past it in the same
  * transaction, and the next batch, on any instance, starts after the cursor.
  * Gaps: see relayClaim.ts.
  *
- * Failures. A failing subscriber rolls the batch back (its events were
- * published already: the retry publishes them again, and the feeds drop the
- * repeats); it is retried with
+ * Failures. A failing subscriber rolls the batch back; it is retried with
  * backoff. After MAX_ATTEMPTS failures on one event, that subscriber's part is
  * rolled back to its savepoint (taken only for that last attempt), logged, and the event is relayed without it
  * (one broken subscriber must not stop realtime for everyone). A subscriber's
@@ -147,7 +145,7 @@ export class OutboxRelay {
     }
   }
 
-  /** One batch: claim, publish, run subscribers, commit. */
+  /** One batch: claim, run subscribers, commit, publish. */
   async batch(): Promise<BatchResult> {
     if (this.ctx.store.dialect !== 'postgres') return this.run(this.ctx.db, (tx) => claimSqlite(tx, this.batchSize));
     return withRelayLock(this.ctx.db, 'postgres', (conn) => this.run(conn, (tx) => this.claimer.claim(tx, this.batchSize)));
@@ -158,19 +156,14 @@ export class OutboxRelay {
     let handled = false;
     const result = await db.transaction().execute(async (tx) => {
       const { rows, more } = await claim(tx);
-      for (const row of rows) {
-        const event = toRelayedEvent(row);
-        if (event) events.push(event);
-      }
-      // Published as soon as claimed, before the subscribers' writes and the commit: a claimed
-      // row is committed and final (the claim never steps over an id in flight), so the sockets
-      // need not wait for the bookkeeping. Sent together, in order: the hub keeps the order of
-      // calls. A batch rolled back publishes its events again when retried; the feeds, the
-      // hub's only subscribers, drop an event at or below the last they handled (realtime/feed.ts).
-      await Promise.all(events.map((e) => this.ctx.hub.publish(e)));
       /** Subscriber with a finishBatch → the first event it handled in this batch. */
       const finishing = new Map<Subscriber, RelayedEvent>();
-      for (const event of events) if (await this.runSubscribers(tx, event, finishing)) handled = true;
+      for (const row of rows) {
+        const event = toRelayedEvent(row);
+        if (!event) continue;
+        if (await this.runSubscribers(tx, event, finishing)) handled = true;
+        events.push(event);
+      }
       for (const [subscriber, first] of finishing) await this.finishBatch(tx, subscriber, first);
       return { relayed: rows.length, more };
     });
@@ -178,6 +171,8 @@ export class OutboxRelay {
     for (const e of events) this.failures.delete(e.id);
     // Subscribers enqueue deliveries: the deliverer need not wait for its poll.
     if (handled) this.ctx.signals.deliveriesDue();
+    // Sent together, in order: the hub keeps the order of calls.
+    await Promise.all(events.map((e) => this.ctx.hub.publish(e)));
     return result;
   }
 
