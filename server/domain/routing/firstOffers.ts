@@ -10,10 +10,11 @@
  * (they name the chats). So a pick cannot see the offers picked before it in
  * the batch as chat_offers rows; it is told them instead (pickAgent's
  * `pending`), and counts them as chats held, as startRouting's later picks
- * count the rows of its earlier ones. One pick statement per chat of a routed
+ * count the rows of its earlier ones. On PostgreSQL the routed accounts' rows
+ * are locked first (lockAccounts). One pick statement per chat of a routed
  * account, one insert for every offer of the batch.
  */
-import type { Tx } from '../../db/database.js';
+import { isPostgres, type Tx } from '../../db/database.js';
 import type { Chat, ChatOffer } from '../../db/schema.js';
 import type { EventPayloads } from '../../events/catalogue.js';
 import { isOffering } from './modes.js';
@@ -36,6 +37,8 @@ export interface FirstOffer {
 
 /** Each chat's first step, in the order given; null for a chat of an account that routes manually (offered to nobody). */
 export async function pickFirstOffers(tx: Tx, chats: NewChatToRoute[], routings: ReadonlyMap<number, AccountRouting>): Promise<Array<FirstOffer | null>> {
+  const routed = [...new Set(chats.map((c) => c.account_id))].filter((id) => isOffering(routings.get(id)?.mode ?? 'manual'));
+  if (routed.length > 0 && isPostgres(tx)) await lockAccounts(tx, routed);
   const pending: number[] = [];
   const firsts: Array<FirstOffer | null> = [];
   for (const chat of chats) {
@@ -55,6 +58,19 @@ export async function pickFirstOffers(tx: Tx, chats: NewChatToRoute[], routings:
     firsts.push(next && { next, now: chat.now });
   }
   return firsts;
+}
+
+/**
+ * PostgreSQL: the accounts' rows locked before the picks, as a chat opened alone
+ * has them (its visitor's number is taken before its pick). Each pick keeps the
+ * agent it stamps locked until the commit, and a pick skips the agents another
+ * transaction holds (pickAgent's SKIP LOCKED): two instances' batches picking
+ * at once could each hold every agent the other would pick, and offer their
+ * chats to nobody. Locked, they pick one batch after the other. The same lock
+ * the visitor numbers take next (newSenders.ts), in the same order (by id).
+ */
+async function lockAccounts(tx: Tx, accountIds: number[]): Promise<void> {
+  await tx.selectFrom('accounts').select('id').where('id', 'in', accountIds).orderBy('id').forNoKeyUpdate().execute();
 }
 
 /** Whether the first step writes a chat.offered event (an agent was picked). */
