@@ -7,8 +7,7 @@
  * last_offered_at (round robin's order: now, or just after the account's
  * latest stamp when that is later) in the same statement. A chat held is
  * an active chat the agent accepted (index chats_agent_active) or an offer
- * outstanding to it (index chat_offers_agent); least busy on PostgreSQL
- * counts them once per pick, grouped by agent. Round robin takes the agent
+ * outstanding to it (index chat_offers_agent). Round robin takes the agent
  * offered a chat least recently; least busy the one holding the fewest, then
  * the least recent. On PostgreSQL the agent row is locked (SKIP LOCKED), so
  * two transactions offering at the same moment pick two agents rather than
@@ -42,20 +41,7 @@ export interface PickInput {
 }
 
 export async function pickAgent(tx: Tx, p: PickInput): Promise<number | null> {
-  // Least busy on PostgreSQL counts the account's active chats and offers once, grouped by agent
-  // (chats_account_status; chat_offers holds only the outstanding offers), rather than two index
-  // probes per agent: with 200 agents, 400 probes a pick were its largest cost there. On SQLite
-  // (no round trips, cheap probes) and for round robin (held only checks a limit) the probes stay.
-  const grouped = p.mode === 'least_busy' && isPostgres(tx);
-  const held = grouped
-    ? sql`(coalesce(hc.n, 0) + coalesce(ho.n, 0)${pendingCount(tx, p.pending)})`
-    : sql`((select count(*) from chats c where c.accepted_by = a.id and c.status = 'active') + (select count(*) from chat_offers o where o.agent_id = a.id)${pendingCount(tx, p.pending)})`;
-  const counts = grouped
-    ? sql`left join (select c.accepted_by as agent_id, count(*) as n from chats c
-          where c.account_id = ${p.accountId} and c.status = 'active' and c.accepted_by is not null group by c.accepted_by) hc on hc.agent_id = a.id
-        left join (select o.agent_id, count(*) as n from chat_offers o
-          where o.account_id = ${p.accountId} and o.agent_id is not null group by o.agent_id) ho on ho.agent_id = a.id`
-    : sql``;
+  const held = sql`((select count(*) from chats c where c.accepted_by = a.id and c.status = 'active') + (select count(*) from chat_offers o where o.agent_id = a.id)${pendingCount(tx, p.pending)})`;
   const department =
     p.departmentId === null ? sql`` : sql`and exists (select 1 from agent_departments d where d.agent_id = a.id and d.department_id = ${p.departmentId})`;
   const exclude = p.exclude.length === 0 ? sql`` : sql`and a.id not in (${sql.join(p.exclude)})`;
@@ -71,7 +57,7 @@ export async function pickAgent(tx: Tx, p: PickInput): Promise<number | null> {
   const result = await sql<{ id: number }>`
     update agents set last_offered_at = ${stamp}
     where id = (
-      select a.id from agents a ${counts}
+      select a.id from agents a
       where a.account_id = ${p.accountId} and a.status = 'online' and a.active = 1
         and (not exists (select 1 from channel_agents ca where ca.channel_id = ${p.channelId})
              or exists (select 1 from channel_agents ca where ca.channel_id = ${p.channelId} and ca.agent_id = a.id))
