@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, testDialect, type TestApp } from '../../../test/helpers/testApp.js';
+import { newVisitorRow } from '../visitors/upsertVisitor.js';
 import { parseInbound } from './parseInbound.js';
 import { receiveInbound } from './receiveInbound.js';
 
@@ -79,26 +80,8 @@ describe('chat channel: messages that arrive together', () => {
         await tx
           .insertInto('visitors')
           .values({
-            account_id: accountId,
-            channel_id: row.id,
-            external_id: 'racer',
-            external_id_is_number: 0,
+            ...newVisitorRow({ accountId, channelId: row.id, externalId: 'racer', details: { name: 'Racer' }, now: 1 }),
             number: 999_999,
-            name: 'Racer',
-            email: null,
-            phone: null,
-            photo: null,
-            url: null,
-            invite: null,
-            description: null,
-            user_token: null,
-            blacklisted: 0,
-            token_hash: null,
-            session_json: '{}',
-            widget_contact_json: null,
-            chats_count: 0,
-            created_at: 1,
-            updated_at: 1,
           })
           .execute();
         inserted();
