@@ -6,6 +6,8 @@
  * (bench/lib/rowsPostgres.ts). Parley's chat channel is measured against it.
  * It answers like Parley's endpoint: 200 {"result":"ok"} once committed, 400
  * for a body without sender.id or text (nothing stored).
+ * ROWS_SEARCH=1 adds Parley's search indexes (the "rows + search index"
+ * baseline: what the search of issue 20 costs a straightforward endpoint).
  * Usage: node --import tsx bench/rows-server.ts <port> <dir> [<postgres url> <schema>]
  * Prints "ready" on stdout once it listens; POST /rows/<channel id>.
  *
@@ -22,7 +24,8 @@ import { rowsPostgres } from './lib/rowsPostgres.js';
 import { rowsSqlite } from './lib/rowsSqlite.js';
 
 const [portArg, dir, pgUrl, schema] = process.argv.slice(2);
-const rows = pgUrl && schema ? await rowsPostgres(pgUrl, schema) : rowsSqlite(dir);
+const search = process.env.ROWS_SEARCH === '1';
+const rows = pgUrl && schema ? await rowsPostgres(pgUrl, schema, { search }) : rowsSqlite(dir, { search });
 
 const app = Fastify({ logger: false });
 // Like Parley's chat channel: the body is JSON whatever its Content-Type.

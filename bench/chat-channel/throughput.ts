@@ -1,8 +1,8 @@
 /**
  * The chat channel's throughput against its baselines (issue 23, goals 1 and
- * 2): the built Parley, the rows baseline and the single-insert baseline run
- * side by side on one store, each its own process, and take turns under a
- * closed loop of CONCURRENCY connections (bench/lib/rounds.ts), in two
+ * 2): the built Parley, the rows baseline, the same with Parley's search
+ * indexes and the single-insert baseline run side by side on one store,
+ * each its own process, and take turns under a closed loop of CONCURRENCY connections (bench/lib/rounds.ts), in two
  * scenarios, each on fresh stores:
  *   - new: a new sender on every request (every message opens a visitor and
  *     a chat);
@@ -25,7 +25,7 @@ const SETTLE_MS = 1000;
 export type Scenario = 'new' | 'existing';
 /** Both by default; BENCH_SCENARIOS=existing (or new) runs one. */
 export const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'new,existing').split(',').filter((s): s is Scenario => s === 'new' || s === 'existing');
-export const SERVERS = ['Parley', 'rows baseline', 'single insert'] as const;
+export const SERVERS = ['Parley', 'rows baseline', 'rows + search index', 'single insert'] as const;
 export type ServerName = (typeof SERVERS)[number];
 
 export interface ScenarioResult {
@@ -35,11 +35,10 @@ export interface ScenarioResult {
   turns: Record<ServerName, Turn[]>;
 }
 
+const BASELINE_NAME: Record<Baseline['kind'], ServerName> = { rows: 'rows baseline', search: 'rows + search index', single: 'single insert' };
+
 function contenders(parley: { url: string; pid: number }, baselines: Baseline[], scenario: Scenario): Contender[] {
-  const all = [
-    { name: 'Parley', url: parley.url, pid: parley.pid },
-    ...baselines.map((b) => ({ name: b.kind === 'rows' ? 'rows baseline' : 'single insert', url: b.url, pid: b.pid })),
-  ];
+  const all = [{ name: 'Parley', url: parley.url, pid: parley.pid }, ...baselines.map((b) => ({ name: BASELINE_NAME[b.kind], url: b.url, pid: b.pid }))];
   return all.map((c, i) => ({
     ...c,
     // New senders: a tag of their own per round and server, so no sender is ever seen twice.
@@ -60,6 +59,7 @@ async function benchScenario(db: Db, scenario: Scenario, load: LoadWatch): Promi
   try {
     const { endpointUrl } = await chatApiSetup(parley.base, { name: 'bench' });
     baselines.push(await startBaseline('rows', db, parley.dataDir, parley.schema));
+    baselines.push(await startBaseline('search', db, parley.dataDir, parley.schema));
     baselines.push(await startBaseline('single', db, parley.dataDir, parley.schema));
     const list = contenders({ url: endpointUrl, pid: parley.pid }, baselines, scenario);
     for (const c of list) await warm(c, scenario);

@@ -3,6 +3,8 @@
  * process on a free loopback port, on the same store as the Parley beside it:
  *   - rows: the straightforward correct endpoint (bench/rows-server.ts), the
  *     rows a chat message needs in one transaction per request;
+ *   - search: the same with Parley's search indexes (ROWS_SEARCH=1): what
+ *     the search of issue 20 costs such an endpoint;
  *   - single: one insert per request (bench/bare-server.ts), kept as a
  *     reference: the floor under which no endpoint on this machine can go.
  * On SQLite their files sit in the given directory; on PostgreSQL each has a
@@ -14,7 +16,7 @@ import readline from 'node:readline';
 import { dropPostgresSchema } from '../../server/db/database.js';
 import { freePort, PG_URL, ROOT, type Db } from './server.js';
 
-export type BaselineKind = 'rows' | 'single';
+export type BaselineKind = 'rows' | 'search' | 'single';
 
 export interface Baseline {
   kind: BaselineKind;
@@ -24,8 +26,9 @@ export interface Baseline {
   stop(): Promise<void>;
 }
 
-const SCRIPTS: Record<BaselineKind, { file: string; path: string }> = {
+const SCRIPTS: Record<BaselineKind, { file: string; path: string; env?: Record<string, string> }> = {
   rows: { file: 'bench/rows-server.ts', path: '/rows/1' },
+  search: { file: 'bench/rows-server.ts', path: '/rows/1', env: { ROWS_SEARCH: '1' } },
   single: { file: 'bench/bare-server.ts', path: '/bare' },
 };
 
@@ -38,7 +41,10 @@ export async function startBaseline(kind: BaselineKind, db: Db, dir: string, sch
   const port = await freePort();
   const schema = db === 'postgres' ? `${schemaPrefix ?? 'bench'}_${kind}` : null;
   const args = [String(port), dir, ...(schema ? [PG_URL, schema] : [])];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, SCRIPTS[kind].file), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, SCRIPTS[kind].file), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...SCRIPTS[kind].env },
+  });
   const ready = await new Promise<boolean>((resolve) => {
     readline.createInterface({ input: child.stdout }).on('line', (line) => line === 'ready' && resolve(true));
     child.once('exit', () => resolve(false));

@@ -5,7 +5,9 @@
  * (prepared once per connection) query. Two requests of one new sender are
  * kept to one open chat by the visitor's row lock (the upsert takes it, the
  * other waits until the first commits, then sees its chat), with the partial
- * unique index as the guarantee.
+ * unique index as the guarantee. With `search`, the messages' text has
+ * Parley's search index (migration 028: a GIN index of its 'simple' tsvector;
+ * on PostgreSQL Parley does not index visitors).
  */
 import pg from 'pg';
 import { messageJson, type RowsStore } from './rowsInput.js';
@@ -51,12 +53,15 @@ const UPSERT_VISITOR = `insert into visitors (channel_id, sender_id, name, email
 
 type IdRow = { id: number };
 
-export async function rowsPostgres(url: string, schema: string): Promise<RowsStore> {
+const SEARCH = `create index if not exists messages_text_search on messages using gin (to_tsvector('simple'::regconfig, coalesce(text, '')))`;
+
+export async function rowsPostgres(url: string, schema: string, o: { search: boolean }): Promise<RowsStore> {
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
   await setup.query(`create schema if not exists "${schema}"`);
   await setup.query(`set search_path = "${schema}"`);
   await setup.query(SCHEMA);
+  if (o.search) await setup.query(SEARCH);
   await setup.end();
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
   const q = async (client: pg.PoolClient, name: string, text: string, values: unknown[]) => (await client.query<IdRow>({ name, text, values })).rows[0];

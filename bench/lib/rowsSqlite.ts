@@ -8,6 +8,12 @@
  * chat per visitor (a partial unique index that also finds it), messages by
  * chat (how any reader pages them) and the outbox's unsent rows (how its relay
  * finds them).
+ *
+ * With `search` (the "rows + search index" baseline), the messages' text and
+ * the visitors' name, e-mail and phone are indexed as Parley indexes them for
+ * its search (issue 20, migration 028): an FTS5 index of the text (unicode61,
+ * accents folded) and a trigram index of the visitor's details, each kept by
+ * triggers, the visitor's re-indexed only when a detail changed.
  */
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -48,12 +54,30 @@ create table if not exists outbox (
 create index if not exists outbox_unsent on outbox (id) where sent_at is null;
 `;
 
-export function rowsSqlite(dir: string): RowsStore {
-  const db = new Database(path.join(dir, 'rows.db'));
+/** Parley's search indexes (server/db/migrations/028_search.ts), phone digits as the phone here. */
+const SEARCH = `
+create virtual table if not exists messages_fts using fts5(text, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+create trigger if not exists messages_fts_insert after insert on messages when new.text is not null begin
+  insert into messages_fts(rowid, text) values (new.id, new.text);
+end;
+create virtual table if not exists visitors_fts using fts5(name, email, phone, content='', contentless_delete=1, tokenize='trigram');
+create trigger if not exists visitors_fts_insert after insert on visitors begin
+  insert into visitors_fts(rowid, name, email, phone) values (new.id, new.name, new.email, new.phone);
+end;
+create trigger if not exists visitors_fts_update after update of name, email, phone on visitors
+  when old.name is not new.name or old.email is not new.email or old.phone is not new.phone begin
+  delete from visitors_fts where rowid = old.id;
+  insert into visitors_fts(rowid, name, email, phone) values (new.id, new.name, new.email, new.phone);
+end;
+`;
+
+export function rowsSqlite(dir: string, o: { search: boolean }): RowsStore {
+  const db = new Database(path.join(dir, o.search ? 'rows-search.db' : 'rows.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
+  if (o.search) db.exec(SEARCH);
   const upsertVisitor = db.prepare<unknown[], { id: number }>(
     `insert into visitors (channel_id, sender_id, name, email, phone, url, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (channel_id, sender_id) do update set name = excluded.name, email = excluded.email, phone = excluded.phone, url = excluded.url, updated_at = excluded.updated_at
