@@ -48,6 +48,9 @@ const LONG = new Set(['soak']);
 if (only && !(only in benches)) throw new Error(`unknown benchmark ${only}; one of ${Object.keys(benches).join(', ')}`);
 
 execSync(only === 'bundle' ? 'npm run build:web' : only && only !== 'widget-load' ? 'npm run build:server' : 'npm run build', { cwd: ROOT, stdio: 'inherit' });
+// The build leaves megabytes of dirty pages; written back during the first benchmark, they stalled a
+// SQLite checkpoint's fsync there (a frame p99 of 111 ms against 5–6 ms in the runs before and after).
+execSync('sync');
 for (const [name, run] of Object.entries(benches)) {
   if ((only && only !== name) || (!only && LONG.has(name))) continue;
   const started = performance.now();

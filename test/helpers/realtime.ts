@@ -14,6 +14,7 @@ import type { StreamEvent } from '../../server/realtime/hub.js';
 import { RELAYED_THROUGH } from '../../server/events/relayClaim.js';
 import { issueToken } from '../../server/domain/auth/tokens.js';
 import { wsText } from '../../server/lib/wsText.js';
+import { newVisitorRow } from '../../server/domain/visitors/upsertVisitor.js';
 
 export interface Frame {
   type: string;
@@ -176,25 +177,9 @@ export async function seedChat(
   const visitor = await db
     .insertInto('visitors')
     .values({
-      account_id: accountId,
-      channel_id: channel.id,
-      external_id: crypto.randomBytes(4).toString('hex'),
-      external_id_is_number: 0,
+      ...newVisitorRow({ accountId, channelId: channel.id, externalId: crypto.randomBytes(4).toString('hex'), details: {}, now }),
       number: 1,
-      name: null,
-      email: null,
-      phone: null,
-      photo: null,
-      url: null,
-      invite: null,
-      description: null,
-      user_token: null,
-      blacklisted: 0,
-      token_hash: null,
-      session_json: '{}',
       chats_count: 1,
-      created_at: now,
-      updated_at: now,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -10,6 +10,7 @@ import type { AppContext } from '../../server/context.js';
 import { commit } from '../../server/events/outbox.js';
 import { enqueueDelivery } from '../../server/webhooks/enqueue.js';
 import type { DeliveryKind } from '../../server/webhooks/kinds.js';
+import { newVisitorRow } from '../../server/domain/visitors/upsertVisitor.js';
 
 export interface Received {
   method: string;
@@ -117,27 +118,7 @@ export async function seedChat(ctx: AppContext, webhookUrl: string, chunked = fa
     .executeTakeFirstOrThrow();
   const visitor = await ctx.db
     .insertInto('visitors')
-    .values({
-      account_id: accountId,
-      channel_id: channel.id,
-      external_id: 'u-1',
-      external_id_is_number: 0,
-      number: 1,
-      name: 'Ann',
-      email: null,
-      phone: null,
-      photo: null,
-      url: null,
-      invite: null,
-      description: null,
-      user_token: null,
-      blacklisted: 0,
-      token_hash: null,
-      session_json: '{}',
-      chats_count: 1,
-      created_at: now,
-      updated_at: now,
-    })
+    .values({ ...newVisitorRow({ accountId, channelId: channel.id, externalId: 'u-1', details: { name: 'Ann' }, now }), number: 1, chats_count: 1 })
     .returning('id')
     .executeTakeFirstOrThrow();
   const chat = await ctx.db
