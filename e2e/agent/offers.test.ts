@@ -92,6 +92,19 @@ describe.skipIf(!chromiumAvailable())('agent app: offers', () => {
 
     const annRow = row(ann, first);
     await annRow.getByText('Offered to you').waitFor();
+    // The visitor's words stay readable: the offer has its own line under them, not in their place.
+    const preview = annRow.locator('.chat-preview');
+    expect(await preview.textContent()).toBe('Hello, can someone help me with my order?');
+    const previewBox = (await preview.boundingBox())!;
+    const markBox = (await annRow.locator('.pill-offer').boundingBox())!;
+    expect(markBox.y).toBeGreaterThanOrEqual(previewBox.y + previewBox.height - 1);
+    const readable = await preview.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const text = range.getBoundingClientRect();
+      return Math.min(text.right, el.getBoundingClientRect().right) - text.left;
+    });
+    expect(readable).toBeGreaterThan(100);
     const timer = annRow.getByRole('timer');
     const shown = await timer.textContent();
     expect(shown).toMatch(/^(10:00|9:[0-5]\d)$/);

@@ -1,7 +1,8 @@
 /**
  * A list of chats: visitor, channel, last line, time, unread count, rating,
  * typing; waiting chats get a Reply button and, when offered to an agent,
- * the offer (OfferMark: "Offered to you · 0:27"); search results show the matching
+ * the offer on a line of its own under the last line, so the visitor's words
+ * stay readable (OfferMark: "Offered to you · 0:27"); search results show the matching
  * excerpt with the match highlighted. Only the rows in view are rendered
  * (WindowedList), so long lists scroll smoothly.
  */
@@ -28,6 +29,8 @@ interface Props {
 
 /** Every row's height (px): the list computes which rows are in view from it. */
 const ROW = 68;
+/** The rows of a list where some chat is offered: one line more, for the offer. */
+const ROW_WITH_OFFER = 90;
 const DAY_MS = 86_400_000;
 
 function when(ms: number, withDate: boolean | undefined): string {
@@ -37,10 +40,12 @@ function when(ms: number, withDate: boolean | undefined): string {
 export function ChatList({ chats, openId, empty, label, matches, withDate }: Props) {
   const { inbox } = useApp();
   if (chats.length === 0) return <p className="muted pad">{empty}</p>;
+  const offered = (chat: Chat) => chat.status === 'pending' && Boolean(chat.offer);
+  const rowHeight = chats.some(offered) ? ROW_WITH_OFFER : ROW;
   return (
     <WindowedList
       items={chats}
-      rowHeight={ROW}
+      rowHeight={rowHeight}
       className="chat-list"
       label={label}
       renderRow={(chat, index) => {
@@ -52,7 +57,7 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
           <li
             key={chat.id}
             className={`chat-item status-${chat.status}${chat.id === openId ? ' open' : ''}`}
-            style={{ height: ROW }}
+            style={{ height: rowHeight }}
             data-chat-id={chat.id}
             aria-setsize={chats.length}
             aria-posinset={index + 1}
@@ -70,13 +75,15 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
                 )}
                 {when(chat.updated_at, withDate)}
               </span>
-              <span className="chat-preview">
-                {chat.status === 'pending' && chat.offer && <OfferMark chat={chat} />}
-                {typing ? 'typing…' : match ? <Highlighted parts={match.parts} /> : preview}
-              </span>
+              <span className="chat-preview">{typing ? 'typing…' : match ? <Highlighted parts={match.parts} /> : preview}</span>
               {unread > 0 && (
                 <span className="badge" aria-label={`${unread} unread`}>
                   {unread}
+                </span>
+              )}
+              {offered(chat) && (
+                <span className="chat-offer">
+                  <OfferMark chat={chat} />
                 </span>
               )}
             </Link>
