@@ -11,11 +11,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
 import { postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../test/helpers/chatChannel.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
+import { bearer } from '../../test/helpers/testApp.js';
 import { createWidget, sendText, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
 import type { SessionResponse } from '../../protocol/widget.js';
-import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
-import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
+import { chromiumAvailable, screenshot } from '../helpers/browser.js';
+import { ensureAgentAppBuilt, openAsAdmin, reportFailure, signIn, startApp, type RunningApp } from './harness.js';
 
 describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
   let run: RunningApp;
@@ -33,17 +33,10 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     await ensureAgentAppBuilt();
     customer = await startCustomerEndpoint();
     run = await startApp();
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    collectBrowserLog(page, browserLog);
-    await signIn(page, run.base, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ browser, page } = await openAsAdmin(run, browserLog, 900));
   });
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-    console.error(`browser log before "${task.name}" failed:\n${browserLog.slice(-40).join('\n')}`);
-  });
+  afterEach(({ task }) => reportFailure(task, page, browserLog));
 
   afterAll(async () => {
     await browser?.close();

@@ -11,7 +11,7 @@ import { addAgent } from '../../test/helpers/accounts.js';
 import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../test/helpers/chatChannel.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
 import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
-import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
+import { collectBrowserLog, ensureAgentAppBuilt, reportFailure, signIn, startApp, type RunningApp } from './harness.js';
 
 const XSS = '<img src=x onerror=window.__xss=1>';
 const REFUSAL = '{"error":{"code":42,"message":"User blocked the bot"}}';
@@ -66,11 +66,7 @@ describe.skipIf(!chromiumAvailable())('agent app: inbox and conversation', () =>
     collectBrowserLog(page, browserLog);
   });
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-    console.error(`browser log before "${task.name}" failed:\n${browserLog.slice(-40).join('\n')}`);
-  });
+  afterEach(({ task }) => reportFailure(task, page, browserLog));
 
   afterAll(async () => {
     await browser?.close();

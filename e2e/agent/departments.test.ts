@@ -7,9 +7,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
 import { createChatChannel, postInbound, textMessage, waitFor } from '../../test/helpers/chatChannel.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
-import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
-import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
+import { bearer } from '../../test/helpers/testApp.js';
+import { chromiumAvailable, screenshot } from '../helpers/browser.js';
+import { ensureAgentAppBuilt, openAsAdmin, reportFailure, startApp, type RunningApp } from './harness.js';
 
 describe.skipIf(!chromiumAvailable())('agent app: departments', () => {
   let run: RunningApp;
@@ -27,16 +27,9 @@ describe.skipIf(!chromiumAvailable())('agent app: departments', () => {
     alice = await addAgent(run.t, { email: 'alice@example.com', name: 'Alice Able' });
     await addAgent(run.t, { email: 'bob@example.com', name: 'Bob Builder' });
     sales = (await api('POST', '/api/v1/departments', { name: 'Sales' })).json().id;
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    collectBrowserLog(page, browserLog);
-    await signIn(page, run.base, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ browser, page } = await openAsAdmin(run, browserLog, 900));
   });
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-    console.error(`browser log:\n${browserLog.slice(-40).join('\n')}`);
-  });
+  afterEach(({ task }) => reportFailure(task, page, browserLog));
   afterAll(async () => {
     await browser?.close();
     await run?.t.close();

@@ -1,14 +1,17 @@
 /**
  * Shared setup of the agent-app browser tests: make sure the web build exists
  * (npm run build:web, once, even with both store projects starting at the
- * same time), run the real app on a free port, and sign in through the form.
+ * same time), run the real app on a free port, sign in through the form (as
+ * the administrator in a browser of its own: openAsAdmin), and leave a failed
+ * test's screenshot and browser log (reportFailure).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../../test/helpers/testApp.js';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
+import { launchBrowser, screenshot } from '../helpers/browser.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const INDEX = path.join(ROOT, 'dist/web/agent/index.html');
@@ -65,4 +68,20 @@ export function collectBrowserLog(page: Page, log: string[]): void {
   page.on('console', (m) => log.push(`console.${m.type()}: ${m.text()}`));
   page.on('pageerror', (err) => log.push(`pageerror: ${err.message}`));
   page.on('requestfailed', (r) => log.push(`requestfailed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
+}
+
+/** A browser with one page, 1280 px wide and `height` high, signed in as the test app's administrator, its log collected in `log`. */
+export async function openAsAdmin(run: RunningApp, log: string[], height: number): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1280, height } });
+  collectBrowserLog(page, log);
+  await signIn(page, run.base, ADMIN_EMAIL, ADMIN_PASSWORD);
+  return { browser, page };
+}
+
+/** For afterEach: a failed test leaves a screenshot of the page and the browser's last 40 log lines. */
+export async function reportFailure(task: { name: string; result?: { state?: string } }, page: Page | undefined, log: string[]): Promise<void> {
+  if (task.result?.state !== 'fail' || !page) return;
+  await screenshot(page, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
+  console.error(`browser log before "${task.name}" failed:\n${log.slice(-40).join('\n')}`);
 }

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../test/helpers/chatChannel.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
 import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
-import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
+import { collectBrowserLog, ensureAgentAppBuilt, reportFailure, signIn, startApp, type RunningApp } from './harness.js';
 
 const YEAR_MS = 365 * 86_400_000;
 
@@ -47,11 +47,7 @@ describe.skipIf(!chromiumAvailable())('agent app: lists and history', () => {
     collectBrowserLog(page, browserLog);
   });
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-    console.error(`browser log before "${task.name}" failed:\n${browserLog.slice(-40).join('\n')}`);
-  });
+  afterEach(({ task }) => reportFailure(task, page, browserLog));
 
   afterAll(async () => {
     await browser?.close();

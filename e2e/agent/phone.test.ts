@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
 import { createWidget, startSession, visitorCall } from '../../test/helpers/widget.js';
 import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
-import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
+import { collectBrowserLog, ensureAgentAppBuilt, reportFailure, signIn, startApp, type RunningApp } from './harness.js';
 
 const WIDTH = 375;
 const HEIGHT = 812;
@@ -57,11 +57,7 @@ describe.skipIf(!chromiumAvailable())('agent app on a phone (375 px, touch)', ()
     await signIn(page, run.base, ADMIN_EMAIL, ADMIN_PASSWORD);
   });
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-    console.error(`browser log before "${task.name}" failed:\n${browserLog.slice(-40).join('\n')}`);
-  });
+  afterEach(({ task }) => reportFailure(task, page, browserLog));
 
   afterAll(async () => {
     await context?.close();

@@ -17,7 +17,7 @@ import { waitFor } from '../../test/helpers/chatChannel.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { agentReply, createWidget, sendText, setStatus, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
 import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
-import { collectBrowserLog, ensureAgentAppBuilt, signIn } from './harness.js';
+import { collectBrowserLog, ensureAgentAppBuilt, reportFailure, signIn } from './harness.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -154,11 +154,7 @@ describe.skipIf(!chromiumAvailable())('agent app: reports', () => {
     await signIn(page, base, ADMIN_EMAIL, ADMIN_PASSWORD);
   }, 180_000);
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-    console.error(`browser log before "${task.name}" failed:\n${browserLog.slice(-40).join('\n')}`);
-  });
+  afterEach(({ task }) => reportFailure(task, page, browserLog));
 
   afterAll(async () => {
     await browser?.close();

@@ -7,11 +7,11 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.js';
+import { bearer } from '../../test/helpers/testApp.js';
 import { createWidget, startSession, type TestWidget } from '../../test/helpers/widget.js';
 import { parseRules } from '../../web/widget/frame/rules.js';
-import { chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
-import { collectBrowserLog, ensureAgentAppBuilt, signIn, startApp, type RunningApp } from './harness.js';
+import { chromiumAvailable, screenshot } from '../helpers/browser.js';
+import { ensureAgentAppBuilt, openAsAdmin, reportFailure, startApp, type RunningApp } from './harness.js';
 
 describe.skipIf(!chromiumAvailable())('agent app: widget triggers and identity secret', () => {
   let run: RunningApp;
@@ -29,17 +29,10 @@ describe.skipIf(!chromiumAvailable())('agent app: widget triggers and identity s
     run = await startApp();
     salesId = (await api('POST', '/api/v1/departments', { name: 'Sales' })).json().id;
     widget = await createWidget(run.t, { name: 'Shop widget' });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    collectBrowserLog(page, browserLog);
-    await signIn(page, run.base, ADMIN_EMAIL, ADMIN_PASSWORD);
+    ({ browser, page } = await openAsAdmin(run, browserLog, 900));
   });
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== 'fail' || !page) return;
-    await screenshot(page, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}`);
-    console.error(`browser log before "${task.name}" failed:\n${browserLog.slice(-40).join('\n')}`);
-  });
+  afterEach(({ task }) => reportFailure(task, page, browserLog));
 
   afterAll(async () => {
     await browser?.close();
