@@ -2,8 +2,8 @@
  * The chat channel's throughput against its baselines (issue 23, goals 1 and
  * 2): the built Parley, the rows baseline, the same with Parley's search
  * indexes and the single-insert baseline run side by side on one store,
- * each its own process, and take turns under a closed loop of CONCURRENCY connections (bench/lib/rounds.ts), in two
- * scenarios, each on fresh stores:
+ * each its own process, and take turns under a closed loop of CONCURRENCY
+ * connections (bench/lib/rounds.ts), in two scenarios, each on fresh stores:
  *   - new: a new sender on every request (every message opens a visitor and
  *     a chat);
  *   - existing: senders from a pool of POOL, every one with its open chat

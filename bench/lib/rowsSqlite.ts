@@ -54,7 +54,7 @@ create table if not exists outbox (
 create index if not exists outbox_unsent on outbox (id) where sent_at is null;
 `;
 
-/** Parley's search indexes (server/db/migrations/028_search.ts), phone digits as the phone here. */
+/** Parley's search indexes (server/db/migrations/028_search.ts); Parley indexes a phone's digits only, this indexes it as sent. */
 const SEARCH = `
 create virtual table if not exists messages_fts using fts5(text, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 create trigger if not exists messages_fts_insert after insert on messages when new.text is not null begin
