@@ -7,10 +7,15 @@
 import { ApiError, errorText } from './api';
 import type { Chat, ChatOffer } from './types';
 
+/** A waiting chat's offer, run out or not; null once the chat stops waiting. */
+export function pendingOffer(chat: Pick<Chat, 'status' | 'offer'>): ChatOffer | null {
+  return chat.status === 'pending' ? (chat.offer ?? null) : null;
+}
+
 /** The offer a chat is under at `now`: it waits, it is someone's turn, and the time has not run out. */
 export function liveOffer(chat: Pick<Chat, 'status' | 'offer'>, now: number): ChatOffer | null {
-  const offer = chat.offer;
-  return chat.status === 'pending' && offer && offer.expires_at > now ? offer : null;
+  const offer = pendingOffer(chat);
+  return offer && offer.expires_at > now ? offer : null;
 }
 
 /** The time left as minutes and seconds, rounded up ("0:27", "9:05"): a live offer never shows 0:00. */

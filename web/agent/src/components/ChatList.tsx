@@ -9,6 +9,7 @@
 import { useApp } from '../context';
 import { chatTitle, dateTime, time } from '../format';
 import { previewOf } from '../inbox';
+import { pendingOffer } from '../offers';
 import { Link } from '../router';
 import type { Chat, ChatMatch } from '../types';
 import { Highlighted } from './Highlighted';
@@ -40,7 +41,7 @@ function when(ms: number, withDate: boolean | undefined): string {
 export function ChatList({ chats, openId, empty, label, matches, withDate }: Props) {
   const { inbox } = useApp();
   if (chats.length === 0) return <p className="muted pad">{empty}</p>;
-  const offered = (chat: Chat) => chat.status === 'pending' && Boolean(chat.offer);
+  const offered = (chat: Chat) => pendingOffer(chat) !== null;
   const rowHeight = chats.some(offered) ? ROW_WITH_OFFER : ROW;
   return (
     <WindowedList

@@ -11,7 +11,7 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { useApp } from '../context';
-import { DECLINED, declineRefusal, timeLeft, timeLeftWords } from '../offers';
+import { DECLINED, declineRefusal, pendingOffer, timeLeft, timeLeftWords } from '../offers';
 import type { Chat } from '../types';
 import { ReplyButton } from './ReplyButton';
 import { useTimeLeft } from './useTimeLeft';
@@ -25,7 +25,7 @@ interface Note {
 
 export function OfferBar({ chat }: { chat: Chat }) {
   const { me, dispatch, announce } = useApp();
-  const offer = chat.status === 'pending' ? (chat.offer ?? null) : null;
+  const offer = pendingOffer(chat);
   const left = useTimeLeft(offer?.expires_at ?? null);
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<Note | null>(null);

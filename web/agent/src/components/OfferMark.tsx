@@ -5,13 +5,13 @@
  * stops waiting. Follows the inbox state, which chat.offered frames move.
  */
 import { useApp } from '../context';
-import { timeLeft, timeLeftWords } from '../offers';
+import { pendingOffer, timeLeft, timeLeftWords } from '../offers';
 import type { Chat } from '../types';
 import { useTimeLeft } from './useTimeLeft';
 
 export function OfferMark({ chat }: { chat: Chat }) {
   const { me, agents } = useApp();
-  const offer = chat.status === 'pending' ? (chat.offer ?? null) : null;
+  const offer = pendingOffer(chat);
   const left = useTimeLeft(offer?.expires_at ?? null);
   if (!offer || left <= 0) return null;
   if (offer.agent_id !== me.id) {
