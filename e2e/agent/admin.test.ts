@@ -252,10 +252,27 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
 
   it('shows callback requests as they arrive, with status actions', async () => {
     expect((await api('PUT', '/api/v1/settings', { callback: { enabled: true, balance_seconds: 600, hours: null } })).statusCode).toBe(200);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calls' }).click();
-    await page.getByRole('heading', { name: 'Callback requests' }).waitFor();
-    const asked = await visitorCall(run.t, widget.widget_id, visitor.visitor_token, 'callback', { phone: '+15550100199' });
-    expect(asked.json()).toMatchObject({ result: 'ok' });
+    // The list's answer is read before the call exists and reaches the page
+    // only after the call's live frame: the call must still be shown.
+    let called!: () => void;
+    const callMade = new Promise<void>((resolve) => (called = resolve));
+    await page.route('**/api/v1/calls', async (route) => {
+      const answer = await route.fetch();
+      await callMade;
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.fulfill({ response: answer });
+    });
+    try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calls' }).click();
+      await page.getByRole('heading', { name: 'Callback requests' }).waitFor();
+      const asked = await visitorCall(run.t, widget.widget_id, visitor.visitor_token, 'callback', { phone: '+15550100199' });
+      expect(asked.json()).toMatchObject({ result: 'ok' });
+      called();
+      await page.getByText('Loading…').waitFor({ state: 'detached' });
+    } finally {
+      called();
+      await page.unrouteAll();
+    }
     const card = page.locator('.card', { hasText: '+15550100199' });
     await card.getByText('Requested').waitFor();
     await card.getByRole('button', { name: 'Agent connected' }).click();

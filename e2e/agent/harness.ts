@@ -74,6 +74,8 @@ export function collectBrowserLog(page: Page, log: string[]): void {
 export async function openAsAdmin(run: RunningApp, log: string[], height: number): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1280, height } });
+  // Shorter than the test's own 30 s, so a wait that never ends names its locator.
+  page.setDefaultTimeout(20_000);
   collectBrowserLog(page, log);
   await signIn(page, run.base, ADMIN_EMAIL, ADMIN_PASSWORD);
   return { browser, page };
