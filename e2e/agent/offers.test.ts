@@ -7,7 +7,9 @@
  * and Decline, and a reload keeps both; she declines, and the offer reaches
  * Ben live, survives his reload, and he accepts it. A Decline the server
  * refuses (409: the offer moved on meanwhile) is said in words next to the
- * buttons, and a re-offer to Ann brings the buttons back.
+ * buttons, and a re-offer to Ann brings the buttons back. An offer whose
+ * time runs out in the page leaves the row with no mark, and the rows shrink
+ * back to their usual height.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -186,5 +188,28 @@ describe.skipIf(!chromiumAvailable())('agent app: offers', () => {
     await bar.getByRole('button', { name: 'Decline' }).waitFor();
     expect(await bar.getByRole('alert').count()).toBe(0);
     await row(ann, second).getByText('Offered to you').waitFor();
+  });
+
+  it('an offer that runs out leaves its row with no mark and the rows shrink back, without a frame or a reload', async () => {
+    const second = (await api('GET', '/api/v1/chats?status=pending')).json().find((c: { visitor: { name: string } }) => c.visitor.name === 'Paul Pass').id;
+    expect(await offeredTo(second)).toBe(a.id);
+    // Only this page's clock moves: the server keeps the offer, and sends nothing when the page's time is up.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    collectBrowserLog(page, browserLog);
+    try {
+      await page.clock.install();
+      await signIn(page, run.base, 'ann@example.com', PASSWORD);
+      const annRow = row(page, second);
+      await annRow.getByText('Offered to you').waitFor();
+      expect((await annRow.boundingBox())!.height).toBe(90);
+      await page.clock.fastForward('10:01');
+      await expect.poll(() => annRow.locator('.chat-offer').count(), { timeout: 10_000 }).toBe(0);
+      await expect.poll(async () => (await annRow.boundingBox())!.height).toBe(68);
+      expect(await annRow.locator('.chat-preview').textContent()).toBe('Hello, can someone help me with my order?');
+      await screenshot(page, 'agent-offer-ran-out');
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api';
 import { emptyInbox, inboxReducer, type InboxState } from './inbox';
-import { declineRefusal, liveOffer, NOT_OFFERED, timeLeft, timeLeftWords } from './offers';
+import { declineRefusal, liveOffer, nextExpiry, NOT_OFFERED, timeLeft, timeLeftWords } from './offers';
 import type { Chat, ChatOffer } from './types';
 
 const chat = (seq: number, extra: Partial<Chat> = {}): Chat =>
@@ -52,6 +52,19 @@ describe('offer display', () => {
     expect(liveOffer(chat(1, { offer: offer(7, 1, 1000) }), 1000)).toBeNull();
     expect(liveOffer(chat(1, { offer: offer(7, 1, 1000), status: 'active' }), 0)).toBeNull();
     expect(liveOffer(chat(1, { offer: null }), 0)).toBeNull();
+  });
+
+  it("finds the moment the list's next live offer runs out, for the rows to shrink back then", () => {
+    const chats = [
+      chat(1, { offer: offer(7, 1, 5000) }),
+      chat(1, { offer: offer(8, 1, 2000) }),
+      chat(1, { offer: offer(9, 1, 1000), status: 'active' }),
+      chat(1, { offer: null }),
+    ];
+    expect(nextExpiry(chats, 0)).toBe(2000);
+    expect(nextExpiry(chats, 2000)).toBe(5000);
+    expect(nextExpiry(chats, 5000)).toBeNull();
+    expect(nextExpiry([], 0)).toBeNull();
   });
 
   it('counts down in minutes and seconds, rounded up', () => {

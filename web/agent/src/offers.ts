@@ -18,6 +18,16 @@ export function liveOffer(chat: Pick<Chat, 'status' | 'offer'>, now: number): Ch
   return offer && offer.expires_at > now ? offer : null;
 }
 
+/** The soonest moment (epoch ms) after `now` at which one of these chats' live offers runs out; null when none is live. */
+export function nextExpiry(chats: readonly Pick<Chat, 'status' | 'offer'>[], now: number): number | null {
+  let soonest: number | null = null;
+  for (const chat of chats) {
+    const offer = liveOffer(chat, now);
+    if (offer && (soonest === null || offer.expires_at < soonest)) soonest = offer.expires_at;
+  }
+  return soonest;
+}
+
 /** The time left as minutes and seconds, rounded up ("0:27", "9:05"): a live offer never shows 0:00. */
 export function timeLeft(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));

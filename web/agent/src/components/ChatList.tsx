@@ -1,6 +1,6 @@
 /**
  * A list of chats: visitor, channel, last line, time, unread count, rating,
- * typing; waiting chats get a Reply button and, when offered to an agent,
+ * typing; waiting chats get a Reply button and, while offered to an agent,
  * the offer on a line of its own under the last line, so the visitor's words
  * stay readable (OfferMark: "Offered to you · 0:27"); search results show the matching
  * excerpt with the match highlighted. Only the rows in view are rendered
@@ -9,12 +9,13 @@
 import { useApp } from '../context';
 import { chatTitle, dateTime, time } from '../format';
 import { previewOf } from '../inbox';
-import { pendingOffer } from '../offers';
+import { liveOffer, nextExpiry } from '../offers';
 import { Link } from '../router';
 import type { Chat, ChatMatch } from '../types';
 import { Highlighted } from './Highlighted';
 import { OfferMark } from './OfferMark';
 import { ReplyButton } from './ReplyButton';
+import { useRerenderAt } from './useTimeLeft';
 import { WindowedList } from './WindowedList';
 
 interface Props {
@@ -40,8 +41,11 @@ function when(ms: number, withDate: boolean | undefined): string {
 
 export function ChatList({ chats, openId, empty, label, matches, withDate }: Props) {
   const { inbox } = useApp();
+  // Rows keep the offer's line only while some offer is live: when the last one runs out, they shrink back.
+  const now = Date.now();
+  useRerenderAt(nextExpiry(chats, now));
   if (chats.length === 0) return <p className="muted pad">{empty}</p>;
-  const offered = (chat: Chat) => pendingOffer(chat) !== null;
+  const offered = (chat: Chat) => liveOffer(chat, now) !== null;
   const rowHeight = chats.some(offered) ? ROW_WITH_OFFER : ROW;
   return (
     <WindowedList

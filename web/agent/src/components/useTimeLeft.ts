@@ -19,3 +19,17 @@ export function useTimeLeft(until: number | null): number {
   }, [until]);
   return until === null ? 0 : Math.max(0, until - Date.now());
 }
+
+/**
+ * One re-render at `at` (epoch ms), for a view that changes when a moment
+ * passes (an offer running out) but shows no countdown. null: none.
+ */
+export function useRerenderAt(at: number | null): void {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (at === null) return;
+    // A timer may fire a little early: the render it causes then asks again.
+    const timer = window.setTimeout(() => setTick((n) => n + 1), Math.max(0, at - Date.now()) + 1);
+    return () => window.clearTimeout(timer);
+  }, [at, tick]);
+}
