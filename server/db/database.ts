@@ -9,6 +9,7 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql,
 import pg from 'pg';
 import type { Config } from '../config/config.js';
 import { columnKinds, type DialectName } from './columns.js';
+import { MigrationPostgresDialect } from './migrationDialect.js';
 import { migrationsFor } from './migrations/index.js';
 import { useNamedStatements } from './pgStatements.js';
 import { closeAfterReadTimeout, poolTimeouts, type DbTimeouts } from './pgTimeouts.js';
@@ -100,7 +101,7 @@ async function migratePostgres(url: string, schema: string | null, timeouts: Par
     }
   }
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: postgresPool(url, schema, { max: 1, ...poolTimeouts(timeouts, false) }, ['statement_timeout=0']) }),
+    dialect: new MigrationPostgresDialect({ pool: postgresPool(url, schema, { max: 1, ...poolTimeouts(timeouts, false) }, ['statement_timeout=0']) }),
   });
   try {
     await migrate(db, 'postgres', schema);
