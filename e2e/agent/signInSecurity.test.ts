@@ -58,7 +58,12 @@ describe.skipIf(!chromiumAvailable())('agent app: sign-in throttles and signing 
 
   it('"Sign out everywhere" asks once more, then ends this session and the other ones', async () => {
     const other = await run.t.login(ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    // It is on the Profile page, beside the password; the header has only Sign out.
+    expect(await page.locator('header').getByRole('button', { name: 'Sign out everywhere' }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+    const sessions = page.getByRole('region', { name: 'Sessions' });
+    await sessions.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await screenshot(page, 'profile-sign-out-everywhere-asks');
     await page.getByRole('group', { name: 'End every session of yours, on every device?' }).getByRole('button', { name: 'Yes' }).click();
     await page.getByText('You are signed out on every device and browser.').waitFor();
     await screenshot(page, 'signed-out-everywhere');

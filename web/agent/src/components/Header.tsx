@@ -1,21 +1,19 @@
 /**
  * The app header: navigation with live counts (and the person's own Profile), the agent's status, alert permission,
- * connection state, the person's name and photo, sign-out (here or everywhere). At phone width the navigation and
+ * connection state, the person's name and photo, Sign out (Sign out everywhere is on the Profile page). At phone width the navigation and
  * the less used tools fold into a Menu button (styles.css), so the header is one row with the status at hand.
  */
 import { useEffect, useState } from 'react';
 import { attentionCount, chatsWithStatus } from '../inbox';
-import { errorText } from '../api';
 import { useApp } from '../context';
 import { Link, type Route } from '../router';
-import { ConfirmButton } from './admin/ConfirmButton';
 import { AlertsButton } from './AlertsButton';
 import { StatusSwitch } from './StatusSwitch';
 
 const STREAM_LABEL = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
 
 export function Header({ route }: { route: Route }) {
-  const { me, inbox, stream, badges, signOut, toast } = useApp();
+  const { me, inbox, stream, badges, signOut } = useApp();
   const pending = chatsWithStatus(inbox, 'pending').length;
   const attention = attentionCount(inbox);
   const current = (match: boolean) => (match ? 'page' : undefined);
@@ -81,17 +79,6 @@ export function Header({ route }: { route: Route }) {
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>
-          <ConfirmButton
-            label="Sign out everywhere"
-            question="End every session of yours, on every device?"
-            onConfirm={async () => {
-              try {
-                await signOut(true);
-              } catch (err) {
-                toast(`Not signed out everywhere: ${errorText(err)}`);
-              }
-            }}
-          />
         </div>
       </div>
     </header>

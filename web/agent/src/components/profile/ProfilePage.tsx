@@ -1,8 +1,8 @@
 /**
  * The Profile page (/profile), for everyone signed in: the photo visitors see
  * (PhotoCard), their own name and phone (PATCH /api/v1/me), and their own password (PUT
- * /api/v1/me/password), which signs out every other session of theirs.
- * Their alerts (NotificationPrefsForm: sound, volume, desktop, which events, mute).
+ * /api/v1/me/password), which signs out every other session of theirs, and
+ * Sign out everywhere (SessionsCard). Their alerts (NotificationPrefsForm: sound, volume, desktop, which events, mute).
  * The e-mail (sign-in name) and the role are an admin's to change.
  */
 import { useApp } from '../../context';
@@ -10,6 +10,7 @@ import { NotificationPrefsForm } from './NotificationPrefsForm';
 import { PasswordForm } from './PasswordForm';
 import { PhotoCard } from './PhotoCard';
 import { ProfileForm } from './ProfileForm';
+import { SessionsCard } from './SessionsCard';
 
 export function ProfilePage() {
   const { me } = useApp();
@@ -23,6 +24,7 @@ export function ProfilePage() {
       <ProfileForm />
       <NotificationPrefsForm />
       <PasswordForm />
+      <SessionsCard />
     </section>
   );
 }
