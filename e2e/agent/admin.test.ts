@@ -44,15 +44,28 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     await customer?.close();
   });
 
-  it("fits the header on one row at 1280 px, an administrator's navigation and alerts button included", async () => {
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    const first = (await nav.getByRole('link', { name: 'Inbox' }).boundingBox())!;
-    const last = (await nav.getByRole('link', { name: 'Admin' }).boundingBox())!;
-    const signOut = (await page.locator('header').getByRole('button', { name: 'Sign out', exact: true }).boundingBox())!;
-    expect(last.y).toBe(first.y);
-    expect(Math.abs(signOut.y + signOut.height / 2 - (first.y + first.height / 2))).toBeLessThan(4);
-    expect(signOut.x + signOut.width).toBeLessThanOrEqual(1280);
-    await screenshot(page, 'agent-header-1280');
+  it("fits the header on one row at 1280 px, an administrator's navigation, alerts button and a long name included", async () => {
+    const longName = 'Maximiliana Montgomery-Fitzwilliam de la Cruz';
+    const renamed = await run.t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(run.t.adminToken), payload: { name: longName } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    try {
+      const me = page.locator('header .me');
+      await expect.poll(() => me.getAttribute('title')).toContain(longName);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const first = (await nav.getByRole('link', { name: 'Inbox' }).boundingBox())!;
+      const last = (await nav.getByRole('link', { name: 'Admin' }).boundingBox())!;
+      const signOut = (await page.locator('header').getByRole('button', { name: 'Sign out', exact: true }).boundingBox())!;
+      expect(last.y).toBe(first.y);
+      expect(Math.abs(signOut.y + signOut.height / 2 - (first.y + first.height / 2))).toBeLessThan(4);
+      expect(signOut.x + signOut.width).toBeLessThanOrEqual(1280);
+      await screenshot(page, 'agent-header-1280');
+    } finally {
+      await run.t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(run.t.adminToken), payload: { name: 'Administrator' } });
+    }
+    await page
+      .locator('header .me')
+      .filter({ hasText: /^Administrator$/ })
+      .waitFor();
   });
 
   it('adds an agent, changes its role and deactivates it', async () => {

@@ -72,9 +72,9 @@ export function Header({ route }: { route: Route }) {
         <div className="header-more">
           <AlertsButton />
           {/* Plain text, not a link: links named like a person ("Administrator") would be confused with "Admin". Profile is in the navigation. */}
-          <span className="me" title={me.email}>
+          <span className="me" title={`${me.name} (${me.email})`}>
             {me.photo_url && <img className="me-photo" src={me.photo_url} alt="" width={24} height={24} />}
-            {me.name}
+            <span className="me-name">{me.name}</span>
           </span>
           <button type="button" onClick={() => void signOut()}>
             Sign out

@@ -65,6 +65,6 @@ export function useList<T extends { id: number | string }>(load: () => Promise<T
 }
 
 /** The list with `item` in place of the one with its id, or first when new. */
-export function upsertInto<T extends { id: number | string }>(list: T[], item: T): T[] {
+function upsertInto<T extends { id: number | string }>(list: T[], item: T): T[] {
   return list.some((x) => x.id === item.id) ? list.map((x) => (x.id === item.id ? item : x)) : [item, ...list];
 }
