@@ -1,7 +1,8 @@
 /**
  * The app header: navigation with live counts (and the person's own Profile), the agent's status, alert permission,
- * connection state, the person's name and photo, Sign out (Sign out everywhere is on the Profile page). At phone width the navigation and
- * the less used tools fold into a Menu button (styles.css), so the header is one row with the status at hand.
+ * connection state, the person's name and photo (a long name cut short), and Sign out (Sign out everywhere is on
+ * the Profile page). At phone width the navigation and the less used tools fold into a Menu button (styles.css),
+ * so the header is one row with the status at hand.
  */
 import { useEffect, useState } from 'react';
 import { attentionCount, chatsWithStatus } from '../inbox';

@@ -1,8 +1,9 @@
 /**
  * The Profile page (/profile), for everyone signed in: the photo visitors see
- * (PhotoCard), their own name and phone (PATCH /api/v1/me), and their own password (PUT
- * /api/v1/me/password), which signs out every other session of theirs, and
- * Sign out everywhere (SessionsCard). Their alerts (NotificationPrefsForm: sound, volume, desktop, which events, mute).
+ * (PhotoCard), their own name and phone (PATCH /api/v1/me), their alerts
+ * (NotificationPrefsForm: sound, volume, desktop, which events, mute), their
+ * own password (PUT /api/v1/me/password), which signs out every other session
+ * of theirs, and Sign out everywhere (SessionsCard), which ends them all.
  * The e-mail (sign-in name) and the role are an admin's to change.
  */
 import { useApp } from '../../context';
