@@ -52,6 +52,9 @@ export function Archive() {
   const [form, setForm] = useState<Form>(EMPTY);
   const [filters, setFilters] = useState<SearchFilters>(() => filtersOf(EMPTY));
   const [hits, setHits] = useState<ChatSearchHit[]>([]);
+  // The filters the list on screen answers. Until a new search's answer arrives the list still shows the last one's rows,
+  // so it is labelled and marked by these, never by the words just typed (they have no match excerpt yet).
+  const [shown, setShown] = useState<SearchFilters | null>(null);
   const [more, setMore] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -80,7 +83,10 @@ export function Archive() {
     try {
       const page = await api.searchChats(filters, { limit: PAGE, before });
       if (mine !== round.current) return;
-      setHits((list) => (before === undefined ? page : [...list, ...page]));
+      if (before === undefined) {
+        setHits(page);
+        setShown(filters);
+      } else setHits((list) => [...list, ...page]);
       setMore(page.length === PAGE);
     } catch (err) {
       if (mine === round.current) setError(errorText(err));
@@ -96,7 +102,8 @@ export function Archive() {
 
   const matches = useMemo(() => Object.fromEntries(hits.map((h) => [h.id, h.match])) as Record<number, ChatMatch | null>, [hits]);
   const set = (key: keyof Form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
-  const searching = Boolean(filters.q);
+  const searching = Boolean(shown?.q);
+  const newSearch = busy && shown !== filters;
 
   return (
     <section className="page" aria-labelledby="archive-title">
@@ -178,14 +185,14 @@ export function Archive() {
         )}
       </div>
       <p className="muted small" role="status">
-        {busy && hits.length === 0 ? 'Searching…' : `${hits.length}${more ? '+' : ''} ${hits.length === 1 ? 'chat' : 'chats'}${searching ? ' match' : ''}.`}
+        {newSearch ? 'Searching…' : `${hits.length}${more ? '+' : ''} ${hits.length === 1 ? 'chat' : 'chats'}${searching ? ' match' : ''}.`}
       </p>
       {error && (
         <p className="error" role="alert">
           The search failed: {error}
         </p>
       )}
-      {!busy || hits.length > 0 ? (
+      {shown ? (
         <ChatList
           chats={hits}
           openId={null}
@@ -197,7 +204,7 @@ export function Archive() {
       ) : null}
       {more && (
         <button type="button" disabled={busy} onClick={() => void load(hits[hits.length - 1]?.id)}>
-          {busy ? 'Loading…' : 'Load older chats'}
+          {busy && !newSearch ? 'Loading…' : 'Load older chats'}
         </button>
       )}
     </section>
