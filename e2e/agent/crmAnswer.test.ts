@@ -1,9 +1,10 @@
 /**
  * Issue #17 in a real browser: the visitor panel shows the page's custom data
  * (setCustomData) and the chat_accepted answer's under their own headings,
- * the answer's contact description, and the answer's page as the CRM's page
- * beside the page the visitor is on; the admin settings screen chooses the
- * event types with one checkbox each, the result shown beside the button.
+ * the answer's contact info only where it differs from the visitor's fields,
+ * and the answer's page as the CRM's page beside the page the visitor is on;
+ * the admin settings screen chooses the event types with one checkbox each,
+ * the result shown beside the button.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +67,10 @@ describe.skipIf(!chromiumAvailable())('agent app: the chat_accepted answer and t
     expect(await fromPage.textContent()).not.toContain('Gold since 2019');
     expect(await fromCrm.textContent()).toContain('Gold since 2019');
     expect(await fromCrm.textContent()).not.toContain('3 items');
-    expect(await panel.getByRole('region', { name: 'Contact info' }).textContent()).toContain('Prefers e-mail');
+    // The answer's contact_info wrote the visitor's fields: it is not shown twice.
+    const contact = panel.getByRole('region', { name: 'Contact info' });
+    expect(await contact.textContent()).toBe("Contact infoSame as the visitor's name, e-mail and about above.");
+    expect(await panel.locator('dl.fields').first().textContent()).toContain('AboutPrefers e-mail');
     expect(await panel.getByRole('region', { name: 'Page in your CRM' }).getByRole('link', { name: 'Deal 12' }).getAttribute('href')).toBe(
       'https://crm.example.com/deals/12',
     );
@@ -74,6 +78,11 @@ describe.skipIf(!chromiumAvailable())('agent app: the chat_accepted answer and t
       'https://shop.example.com/checkout',
     );
     await screenshot(page, 'agent-visitor-panel-crm-answer');
+    // The visitor gives another e-mail: the CRM's one is now shown, as a row of its own.
+    expect((await visitorCall(run.t, widget.widget_id, s.visitor_token, 'contact', { email: 'ann.new@example.com' })).statusCode).toBe(200);
+    await contact.getByText('ann@crm.example.com').waitFor();
+    expect(await contact.textContent()).toBe("Contact infoE-mailann@crm.example.comSame as the visitor's name and about above.");
+    expect(await panel.locator('dl.fields').first().textContent()).toContain('ann.new@example.com');
   });
 
   it('chooses the event types in the settings, one checkbox each, and says what was saved', async () => {

@@ -1,8 +1,9 @@
 /**
  * The visitor panel (spec: the agent application's information panel): who
- * the visitor is, what the chat_accepted answer added (contact info, the
- * bind-to-CRM button, custom data, the CRM link, the CRM's page) and the
- * browser session. The page's custom data (setCustomData) and the answer's
+ * the visitor is, what the chat_accepted answer added (contact info where
+ * it says more than the visitor's fields: ContactInfo; the bind-to-CRM
+ * button, custom data, the CRM link, the CRM's page) and the browser
+ * session. The page's custom data (setCustomData) and the answer's
  * are shown apart, each under its own heading; the answer's page never hides
  * the page the visitor is on. The visit (time on site, where the visitor came
  * from, the pages seen: VisitorVisit) and the session (place, device, UTM)
@@ -13,6 +14,7 @@ import { useState } from 'react';
 import { str, isRecord, safeHref } from '../format';
 import type { Chat } from '../types';
 import { AssignButton } from './AssignButton';
+import { ContactInfo } from './ContactInfo';
 import { CustomData } from './CustomData';
 import { EarlierChats } from './EarlierChats';
 import { Field } from './Field';
@@ -63,17 +65,7 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
             </>
           )}
         </dl>
-        {Object.keys(contact).length > 0 && (
-          <section aria-label="Contact info">
-            <h4>Contact info</h4>
-            <dl className="fields">
-              <Field label="Name" value={str(contact.name)} />
-              <Field label="E-mail" value={str(contact.email)} />
-              <Field label="Phone" value={str(contact.phone)} />
-              <Field label="About" value={str(contact.description)} />
-            </dl>
-          </section>
-        )}
+        <ContactInfo contact={contact} visitor={v} />
         {chat.enable_assign && <AssignButton chat={chat} />}
         <CustomData heading="From the page" fields={pageData} />
         <CustomData heading="From your CRM" fields={crmData} />
