@@ -7,7 +7,7 @@
  * requests arriving live (and those screens degrading while their endpoints
  * are missing), and what a non-admin agent sees.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, WebSocket } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
 import { postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../test/helpers/chatChannel.js';
@@ -278,24 +278,34 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     expect((await api('PUT', '/api/v1/settings', { callback: { enabled: true, balance_seconds: 600, hours: null } })).statusCode).toBe(200);
     // The list's answer is read before the call exists and reaches the page
     // only after the call's live frame: the call must still be shown.
-    let called!: () => void;
-    const callMade = new Promise<void>((resolve) => (called = resolve));
+    let read!: () => void;
+    const listRead = new Promise<void>((resolve) => (read = resolve));
+    let framed!: () => void;
+    const frameSeen = new Promise<void>((resolve) => (framed = resolve));
     await page.route('**/api/v1/calls', async (route) => {
       const answer = await route.fetch();
-      await callMade;
-      await new Promise((r) => setTimeout(r, 1000));
+      read();
+      await frameSeen;
       await route.fulfill({ response: answer });
     });
+    // The app opens its stream socket anew on this page load, so the frame it receives can be watched.
+    const watch = (ws: WebSocket) => ws.on('framereceived', ({ payload }) => String(payload).includes('+15550100199') && framed());
+    page.on('websocket', watch);
     try {
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calls' }).click();
+      await page.goto(`${run.base}/calls`);
       await page.getByRole('heading', { name: 'Callback requests' }).waitFor();
+      await listRead;
       const asked = await visitorCall(run.t, widget.widget_id, visitor.visitor_token, 'callback', { phone: '+15550100199' });
       expect(asked.json()).toMatchObject({ result: 'ok' });
-      called();
+      await Promise.race([
+        frameSeen,
+        new Promise((_, reject) => setTimeout(() => reject(new Error("the call's frame did not reach the page's stream socket in 10 s")), 10_000)),
+      ]);
       await page.getByText('Loading…').waitFor({ state: 'detached' });
     } finally {
-      called();
-      await page.unrouteAll();
+      framed();
+      page.off('websocket', watch);
+      await page.unrouteAll({ behavior: 'wait' });
     }
     const card = page.locator('.card', { hasText: '+15550100199' });
     await card.getByText('Requested').waitFor();
