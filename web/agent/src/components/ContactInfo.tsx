@@ -2,9 +2,8 @@
  * The chat_accepted answer's contact_info in the visitor panel. The answer
  * also writes the visitor's record, so its fields usually repeat the ones
  * just above: those are named in one line ("Same as the visitor's …"), and
- * only a field that says something else now (the visitor changed it since,
- * or the record has no room for it) is shown as a row, as the transcript
- * mail does.
+ * only a field that says something else now (the visitor changed it since)
+ * is shown as a row, as the transcript mail does.
  */
 import { str } from '../format';
 import type { Chat } from '../types';
