@@ -22,7 +22,10 @@ export function useTimeLeft(until: number | null): number {
 
 /**
  * One re-render at `at` (epoch ms), for a view that changes when a moment
- * passes (an offer running out) but shows no countdown. null: none.
+ * passes (an offer running out) but shows no countdown. null: none. The
+ * caller computes `at` from the time of its render and passes only a moment
+ * still to come (ChatList: nextExpiry); a moment already past would re-render
+ * again and again until the caller moves it.
  */
 export function useRerenderAt(at: number | null): void {
   const [tick, setTick] = useState(0);
