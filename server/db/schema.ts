@@ -272,6 +272,13 @@ export interface EventsTable {
 }
 
 /** One row (id 1): the newest event id relayed. Relayed events are always a prefix of the table (events/relayClaim.ts). */
+/** The deployment's random id, one row (migration 044): names its Redis keys (realtime/namespace.ts). */
+export interface DeploymentTable {
+  id: number;
+  deployment_id: string;
+  created_at: number;
+}
+
 export interface RelayCursorTable {
   id: number;
   relayed_through: number;
@@ -498,6 +505,7 @@ export interface Database {
   inbound_dedup: InboundDedupTable;
   events: EventsTable;
   relay_cursor: RelayCursorTable;
+  deployment: DeploymentTable;
   event_retention: EventRetentionTable;
   deliveries: DeliveriesTable;
   event_webhook_given_up: EventWebhookGivenUpTable;

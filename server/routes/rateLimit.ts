@@ -97,9 +97,9 @@ export class RateLimiter {
 
   private async takeShared(limit: Limit, key: string): Promise<number | null> {
     try {
-      const redis = await this.connect();
+      const [redis, prefix] = await this.connect();
       const window = Math.floor(this.ctx.clock() / limit.windowMs);
-      const redisKey = `${await this.prefix}rl:${limit.name}:${window}:${key}`;
+      const redisKey = `${prefix}rl:${limit.name}:${window}:${key}`;
       const [count, ttl] = (await redis.eval(COUNT, 1, redisKey, String(limit.windowMs))) as [number, number];
       return count > limit.capacity ? Math.max(ttl, 1000) : null;
     } catch (err) {
@@ -127,8 +127,8 @@ export class RateLimiter {
 
   private async sharedFailures(limit: Limit, key: string, script: string): Promise<[number, number]> {
     try {
-      const redis = await this.connect();
-      const redisKey = `${await this.prefix}rf:${limit.name}:${key}`;
+      const [redis, prefix] = await this.connect();
+      const redisKey = `${prefix}rf:${limit.name}:${key}`;
       const [count, ttl] = (await redis.eval(script, 1, redisKey, String(limit.windowMs))) as [number, number];
       return [count, ttl];
     } catch (err) {
@@ -137,12 +137,17 @@ export class RateLimiter {
     }
   }
 
-  private async connect(): Promise<Redis> {
+  /** The commands connection and the deployment's key prefix (realtime/namespace.ts). */
+  private async connect(): Promise<[Redis, string]> {
     const redis = (this.redis ??= connectRedis(this.ctx.config.redisUrl as string, 'commands', this.ctx.log));
     this.connected ??= waitReady(redis, 2000);
-    this.prefix ??= deploymentPrefix(this.ctx.store, this.ctx.config);
+    // A read that failed (the database away for a moment) is tried again on the next call, not kept.
+    const prefix = (this.prefix ??= deploymentPrefix(this.ctx.store).catch((err: unknown) => {
+      this.prefix = null;
+      throw err;
+    }));
     await this.connected;
-    return redis;
+    return [redis, await prefix];
   }
 
   private warnUnavailable(err: unknown): void {
