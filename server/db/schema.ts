@@ -184,6 +184,11 @@ export interface VisitorsTable {
    * the name/email/phone columns may hold a chat_accepted answer's contact_info, never shown to the visitor.
    */
   widget_contact_json: string | null;
+  /**
+   * 1 once this chat-channel sender sent one message.id with two different contents (migration 050): its ids
+   * are no identifiers, and are never used to drop a message as a retry (domain/chatChannel/dedupInbound.ts).
+   */
+  inbound_ids_reused: Generated<Bool>;
   chats_count: number;
   created_at: number;
   updated_at: number;
@@ -253,9 +258,12 @@ export interface InboundDedupTable {
   channel_id: number;
   sender_id: string;
   message_external_id: string;
-  /** The stored message's content, hashed (domain/chatChannel/dedupInbound.ts): a reused message.id with other content is another message. */
+  /** The content last seen with this message.id, hashed (domain/chatChannel/dedupInbound.ts): other content is another message. */
   content_hash: string;
+  /** The message stored for it; a repeat is a retry only while this message's chat is open. */
   message_id: number | null;
+  /** 1 when the last sighting's content differed from the one before (migration 050). */
+  reused: Generated<Bool>;
   created_at: number;
 }
 

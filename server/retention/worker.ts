@@ -2,7 +2,7 @@
  * The retention worker: three tables grow with every message and would grow
  * forever (tens of millions of rows a day at benchmark rates), so a pass
  * every RETENTION_INTERVAL_SECONDS deletes what is no longer needed:
- * inbound_dedup past its 24 h window, finished deliveries and relayed events
+ * inbound_dedup past its window (minutes), finished deliveries and relayed events
  * older than RETENTION_DAYS (0 keeps those two forever); and, whatever that
  * says, expired or revoked login tokens and finished sign-in throttling rows
  * (pruneAuth.ts). What each table keeps, and why, is in its prune*.ts.

@@ -34,6 +34,7 @@ import * as m032 from './032_department_names.js';
 import * as m034 from './034_search_filters.js';
 import * as m043 from './043_search_chat_order.js';
 import * as m044 from './044_deployment.js';
+import * as m050 from './050_inbound_dedup_retry.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -70,6 +71,7 @@ const modules: Record<string, MigrationModule> = {
   '034_search_filters': m034,
   '043_search_chat_order': m043,
   '044_deployment': m044,
+  '050_inbound_dedup_retry': m050,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
