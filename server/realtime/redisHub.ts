@@ -10,7 +10,8 @@
  * onReset and catch up from the events table. A publish that fails for want
  * of Redis marks the publisher down (redisCircuit.ts): later publishes are
  * dropped at once, so the relay does not wait out the command timeout per
- * batch, until Redis answers again; then subscribers catch up too. Sockets
+ * batch, until Redis answers again; then subscribers catch up too. A socket
+ * opened meanwhile does not wait for its SUBSCRIBE to be answered. Sockets
  * never lose an event, they may only get it late.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -77,12 +78,15 @@ export class RedisHub implements RealtimeHub {
       );
       this.channels.set(accountId, ready);
     }
+    // While Redis is marked down no publish is coming to miss: the socket need not wait for SUBSCRIBE's answer (it
+    // catches up from the store, and again when Redis is back).
+    const settled = this.circuit.isDown ? Promise.resolve() : ready;
     return subscription(() => {
       remove();
       if (this.fanout.count(accountId) > 0 || this.closed) return;
       this.channels.delete(accountId);
       this.sub.unsubscribe(this.channelOf(accountId)).catch(() => undefined);
-    }, ready);
+    }, settled);
   }
 
   async close(): Promise<void> {
