@@ -40,10 +40,10 @@
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import { RELAYED_THROUGH } from '../events/relayClaim.js';
-import type { ResetReason } from './socket.js';
 import { toRelayedEvent } from '../events/catalogue.js';
 import { deletedThrough } from '../retention/eventMarks.js';
 import type { StreamEvent, Unsubscribe } from './hub.js';
+import type { ResetReason } from './socket.js';
 
 export interface FeedOptions {
   ctx: AppContext;
@@ -111,7 +111,7 @@ export class EventFeed {
       } else {
         // A cursor from the future (another database, say) is treated as the head.
         this.last = cursor === null ? head : Math.min(cursor, head);
-        // More than MAX_REPLAY committed since the check above: the client's resume gets the reset.
+        // Events kept coming while it read, past MAX_REPLAY: closed after those, the client resumes from its cursor.
         if (!(await this.replay())) return this.fail(TOO_FAR_BEHIND);
         // Only a replay can have lost rows to a concurrent delete (a cursor at the head replays nothing).
         if (cursor !== null && cursor < head && cursor < (await deletedThrough(ctx.db, accountId))) this.options.reset('cursor_expired');
@@ -146,7 +146,7 @@ export class EventFeed {
     }
   }
 
-  /** Replays after `last`, at most MAX_REPLAY rows; false (nothing more sent) when more than that were there. */
+  /** Replays after `last`, at most MAX_REPLAY rows; false when more than that were there (the rest is not read). */
   private async replay(): Promise<boolean> {
     const { ctx, accountId } = this.options;
     let budget = MAX_REPLAY;
