@@ -400,9 +400,14 @@ export type EventFrame = {
   [K in EventType]: { type: K; data: EventPayloads[K]; cursor?: number; chat_id?: number; seq?: number };
 }[EventType];
 
-/** The frames that are not events: `ready` (live from `cursor` on), `reset` (the cursor expired; nothing replayed), `pong` (heartbeat). */
+/**
+ * The frames that are not events: `ready` (live from `cursor` on), `reset` (nothing replayed: the cursor expired,
+ * or it is more than 1,000 events behind; reload the lists), `pong` (heartbeat).
+ */
 export type ControlFrame =
-  { type: 'ready'; data: { cursor: number } } | { type: 'reset'; data: { reason: 'cursor_expired' } } | { type: 'pong'; data: Record<string, never> };
+  | { type: 'ready'; data: { cursor: number } }
+  | { type: 'reset'; data: { reason: 'cursor_expired' | 'too_far_behind' } }
+  | { type: 'pong'; data: Record<string, never> };
 
 /** Everything the agent stream sends. Clients ignore a `type` they do not know (the server may add kinds). */
 export type AgentStreamFrame = EventFrame | ControlFrame;

@@ -198,8 +198,8 @@ export type CallbackAvailability = { result: 'ok' } | { result: 'fail'; reason: 
 /** Frames of the visitor socket; `cursor` is the outbox id (resume with it). */
 export type VisitorFrame =
   | { type: 'ready'; data: { cursor: number; online: boolean } }
-  /** Before `ready`: the cursor is older than the events the server keeps (retention); read the session again. */
-  | { type: 'reset'; data: { reason: 'cursor_expired' } }
+  /** Before `ready`, nothing replayed: the cursor is older than the events the server keeps (retention), or more than 1,000 events behind; read the session again. */
+  | { type: 'reset'; data: { reason: 'cursor_expired' | 'too_far_behind' } }
   | { type: 'message.created'; cursor: number; data: { message: WidgetMessage } }
   /** A message changed after it was sent (same id): replace it. */
   | { type: 'message.updated'; cursor: number; data: { message: WidgetMessage } }
