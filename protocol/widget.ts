@@ -60,6 +60,8 @@ export interface WidgetMessage {
   file?: string;
   file_name?: string;
   file_size?: number;
+  /** The file was freed by an administrator: the message stays, its file answers 404. */
+  file_removed?: true;
   thumb?: string;
   latitude?: number;
   longitude?: number;

@@ -59,6 +59,10 @@ export interface Config {
   readonly metricsToken: string | null;
   /** Bytes of visitors' uploads one account may keep (UPLOAD_QUOTA_MB); an upload beyond it is refused (413). */
   readonly uploadQuotaBytes: number;
+  /** Bytes of uploads one visitor may keep (UPLOAD_QUOTA_VISITOR_MB): what a visitor sent counts against that visitor. */
+  readonly uploadQuotaVisitorBytes: number;
+  /** Bytes of uploads one channel (widget or chat channel) may keep (UPLOAD_QUOTA_CHANNEL_MB; unset: the account's). */
+  readonly uploadQuotaChannelBytes: number;
 }
 
 /** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
@@ -224,6 +228,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const uploadQuotaMb = intSetting(env, problems, 'UPLOAD_QUOTA_MB', { fallback: 1024, min: 1, max: 10_485_760, example: 1024 });
+  const uploadQuotaVisitorMb = intSetting(env, problems, 'UPLOAD_QUOTA_VISITOR_MB', { fallback: 50, min: 1, max: 10_485_760, example: 50 });
+  const uploadQuotaChannelMb = intSetting(env, problems, 'UPLOAD_QUOTA_CHANNEL_MB', { fallback: uploadQuotaMb, min: 1, max: 10_485_760, example: 256 });
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -257,6 +263,8 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom,
     metricsToken,
     uploadQuotaBytes: uploadQuotaMb * 1024 * 1024,
+    uploadQuotaVisitorBytes: uploadQuotaVisitorMb * 1024 * 1024,
+    uploadQuotaChannelBytes: uploadQuotaChannelMb * 1024 * 1024,
   });
 }
 

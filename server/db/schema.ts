@@ -250,6 +250,8 @@ export interface MessagesTable {
   suppressed: Bool;
   delivery_status: 'pending' | 'delivered' | 'failed' | null;
   delivery_error: string | null;
+  /** When an administrator freed the message's file (migration 047): the file is gone, the message stays. */
+  file_removed_at: number | null;
   created_at: number;
 }
 

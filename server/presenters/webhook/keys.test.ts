@@ -198,6 +198,7 @@ const message = (id: number, author: 'visitor' | 'agent', suppressed: 0 | 1): Me
   suppressed,
   delivery_status: null,
   delivery_error: null,
+  file_removed_at: null,
   created_at: T + id * 1000,
 });
 
