@@ -52,6 +52,7 @@ describe('loadConfig', () => {
       mailFrom: 'Parley <parley@localhost.localdomain>',
       metricsToken: null,
       metricsPublic: false,
+      sqliteSynchronous: 'normal',
       uploadQuotaBytes: 1024 * 1024 * 1024,
     });
   });
@@ -89,6 +90,7 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://mailer:p%40ss@smtp.example.com:465',
       MAIL_FROM: 'Acme support <support@acme.example>',
       METRICS_TOKEN: 'scrape-0123456789abcdef',
+      SQLITE_SYNCHRONOUS: 'FULL',
       UPLOAD_QUOTA_MB: '5',
     });
     expect(config).toEqual({
@@ -121,6 +123,7 @@ describe('loadConfig', () => {
       mailFrom: 'Acme support <support@acme.example>',
       metricsToken: 'scrape-0123456789abcdef',
       metricsPublic: false,
+      sqliteSynchronous: 'full',
       uploadQuotaBytes: 5 * 1024 * 1024,
     });
   });
@@ -221,6 +224,7 @@ describe('loadConfig', () => {
     ['METRICS_TOKEN', 'short'],
     ['METRICS_TOKEN', 'has a space in it 0123456789'],
     ['METRICS_PUBLIC', 'yes'],
+    ['SQLITE_SYNCHRONOUS', 'off'],
     ['MAIL_FROM', 'Support <support@acme.example'],
     ['OUTBOUND_ALLOW_PRIVATE', 'yes'],
     ['LOG_LEVEL', 'verbose'],

@@ -59,6 +59,8 @@ export interface Config {
   readonly metricsToken: string | null;
   /** METRICS_PUBLIC=1: `/metrics` open on purpose on a non-loopback HOST without METRICS_TOKEN (otherwise refused at boot). */
   readonly metricsPublic: boolean;
+  /** SQLite's `synchronous` (SQLITE_SYNCHRONOUS): normal survives a process crash, full also a power loss. */
+  readonly sqliteSynchronous: 'normal' | 'full';
   /** Bytes of visitors' uploads one account may keep (UPLOAD_QUOTA_MB); an upload beyond it is refused (413). */
   readonly uploadQuotaBytes: number;
 }
@@ -240,6 +242,12 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
+  const synchronousRaw = (nonEmpty(env, 'SQLITE_SYNCHRONOUS') ?? 'normal').toLowerCase();
+  if (synchronousRaw !== 'normal' && synchronousRaw !== 'full') {
+    problems.push(`SQLITE_SYNCHRONOUS must be normal or full (got "${env.SQLITE_SYNCHRONOUS ?? ''}"), e.g. SQLITE_SYNCHRONOUS=full`);
+  }
+  const sqliteSynchronous = synchronousRaw === 'full' ? 'full' : 'normal';
+
   const uploadQuotaMb = intSetting(env, problems, 'UPLOAD_QUOTA_MB', { fallback: 1024, min: 1, max: 10_485_760, example: 1024 });
 
   if (problems.length > 0) throw new ConfigError(problems);
@@ -274,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom,
     metricsToken,
     metricsPublic,
+    sqliteSynchronous,
     uploadQuotaBytes: uploadQuotaMb * 1024 * 1024,
   });
 }
