@@ -53,6 +53,7 @@ describe('loadConfig', () => {
       metricsToken: null,
       metricsPublic: false,
       sqliteSynchronous: 'normal',
+      visitorIdleDays: 30,
       uploadQuotaBytes: 1024 * 1024 * 1024,
     });
   });
@@ -91,6 +92,7 @@ describe('loadConfig', () => {
       MAIL_FROM: 'Acme support <support@acme.example>',
       METRICS_TOKEN: 'scrape-0123456789abcdef',
       SQLITE_SYNCHRONOUS: 'FULL',
+      VISITOR_IDLE_DAYS: '90',
       UPLOAD_QUOTA_MB: '5',
     });
     expect(config).toEqual({
@@ -124,6 +126,7 @@ describe('loadConfig', () => {
       metricsToken: 'scrape-0123456789abcdef',
       metricsPublic: false,
       sqliteSynchronous: 'full',
+      visitorIdleDays: 90,
       uploadQuotaBytes: 5 * 1024 * 1024,
     });
   });
@@ -225,6 +228,8 @@ describe('loadConfig', () => {
     ['METRICS_TOKEN', 'has a space in it 0123456789'],
     ['METRICS_PUBLIC', 'yes'],
     ['SQLITE_SYNCHRONOUS', 'off'],
+    ['VISITOR_IDLE_DAYS', '36501'],
+    ['VISITOR_IDLE_DAYS', '30d'],
     ['MAIL_FROM', 'Support <support@acme.example'],
     ['OUTBOUND_ALLOW_PRIVATE', 'yes'],
     ['LOG_LEVEL', 'verbose'],

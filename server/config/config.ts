@@ -26,6 +26,8 @@ export interface Config {
   readonly presenceGraceSeconds: number;
   /** Days finished deliveries and relayed events are kept (server/retention/); 0 = forever. */
   readonly retentionDays: number;
+  /** Days an anonymous widget visitor (no chat, message, call or contact details) is kept after it was last seen; 0 = forever. */
+  readonly visitorIdleDays: number;
   /** Seconds between two passes of the retention worker. */
   readonly retentionIntervalSeconds: number;
   /** PostgreSQL: longest a statement may run before the server cancels it (503), in ms; 0 = no limit. */
@@ -182,6 +184,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`RETENTION_DAYS must be an integer from 0 (keep forever) to 36500 (got "${retentionRaw}"), e.g. RETENTION_DAYS=30`);
   }
 
+  const visitorIdleDays = intSetting(env, problems, 'VISITOR_IDLE_DAYS', { fallback: 30, min: 0, max: 36500, example: 30 });
+
   const retentionEveryRaw = nonEmpty(env, 'RETENTION_INTERVAL_SECONDS') ?? '300';
   const retentionIntervalSeconds = Number(retentionEveryRaw);
   if (!/^\d+$/.test(retentionEveryRaw) || retentionIntervalSeconds < 1 || retentionIntervalSeconds > 86400) {
@@ -267,6 +271,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds,
     presenceGraceSeconds,
     retentionDays,
+    visitorIdleDays,
     retentionIntervalSeconds,
     dbStatementTimeoutMs,
     dbConnectTimeoutMs,
