@@ -4,53 +4,21 @@
  * "unable to open database file": a DATA_DIR that cannot be created, a
  * read-only one (empty, or holding a database), a full one. The directories
  * are really read-only or full: a read-only bind mount and a 64 KiB tmpfs
- * (the suite runs as root, whom chmod does not stop; elsewhere, chmod does,
- * and the full disk needs root to mount). SQLITE_SYNCHRONOUS sets the pragma.
+ * (test/helpers/mounts.ts: chmod does not stop root; skipped where mounting
+ * is not permitted). SQLITE_SYNCHRONOUS sets the pragma.
  * The store under test is SQLite in both projects: on PostgreSQL the
  * database is not in DATA_DIR.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Mounts, mountable } from '../../test/helpers/mounts.js';
 import { openStore } from './database.js';
 import { StoreStartError } from './startErrors.js';
 
-const isRoot = process.getuid?.() === 0;
-const cleanups: Array<() => void> = [];
-
-afterEach(() => {
-  for (const undo of cleanups.splice(0).reverse()) undo();
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-datadir-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** A read-only view of `source`: a read-only bind mount as root, chmod 555 otherwise. */
-function readOnly(source: string): string {
-  if (!isRoot) {
-    fs.chmodSync(source, 0o555);
-    cleanups.push(() => fs.chmodSync(source, 0o755));
-    return source;
-  }
-  const target = tempDir();
-  execFileSync('mount', ['--bind', '-o', 'ro', source, target]);
-  cleanups.push(() => execFileSync('umount', [target]));
-  return target;
-}
-
-/** A 64 KiB file system: too small for the database's first migrations. */
-function full(): string {
-  const target = tempDir();
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', target]);
-  cleanups.push(() => execFileSync('umount', [target]));
-  return target;
-}
+const mounts = new Mounts();
+afterEach(() => mounts.undoAll());
+const tempDir = (): string => mounts.tempDir();
 
 async function startError(dataDir: string): Promise<StoreStartError> {
   let caught: unknown = null;
@@ -67,28 +35,28 @@ async function startError(dataDir: string): Promise<StoreStartError> {
   return error;
 }
 
-describe('SQLite start on a DATA_DIR it cannot use', () => {
+describe.skipIf(!mountable)('SQLite start on a DATA_DIR it cannot use', () => {
   it('names a DATA_DIR that cannot be created and says to create it', async () => {
-    const dir = path.join(readOnly(tempDir()), 'parley');
+    const dir = path.join(mounts.readOnly(tempDir()), 'parley');
     const error = await startError(dir);
     expect(error.message).toContain(`cannot be created (${path.dirname(dir)} is not writable: `);
     expect(error.message).toMatch(/(EROFS|EACCES).*\): create it, writable by the user running Parley, or set DATA_DIR/);
   });
 
   it('names a read-only DATA_DIR, empty or holding a database, and says to make it writable', async () => {
-    const empty = readOnly(tempDir());
+    const empty = mounts.readOnly(tempDir());
     expect((await startError(empty)).message).toMatch(
       /is not writable \(SQLITE_CANTOPEN: .*\): .*make the directory and those files writable .*or set DATA_DIR/,
     );
 
     const used = tempDir();
     await (await openStore({ databaseUrl: null, databaseSchema: null, dataDir: used })).close();
-    const withDatabase = readOnly(used);
+    const withDatabase = mounts.readOnly(used);
     expect((await startError(withDatabase)).message).toMatch(/is not writable \(SQLITE_\w+: .*\)/);
   });
 
-  it.skipIf(!isRoot)('names a full DATA_DIR and says to free space', async () => {
-    const error = await startError(full());
+  it('names a full DATA_DIR and says to free space', async () => {
+    const error = await startError(mounts.full());
     expect(error.message).toMatch(/is full \(SQLITE_FULL: .*\): .*free space on that disk, or set DATA_DIR/);
   });
 });

@@ -3,31 +3,14 @@
  * read-only bind mount: the suite runs as root, whom chmod does not stop) or
  * full (a 64 KiB tmpfs) — exits 1 with one line naming the directory and what
  * to do, not SQLite's bare error and a stack. SQLite's store only (no
- * DATABASE_URL): on PostgreSQL the database is not in DATA_DIR. Needs root to
- * mount; skipped otherwise (server/db/startErrors.test.ts covers chmod).
+ * DATABASE_URL): on PostgreSQL the database is not in DATA_DIR. Skipped where
+ * mounting is not permitted (test/helpers/mounts.ts).
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Mounts, mountable } from '../helpers/mounts.js';
 import { assertBuilt, freePort, killAll, startServer } from './serverProcess.js';
 
-const isRoot = process.getuid?.() === 0;
-const cleanups: Array<() => void> = [];
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-process-datadir-'));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-function mount(args: string[]): string {
-  const target = tempDir();
-  execFileSync('mount', [...args, target]);
-  cleanups.push(() => execFileSync('umount', [target]));
-  return target;
-}
+const mounts = new Mounts();
 
 async function refusedStart(dataDir: string): Promise<{ code: number | null; stderr: string }> {
   const proc = startServer({ DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'warn' });
@@ -35,15 +18,15 @@ async function refusedStart(dataDir: string): Promise<{ code: number | null; std
   return { code: exit.code, stderr: proc.stderr() };
 }
 
-describe.skipIf(!isRoot)('npm start on an unusable DATA_DIR', () => {
+describe.skipIf(!mountable)('npm start on an unusable DATA_DIR', () => {
   beforeAll(() => assertBuilt());
   afterEach(async () => {
     await killAll();
-    for (const undo of cleanups.splice(0).reverse()) undo();
+    mounts.undoAll();
   });
 
   it('exits 1 with one line naming a read-only DATA_DIR and what to do', { timeout: 30_000 }, async () => {
-    const dir = mount(['--bind', '-o', 'ro', tempDir()]);
+    const dir = mounts.readOnly(mounts.tempDir());
     const { code, stderr } = await refusedStart(dir);
     expect(code).toBe(1);
     const lines = stderr.split('\n').filter((l) => l.startsWith('Parley failed to start'));
@@ -53,7 +36,7 @@ describe.skipIf(!isRoot)('npm start on an unusable DATA_DIR', () => {
   });
 
   it('exits 1 with one line naming a full DATA_DIR and what to do', { timeout: 30_000 }, async () => {
-    const dir = mount(['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs']);
+    const dir = mounts.full();
     const { code, stderr } = await refusedStart(dir);
     expect(code).toBe(1);
     expect(stderr).toMatch(new RegExp(`^Parley failed to start: DATA_DIR ${dir} is full \\(SQLITE_FULL: .*\\): .*free space on that disk`, 'm'));
