@@ -36,6 +36,7 @@ import * as m043 from './043_search_chat_order.js';
 import * as m044 from './044_deployment.js';
 import * as m050 from './050_inbound_dedup_retry.js';
 import * as m047uploads from './047_upload_quotas.js';
+import * as m049 from './049_idle_visitors.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -74,6 +75,7 @@ const modules: Record<string, MigrationModule> = {
   '044_deployment': m044,
   '050_inbound_dedup_retry': m050,
   '047_upload_quotas': m047uploads,
+  '049_idle_visitors': m049,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
