@@ -13,13 +13,15 @@
  * disabled, svc_destroy) every function answers a failure with the reason.
  * Budget: 3 KB gzipped (web/widget/size.test.ts).
  */
-import { MESSAGE_NAMESPACE, type Envelope, type PageInfo } from '../../../protocol/widget';
+import { MAX_CUSTOM_FIELDS, MESSAGE_NAMESPACE, type Envelope, type PageInfo } from '../../../protocol/widget';
 import type { FrameEvents, LoaderCommands, Mirror, Utm } from '../shared/messages';
 import { offlineError, phoneError } from '../shared/validate';
 
 /** Replaced by the server (server/routes/widget/assets.ts) when it serves /widget/<id>.js. */
 const BASE = '__PARLEY_BASE__';
 const ID = '__PARLEY_WIDGET_ID__';
+/** The channel's colour (or the default), so svc_config.widget_color holds it before the frame is ready. */
+const COLOR = '__PARLEY_COLOR__';
 const GONE = 'The chat is not available: the widget was removed or disabled.';
 const DESTROYED = 'Removed by svc_destroy().';
 
@@ -46,6 +48,7 @@ function start(): void {
     launcher: true,
     look: '',
     at: 'right:0;bottom:0',
+    color: COLOR,
   };
   const utm: Utm = {};
   const query = new URLSearchParams(location.search);
@@ -66,7 +69,7 @@ function start(): void {
   let full = false;
   const page = (): PageInfo => ({ url: location.href, title: document.title, referrer: document.referrer });
   let last = page();
-  const config = { widget_id: ID, chat_mode: m.mode };
+  const config = { widget_id: ID, chat_mode: m.mode, widget_color: m.color };
   w.svc_config = config;
 
   const ok = (extra?: object): Result => ({ result: 'ok', ...extra });
@@ -157,6 +160,7 @@ function start(): void {
       const wasOpen = m.open;
       Object.assign(m, p as Mirror);
       config.chat_mode = m.mode;
+      config.widget_color = m.color;
       paint();
       // The visitor minimized the window: the keyboard focus comes back to the launcher.
       if (wasOpen && !m.open && d.activeElement === frame) btn.focus();
@@ -202,8 +206,9 @@ function start(): void {
   };
 
   const api: Record<string, Fn> = {
-    open: (o) => send('open', o && typeof o === 'object' ? { start: (o as { start?: string }).start } : {}),
-    close: () => send('close', null),
+    // Ok in every state while the widget runs (before the frame is ready the call is queued; offline it opens the form).
+    open: (o) => (send('open', o && typeof o === 'object' ? { start: (o as { start?: string }).start } : {}), ok()),
+    close: () => (send('close', null), ok()),
     chatMode: () => m.mode,
     getContactInfo: () => ({ ...m.contact }),
     getVisitorNumber: (cb) => send('number', null, cb),
@@ -217,7 +222,12 @@ function start(): void {
       send('contact', out);
       return ok();
     },
-    setCustomData: (x) => (Array.isArray(x) ? (send('customData', x), ok()) : fail('Custom data must be array.')),
+    setCustomData: (x) => {
+      if (!Array.isArray(x)) return fail('Custom data must be array.');
+      // Only the first fields are kept: the page is told how many were left out.
+      send('customData', x.slice(0, MAX_CUSTOM_FIELDS));
+      return x.length > MAX_CUSTOM_FIELDS ? ok({ dropped: x.length - MAX_CUSTOM_FIELDS }) : ok();
+    },
     setRules: (r) => (r && typeof r === 'object' ? (send('rules', r), ok()) : fail('Rules must be an object.')),
     setUserToken: (t, signature) => {
       const token = typeof t === 'number' && isFinite(t) ? String(t) : t;
