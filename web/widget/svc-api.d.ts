@@ -146,8 +146,10 @@ declare namespace SvcApi {
 
 // var, not const: pages read them as window.svc_api and window.svc_config too.
 /** The page API (every function exists as soon as the loader has run). */
+// eslint-disable-next-line no-var -- a var is what puts it on window's type
 declare var svc_api: SvcApi.Api;
 /** The widget's id, its live chat mode and its colour, for third-party code. */
+// eslint-disable-next-line no-var -- as above
 declare var svc_config: SvcApi.Config | undefined;
 /** Adds the widget to the page again after svc_destroy() (single-page apps); does nothing while it runs. */
 declare function svc_init(): void;

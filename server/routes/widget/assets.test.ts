@@ -17,8 +17,7 @@ import { bearer, createTestApp, type TestApp } from '../../../test/helpers/testA
 import { ensureWidgetBuilt } from '../../../web/widget/build.js';
 import { defaultWidgetDistDir, injectLoader, registerWidgetAssets } from './assets.js';
 
-const LOADER =
-  'window.__out = { base: `__PARLEY_BASE__/widget/frame/` + "__PARLEY_WIDGET_ID__", quoted: \'__PARLEY_BASE__\', color: "__PARLEY_COLOR__" };';
+const LOADER = 'window.__out = { base: `__PARLEY_BASE__/widget/frame/` + "__PARLEY_WIDGET_ID__", quoted: \'__PARLEY_BASE__\', color: "__PARLEY_COLOR__" };';
 type Out = { base: string; quoted: string; color: string };
 const HTML =
   '<!doctype html><html><head><script type="module" crossorigin src="../assets/frame-abc123.js"></script></head><body><div id="app"></div></body></html>';

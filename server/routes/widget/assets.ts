@@ -62,13 +62,7 @@ export function jsStringChars(value: string): string {
 }
 
 export function injectLoader(source: string, publicUrl: string, widgetId: string, color = DEFAULT_WIDGET_COLOR): string {
-  return source
-    .split(BASE_TOKEN)
-    .join(jsStringChars(publicUrl))
-    .split(ID_TOKEN)
-    .join(jsStringChars(widgetId))
-    .split(COLOR_TOKEN)
-    .join(jsStringChars(color));
+  return source.split(BASE_TOKEN).join(jsStringChars(publicUrl)).split(ID_TOKEN).join(jsStringChars(widgetId)).split(COLOR_TOKEN).join(jsStringChars(color));
 }
 
 /** The widget's colour as the visitor sees it (the channel's, else the default): `svc_config.widget_color` before the frame is ready. */
