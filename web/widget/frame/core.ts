@@ -410,7 +410,7 @@ const launcherCss = (s: UiState): string => {
     `button{position:relative;display:inline-flex;align-items:center;gap:8px;padding:${round ? '16px' : '12px 18px'};border:0;border-radius:${round ? '50%' : '24px'};` +
     `background:${s.color ?? DEFAULT_WIDGET_COLOR};color:#fff;direction:${dir()};` +
     'font:600 15px/1.2 system-ui,sans-serif;white-space:nowrap;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}' +
-    'svg{width:20px;height:20px}[hidden]{display:none}:focus-visible{outline:2px solid #1f2328;outline-offset:2px}' +
+    'svg{width:20px;height:20px;fill:currentColor}[hidden]{display:none}:focus-visible{outline:2px solid #1f2328;outline-offset:2px}' +
     'b{position:absolute;top:-6px;inset-inline-end:-6px;min-width:20px;height:20px;padding:0 6px;box-sizing:border-box;border-radius:10px;background:#d93025;font-size:12px;line-height:20px;text-align:center}' +
     (round ? 'span{display:none}' : '')
   );
