@@ -12,7 +12,7 @@
  *   POST /widget/api/<widget_id>/messages           VisitorMessageRequest → 201 WidgetMessage
  *   POST /widget/api/<widget_id>/typing             {typing:boolean} → 204
  *   POST /widget/api/<widget_id>/contact            ContactInfo → 200 {result:'ok'} (contacts form, setContactInfo)
- *   POST /widget/api/<widget_id>/custom-data        {fields: CustomDataField[]} → {result:'ok'} | 400
+ *   POST /widget/api/<widget_id>/custom-data        {fields: CustomDataField[]} → {result:'ok', dropped?} | 400
  *   POST /widget/api/<widget_id>/user-token         {token, signature?} → {result:'ok', token}
  *   POST /widget/api/<widget_id>/page               PageInfo → 204 (sendPageTitle, navigation)
  *   POST /widget/api/<widget_id>/attributes         {attributes: Record<string,string|number|boolean>} → 204
@@ -212,6 +212,12 @@ export type VisitorFrame =
 
 /** postMessage envelope between the loader (page) and the frame; origin checked on both sides. */
 export const MESSAGE_NAMESPACE = 'parley-widget';
+
+/** The widget's colour when its channel has none (the launcher, the header, svc_config.widget_color). */
+export const DEFAULT_WIDGET_COLOR = '#1a73e8';
+
+/** setCustomData keeps the first this many fields; the answer says how many more were dropped. */
+export const MAX_CUSTOM_FIELDS = 10;
 
 export interface Envelope<E extends string = string, P = unknown> {
   ns: typeof MESSAGE_NAMESPACE;
