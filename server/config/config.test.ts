@@ -55,6 +55,8 @@ describe('loadConfig', () => {
       sqliteSynchronous: 'normal',
       visitorIdleDays: 30,
       uploadQuotaBytes: 1024 * 1024 * 1024,
+      uploadQuotaVisitorBytes: 50 * 1024 * 1024,
+      uploadQuotaChannelBytes: 1024 * 1024 * 1024,
     });
   });
 
@@ -94,6 +96,8 @@ describe('loadConfig', () => {
       SQLITE_SYNCHRONOUS: 'FULL',
       VISITOR_IDLE_DAYS: '90',
       UPLOAD_QUOTA_MB: '5',
+      UPLOAD_QUOTA_VISITOR_MB: '2',
+      UPLOAD_QUOTA_CHANNEL_MB: '4',
     });
     expect(config).toEqual({
       port: 9090,
@@ -128,6 +132,8 @@ describe('loadConfig', () => {
       sqliteSynchronous: 'full',
       visitorIdleDays: 90,
       uploadQuotaBytes: 5 * 1024 * 1024,
+      uploadQuotaVisitorBytes: 2 * 1024 * 1024,
+      uploadQuotaChannelBytes: 4 * 1024 * 1024,
     });
   });
 
