@@ -33,6 +33,7 @@ import * as m031 from './031_routing.js';
 import * as m032 from './032_department_names.js';
 import * as m034 from './034_search_filters.js';
 import * as m043 from './043_search_chat_order.js';
+import * as m045 from './045_transcript_mails.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -68,6 +69,7 @@ const modules: Record<string, MigrationModule> = {
   '032_department_names': m032,
   '034_search_filters': m034,
   '043_search_chat_order': m043,
+  '045_transcript_mails': m045,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

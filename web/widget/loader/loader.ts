@@ -214,6 +214,8 @@ function start(): void {
         const v = (c as Record<string, unknown>)[k];
         if (typeof v === 'string' && v.trim()) m.contact[k === 'name' ? 'client_name' : k] = out[k] = v.trim();
       }
+      // Checked by the frame (a string, or nothing).
+      out.email_signature = (c as { email_signature?: string }).email_signature;
       send('contact', out);
       return ok();
     },
