@@ -22,7 +22,7 @@ import { sendConfirmation, sendVisitorTranscript } from './transcriptMails.js';
 import { lockVisitor } from './visitorAccess.js';
 import { currentChat } from './widgetState.js';
 
-/** `sent`: the transcript is queued; `confirmation_sent`: a link to open first went to the address. */
+/** `ok`: the transcript is queued; `confirmation_sent`: a link to open first went to the address (or one still unused had). */
 export type TranscriptOutcome = { result: 'ok' | 'confirmation_sent'; chat_id: number };
 
 export async function mailTranscript(ctx: AppContext, input: { visitor: Visitor; lang?: unknown }): Promise<TranscriptOutcome> {
