@@ -61,6 +61,8 @@ export interface MessageDto {
   file?: string;
   file_name?: string;
   file_size?: number;
+  /** The file was freed by an administrator (DELETE …/uploads): the message stays, its file answers 404. */
+  file_removed?: true;
   thumb?: string;
   latitude?: number;
   longitude?: number;
@@ -400,9 +402,31 @@ export type EventFrame = {
   [K in EventType]: { type: K; data: EventPayloads[K]; cursor?: number; chat_id?: number; seq?: number };
 }[EventType];
 
-/** The frames that are not events: `ready` (live from `cursor` on), `reset` (the cursor expired; nothing replayed), `pong` (heartbeat). */
+/**
+ * The frames that are not events: `ready` (live from `cursor` on), `reset` (nothing replayed: the cursor expired,
+ * or it is more than 1,000 events behind; reload the lists), `pong` (heartbeat).
+ */
 export type ControlFrame =
-  { type: 'ready'; data: { cursor: number } } | { type: 'reset'; data: { reason: 'cursor_expired' } } | { type: 'pong'; data: Record<string, never> };
+  | { type: 'ready'; data: { cursor: number } }
+  | { type: 'reset'; data: { reason: 'cursor_expired' | 'too_far_behind' } }
+  | { type: 'pong'; data: Record<string, never> };
 
 /** Everything the agent stream sends. Clients ignore a `type` they do not know (the server may add kinds). */
 export type AgentStreamFrame = EventFrame | ControlFrame;
+
+/** What uploaded files take (GET /api/v1/uploads/usage, administrators): the quotas, the account's use, by channel and the top visitors. */
+export interface UploadUsageDto {
+  /** The limits in bytes: UPLOAD_QUOTA_MB, UPLOAD_QUOTA_CHANNEL_MB, UPLOAD_QUOTA_VISITOR_MB. */
+  quota: { account_bytes: number; channel_bytes: number; visitor_bytes: number };
+  used: { bytes: number; files: number };
+  /** Channels with files, most bytes first; channel_id null: agents' photos. */
+  channels: Array<{ channel_id: number | null; name: string | null; bytes: number; files: number }>;
+  /** The visitors whose uploads take the most, at most 10, most bytes first. */
+  top_visitors: Array<{ visitor_id: number; number: number; name: string | null; channel_id: number; bytes: number; files: number }>;
+}
+
+/** What freeing files took away (DELETE /api/v1/chats/:id/uploads, DELETE /api/v1/visitors/:id/uploads). */
+export interface FreedUploadsDto {
+  files: number;
+  bytes: number;
+}

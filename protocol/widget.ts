@@ -12,7 +12,7 @@
  *   POST /widget/api/<widget_id>/messages           VisitorMessageRequest → 201 WidgetMessage
  *   POST /widget/api/<widget_id>/typing             {typing:boolean} → 204
  *   POST /widget/api/<widget_id>/contact            ContactInfo & {email_signature?} → 200 {result:'ok'} (contacts form, setContactInfo)
- *   POST /widget/api/<widget_id>/custom-data        {fields: CustomDataField[]} → {result:'ok'} | 400
+ *   POST /widget/api/<widget_id>/custom-data        {fields: CustomDataField[]} → {result:'ok', dropped?} | 400
  *   POST /widget/api/<widget_id>/user-token         {token, signature?} → {result:'ok', token}
  *   POST /widget/api/<widget_id>/page               PageInfo → 204 (sendPageTitle, navigation)
  *   POST /widget/api/<widget_id>/attributes         {attributes: Record<string,string|number|boolean>} → 204
@@ -62,6 +62,8 @@ export interface WidgetMessage {
   file?: string;
   file_name?: string;
   file_size?: number;
+  /** The file was freed by an administrator: the message stays, its file answers 404. */
+  file_removed?: true;
   thumb?: string;
   latitude?: number;
   longitude?: number;
@@ -200,8 +202,8 @@ export type CallbackAvailability = { result: 'ok' } | { result: 'fail'; reason: 
 /** Frames of the visitor socket; `cursor` is the outbox id (resume with it). */
 export type VisitorFrame =
   | { type: 'ready'; data: { cursor: number; online: boolean } }
-  /** Before `ready`: the cursor is older than the events the server keeps (retention); read the session again. */
-  | { type: 'reset'; data: { reason: 'cursor_expired' } }
+  /** Before `ready`, nothing replayed: the cursor is older than the events the server keeps (retention), or more than 1,000 events behind; read the session again. */
+  | { type: 'reset'; data: { reason: 'cursor_expired' | 'too_far_behind' } }
   | { type: 'message.created'; cursor: number; data: { message: WidgetMessage } }
   /** A message changed after it was sent (same id): replace it. */
   | { type: 'message.updated'; cursor: number; data: { message: WidgetMessage } }
@@ -212,6 +214,12 @@ export type VisitorFrame =
 
 /** postMessage envelope between the loader (page) and the frame; origin checked on both sides. */
 export const MESSAGE_NAMESPACE = 'parley-widget';
+
+/** The widget's colour when its channel has none (the launcher, the header, svc_config.widget_color). */
+export const DEFAULT_WIDGET_COLOR = '#1a73e8';
+
+/** setCustomData keeps the first this many fields; the answer says how many more were dropped. */
+export const MAX_CUSTOM_FIELDS = 10;
 
 export interface Envelope<E extends string = string, P = unknown> {
   ns: typeof MESSAGE_NAMESPACE;

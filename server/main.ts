@@ -10,6 +10,7 @@
  */
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
+import { StoreStartError } from './db/startErrors.js';
 
 async function main(): Promise<void> {
   let config;
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Parley failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // A problem of the host (a read-only or full DATA_DIR) says what to do in one line; anything else is a bug: its stack.
+  const told = err instanceof StoreStartError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+  process.stderr.write(`Parley failed to start: ${told}\n`);
   process.exit(1);
 });

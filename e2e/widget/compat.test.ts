@@ -261,11 +261,11 @@ describe('widget compatibility with pages written for the original (browser)', (
     try {
       const page = await env.open(ctx, '/spa');
       const config = () => page.evaluate(() => (window as unknown as { svc_config?: unknown }).svc_config);
-      expect(await config()).toEqual({ widget_id: env.channel.widget_id, chat_mode: 'online' });
+      expect(await config()).toEqual({ widget_id: env.channel.widget_id, chat_mode: 'online', widget_color: '#1a73e8' });
       await env.setAgentStatus('offline');
-      await expect.poll(config, { timeout: 10_000 }).toEqual({ widget_id: env.channel.widget_id, chat_mode: 'offline' });
+      await expect.poll(config, { timeout: 10_000 }).toEqual({ widget_id: env.channel.widget_id, chat_mode: 'offline', widget_color: '#1a73e8' });
       await env.setAgentStatus('online');
-      await expect.poll(config, { timeout: 10_000 }).toEqual({ widget_id: env.channel.widget_id, chat_mode: 'online' });
+      await expect.poll(config, { timeout: 10_000 }).toEqual({ widget_id: env.channel.widget_id, chat_mode: 'online', widget_color: '#1a73e8' });
 
       await page.evaluate(() => (window as unknown as { svc_destroy(): void }).svc_destroy());
       expect(await page.locator('#svc_chat_widget').count()).toBe(0);
@@ -293,7 +293,7 @@ describe('widget compatibility with pages written for the original (browser)', (
       await env.until(page, (c) => named(c, 'svc_onLoadCallback').length === 3);
       expect(await page.locator('#svc_chat_widget').count()).toBe(1);
       expect(await page.locator('iframe[title="Chat"]').count()).toBe(1);
-      expect(await config()).toEqual({ widget_id: env.channel.widget_id, chat_mode: 'online' });
+      expect(await config()).toEqual({ widget_id: env.channel.widget_id, chat_mode: 'online', widget_color: '#1a73e8' });
     } finally {
       await env.setAgentStatus('online');
       await ctx.close();

@@ -51,6 +51,9 @@ describe('loadConfig', () => {
       smtpTlsCa: null,
       mailFrom: 'Parley <parley@localhost.localdomain>',
       metricsToken: null,
+      metricsPublic: false,
+      sqliteSynchronous: 'normal',
+      visitorIdleDays: 30,
       uploadQuotaBytes: 1024 * 1024 * 1024,
     });
   });
@@ -88,6 +91,8 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://mailer:p%40ss@smtp.example.com:465',
       MAIL_FROM: 'Acme support <support@acme.example>',
       METRICS_TOKEN: 'scrape-0123456789abcdef',
+      SQLITE_SYNCHRONOUS: 'FULL',
+      VISITOR_IDLE_DAYS: '90',
       UPLOAD_QUOTA_MB: '5',
     });
     expect(config).toEqual({
@@ -119,6 +124,9 @@ describe('loadConfig', () => {
       smtpTlsCa: null,
       mailFrom: 'Acme support <support@acme.example>',
       metricsToken: 'scrape-0123456789abcdef',
+      metricsPublic: false,
+      sqliteSynchronous: 'full',
+      visitorIdleDays: 90,
       uploadQuotaBytes: 5 * 1024 * 1024,
     });
   });
@@ -174,6 +182,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses to serve /metrics openly beyond loopback: METRICS_TOKEN, or METRICS_PUBLIC=1 on purpose', () => {
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', 'fd00::1', 'chat.internal']) {
+      const problems = problemsOf({ HOST: host });
+      expect(problems, host).toHaveLength(1);
+      expect(problems[0]).toMatch(/^METRICS_TOKEN must be set when HOST is not a loopback address/);
+      expect(problems[0]).toContain('e.g. METRICS_TOKEN=');
+      expect(problems[0]).toContain('METRICS_PUBLIC=1');
+      expect(loadConfig({ HOST: host, METRICS_TOKEN: 'scrape-0123456789abcdef' }).metricsToken).toBe('scrape-0123456789abcdef');
+      expect(loadConfig({ HOST: host, METRICS_PUBLIC: '1' })).toMatchObject({ metricsToken: null, metricsPublic: true });
+    }
+    // Loopback (the default HOST) starts as before, without either.
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', 'localhost', 'LOCALHOST']) {
+      expect(problemsOf({ HOST: host }), host).toEqual([]);
+    }
+    expect(loadConfig({})).toMatchObject({ host: '127.0.0.1', metricsToken: null, metricsPublic: false });
+  });
+
   it('accepts RETENTION_DAYS=0 (keep forever)', () => {
     expect(loadConfig({ RETENTION_DAYS: '0' }).retentionDays).toBe(0);
   });
@@ -201,6 +226,10 @@ describe('loadConfig', () => {
     ['MAIL_FROM', 'support'],
     ['METRICS_TOKEN', 'short'],
     ['METRICS_TOKEN', 'has a space in it 0123456789'],
+    ['METRICS_PUBLIC', 'yes'],
+    ['SQLITE_SYNCHRONOUS', 'off'],
+    ['VISITOR_IDLE_DAYS', '36501'],
+    ['VISITOR_IDLE_DAYS', '30d'],
     ['MAIL_FROM', 'Support <support@acme.example'],
     ['OUTBOUND_ALLOW_PRIVATE', 'yes'],
     ['LOG_LEVEL', 'verbose'],

@@ -26,6 +26,8 @@ export interface Config {
   readonly presenceGraceSeconds: number;
   /** Days finished deliveries and relayed events are kept (server/retention/); 0 = forever. */
   readonly retentionDays: number;
+  /** Days an anonymous widget visitor (no chat, message, call or contact details) is kept after it was last seen; 0 = forever. */
+  readonly visitorIdleDays: number;
   /** Seconds between two passes of the retention worker. */
   readonly retentionIntervalSeconds: number;
   /** PostgreSQL: longest a statement may run before the server cancels it (503), in ms; 0 = no limit. */
@@ -57,8 +59,16 @@ export interface Config {
   readonly mailFrom: string;
   /** When set, `/metrics` answers only with `Authorization: Bearer <this>`; null = open (bind to a private address). */
   readonly metricsToken: string | null;
+  /** METRICS_PUBLIC=1: `/metrics` open on purpose on a non-loopback HOST without METRICS_TOKEN (otherwise refused at boot). */
+  readonly metricsPublic: boolean;
+  /** SQLite's `synchronous` (SQLITE_SYNCHRONOUS): normal survives a process crash, full also a power loss. */
+  readonly sqliteSynchronous: 'normal' | 'full';
   /** Bytes of visitors' uploads one account may keep (UPLOAD_QUOTA_MB); an upload beyond it is refused (413). */
   readonly uploadQuotaBytes: number;
+  /** Bytes of uploads one visitor may keep (UPLOAD_QUOTA_VISITOR_MB): what a visitor sent counts against that visitor. */
+  readonly uploadQuotaVisitorBytes: number;
+  /** Bytes of uploads one channel (widget or chat channel) may keep (UPLOAD_QUOTA_CHANNEL_MB; unset: the account's). */
+  readonly uploadQuotaChannelBytes: number;
 }
 
 /** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
@@ -96,7 +106,8 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
-  if (!/^[\w.:%-]+$/.test(host)) {
+  const hostValid = /^[\w.:%-]+$/.test(host);
+  if (!hostValid) {
     problems.push(`HOST must be an IP address or a host name (got "${host}"), e.g. HOST=0.0.0.0`);
   }
 
@@ -177,6 +188,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`RETENTION_DAYS must be an integer from 0 (keep forever) to 36500 (got "${retentionRaw}"), e.g. RETENTION_DAYS=30`);
   }
 
+  const visitorIdleDays = intSetting(env, problems, 'VISITOR_IDLE_DAYS', { fallback: 30, min: 0, max: 36500, example: 30 });
+
   const retentionEveryRaw = nonEmpty(env, 'RETENTION_INTERVAL_SECONDS') ?? '300';
   const retentionIntervalSeconds = Number(retentionEveryRaw);
   if (!/^\d+$/.test(retentionEveryRaw) || retentionIntervalSeconds < 1 || retentionIntervalSeconds > 86400) {
@@ -230,7 +243,29 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('METRICS_TOKEN must be 16 to 256 printable characters without spaces (not repeated here), e.g. METRICS_TOKEN=$(openssl rand -hex 32)');
   }
 
+  const metricsPublicRaw = nonEmpty(env, 'METRICS_PUBLIC') ?? '0';
+  if (!['0', '1', 'true', 'false'].includes(metricsPublicRaw)) {
+    problems.push(`METRICS_PUBLIC must be 1 or 0 (got "${metricsPublicRaw}"), e.g. METRICS_PUBLIC=1`);
+  }
+  const metricsPublic = metricsPublicRaw === '1' || metricsPublicRaw === 'true';
+  // Bound beyond loopback, an open /metrics tells anyone who reaches the port the traffic, the
+  // agents online and the error rates: a token, or the operator saying so on purpose. (A bad HOST
+  // is reported once, above.)
+  if (metricsToken === null && !metricsPublic && hostValid && !isLoopback(host)) {
+    problems.push(
+      `METRICS_TOKEN must be set when HOST is not a loopback address (HOST is "${host}"), so /metrics is not open to whoever reaches the port, e.g. METRICS_TOKEN=$(openssl rand -hex 32); or set METRICS_PUBLIC=1 to serve /metrics without a token on purpose`,
+    );
+  }
+
+  const synchronousRaw = (nonEmpty(env, 'SQLITE_SYNCHRONOUS') ?? 'normal').toLowerCase();
+  if (synchronousRaw !== 'normal' && synchronousRaw !== 'full') {
+    problems.push(`SQLITE_SYNCHRONOUS must be normal or full (got "${env.SQLITE_SYNCHRONOUS ?? ''}"), e.g. SQLITE_SYNCHRONOUS=full`);
+  }
+  const sqliteSynchronous = synchronousRaw === 'full' ? 'full' : 'normal';
+
   const uploadQuotaMb = intSetting(env, problems, 'UPLOAD_QUOTA_MB', { fallback: 1024, min: 1, max: 10_485_760, example: 1024 });
+  const uploadQuotaVisitorMb = intSetting(env, problems, 'UPLOAD_QUOTA_VISITOR_MB', { fallback: 50, min: 1, max: 10_485_760, example: 50 });
+  const uploadQuotaChannelMb = intSetting(env, problems, 'UPLOAD_QUOTA_CHANNEL_MB', { fallback: uploadQuotaMb, min: 1, max: 10_485_760, example: 256 });
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -249,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds,
     presenceGraceSeconds,
     retentionDays,
+    visitorIdleDays,
     retentionIntervalSeconds,
     dbStatementTimeoutMs,
     dbConnectTimeoutMs,
@@ -263,7 +299,11 @@ export function loadConfig(env: Env = process.env): Config {
     smtpTlsCa,
     mailFrom,
     metricsToken,
+    metricsPublic,
+    sqliteSynchronous,
     uploadQuotaBytes: uploadQuotaMb * 1024 * 1024,
+    uploadQuotaVisitorBytes: uploadQuotaVisitorMb * 1024 * 1024,
+    uploadQuotaChannelBytes: uploadQuotaChannelMb * 1024 * 1024,
   });
 }
 
@@ -296,6 +336,18 @@ function intSetting(env: Env, problems: string[], key: string, o: { fallback: nu
     return o.fallback;
   }
   return value;
+}
+
+/** A bind address only this machine reaches: 127.0.0.0/8, ::1 (also IPv4-mapped) or `localhost`. */
+function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === 'localhost.') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice(7) : h;
+  if (net.isIPv4(v4)) return v4.startsWith('127.');
+  if (!net.isIPv6(h)) return false;
+  const block = new net.BlockList();
+  block.addAddress('::1', 'ipv6');
+  return block.check(h, 'ipv6');
 }
 
 /** An IPv4 or IPv6 address, or one with a /prefix no longer than the address (10.0.0.0/8, fd00::/8). */

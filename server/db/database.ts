@@ -14,6 +14,7 @@ import { migrationsFor } from './migrations/index.js';
 import { useNamedStatements } from './pgStatements.js';
 import { closeAfterReadTimeout, poolTimeouts, type DbTimeouts } from './pgTimeouts.js';
 import type { Database } from './schema.js';
+import { explainStoreStart } from './startErrors.js';
 import { retryTransient } from './transient.js';
 
 export type Db = Kysely<Database>;
@@ -29,28 +30,42 @@ export interface Store {
 
 const INT8_OID = 20;
 
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<DbTimeouts>): Promise<Store> {
+type StoreConfig = Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & Partial<DbTimeouts> & Partial<Pick<Config, 'sqliteSynchronous'>>;
+
+export async function openStore(config: StoreConfig): Promise<Store> {
   if (config.databaseUrl) {
     await migratePostgres(config.databaseUrl, config.databaseSchema, config);
     return openPostgres(config.databaseUrl, config.databaseSchema, config);
   }
-  const store = openSqlite(config.dataDir);
+  const store = openSqlite(config.dataDir, config.sqliteSynchronous ?? 'normal');
   try {
     await migrate(store.db, 'sqlite', null);
   } catch (err) {
     await store.close();
-    throw err;
+    throw explainStoreStart(err, config.dataDir, 'open') ?? err;
   }
   return store;
 }
 
-function openSqlite(dataDir: string): Store {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const file = new SqliteDatabase(path.join(dataDir, 'parley.db'));
-  file.pragma('journal_mode = WAL');
-  file.pragma('synchronous = NORMAL');
-  file.pragma('foreign_keys = ON');
-  file.pragma('busy_timeout = 5000');
+function openSqlite(dataDir: string, synchronous: 'normal' | 'full'): Store {
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    throw explainStoreStart(err, dataDir, 'create') ?? err;
+  }
+  let file: SqliteDatabase.Database | null = null;
+  try {
+    file = new SqliteDatabase(path.join(dataDir, 'parley.db'));
+    file.pragma('journal_mode = WAL');
+    // NORMAL (the default) survives a crash of the process but may lose the last commits on a
+    // power loss or an OS crash; FULL syncs every commit (SQLITE_SYNCHRONOUS, docs/CONFIG.md).
+    file.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    file.pragma('foreign_keys = ON');
+    file.pragma('busy_timeout = 5000');
+  } catch (err) {
+    file?.close();
+    throw explainStoreStart(err, dataDir, 'open') ?? err;
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
@@ -160,7 +175,9 @@ async function migrate(db: Db, dialect: DialectName, schema: string | null): Pro
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`);
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, {
+      cause: error,
+    });
   }
 }
 

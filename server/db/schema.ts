@@ -186,6 +186,11 @@ export interface VisitorsTable {
   widget_contact_json: string | null;
   /** The e-mail address the widget visitor proved it owns (confirmation link) or the page signed; null = none (migration 045). */
   transcript_email: string | null;
+  /**
+   * 1 once this chat-channel sender sent one message.id with two different contents (migration 050): its ids
+   * are no identifiers, and are never used to drop a message as a retry (domain/chatChannel/dedupInbound.ts).
+   */
+  inbound_ids_reused: Generated<Bool>;
   chats_count: number;
   created_at: number;
   updated_at: number;
@@ -247,6 +252,8 @@ export interface MessagesTable {
   suppressed: Bool;
   delivery_status: 'pending' | 'delivered' | 'failed' | null;
   delivery_error: string | null;
+  /** When an administrator freed the message's file (migration 047): the file is gone, the message stays. */
+  file_removed_at: number | null;
   created_at: number;
 }
 
@@ -255,9 +262,12 @@ export interface InboundDedupTable {
   channel_id: number;
   sender_id: string;
   message_external_id: string;
-  /** The stored message's content, hashed (domain/chatChannel/dedupInbound.ts): a reused message.id with other content is another message. */
+  /** The content last seen with this message.id, hashed (domain/chatChannel/dedupInbound.ts): other content is another message. */
   content_hash: string;
+  /** The message stored for it; a repeat is a retry only while this message's chat is open. */
   message_id: number | null;
+  /** 1 when the last sighting's content differed from the one before (migration 050). */
+  reused: Generated<Bool>;
   created_at: number;
 }
 
@@ -274,6 +284,13 @@ export interface EventsTable {
 }
 
 /** One row (id 1): the newest event id relayed. Relayed events are always a prefix of the table (events/relayClaim.ts). */
+/** The deployment's random id, one row (migration 044): names its Redis keys (realtime/namespace.ts). */
+export interface DeploymentTable {
+  id: number;
+  deployment_id: string;
+  created_at: number;
+}
+
 export interface RelayCursorTable {
   id: number;
   relayed_through: number;
@@ -518,6 +535,7 @@ export interface Database {
   inbound_dedup: InboundDedupTable;
   events: EventsTable;
   relay_cursor: RelayCursorTable;
+  deployment: DeploymentTable;
   event_retention: EventRetentionTable;
   deliveries: DeliveriesTable;
   event_webhook_given_up: EventWebhookGivenUpTable;

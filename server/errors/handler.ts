@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './AppError.js';
 import { errorRegistry, type ErrorCode } from './registry.js';
+import { isDiskFull } from './diskFull.js';
 import { isUnavailable, UnavailableLog } from './unavailableLog.js';
 
 declare module 'fastify' {
@@ -40,6 +41,8 @@ export function classify(err: unknown): { code: ErrorCode; message: string; head
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { code: 'unsupported_media_type', message: errorRegistry.unsupported_media_type.message };
   }
+  // A full disk (ENOSPC from a file, SQLITE_FULL from the embedded database) is the operator's to fix, not a bug: 503, said plainly.
+  if (isDiskFull(err)) return { code: 'storage_full', message: errorRegistry.storage_full.message };
   if (fe instanceof SyntaxError) return { code: 'invalid_json', message: `The request body is not valid JSON: ${fe.message}` };
   const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
   if (status === 413) return { code: 'payload_too_large', message: errorRegistry.payload_too_large.message };
@@ -59,6 +62,7 @@ export function classify(err: unknown): { code: ErrorCode; message: string; head
  */
 export function logServerError(request: FastifyRequest, err: unknown, code: ErrorCode, msg: string): void {
   if (code === 'service_unavailable') request.server.unavailableLog.failed(err, request.log);
+  else if (code === 'storage_full') request.log.warn({ err, reqId: request.id }, 'disk full: nothing was stored');
   else request.log.error({ err, reqId: request.id }, msg);
 }
 

@@ -41,6 +41,7 @@ export const errorRegistry = {
   too_many_requests: { status: 429, number: 1060, message: 'Too many requests; wait a moment and try again.' },
   internal_error: { status: 500, number: 1090, message: 'Something went wrong on our side; it has been logged.' },
   service_unavailable: { status: 503, number: 1091, message: 'The service is temporarily unavailable; try again shortly.' },
+  storage_full: { status: 503, number: 1096, message: "The server's disk is full; nothing was stored. Try again later." },
 } as const satisfies Record<string, { status: number; number: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;

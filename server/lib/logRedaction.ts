@@ -2,20 +2,33 @@
  * What the log says of a request: Fastify's request line (method, URL, host,
  * client address), with the secrets some URLs carry — the stream's and the
  * visitor socket's `?token=`, the chat channel's random string in
- * `/wh/<random>/<id>` — replaced by [redacted]. Query names are compared
- * decoded (`?%74oken=` is `?token=` to the query parser, so it is redacted
- * too). Headers and bodies are never logged.
+ * `/wh/<random>/<id>` — replaced by [redacted]. A query name is compared as
+ * the app reads it, or more loosely: percent-decoded and `+` as a space
+ * (`?%74oken=` is `?token=` to the query parser), NULs removed (app.ts strips
+ * them from every query key before a route reads it, so `?token%00=` signs
+ * in), and, to be safe, other control characters and surrounding spaces
+ * dropped and case ignored. Headers and bodies are never logged.
  */
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 const SECRET_NAMES = new Set(['token', 'access_token']);
 
-function decodedName(raw: string): string {
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
-  } catch {
-    return raw.toLowerCase();
-  }
+/**
+ * A query name read at least as loosely as the app reads it: each ASCII escape decoded, then NULs
+ * and every other control character removed, spaces trimmed, lower case. The secret names are
+ * ASCII, so an escape of a byte beyond ASCII can never make one and stays as it is (so does a
+ * malformed escape: the query parser then keeps the whole name raw, never a secret name).
+ */
+function looseName(raw: string): string {
+  return (
+    raw
+      .replace(/\+/g, ' ')
+      .replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      // eslint-disable-next-line no-control-regex -- control characters are what is removed
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .trim()
+      .toLowerCase()
+  );
 }
 
 export function redactUrl(url: string): string {
@@ -28,7 +41,7 @@ export function redactUrl(url: string): string {
   const parts = query.split('&').map((part) => {
     const eq = part.indexOf('=');
     const name = eq < 0 ? part : part.slice(0, eq);
-    return SECRET_NAMES.has(decodedName(name)) ? `${name}=[redacted]` : part;
+    return SECRET_NAMES.has(looseName(name)) ? `${name}=[redacted]` : part;
   });
   return `${path.slice(0, q + 1)}${parts.join('&')}${rest}`;
 }

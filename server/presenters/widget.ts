@@ -36,7 +36,9 @@ export function widgetMessageFromDto(m: MessageDto, agents: AgentLookup): Widget
     const agent = agents(m.agent_id);
     if (agent) out.agent = agent;
   }
-  return copyMessageContent(out, m);
+  copyMessageContent(out, m);
+  if (m.file_removed) out.file_removed = true;
+  return out;
 }
 
 /** A stored message → the visitor's view; null for private notes and suppressed messages. */

@@ -20,7 +20,7 @@ import { toFrame } from '../presenters/agentFrames.js';
 import { ChannelVisibility } from './channelVisibility.js';
 import { EventFeed } from './feed.js';
 import type { StreamEvent } from './hub.js';
-import { CLOSE_INTERNAL, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED, closeWith, keepAlive, RESET_FRAME, sendJson, sendSerialized } from './socket.js';
+import { CLOSE_INTERNAL, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED, closeWith, keepAlive, resetFrame, sendJson, sendSerialized } from './socket.js';
 
 /** Agent streams' failures while the database is unavailable, in the outage log. */
 const FEED_FAILED: UnavailableSource = { name: 'stream', first: 'stream feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
@@ -60,7 +60,7 @@ export class AgentStream {
       cursor,
       visible: (e) => this.visible(e),
       send: (e) => sendSerialized(socket, serializedFrame(e)),
-      reset: () => sendJson(socket, RESET_FRAME),
+      reset: (reason) => sendJson(socket, resetFrame(reason)),
       ready: (at) => sendJson(socket, { type: 'ready', data: { cursor: at } }),
       fail: (reason, err) => {
         if (err) request.server.unavailableLog.report(err, FEED_FAILED, { log: request.log, msg: 'stream feed failed' });

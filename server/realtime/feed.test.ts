@@ -4,12 +4,17 @@
  * of the replay) makes the feed call reset() before ready(), since the client
  * missed events that are gone. Rows are seeded relayed, straight into the
  * table; time is moved through the app's clock for the pass only.
+ *
+ * The replay cap bounds work, not only frames: a resume more than MAX_REPLAY
+ * events behind reads none of them (no event reaches visible()), and a
+ * catch-up that finds more than MAX_REPLAY reads at most that many, then
+ * closes (fail) so the client's resume gets the reset.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedChat } from '../../test/helpers/realtime.js';
+import { seedChat, seedRelayedEvents } from '../../test/helpers/realtime.js';
 import { createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { Retention } from '../retention/worker.js';
-import { EventFeed, relayedHead } from './feed.js';
+import { EventFeed, MAX_REPLAY, relayedHead, type FeedOptions } from './feed.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -74,5 +79,62 @@ describe('EventFeed and retention', () => {
     feed.close();
     expect(sent).toHaveLength(500); // the first page, read before the delete
     expect(calls).toEqual(['reset', `ready ${at}`]);
+  });
+});
+
+describe('EventFeed: the replay cap', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ workers: false });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** A feed recording what it was asked to look at, send, reset and fail. */
+  const recordingFeed = (accountId: number, cursor: number | null) => {
+    const seen: number[] = [];
+    const calls: string[] = [];
+    const options: FeedOptions = {
+      ctx: t.app.ctx,
+      accountId,
+      cursor,
+      visible: (e) => {
+        seen.push(e.id);
+        return true;
+      },
+      send: () => undefined,
+      reset: (reason) => calls.push(`reset ${reason}`),
+      ready: (at) => calls.push(`ready ${at}`),
+      fail: (reason) => calls.push(`fail ${reason}`),
+    };
+    return { feed: new EventFeed(options), seen, calls };
+  };
+
+  it('reads none of a backlog longer than MAX_REPLAY: reset, then ready at the head', async () => {
+    const chat = await seedChat(t.app);
+    const cursor = await relayedHead(t.app.ctx.db, chat.accountId);
+    const backlog = await seedRelayedEvents(t.app, chat, MAX_REPLAY + 1);
+    const { feed, seen, calls } = recordingFeed(chat.accountId, cursor);
+    const at = await feed.start();
+    feed.close();
+    expect(seen).toEqual([]);
+    expect(at).toBe(backlog[backlog.length - 1]);
+    expect(calls).toEqual(['reset too_far_behind', `ready ${at}`]);
+  });
+
+  it('a catch-up that finds more than MAX_REPLAY reads at most that many, then fails', async () => {
+    const chat = await seedChat(t.app);
+    const { feed, seen, calls } = recordingFeed(chat.accountId, null);
+    const at = await feed.start();
+    // Events the hub never carried (a Redis outage, say): the catch-up finds them in the table.
+    await seedRelayedEvents(t.app, chat, MAX_REPLAY + 1);
+    feed.catchUp();
+    const deadline = Date.now() + 5000;
+    while (calls.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    feed.close();
+    expect(calls).toEqual([`ready ${at}`, 'fail too far behind; reconnect with your cursor']);
+    expect(seen.length).toBeLessThanOrEqual(MAX_REPLAY);
   });
 });

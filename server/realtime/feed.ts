@@ -26,6 +26,16 @@
  * feed calls reset() instead (the client reloads its state) and starts at the
  * head, as a socket without a cursor does. The mark is read again after a
  * replay, for a delete that ran while it read.
+ *
+ * Replay cap. A resume replays at most MAX_REPLAY events of the account after
+ * the cursor (counted visible to the socket or not, since the work is reading
+ * them). A cursor further behind gets reset('too_far_behind') instead, decided
+ * by one query that reads at most MAX_REPLAY + 1 index entries, and starts at
+ * the head: reloading the lists is cheaper than a replay of the whole retained
+ * log, for the client and for the store. A catch-up (the hub's reset, the
+ * ping) reads at most MAX_REPLAY rows too; one that finds more closes the
+ * socket (fail) after them, and the client resumes from its cursor (a resume
+ * still too far behind gets the reset).
  */
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
@@ -33,6 +43,7 @@ import { RELAYED_THROUGH } from '../events/relayClaim.js';
 import { toRelayedEvent } from '../events/catalogue.js';
 import { deletedThrough } from '../retention/eventMarks.js';
 import type { StreamEvent, Unsubscribe } from './hub.js';
+import type { ResetReason } from './socket.js';
 
 export interface FeedOptions {
   ctx: AppContext;
@@ -43,10 +54,12 @@ export interface FeedOptions {
   visible(event: StreamEvent): boolean | Promise<boolean>;
   send(event: StreamEvent): void;
   /**
-   * The client's cursor is older than the events retention kept: what it holds
-   * may be stale and cannot be caught up. Called at most once, before ready().
+   * What the client holds cannot be caught up by a replay: its cursor is older
+   * than the events retention kept (cursor_expired), or more than MAX_REPLAY
+   * events behind (too_far_behind). It reloads its state; the feed goes on from
+   * the head. Called at most once, before ready().
    */
-  reset(): void;
+  reset(reason: ResetReason): void;
   /** Called once, in order, after the replay: the client is live from `cursor` on. */
   ready?(cursor: number): void;
   /** The feed cannot go on (too far behind, store error): close the socket; the client resumes with its cursor. */
@@ -54,6 +67,9 @@ export interface FeedOptions {
 }
 
 const PAGE = 500;
+/** The most events a resume replays (docs/SECURITY.md §4); a cursor further behind is reset to the head. */
+export const MAX_REPLAY = 1000;
+const TOO_FAR_BEHIND = 'too far behind; reconnect with your cursor';
 /** Events queued for one socket before it is considered too slow. */
 const MAX_PENDING = 5000;
 const SUBSCRIBE_WAIT_MS = 5000;
@@ -88,13 +104,17 @@ export class EventFeed {
       const cursor = this.options.cursor;
       if (cursor !== null && cursor < mark) {
         this.last = head;
-        this.options.reset();
+        this.options.reset('cursor_expired');
+      } else if (cursor !== null && cursor < head && (await beyondReplay(ctx.db, accountId, cursor, head))) {
+        this.last = head;
+        this.options.reset('too_far_behind');
       } else {
         // A cursor from the future (another database, say) is treated as the head.
         this.last = cursor === null ? head : Math.min(cursor, head);
-        await this.replay();
+        // Events kept coming while it read, past MAX_REPLAY: closed after those, the client resumes from its cursor.
+        if (!(await this.replay())) return this.fail(TOO_FAR_BEHIND);
         // Only a replay can have lost rows to a concurrent delete (a cursor at the head replays nothing).
-        if (cursor !== null && cursor < head && cursor < (await deletedThrough(ctx.db, accountId))) this.options.reset();
+        if (cursor !== null && cursor < head && cursor < (await deletedThrough(ctx.db, accountId))) this.options.reset('cursor_expired');
       }
       this.started = true;
       this.options.ready?.(this.last);
@@ -106,7 +126,10 @@ export class EventFeed {
 
   /** Reads what the hub may have missed from the table (cheap when nothing was). */
   catchUp(): void {
-    if (this.started && !this.closed) void this.enqueue(() => this.replay());
+    if (this.started && !this.closed)
+      void this.enqueue(async () => {
+        if (!(await this.replay())) this.fail(TOO_FAR_BEHIND);
+      });
   }
 
   close(): void {
@@ -123,9 +146,13 @@ export class EventFeed {
     }
   }
 
-  private async replay(): Promise<void> {
+  /** Replays after `last`, at most MAX_REPLAY rows; false when more than that were there (the rest is not read). */
+  private async replay(): Promise<boolean> {
     const { ctx, accountId } = this.options;
+    let budget = MAX_REPLAY;
     for (;;) {
+      // The last read of a full budget asks for one row: whether there are more than MAX_REPLAY.
+      const limit = Math.min(PAGE, budget + 1);
       const rows = await ctx.db
         .selectFrom('events')
         .selectAll()
@@ -133,15 +160,17 @@ export class EventFeed {
         .where('id', '>', this.last)
         .where('id', '<=', RELAYED_THROUGH)
         .orderBy('id')
-        .limit(PAGE)
+        .limit(limit)
         .execute();
+      if (rows.length > budget) return false;
       for (const row of rows) {
-        if (this.closed) return;
+        if (this.closed) return true;
         const event = toRelayedEvent(row);
         if (event) await this.deliver(event);
         else this.last = Math.max(this.last, row.id);
       }
-      if (rows.length < PAGE) return;
+      budget -= rows.length;
+      if (rows.length < limit) return true;
     }
   }
 
@@ -161,6 +190,27 @@ export class EventFeed {
     this.close();
     this.options.fail(reason, err);
   }
+}
+
+/**
+ * Whether more than MAX_REPLAY relayed events of the account follow `cursor`:
+ * the (MAX_REPLAY + 1)th id after it, read from events_account_id alone. Ids
+ * are shared by all accounts, so a cursor fewer than MAX_REPLAY ids below the
+ * head needs no query.
+ */
+async function beyondReplay(db: Executor, accountId: number, cursor: number, head: number): Promise<boolean> {
+  if (head - cursor <= MAX_REPLAY) return false;
+  const row = await db
+    .selectFrom('events')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '>', cursor)
+    .where('id', '<=', RELAYED_THROUGH)
+    .orderBy('id')
+    .offset(MAX_REPLAY)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export interface FeedPosition {

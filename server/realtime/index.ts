@@ -24,7 +24,7 @@ export async function openRealtime(config: Config, store: Store, log: FastifyBas
   let hub: RealtimeHub;
   let presence: Presence;
   if (config.redisUrl) {
-    const prefix = await deploymentPrefix(store, config);
+    const prefix = await deploymentPrefix(store);
     [hub, presence] = await Promise.all([RedisHub.open(config.redisUrl, prefix, log), RedisPresence.open(config.redisUrl, prefix, log, { graceMs })]);
   } else {
     hub = new LocalHub((err) => log.error({ err }, 'realtime subscriber failed'));

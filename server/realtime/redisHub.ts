@@ -7,19 +7,25 @@
  *
  * Failure model: a publish that fails is logged and dropped (the relay goes
  * on); when the subscriber connection comes back after a drop, subscribers get
- * onReset and catch up from the events table. Sockets never lose an event,
- * they may only get it late.
+ * onReset and catch up from the events table. A publish that fails for want
+ * of Redis marks the publisher down (redisCircuit.ts): later publishes are
+ * dropped at once, so the relay does not wait out the command timeout per
+ * batch, until Redis answers again; then subscribers catch up too. A socket
+ * opened meanwhile does not wait for its SUBSCRIBE to be answered. Sockets
+ * never lose an event, they may only get it late.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { decodeEvent } from '../events/catalogue.js';
 import { Fanout, subscription, type RealtimeHub, type StreamEvent, type Unsubscribe } from './hub.js';
 import { closeRedis, connectRedis, waitReady } from './redis.js';
+import { RedisCircuit } from './redisCircuit.js';
 
 export class RedisHub implements RealtimeHub {
   private readonly fanout: Fanout;
   /** Account channels this process is subscribed to, with the SUBSCRIBE round trip. */
   private readonly channels = new Map<number, Promise<void>>();
+  private readonly circuit: RedisCircuit;
   private closed = false;
 
   private constructor(
@@ -33,6 +39,9 @@ export class RedisHub implements RealtimeHub {
     // (Re)connected: ioredis resubscribes by itself, but what was published
     // meanwhile is gone. Subscribers catch up (none yet at the first connect).
     sub.on('ready', () => this.fanout.reset());
+    this.circuit = new RedisCircuit(pub, 'realtime publish', log);
+    // Publishes were dropped while Redis was down (a frozen Redis keeps the subscriber connected, so no 'ready' above).
+    this.circuit.whenUp(() => this.fanout.reset());
   }
 
   static async open(url: string, prefix: string, log: FastifyBaseLogger, readyTimeoutMs = 5000): Promise<RedisHub> {
@@ -48,11 +57,15 @@ export class RedisHub implements RealtimeHub {
 
   async publish(event: StreamEvent): Promise<void> {
     if (this.closed) return;
-    try {
-      await this.pub.publish(this.channelOf(event.account_id), JSON.stringify(event));
-    } catch (err) {
-      this.log.warn({ err: errorMessage(err), eventId: event.id }, 'realtime publish failed; sockets will catch up from the store');
-    }
+    await this.circuit.run(
+      async (pub) => {
+        await pub.publish(this.channelOf(event.account_id), JSON.stringify(event));
+      },
+      (err) => {
+        // null: dropped unsent while Redis is marked down (the circuit logged that once).
+        if (err !== null) this.log.warn({ err: errorMessage(err), eventId: event.id }, 'realtime publish failed; sockets will catch up from the store');
+      },
+    );
   }
 
   subscribe(accountId: number, fn: (e: StreamEvent) => void, onReset?: () => void): Unsubscribe {
@@ -65,16 +78,20 @@ export class RedisHub implements RealtimeHub {
       );
       this.channels.set(accountId, ready);
     }
+    // While Redis is marked down no publish is coming to miss: the socket need not wait for SUBSCRIBE's answer (it
+    // catches up from the store, and again when Redis is back).
+    const settled = this.circuit.isDown ? Promise.resolve() : ready;
     return subscription(() => {
       remove();
       if (this.fanout.count(accountId) > 0 || this.closed) return;
       this.channels.delete(accountId);
       this.sub.unsubscribe(this.channelOf(accountId)).catch(() => undefined);
-    }, ready);
+    }, settled);
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.circuit.stop();
     await Promise.all([closeRedis(this.pub), closeRedis(this.sub)]);
   }
 

@@ -6,13 +6,17 @@
  * gone when its instance set is empty and it was last held at least the grace
  * period ago; the check and the removal run in one script, so exactly one
  * instance claims it and never while another instance holds a socket.
- * Times come from Redis (TIME), so instance clocks need not agree.
+ * Times come from Redis (TIME), so instance clocks need not agree. While
+ * Redis is marked down after a failed check (redisCircuit.ts), claimGone
+ * claims no one at once instead of waiting out the command timeout per tick;
+ * holds and releases still go to Redis (nobody waits on them).
  */
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { agentKey, parseAgentKey, type AgentRef, type Presence } from './presence.js';
 import { closeRedis, connectRedis, waitReady } from './redis.js';
+import { RedisCircuit } from './redisCircuit.js';
 
 const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 /** KEYS: agent set, agents; ARGV: instance, ttl ms, agent. */
@@ -49,6 +53,7 @@ export class RedisPresence implements Presence {
   private readonly heartbeat: NodeJS.Timeout;
   private readonly ttlMs: number;
   private readonly graceMs: number;
+  private readonly circuit: RedisCircuit;
 
   constructor(
     private readonly redis: Redis,
@@ -62,6 +67,7 @@ export class RedisPresence implements Presence {
     this.heartbeat.unref();
     // Holds that failed while Redis was away are made again as soon as it is back.
     redis.on('ready', () => this.refresh());
+    this.circuit = new RedisCircuit(redis, 'presence', log);
   }
 
   static async open(url: string, prefix: string, log: FastifyBaseLogger, options: RedisPresenceOptions): Promise<RedisPresence> {
@@ -89,13 +95,24 @@ export class RedisPresence implements Presence {
   }
 
   async claimGone(): Promise<AgentRef[]> {
+    return this.circuit.run(
+      (redis) => this.claim(redis),
+      (err) => {
+        // Nobody is called gone while Redis cannot say (null: it is marked down).
+        if (err !== null) throw err;
+        return [];
+      },
+    );
+  }
+
+  private async claim(redis: Redis): Promise<AgentRef[]> {
     // Candidates by this clock, with a margin; the script decides by Redis's.
-    const candidates = await this.redis.zrangebyscore(this.agentsKey(), '-inf', Date.now() - this.graceMs + 1000, 'LIMIT', 0, 200);
+    const candidates = await redis.zrangebyscore(this.agentsKey(), '-inf', Date.now() - this.graceMs + 1000, 'LIMIT', 0, 200);
     const gone: AgentRef[] = [];
     for (const key of candidates) {
       const ref = parseAgentKey(key);
       if (!ref || this.held.has(key)) continue;
-      const claimed = await this.redis.eval(CLAIM, 2, this.agentSetKey(ref), this.agentsKey(), key, String(this.graceMs));
+      const claimed = await redis.eval(CLAIM, 2, this.agentSetKey(ref), this.agentsKey(), key, String(this.graceMs));
       if (claimed === 1) gone.push(ref);
     }
     return gone;
@@ -103,6 +120,7 @@ export class RedisPresence implements Presence {
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    this.circuit.stop();
     // Sockets are closed before this; release whatever is left so others can decide.
     await Promise.allSettled(
       [...this.held.keys()].flatMap((key) => {

@@ -15,11 +15,13 @@ export const CLOSE_TOO_MANY = 4429;
 export const CLOSE_TRY_AGAIN = 1013;
 export const CLOSE_INTERNAL = 1011;
 /**
- * Sent before `ready` when the client's cursor is older than the events the
- * server still keeps (retention deleted some it never saw): reload what you
- * show through the API; the stream goes on from the head.
+ * Why a resume replays nothing: the cursor is older than the events the server
+ * still keeps (cursor_expired: retention deleted some it never saw), or more
+ * than MAX_REPLAY events behind (too_far_behind, realtime/feed.ts).
  */
-export const RESET_FRAME = { type: 'reset', data: { reason: 'cursor_expired' } } as const;
+export type ResetReason = 'cursor_expired' | 'too_far_behind';
+/** Sent before `ready` instead of a replay: reload what you show through the API; the stream goes on from the head. */
+export const resetFrame = (reason: ResetReason) => ({ type: 'reset', data: { reason } }) as const;
 /** Bytes waiting in the socket's buffer before the client is considered too slow. */
 const MAX_BUFFERED = 4 * 1024 * 1024;
 

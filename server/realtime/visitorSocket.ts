@@ -15,7 +15,7 @@ import { findWidgetChannel } from '../domain/widget/visitorAccess.js';
 import { AppError } from '../errors/AppError.js';
 import type { UnavailableSource } from '../errors/unavailableLog.js';
 import { EventFeed } from './feed.js';
-import { CLOSE_INTERNAL, CLOSE_TRY_AGAIN, closeWith, keepAlive, RESET_FRAME, sendJson } from './socket.js';
+import { CLOSE_INTERNAL, CLOSE_TRY_AGAIN, closeWith, keepAlive, resetFrame, sendJson } from './socket.js';
 import type { VisitorFrames } from './visitorFrames.js';
 import { CLOSE_WIDGET_GONE, holdWidgetSocket, WIDGET_GONE_REASON } from './widgetSockets.js';
 
@@ -45,7 +45,7 @@ export class VisitorSocket {
         return false;
       },
       send: () => undefined,
-      reset: () => this.send(RESET_FRAME),
+      reset: (reason) => this.send(resetFrame(reason)),
       ready: (at) => this.send({ type: 'ready', data: { cursor: at, online: this.frames.online } }),
       fail: (reason, err) => {
         if (err)

@@ -1,6 +1,6 @@
 /**
  * The retention deletes read only what they delete: their plans use the
- * indexes migrations 005 and 007 made (and deliveries_due), never a scan of a table
+ * indexes migrations 005, 007 and 049 made (and deliveries_due), never a scan of a table
  * that holds millions of rows. A partial index applies only when the query
  * spells its condition as the index does, which a refactoring could undo.
  */
@@ -11,6 +11,7 @@ import { deleteExpiredTokens, deleteFinishedThrottles } from './pruneAuth.js';
 import { deleteFinishedDeliveries } from './pruneDeliveries.js';
 import { deleteOldEvents } from './pruneEvents.js';
 import { deleteOldDedup } from './pruneInboundDedup.js';
+import { deleteIdleVisitors } from './pruneVisitors.js';
 
 describe('retention query plans', () => {
   let t: TestApp;
@@ -72,5 +73,14 @@ describe('retention query plans', () => {
     expect(text).toContain('deliveries_open_event');
     expect(scans(text, 'events')).toBe(false);
     expect(scans(text, 'deliveries')).toBe(false);
+  });
+
+  it('finds idle anonymous visitors through visitors_anonymous_created, checking what they left through indexes', async () => {
+    const text = await plan(deleteIdleVisitors(t.app.ctx.db, { cutoff: 1, limit: 2000 }).compile());
+    expect(text).toContain('visitors_anonymous_created');
+    expect(text).toContain('offline_messages_visitor');
+    expect(text).toContain('calls_visitor_status');
+    expect(text).toContain('chats_visitor');
+    for (const table of ['visitors', 'chats', 'offline_messages', 'calls']) expect(scans(text, table), table).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * inbound_dedup: the chat channel's idempotency keys matter for 24 hours
- * (domain/chatChannel/dedupInbound.ts: an older row is renewed, not a
- * duplicate), so a row past that window, plus a margin for clocks that
+ * inbound_dedup: the chat channel's idempotency keys matter for
+ * DEDUP_WINDOW_MS, minutes (domain/chatChannel/dedupInbound.ts: an older row
+ * is renewed, not a duplicate), so a row past that window, plus a margin for clocks that
  * differ between instances, only takes room. Oldest first, `limit` at a time,
  * through the index inbound_dedup_created_at.
  */

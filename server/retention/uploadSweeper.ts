@@ -19,12 +19,18 @@
  * so before any file is removed) runs again (db/transient.ts); removing a
  * file that is already gone is no error (force), so a second run is harmless.
  * Time comes from ctx.clock, so tests move it instead of waiting.
+ *
+ * Each pass also removes stray temporary files (`.<name>.<random>.tmp`, #31
+ * item 8) older than STRAY_TEMP_MS: an upload removes its own on every
+ * failure (domain/uploads/uploadFiles.ts), so these are what a killed process
+ * left, which nothing counts and nothing serves.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/database.js';
+import { isTempName, STRAY_TEMP_MS } from '../domain/uploads/uploadFiles.js';
 import { uploadsDir } from '../domain/widget/storeUpload.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
 import type { Worker } from '../context.js';
@@ -72,6 +78,26 @@ export async function sweepUploads(ctx: AppContext, options: { batchSize?: numbe
   }
 }
 
+/** Removes the temporary files in the uploads directory last written more than STRAY_TEMP_MS ago; returns how many. */
+export async function sweepStrayTemps(ctx: AppContext): Promise<number> {
+  const dir = uploadsDir(ctx.config.dataDir);
+  const cutoff = ctx.clock() - STRAY_TEMP_MS;
+  const names = await fs.readdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [];
+    throw err;
+  });
+  let removed = 0;
+  for (const name of names) {
+    if (!isTempName(name)) continue;
+    const file = path.join(dir, name);
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat?.isFile() || stat.mtimeMs > cutoff) continue;
+    await fs.rm(file, { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 export const uploadSweepWorker: Worker = async (app, ctx) => {
   const unavailable: UnavailableLog = app.unavailableLog;
   const intervalMs = ctx.config.retentionIntervalSeconds * 1000;
@@ -93,6 +119,8 @@ export const uploadSweepWorker: Worker = async (app, ctx) => {
         ctx.metrics.retentionDeleted.labels('uploads').inc(deleted);
         ctx.log.info({ deleted }, 'upload sweep deleted uploads no message carries');
       }
+      const temps = await sweepStrayTemps(ctx);
+      if (temps > 0) ctx.log.info({ removed: temps }, 'upload sweep removed stray temporary files');
     } catch (err) {
       // The next pass tries again; nothing is lost by waiting.
       unavailable.report(err, source, { log: ctx.log, msg: 'upload sweep failed' });

@@ -2,10 +2,12 @@
  * The retention worker: three tables grow with every message and would grow
  * forever (tens of millions of rows a day at benchmark rates), so a pass
  * every RETENTION_INTERVAL_SECONDS deletes what is no longer needed:
- * inbound_dedup past its 24 h window, finished deliveries and relayed events
+ * inbound_dedup past its window (minutes), finished deliveries and relayed events
  * older than RETENTION_DAYS (0 keeps those two forever); and, whatever that
  * says, expired or revoked login tokens and finished sign-in throttling rows
- * (pruneAuth.ts). What each table keeps, and why, is in its prune*.ts.
+ * (pruneAuth.ts); anonymous widget visitors that left nothing behind, not
+ * seen for VISITOR_IDLE_DAYS (0 keeps them; pruneVisitors.ts). What each
+ * table keeps, and why, is in its prune*.ts.
  *
  * Deletes go in batches of BATCH_SIZE rows, each its own short transaction,
  * with a turn of the event loop between batches, so no statement holds locks
@@ -26,13 +28,14 @@ import { pruneAuth } from './pruneAuth.js';
 import { pruneDeliveries } from './pruneDeliveries.js';
 import { pruneEvents } from './pruneEvents.js';
 import { pruneInboundDedup } from './pruneInboundDedup.js';
+import { pruneVisitors } from './pruneVisitors.js';
 
 export const BATCH_SIZE = 2000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The first pass comes a minute after start (a process restarted often still prunes), not at once (start-up is busy). */
 const FIRST_PASS_DELAY_MS = 60_000;
 
-export type RetainedTable = 'inbound_dedup' | 'auth' | 'deliveries' | 'events';
+export type RetainedTable = 'inbound_dedup' | 'auth' | 'deliveries' | 'events' | 'visitors';
 export type PassResult = Record<RetainedTable, number>;
 
 interface Batch {
@@ -80,9 +83,11 @@ export class Retention {
   async pass(): Promise<PassResult> {
     const now = this.ctx.clock();
     const limit = this.batchSize;
-    const result: PassResult = { inbound_dedup: 0, auth: 0, deliveries: 0, events: 0 };
+    const result: PassResult = { inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0 };
     const days = this.ctx.config.retentionDays;
     const cutoff = now - days * DAY_MS;
+    const idleDays = this.ctx.config.visitorIdleDays;
+    const visitorCutoff = now - idleDays * DAY_MS;
     let after = 0;
     const tables: Array<[RetainedTable, () => Promise<Batch | null>]> = [
       ['inbound_dedup', () => pruneInboundDedup(this.ctx, { now, limit })],
@@ -97,10 +102,12 @@ export class Retention {
           return { deleted: batch.deleted, more: batch.next !== null };
         },
       ],
+      ['visitors', () => pruneVisitors(this.ctx, { cutoff: visitorCutoff, limit })],
     ];
     for (const [table, batch] of tables) {
       // RETENTION_DAYS=0 keeps deliveries and events forever; dedup keys and sign-in rows expire whatever it says.
       if (days === 0 && (table === 'deliveries' || table === 'events')) continue;
+      if (idleDays === 0 && table === 'visitors') continue;
       const { deleted, busy } = await this.drain(table, batch);
       result[table] = deleted;
       if (busy) break;

@@ -21,6 +21,7 @@ import { mePreferencesRoutes } from './api/v1/me/preferences.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
+import { uploadsRoutes } from './api/v1/uploads/uploads.js';
 import { visitorsRoutes } from './api/v1/visitors/visitors.js';
 import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
 import { routingRoutes } from './api/v1/routing/routing.js';
@@ -52,6 +53,7 @@ const apiV1: RouteModule[] = [
   workingHoursRoutes,
   departmentMembersRoutes,
   visitorsRoutes,
+  uploadsRoutes,
   routingRoutes,
 ];
 

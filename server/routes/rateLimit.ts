@@ -3,7 +3,10 @@
  * visitor or per address. take(): in one process token buckets in memory; with
  * REDIS_URL a counter per key and window in Redis (INCR, expiring with the
  * window), so every instance counts together; should Redis fail, the in-memory
- * count decides. assertOpen() / recordFailure(): failures only (a guessed
+ * count decides (the limits fail open to this instance's count, never to a
+ * refusal or an error). A call that fails for want of Redis marks it down
+ * (realtime/redisCircuit.ts): later calls count in memory at once instead of
+ * each waiting out the command timeout, until Redis answers again. assertOpen() / recordFailure(): failures only (a guessed
  * secret, say) in a window that starts at a key's first failure; once a key
  * has `capacity` of them, every request of that key is refused until the
  * window ends. A refusal is 429 with the limit's sentence and Retry-After.
@@ -13,6 +16,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from '../errors/AppError.js';
 import { deploymentPrefix } from '../realtime/namespace.js';
 import { closeRedis, connectRedis, waitReady } from '../realtime/redis.js';
+import { RedisCircuit } from '../realtime/redisCircuit.js';
 
 export interface Limit {
   name: string;
@@ -42,6 +46,7 @@ export class RateLimiter {
   /** Failure windows of assertOpen/recordFailure: count, and when the window started. */
   private readonly failures = new Map<string, { count: number; start: number; windowMs: number }>();
   private redis: Redis | null = null;
+  private circuit: RedisCircuit | null = null;
   /** First connection (commands fail fast while Redis is away, so the first ones wait for it, briefly). */
   private connected: Promise<boolean> | null = null;
   private prefix: Promise<string> | null = null;
@@ -77,6 +82,7 @@ export class RateLimiter {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+    this.circuit?.stop();
     if (this.redis) await closeRedis(this.redis);
     this.redis = null;
   }
@@ -96,16 +102,14 @@ export class RateLimiter {
   }
 
   private async takeShared(limit: Limit, key: string): Promise<number | null> {
-    try {
-      const redis = await this.connect();
-      const window = Math.floor(this.ctx.clock() / limit.windowMs);
-      const redisKey = `${await this.prefix}rl:${limit.name}:${window}:${key}`;
-      const [count, ttl] = (await redis.eval(COUNT, 1, redisKey, String(limit.windowMs))) as [number, number];
-      return count > limit.capacity ? Math.max(ttl, 1000) : null;
-    } catch (err) {
-      this.warnUnavailable(err);
-      return this.takeLocal(limit, key);
-    }
+    const window = Math.floor(this.ctx.clock() / limit.windowMs);
+    return this.shared(
+      async (redis, prefix) => {
+        const [count, ttl] = (await redis.eval(COUNT, 1, `${prefix}rl:${limit.name}:${window}:${key}`, String(limit.windowMs))) as [number, number];
+        return count > limit.capacity ? Math.max(ttl, 1000) : null;
+      },
+      () => this.takeLocal(limit, key),
+    );
   }
 
   /** [failures in the window, ms left in it]; `count` adds one (starting the window at the first). */
@@ -126,23 +130,43 @@ export class RateLimiter {
   }
 
   private async sharedFailures(limit: Limit, key: string, script: string): Promise<[number, number]> {
-    try {
-      const redis = await this.connect();
-      const redisKey = `${await this.prefix}rf:${limit.name}:${key}`;
-      const [count, ttl] = (await redis.eval(script, 1, redisKey, String(limit.windowMs))) as [number, number];
-      return [count, ttl];
-    } catch (err) {
-      this.warnUnavailable(err);
-      return this.localFailures(limit, key, script === FAIL);
-    }
+    return this.shared(
+      async (redis, prefix) => (await redis.eval(script, 1, `${prefix}rf:${limit.name}:${key}`, String(limit.windowMs))) as [number, number],
+      () => this.localFailures(limit, key, script === FAIL),
+    );
   }
 
-  private async connect(): Promise<Redis> {
+  /** `call` with Redis and the deployment's prefix; `local` when Redis failed or is marked down (at once then). */
+  private async shared<T>(call: (redis: Redis, prefix: string) => Promise<T>, local: () => T): Promise<T> {
+    let connection: { circuit: RedisCircuit; prefix: string };
+    try {
+      connection = await this.connect();
+    } catch (err) {
+      this.warnUnavailable(err);
+      return local();
+    }
+    const { circuit, prefix } = connection;
+    return circuit.run(
+      (redis) => call(redis, prefix),
+      (err) => {
+        // null: skipped, Redis is marked down (the circuit said so once).
+        if (err !== null) this.warnUnavailable(err);
+        return local();
+      },
+    );
+  }
+
+  private async connect(): Promise<{ circuit: RedisCircuit; prefix: string }> {
     const redis = (this.redis ??= connectRedis(this.ctx.config.redisUrl as string, 'commands', this.ctx.log));
+    const circuit = (this.circuit ??= new RedisCircuit(redis, 'rate limits', this.ctx.log));
     this.connected ??= waitReady(redis, 2000);
-    this.prefix ??= deploymentPrefix(this.ctx.store, this.ctx.config);
+    // A read that failed (the database away for a moment) is tried again on the next call, not kept.
+    const prefix = (this.prefix ??= deploymentPrefix(this.ctx.store).catch((err: unknown) => {
+      this.prefix = null;
+      throw err;
+    }));
     await this.connected;
-    return redis;
+    return { circuit, prefix: await prefix };
   }
 
   private warnUnavailable(err: unknown): void {

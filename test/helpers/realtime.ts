@@ -279,3 +279,35 @@ export async function allRelayed(app: App, timeoutMs = 5000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * `count` events of the chat (message.created, `{ n }`) written straight into
+ * the table as relayed, in one transaction that also moves the relay's cursor
+ * past them: a long backlog in a moment, without the relay's subscribers (so
+ * without hub publishes either: sockets see them only by replay). The relay
+ * is idle first, so it neither claims them nor moves the cursor back.
+ */
+export async function seedRelayedEvents(app: App, chat: { accountId: number; channelId: number; chatId: number }, count: number): Promise<number[]> {
+  await allRelayed(app);
+  return app.ctx.db.transaction().execute(async (tx) => {
+    const ids: number[] = [];
+    for (let from = 0; from < count; from += 500) {
+      const rows = Array.from({ length: Math.min(500, count - from) }, (_, i) => ({
+        account_id: chat.accountId,
+        type: 'message.created',
+        chat_id: chat.chatId,
+        channel_id: chat.channelId,
+        seq: null,
+        data_json: JSON.stringify({ n: from + i }),
+        created_at: Date.now(),
+      }));
+      ids.push(...(await tx.insertInto('events').values(rows).returning('id').execute()).map((r) => r.id));
+    }
+    await tx
+      .updateTable('relay_cursor')
+      .set({ relayed_through: Math.max(...ids) })
+      .where('id', '=', 1)
+      .execute();
+    return ids;
+  });
+}

@@ -8,6 +8,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatChannel, textMessage } from '../helpers/chatChannel.js';
+import { listen, StreamClient } from '../helpers/realtime.js';
 import { bearer, type TestApp } from '../helpers/testApp.js';
 import { createWidget, startSession } from '../helpers/widget.js';
 import { appWithRoutes } from './helpers.js';
@@ -63,5 +64,36 @@ describe('logs', () => {
     }
     expect(text).toContain('/wh/[redacted]/');
     expect(text).toContain('token=[redacted]');
+  });
+
+  it('redact a token whose query name the app reads as token once NULs are removed (?token%00=)', async () => {
+    const widget = await createWidget(t);
+    const visitor = (await startSession(t, widget.widget_id)).visitor_token;
+    const agentToken = t.adminToken;
+    const base = await listen(t.app);
+    const start = lines.length;
+
+    // The app strips NULs from query keys before a route reads them: these really sign in.
+    const clients = [
+      await StreamClient.ready(`${base}/api/v1/stream?token%00=${encodeURIComponent(agentToken)}&cursor=0`),
+      await StreamClient.ready(`${base}/api/v1/stream?cursor=0&%00t%00o%00k%00e%00n%00=${encodeURIComponent(agentToken)}`),
+      await StreamClient.ready(`${base}/widget/ws/${widget.widget_id}?to%00ken=${encodeURIComponent(visitor)}`),
+    ];
+    for (const c of clients) await c.close();
+    // Read loosely: an escaped name with a NUL, another control character, a space.
+    await t.app.inject({ method: 'GET', url: `/api/v1/stream?%74oken%00=${encodeURIComponent(agentToken)}` });
+    await t.app.inject({ method: 'GET', url: `/api/v1/stream?token%01=${encodeURIComponent(agentToken)}` });
+    await t.app.inject({ method: 'GET', url: `/api/v1/stream?%20access_token%00=${encodeURIComponent(agentToken)}` });
+
+    const text = lines.slice(start).join('\n');
+    expect(text).toContain('token%00=[redacted]');
+    expect(text).toContain('to%00ken=[redacted]');
+    for (const [what, value] of [
+      ['agent token', agentToken],
+      ['visitor token', visitor],
+    ] as const) {
+      expect(text.includes(value), `${what} in the log`).toBe(false);
+      expect(text.includes(encodeURIComponent(value)), `${what} (encoded) in the log`).toBe(false);
+    }
   });
 });

@@ -8,12 +8,20 @@
  *
  * `svc_api` exists as soon as the loader script has run; calls made before the
  * chat is ready are kept and run in order. No function ever throws.
+ *
+ * Callbacks (the page's svc_on* functions and those it passes to svc_api) are
+ * declared as methods, so a page's handler typed more narrowly (a required
+ * argument, its own message type) is accepted under strictFunctionTypes, and
+ * a framework module that declares the same window properties itself merges
+ * with these declarations instead of clashing.
  */
 
 declare namespace SvcApi {
   type Ok = { result: 'ok' };
   type Fail = { result: 'fail'; reason: string };
   type Result = Ok | Fail;
+  /** A callback the page passes: checked bivariantly, as a method is, so a narrower handler fits. */
+  type Callback<A extends unknown[]> = { bivariant(...args: A): void }['bivariant'];
 
   /** The visitor's contact details; null for what is unknown. */
   interface ContactInfo {
@@ -23,11 +31,12 @@ declare namespace SvcApi {
     description: string | null;
   }
 
+  /** null (or a field left out, or an empty string) leaves that detail as it is. */
   interface ContactInput {
-    name?: string;
-    email?: string;
-    phone?: string;
-    description?: string;
+    name?: string | null;
+    email?: string | null;
+    phone?: string | null;
+    description?: string | null;
     /** For widgets with identity verification: hex HMAC-SHA256 of `email` with the identity secret; the address then gets "E-mail me this conversation" without a confirmation link. */
     email_signature?: string;
   }
@@ -94,24 +103,29 @@ declare namespace SvcApi {
     [field: string]: unknown;
   }
 
+  /** setCustomData's answer: `dropped` (only when some were) counts the fields past the first 10, which were left out. */
+  type CustomDataResult = { result: 'ok'; dropped?: number } | Fail;
+
   interface Api {
-    /** Opens the chat window; `{start: 'call'}` opens the callback form. */
-    open(options?: { start?: 'call' }): void;
-    /** Minimizes the chat window. */
-    close(): void;
+    /** Opens the chat window; `{start: 'call'}` opens the callback form. Ok whenever the widget runs (also before it is ready, offline, already open); a failure once it is gone. */
+    open(options?: { start?: 'call' }): Result;
+    /** Minimizes the chat window. Ok whenever the widget runs (also when already minimized); a failure once it is gone. */
+    close(): Result;
     /** 'online' when an agent of the widget is online; follows status changes live. */
     chatMode(): 'online' | 'offline';
     getContactInfo(): ContactInfo;
     /** Calls back with the visitor's sequential number (1, 2, 3 ...). */
-    getVisitorNumber(callback: (error: string | null, visitorNumber: number | null) => void): void;
+    getVisitorNumber(callback: Callback<[error: string | null, visitorNumber: number | null]>): void;
     setContactInfo(info: ContactInput): Result;
-    setCustomData(fields: CustomDataField[]): Result;
-    setRules(rules: Rules | InvitationRule[]): Result;
+    /** At most 10 fields are kept (see CustomDataResult). */
+    setCustomData(fields: CustomDataField[]): CustomDataResult;
+    /** The rules as described by Rules; any object is taken (rules read from a CMS or JSON), invalid rules are skipped with a console warning. */
+    setRules(rules: Rules | InvitationRule[] | object): Result;
     /** `signature`: hex HMAC-SHA256 of the token, for widgets with identity verification. */
     setUserToken(token: string | number, signature?: string): { result: 'ok'; token: string } | { result: 'fail'; token: string | false; reason?: string };
     showProactiveInvitation(text: string, departmentId?: number): Result;
     startCall(phone: string): Result;
-    isCallbackEnabled(callback: (result: CallbackAvailability) => void): void;
+    isCallbackEnabled(callback: Callback<[result: CallbackAvailability]>): void;
     sendOfflineMessage(message: OfflineMessage): Ok | { result: 'fail'; error: string };
     // Older and newer revisions of the API.
     getUtm(): Utm;
@@ -127,13 +141,18 @@ declare namespace SvcApi {
     widget_id: string;
     /** Follows chatMode() live. */
     chat_mode: 'online' | 'offline';
+    /** The widget's colour as shown (#rrggbb from the channel, or what setWidgetColor set), for the page's own launcher. */
+    widget_color: string;
   }
 }
 
+// var, not const: pages read them as window.svc_api and window.svc_config too.
 /** The page API (every function exists as soon as the loader has run). */
-declare const svc_api: SvcApi.Api;
-/** The widget's id and its live chat mode, for third-party code. */
-declare const svc_config: SvcApi.Config | undefined;
+// eslint-disable-next-line no-var -- a var is what puts it on window's type
+declare var svc_api: SvcApi.Api;
+/** The widget's id, its live chat mode and its colour, for third-party code. */
+// eslint-disable-next-line no-var -- as above
+declare var svc_config: SvcApi.Config | undefined;
 /** Adds the widget to the page again after svc_destroy() (single-page apps); does nothing while it runs. */
 declare function svc_init(): void;
 /** Removes everything the widget added to the page; svc_api answers failures until svc_init(). */
@@ -141,17 +160,17 @@ declare function svc_destroy(): void;
 
 /** Callbacks the page may define on window; each is called when it is a function. */
 interface Window {
-  svc_onLoadCallback?: () => void;
-  svc_onOpen?: () => void;
-  svc_onClose?: () => void;
-  svc_onMessageSent?: (text: string) => void;
-  svc_onAccept?: (agent?: SvcApi.Agent) => void;
-  svc_onIntroduction?: (contact: SvcApi.ContactInfo) => void;
-  svc_onResizeCallback?: (size: { width: number; height: number }) => void;
-  svc_onCallStart?: () => void;
-  svc_onCallEnd?: (result: SvcApi.Ok | SvcApi.Fail) => void;
-  svc_onChangeState?: (state: SvcApi.WidgetState) => void;
-  svc_onMessageReceived?: (message: SvcApi.ReceivedMessage) => void;
-  svc_onClientStartChat?: () => void;
-  svc_onWidgetDestroy?: () => void;
+  svc_onLoadCallback?(): void;
+  svc_onOpen?(): void;
+  svc_onClose?(): void;
+  svc_onMessageSent?(text: string): void;
+  svc_onAccept?(agent?: SvcApi.Agent): void;
+  svc_onIntroduction?(contact: SvcApi.ContactInfo): void;
+  svc_onResizeCallback?(size: { width: number; height: number }): void;
+  svc_onCallStart?(): void;
+  svc_onCallEnd?(result: SvcApi.Ok | SvcApi.Fail): void;
+  svc_onChangeState?(state: SvcApi.WidgetState): void;
+  svc_onMessageReceived?(message: SvcApi.ReceivedMessage): void;
+  svc_onClientStartChat?(): void;
+  svc_onWidgetDestroy?(): void;
 }

@@ -33,6 +33,10 @@ import * as m031 from './031_routing.js';
 import * as m032 from './032_department_names.js';
 import * as m034 from './034_search_filters.js';
 import * as m043 from './043_search_chat_order.js';
+import * as m044 from './044_deployment.js';
+import * as m050 from './050_inbound_dedup_retry.js';
+import * as m047uploads from './047_upload_quotas.js';
+import * as m049 from './049_idle_visitors.js';
 import * as m045 from './045_transcript_mails.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -69,6 +73,10 @@ const modules: Record<string, MigrationModule> = {
   '032_department_names': m032,
   '034_search_filters': m034,
   '043_search_chat_order': m043,
+  '044_deployment': m044,
+  '050_inbound_dedup_retry': m050,
+  '047_upload_quotas': m047uploads,
+  '049_idle_visitors': m049,
   '045_transcript_mails': m045,
 };
 

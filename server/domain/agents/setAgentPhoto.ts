@@ -11,16 +11,15 @@
  * replaces (or any, when PATCH /me sets a link or null: releasePhotos) is let
  * go of and swept an hour after it was made (retention/uploadSweeper.ts).
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
 import type { Agent } from '../../db/schema.js';
 import { AppError, invalid } from '../../errors/AppError.js';
 import { commit, recordEvent } from '../../events/outbox.js';
-import { randomPublicId } from '../../lib/ids.js';
 import { presentAgent } from '../../presenters/agent.js';
-import { storedBytes, storedName, uploadsDir } from '../widget/storeUpload.js';
+import { assertQuota, lockAccountForQuota } from '../uploads/quota.js';
+import { storeFile } from '../uploads/uploadFiles.js';
+import { storedName, uploadsDir } from '../widget/storeUpload.js';
 import { uploadTypeOf } from '../widget/uploadTypes.js';
 
 /** A photo is shown at 32–128 px: 2 MiB is plenty, and keeps the quota for visitors' files. */
@@ -59,21 +58,16 @@ export async function setAgentPhoto(ctx: AppContext, input: { agent: Agent; cont
   const { agent } = input;
   const name = storedName('photo', type);
   const size = input.data.length;
-  const quota = ctx.config.uploadQuotaBytes;
-  const full = () => new AppError('upload_quota_exceeded', "The photo was not stored: the account's storage for uploaded files (UPLOAD_QUOTA_MB) is full.");
-  if ((await storedBytes(ctx.db, agent.account_id)) + size > quota) throw full();
+  const owner = { accountId: agent.account_id, channelId: null, visitorId: null };
+  const full = "The photo was not stored: the account's storage for uploaded files (UPLOAD_QUOTA_MB) is full.";
+  await assertQuota(ctx, ctx.db, owner, size, full);
 
-  const dir = uploadsDir(ctx.config.dataDir);
-  await fs.mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.${name}.${randomPublicId(8)}.tmp`);
-  const final = path.join(dir, name);
-  await fs.writeFile(temp, input.data, { flag: 'wx' });
   const now = ctx.clock();
-  try {
-    return await commit(ctx.db, ctx.signals, async (tx) => {
+  return storeFile(uploadsDir(ctx.config.dataDir), name, input.data, 'The photo', (place) =>
+    commit(ctx.db, ctx.signals, async (tx) => {
       // The account row serializes quota checks on PostgreSQL, as storeUpload does (SQLite has one writer).
-      if (ctx.store.dialect === 'postgres') await tx.selectFrom('accounts').select('id').where('id', '=', agent.account_id).forUpdate().executeTakeFirst();
-      if ((await storedBytes(tx, agent.account_id)) + size > quota) throw full();
+      await lockAccountForQuota(ctx, tx, agent.account_id);
+      await assertQuota(ctx, tx, owner, size, full);
       await tx
         .insertInto('uploads')
         .values({ name, account_id: agent.account_id, channel_id: null, visitor_id: null, size, message_id: null, agent_id: agent.id, created_at: now })
@@ -87,12 +81,8 @@ export async function setAgentPhoto(ctx: AppContext, input: { agent: Agent; cont
         .returningAll()
         .executeTakeFirstOrThrow();
       await recordEvent(tx, { accountId: agent.account_id, type: 'agent.updated', data: { agent: presentAgent(updated) } }, now);
-      await fs.rename(temp, final);
+      await place();
       return updated;
-    });
-  } catch (err) {
-    await fs.rm(temp, { force: true });
-    await fs.rm(final, { force: true });
-    throw err;
-  }
+    }),
+  );
 }

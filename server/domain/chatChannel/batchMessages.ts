@@ -90,7 +90,7 @@ async function insertMessagesPostgres(tx: Tx, items: BatchMessage[]): Promise<Me
     )
     select id from input order by position`.execute(tx);
   if (ids.rows.length !== items.length) throw new Error('storeInboundBatch: message ids missing');
-  return items.map(({ row }, i) => ({ id: Number(ids.rows[i].id), ...row }));
+  return items.map(({ row }, i) => ({ id: Number(ids.rows[i].id), ...row, file_removed_at: null }));
 }
 
 /**

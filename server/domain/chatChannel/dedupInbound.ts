@@ -1,18 +1,29 @@
 /**
- * Idempotency of the chat channel: a retry (the same message.id from the same
- * sender with the same content) within 24 h is answered 200 and stored once.
- * The content is part of the key, so a message.id reused for a different
- * message is a new message and is stored: message.id never drops a message.
- * The claim is an insert into inbound_dedup guarded by its primary key, so
- * concurrent duplicates also store one message. Hashing costs no round trip:
- * the key stays one insert, as it was without the content.
+ * Idempotency of the chat channel: a message is dropped as a retry only when
+ * it certainly is one. The spec's message.id is "visible only in logs;
+ * reserved for future delivery/read notification", and real clients reuse it
+ * (a Telegram bridge sends one id on every message), so a repeat of
+ * (channel, sender, message.id, content) is a retry only
+ *
+ * - within DEDUP_WINDOW_MS of the first sighting (a customer system's retry
+ *   horizon: minutes, not a day),
+ * - while the chat of the message it repeats is still open (a repeat never
+ *   reaches across a finished chat, nor past an erased message), and
+ * - from a sender whose ids are identifiers: once one of its message.ids came
+ *   with two different contents, the sender is marked
+ *   (`visitors.inbound_ids_reused`) and its ids never drop anything again.
+ *
+ * One row per (channel, sender, message.id) holds the content last seen with
+ * it. The claim is one insert guarded by that primary key, renewed in place
+ * when the sighting is not a retry, so concurrent duplicates still store one
+ * message (the second waits for the first's row and sees it linked).
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { isPostgres, type Tx } from '../../db/database.js';
 import type { NormalizedMessage } from '../messages/normalizeMessage.js';
 
-export const DEDUP_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const DEDUP_WINDOW_MS = 10 * 60 * 1000;
 
 export interface DedupKey {
   accountId: number;
@@ -21,6 +32,9 @@ export interface DedupKey {
   messageId: string;
   contentHash: string;
 }
+
+/** What a sighting is: a new message, a retry (answered 200, not stored again), or a new message whose id the sender reused. */
+export type Claim = 'new' | 'retry' | 'reused';
 
 /**
  * The message as Parley stores it (after cutting text at 1000 characters and
@@ -33,33 +47,40 @@ export function contentHash(m: NormalizedMessage): string {
 }
 
 /**
- * true when this (channel, sender, message.id, content) is new or its last
- * sighting is older than 24 h. One statement: a key inserted, or renewed in
- * place when it has expired. (Two statements, an insert then an update of an
- * expired key, would treat a key the retention worker deleted between them as
- * a duplicate.)
+ * On a conflict the row is renewed (not a retry) unless the sighting repeats
+ * the row's content, within the window, of a message whose chat is open. The
+ * subquery runs on a conflict only: a message with a fresh id costs the insert
+ * alone. `reused` says whether the renewed row's content differed.
  */
-export async function claimInbound(tx: Tx, key: DedupKey, now: number): Promise<boolean> {
-  const claimed = await tx
-    .insertInto('inbound_dedup')
-    .values({
-      account_id: key.accountId,
-      channel_id: key.channelId,
-      sender_id: key.senderId,
-      message_external_id: key.messageId,
-      content_hash: key.contentHash,
-      message_id: null,
-      created_at: now,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['channel_id', 'sender_id', 'message_external_id', 'content_hash'])
-        .doUpdateSet({ created_at: now, message_id: null })
-        .where('inbound_dedup.created_at', '<', now - DEDUP_WINDOW_MS),
-    )
-    .returning('channel_id')
-    .executeTakeFirst();
-  return claimed !== undefined;
+const RENEW = sql`on conflict (channel_id, sender_id, message_external_id)
+  do update set content_hash = excluded.content_hash, message_id = null, created_at = excluded.created_at,
+    reused = case when inbound_dedup.content_hash = excluded.content_hash then 0 else 1 end
+  where not (inbound_dedup.content_hash = excluded.content_hash
+    and inbound_dedup.created_at >= excluded.created_at - ${DEDUP_WINDOW_MS}
+    and exists (select 1 from messages m join chats c on c.id = m.chat_id where m.id = inbound_dedup.message_id and c.status <> 'finished'))`;
+
+const claimOf = (row: { reused: number | string } | undefined): Claim => (row === undefined ? 'retry' : Number(row.reused) === 1 ? 'reused' : 'new');
+
+/** Claims one sighting (see the rule above). */
+export async function claimInbound(tx: Tx, key: DedupKey, now: number): Promise<Claim> {
+  const { rows } = await sql<{ reused: number }>`insert into inbound_dedup
+      (account_id, channel_id, sender_id, message_external_id, content_hash, message_id, reused, created_at)
+    values (${key.accountId}, ${key.channelId}, ${key.senderId}, ${key.messageId}, ${key.contentHash}, null, 0, ${now})
+    ${RENEW}
+    returning reused`.execute(tx);
+  return claimOf(rows[0]);
+}
+
+/** Marks the sender whose message.id came with other content: from now on its ids drop nothing. */
+export async function markIdsReused(tx: Tx, senders: Array<{ channelId: number; senderId: string }>): Promise<void> {
+  for (const { channelId, senderId } of senders)
+    await tx
+      .updateTable('visitors')
+      .set({ inbound_ids_reused: 1 })
+      .where('channel_id', '=', channelId)
+      .where('external_id', '=', senderId)
+      .where('inbound_ids_reused', '=', 0)
+      .execute();
 }
 
 export async function linkInbound(tx: Tx, key: DedupKey, storedId: number): Promise<void> {
@@ -73,56 +94,52 @@ export async function linkInbound(tx: Tx, key: DedupKey, storedId: number): Prom
     .execute();
 }
 
-/** The keys a batch claims: distinct keys, each with the time of its own job. */
+/** The keys a batch claims: distinct rows (channel, sender, message.id), each with the time of its own job. */
 export interface TimedDedupKey extends DedupKey {
   now: number;
 }
 
-const keyString = (k: Pick<DedupKey, 'channelId' | 'senderId' | 'messageId' | 'contentHash'>): string =>
-  JSON.stringify([k.channelId, k.senderId, k.messageId, k.contentHash]);
-export const dedupKeyString = keyString;
+/** A key's row, as a string: (channel, sender, message.id); the content is the row's value, not its key. */
+export const dedupKeyString = (k: Pick<DedupKey, 'channelId' | 'senderId' | 'messageId'>): string => JSON.stringify([k.channelId, k.senderId, k.messageId]);
 
 /**
- * claimInbound for several distinct keys in one statement: the set of the keys
- * claimed (as dedupKeyString), each by the rule of claimInbound with its own
- * `now`. The caller passes each key once (PostgreSQL refuses a statement that
- * would update one row twice; a repeat within a batch is a duplicate anyway).
+ * claimInbound for several keys of distinct rows in one statement: each key's
+ * claim (by dedupKeyString), by the rule of claimInbound with its own `now`.
+ * The caller passes each row once (PostgreSQL refuses a statement that would
+ * update one row twice).
  */
-export async function claimInboundMany(tx: Tx, keys: TimedDedupKey[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
+export async function claimInboundMany(tx: Tx, keys: TimedDedupKey[]): Promise<Map<string, Claim>> {
+  if (keys.length === 0) return new Map();
   const rows = isPostgres(tx)
     ? (
-        await sql<ClaimedRow>`insert into inbound_dedup (account_id, channel_id, sender_id, message_external_id, content_hash, message_id, created_at)
-          select k.account_id, k.channel_id, k.sender_id, k.message_external_id, k.content_hash, null, k.created_at
+        await sql<ClaimedRow>`insert into inbound_dedup (account_id, channel_id, sender_id, message_external_id, content_hash, message_id, reused, created_at)
+          select k.account_id, k.channel_id, k.sender_id, k.message_external_id, k.content_hash, null, 0, k.created_at
           from unnest(cast(${keys.map((k) => k.accountId)} as integer[]), cast(${keys.map((k) => k.channelId)} as integer[]),
             cast(${keys.map((k) => k.senderId)} as text[]), cast(${keys.map((k) => k.messageId)} as text[]),
             cast(${keys.map((k) => k.contentHash)} as text[]), cast(${keys.map((k) => k.now)} as bigint[]))
             as k(account_id, channel_id, sender_id, message_external_id, content_hash, created_at)
-          on conflict (channel_id, sender_id, message_external_id, content_hash)
-          do update set created_at = excluded.created_at, message_id = null
-          where inbound_dedup.created_at < excluded.created_at - ${DEDUP_WINDOW_MS}
-          returning channel_id, sender_id, message_external_id, content_hash`.execute(tx)
+          ${RENEW}
+          returning channel_id, sender_id, message_external_id, reused`.execute(tx)
       ).rows
     : (
-        await sql<ClaimedRow>`insert into inbound_dedup (account_id, channel_id, sender_id, message_external_id, content_hash, message_id, created_at)
-          select k.value ->> 0, k.value ->> 1, k.value ->> 2, k.value ->> 3, k.value ->> 4, null, k.value ->> 5
+        await sql<ClaimedRow>`insert into inbound_dedup (account_id, channel_id, sender_id, message_external_id, content_hash, message_id, reused, created_at)
+          select k.value ->> 0, k.value ->> 1, k.value ->> 2, k.value ->> 3, k.value ->> 4, null, 0, k.value ->> 5
           from json_each(${JSON.stringify(keys.map((k) => [k.accountId, k.channelId, k.senderId, k.messageId, k.contentHash, k.now]))}) k
           where true
-          on conflict (channel_id, sender_id, message_external_id, content_hash)
-          do update set created_at = excluded.created_at, message_id = null
-          where inbound_dedup.created_at < excluded.created_at - ${DEDUP_WINDOW_MS}
-          returning channel_id, sender_id, message_external_id, content_hash`.execute(tx)
+          ${RENEW}
+          returning channel_id, sender_id, message_external_id, reused`.execute(tx)
       ).rows;
-  return new Set(
-    rows.map((r) => keyString({ channelId: Number(r.channel_id), senderId: r.sender_id, messageId: r.message_external_id, contentHash: r.content_hash })),
+  const claimed = new Map(
+    rows.map((r) => [dedupKeyString({ channelId: Number(r.channel_id), senderId: r.sender_id, messageId: r.message_external_id }), claimOf(r)]),
   );
+  return new Map(keys.map((k) => [dedupKeyString(k), claimed.get(dedupKeyString(k)) ?? 'retry']));
 }
 
 interface ClaimedRow {
   channel_id: number;
   sender_id: string;
   message_external_id: string;
-  content_hash: string;
+  reused: number;
 }
 
 /** linkInbound for several keys in one statement. */

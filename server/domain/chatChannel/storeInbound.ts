@@ -7,12 +7,12 @@
  * stored but never reach agents.
  */
 import type { Tx } from '../../db/database.js';
-import type { Channel } from '../../db/schema.js';
+import type { Channel, Visitor } from '../../db/schema.js';
 import { recordChatEvent, recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
 import { reachesAgents, writeVisitorMessage } from '../messages/visitorMessage.js';
 import { upsertVisitor, type VisitorDetails } from '../visitors/upsertVisitor.js';
-import { claimInbound, contentHash, linkInbound, type DedupKey } from './dedupInbound.js';
+import { claimInbound, contentHash, linkInbound, markIdsReused, type DedupKey } from './dedupInbound.js';
 import type { InboundRequest } from './parseInbound.js';
 
 export type InboundOutcome = 'stored' | 'duplicate' | 'typing' | 'typing_ignored' | 'suppressed';
@@ -44,8 +44,14 @@ export function dedupKeyOf({ channel, req }: InboundJob): DedupKey | null {
 /** `absent`: the caller looked for the sender's visitor in this transaction and found none (storeInboundBatch). */
 export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob, absent = false): Promise<InboundOutcome> {
   const { sender } = req;
-  const dedupKey = dedupKeyOf({ channel, req, now });
-  if (dedupKey && !(await claimInbound(tx, dedupKey, now))) return 'duplicate';
+  if (req.kind === 'typing') {
+    // "All other fields in such a message are ignored" (the spec): no details written, no visitor made.
+    const visitor = absent ? undefined : await findSender(tx, channel.id, sender.id);
+    const chat = visitor && reachesAgents(visitor) ? await findOpenChat(tx, visitor.id) : undefined;
+    if (!chat) return 'typing_ignored';
+    await recordChatEvent(tx, chat, 'typing', { chat_id: chat.id, author: 'visitor', typing: req.typing }, now);
+    return 'typing';
+  }
 
   const { visitor, created, contactChanged } = await upsertVisitor(tx, {
     accountId: channel.account_id,
@@ -56,12 +62,12 @@ export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob, ab
     now,
     absent,
   });
-
-  if (req.kind === 'typing') {
-    const chat = reachesAgents(visitor) ? await findOpenChat(tx, visitor.id) : undefined;
-    if (!chat) return 'typing_ignored';
-    await recordChatEvent(tx, chat, 'typing', { chat_id: chat.id, author: 'visitor', typing: req.typing }, now);
-    return 'typing';
+  // A sender whose ids were seen with other content has no message identifiers: nothing is dropped by them.
+  const dedupKey = visitor.inbound_ids_reused ? null : dedupKeyOf({ channel, req, now });
+  if (dedupKey) {
+    const claim = await claimInbound(tx, dedupKey, now);
+    if (claim === 'retry') return 'duplicate';
+    if (claim === 'reused') await markIdsReused(tx, [{ channelId: channel.id, senderId: sender.id }]);
   }
 
   const page = sender.url && /^https?:/.test(sender.url) ? { url: sender.url } : null;
@@ -77,4 +83,9 @@ export async function storeInbound(tx: Tx, { channel, req, now }: InboundJob, ab
   });
   if (dedupKey) await linkInbound(tx, dedupKey, written.message.id);
   return written.suppressed ? 'suppressed' : 'stored';
+}
+
+/** The sender's visitor as it is, read without writing anything. */
+function findSender(tx: Tx, channelId: number, externalId: string): Promise<Pick<Visitor, 'id' | 'blacklisted'> | undefined> {
+  return tx.selectFrom('visitors').select(['id', 'blacklisted']).where('channel_id', '=', channelId).where('external_id', '=', externalId).executeTakeFirst();
 }

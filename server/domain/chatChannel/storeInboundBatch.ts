@@ -39,12 +39,13 @@
 import { sql } from 'kysely';
 import { isPostgres, type Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
+import { safeEqual } from '../../lib/ids.js';
 import type { Chat, Visitor } from '../../db/schema.js';
 import type { MessageRow } from '../messages/insertMessage.js';
 import { reachesAgents, visitorMessageRow } from '../messages/visitorMessage.js';
 import { changes } from '../visitors/upsertVisitor.js';
 import { storeMessages, type BatchChat } from './batchMessages.js';
-import { claimInboundMany, dedupKeyString, linkInboundMany, type DedupKey, type TimedDedupKey } from './dedupInbound.js';
+import { claimInboundMany, dedupKeyString, linkInboundMany, markIdsReused, type DedupKey, type TimedDedupKey } from './dedupInbound.js';
 import { firstOfferedPayload, insertFirstOffers, isOffered, pickFirstOffers } from '../routing/firstOffers.js';
 import type { AccountRouting } from '../routing/routingConfig.js';
 import { accountRoutings, isPlainNewSender, openNewSenders, type OpenedChat } from './newSenders.js';
@@ -89,7 +90,7 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
       for (const index of indexes) outcomes[index] = await storeInbound(tx, jobs[index], !visitor && index === indexes[0]);
     }
   }
-  const toStore = await claimAll(tx, jobs, together, outcomes);
+  const { toStore, reusers } = await claimAll(tx, jobs, together, outcomes, visitors);
   if (toStore.length > 0) {
     const opened = await openChatsOfNewSenders(tx, jobs, toStore, routings);
     const items = toStore.map(({ index, chat, group }) => {
@@ -103,6 +104,8 @@ export async function storeInboundBatch(tx: Tx, jobs: InboundJob[]): Promise<Inb
       toStore.flatMap(({ key }, i) => (key ? [{ key, storedId: ids[i] }] : [])),
     );
   }
+  // After the new senders' visitors exist: a sender whose id came with other content is marked.
+  await markIdsReused(tx, reusers);
   return outcomes;
 }
 
@@ -146,33 +149,63 @@ async function openChatsOfNewSenders(
 
 /**
  * 3. The messages written together that carry a message.id claim their keys, all in one
- * statement, by the rule of claimInbound: a key already claimed (within 24 h),
- * or claimed earlier in this batch, is a duplicate (answered so, not stored).
- * What is left, in the order given, is stored.
+ * statement, by the rule of claimInbound (dedupInbound.ts): a retry, or a repeat of a
+ * message earlier in this batch (same id, same content), is a duplicate (answered so, not
+ * stored). A sender already marked as reusing its ids claims nothing; one whose id comes
+ * with other content (in the store or earlier in this batch) is marked now. What is left,
+ * in the order given, is stored.
  */
 async function claimAll<T extends { index: number }>(
   tx: Tx,
   jobs: InboundJob[],
   common: T[],
   outcomes: InboundOutcome[],
-): Promise<Array<T & { key: DedupKey | null }>> {
-  const keyed = common.map((c) => ({ ...c, key: dedupKeyOf(jobs[c.index]) }));
+  visitors: ReadonlyMap<string, BatchVisitor>,
+): Promise<{ toStore: Array<T & { key: DedupKey | null }>; reusers: Sender[] }> {
+  const keyed = common.map((c) => {
+    const job = jobs[c.index];
+    const marked = visitors.get(keyOf(job.channel.id, job.req.sender.id))?.inbound_ids_reused;
+    return { ...c, key: marked ? null : dedupKeyOf(job) };
+  });
+  // Before the statement: each row claimed once, by its first job; a later job of the same row repeats
+  // that job's content (a repeat) or not (the id reused, which marks the sender).
   const first = new Map<string, TimedDedupKey>();
   const repeated = new Set<number>();
+  const reusedInBatch = new Set<number>();
   for (const { index, key } of keyed) {
     if (!key) continue;
     const k = dedupKeyString(key);
-    if (first.has(k)) repeated.add(index);
-    else first.set(k, { ...key, now: jobs[index].now });
+    const earlier = first.get(k);
+    if (!earlier) first.set(k, { ...key, now: jobs[index].now });
+    else if (safeEqual(earlier.contentHash, key.contentHash)) repeated.add(index);
+    else reusedInBatch.add(index);
   }
-  if (first.size === 0) return keyed;
-  const claimed = await claimInboundMany(tx, [...first.values()]);
-  return keyed.filter(({ index, key }) => {
+  const claims = await claimInboundMany(tx, [...first.values()]);
+  // Then in arrival order, as storeInbound job by job: once a sender is marked, its later jobs claim nothing.
+  const reusers = new Map<string, Sender>();
+  const toStore = keyed.filter((item) => {
+    const { index, key } = item;
     if (!key) return true;
-    if (!repeated.has(index) && claimed.has(dedupKeyString(key))) return true;
+    const sender = keyOf(key.channelId, key.senderId);
+    if (reusers.has(sender)) {
+      item.key = null;
+      return true;
+    }
+    const claim = repeated.has(index) ? 'retry' : reusedInBatch.has(index) ? 'reused' : claims.get(dedupKeyString(key));
+    if (claim === 'reused') {
+      reusers.set(sender, { channelId: key.channelId, senderId: key.senderId });
+      if (reusedInBatch.has(index)) item.key = null; // its row is the first job's
+    }
+    if (claim !== 'retry') return true;
     outcomes[index] = 'duplicate';
     return false;
   });
+  return { toStore, reusers: [...reusers.values()] };
+}
+
+interface Sender {
+  channelId: number;
+  senderId: string;
 }
 
 const keyOf = (channelId: number, senderId: string): string => `${channelId}\n${senderId}`;
@@ -182,7 +215,20 @@ const keyOf = (channelId: number, senderId: string): string => `${channelId}\n${
  * object property (on SQLite, returning the whole visitor row took 149 µs for
  * 17 visitors against 88 µs for these).
  */
-const VISITOR_COLUMNS = ['id', 'channel_id', 'external_id', 'blacklisted', 'name', 'phone', 'email', 'photo', 'url', 'invite', 'description'] as const;
+const VISITOR_COLUMNS = [
+  'id',
+  'channel_id',
+  'external_id',
+  'blacklisted',
+  'inbound_ids_reused',
+  'name',
+  'phone',
+  'email',
+  'photo',
+  'url',
+  'invite',
+  'description',
+] as const;
 type BatchVisitor = Pick<Visitor, (typeof VISITOR_COLUMNS)[number]>;
 const CHAT_COLUMNS = ['id', 'account_id', 'channel_id', 'visitor_id'] as const;
 type OpenChat = Pick<Chat, (typeof CHAT_COLUMNS)[number]>;

@@ -15,7 +15,8 @@ export interface InsertMessageInput {
   now: number;
 }
 
-export type MessageRow = Omit<Message, 'id'>;
+/** A new message: its file is not freed yet (file_removed_at, migration 047, is set only by domain/uploads/freeUploads.ts). */
+export type MessageRow = Omit<Message, 'id' | 'file_removed_at'>;
 
 export const MESSAGE_COLUMNS = [
   'account_id',

@@ -3,7 +3,8 @@
  * visitor's upload path in reverse. The agent must be able to write to the
  * chat's visitor (chatRights.ts) and the chat must not be finished; the file
  * is then checked and stored exactly as a visitor's (widget/storeUpload.ts:
- * allowed types with their leading bytes, 10 MiB, the account's quota, swept
+ * allowed types with their leading bytes, 10 MiB, the quotas of the account
+ * and the chat's channel (never the visitor's: uploads/quota.ts), swept
  * after an hour unless a message carries it). The agent sends it with
  * POST /chats/:id/messages as the spec's media message ({type, file,
  * file_name, file_size}), which attaches the upload (sendAgentMessage.ts).

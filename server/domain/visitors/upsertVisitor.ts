@@ -90,6 +90,7 @@ export function newVisitorRow(input: Omit<UpsertVisitorInput, 'absent'>): Omit<V
     session_json: '{}',
     widget_contact_json: null,
     transcript_email: null,
+    inbound_ids_reused: 0,
     chats_count: 0,
     created_at: input.now,
     updated_at: input.now,

@@ -1,13 +1,14 @@
 /**
  * svc_api.setCustomData: fields for the agent's information panel, in array
  * order. Rules: an array is required ("Custom data must be array."), at most
- * 10 fields, string values only (title, content, link, key), each cut to
+ * 10 fields (the rest are dropped and counted, so the page is told), string values only (title, content, link, key), each cut to
  * 1000 characters; HTML is kept as text (the agent app shows it as text).
  * Links must be http(s); with the account's Safe URL set, links to hosts other
  * than the Safe URL's host or its subdomains are dropped. The data is kept on
  * the visitor's session (and copied to the next chat that opens); with a chat
  * open it is stored on it too and chat.updated (change custom_data) is recorded.
  */
+import { MAX_CUSTOM_FIELDS } from '../../../protocol/widget.js';
 import type { AppContext } from '../../context.js';
 import type { Visitor } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
@@ -21,7 +22,6 @@ import { readSession, writeSession, type WidgetCustomField } from './session.js'
 import { lockVisitor } from './visitorAccess.js';
 
 export const CUSTOM_DATA_MUST_BE_ARRAY = 'Custom data must be array.';
-export const MAX_CUSTOM_FIELDS = 10;
 const TEXT_KEYS = ['title', 'content', 'key'] as const;
 
 function hostOf(url: string): string | null {
@@ -57,10 +57,17 @@ export function cleanCustomData(fields: unknown, safeUrl: string | null): Widget
   return out;
 }
 
-export async function setCustomData(ctx: AppContext, input: { visitor: Visitor; fields: unknown }): Promise<WidgetCustomField[]> {
+/** What setCustomData kept, and how many fields past the limit it left out. */
+export interface CustomDataResult {
+  fields: WidgetCustomField[];
+  dropped: number;
+}
+
+export async function setCustomData(ctx: AppContext, input: { visitor: Visitor; fields: unknown }): Promise<CustomDataResult> {
   const now = ctx.clock();
   const settings = await settingsOf(ctx.db, input.visitor.account_id, now);
   const fields = cleanCustomData(input.fields, settings.safe_url);
+  const dropped = Array.isArray(input.fields) ? Math.max(0, input.fields.length - MAX_CUSTOM_FIELDS) : 0;
   return commit(ctx.db, ctx.signals, async (tx) => {
     const visitor = await lockVisitor(tx, input.visitor.id, now);
     await writeSession(tx, visitor.id, { ...readSession(visitor), custom_data: fields }, now);
@@ -74,6 +81,6 @@ export async function setCustomData(ctx: AppContext, input: { visitor: Visitor; 
         .executeTakeFirstOrThrow();
       await recordChatState(tx, updated, 'chat.updated', now, { change: 'custom_data' });
     }
-    return fields;
+    return { fields, dropped };
   });
 }

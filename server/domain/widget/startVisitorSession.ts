@@ -22,7 +22,7 @@ import { findOpenChat } from '../chats/openChat.js';
 import { upsertVisitor } from '../visitors/upsertVisitor.js';
 import { checkPageHost } from './allowedDomains.js';
 import { cleanPage, cleanUtm, readSession, visitPage, type WidgetSession } from './session.js';
-import { findVisitorByToken, lockVisitor } from './visitorAccess.js';
+import { findVisitorByToken, tryLockVisitor } from './visitorAccess.js';
 import { loadWidgetState } from './widgetState.js';
 
 export const VISIT_GAP_MS = 30 * 60 * 1000;
@@ -76,10 +76,10 @@ export async function startVisitorSession(ctx: AppContext, input: StartSessionIn
   const geoip = await lookupGeoip(input.ip, (err) => ctx.log.warn({ err }, 'GeoIP database unavailable'));
 
   const { visitor, token } = await commit(ctx.db, ctx.signals, async (tx): Promise<{ visitor: Visitor; token: string }> => {
-    let current: Visitor;
+    // A visitor gone since the lookup (an idle anonymous one the retention pass deleted) is as an unknown token: a fresh one.
+    let current = known && given ? await tryLockVisitor(tx, known.id, now) : undefined;
     let token: string;
-    if (known && given) {
-      current = await lockVisitor(tx, known.id, now);
+    if (current && given) {
       token = given;
     } else {
       token = randomToken(TOKEN_BYTES);

@@ -8,22 +8,23 @@
  * sends a message with that URL (which attaches the upload to it: attachUpload).
  *
  * Every stored file has an `uploads` row (migration 016) with its size, and
- * the account's rows may not sum past UPLOAD_QUOTA_MB: the check and the
- * insert are one transaction, serialized per account (the account row is
- * locked on PostgreSQL; SQLite has one writer), so uploads racing each other
- * on any instance cannot overshoot it. The file is renamed into place inside
- * that transaction (once: a run PostgreSQL aborts for a deadlock runs again,
- * db/transient.ts, and finds it there) and removed again if it does not
- * commit. Uploads no message carries are deleted after an hour
- * (retention/uploadSweeper.ts).
+ * the rows may not sum past the account's, the channel's or the visitor's
+ * quota (uploads/quota.ts): the check and the insert are one transaction,
+ * serialized per account (the account row is locked on PostgreSQL; SQLite has
+ * one writer), so uploads racing each other on any instance cannot overshoot
+ * them. The file is renamed into place inside that transaction (once: a run
+ * PostgreSQL aborts for a deadlock runs again, db/transient.ts, and finds it
+ * there) and removed again, with its temporary file, on every failure
+ * (uploads/uploadFiles.ts; a full disk is 503 storage_full). Uploads no
+ * message carries are deleted after an hour (retention/uploadSweeper.ts).
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { inTransaction, type Tx } from '../../db/database.js';
+import { inTransaction } from '../../db/database.js';
 import { AppError, invalid } from '../../errors/AppError.js';
 import { randomPublicId } from '../../lib/ids.js';
+import { assertQuota, lockAccountForQuota } from '../uploads/quota.js';
+import { storeFile } from '../uploads/uploadFiles.js';
 import { WIDGET_UPLOAD_MAX_BYTES, type UploadResponse } from '../../../protocol/widget.js';
 import { cutText } from '../messages/normalizeMessage.js';
 import { uploadTypeOf, uploadTypeOfName, type UploadType } from './uploadTypes.js';
@@ -69,19 +70,6 @@ export function uploadFile(dataDir: string, name: string): { file: string; type:
   return { file: path.join(uploadsDir(dataDir), name), type };
 }
 
-/** Bytes of uploads the account keeps now (attached or not). */
-export async function storedBytes(db: Tx | AppContext['db'], accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('uploads')
-    .select(sql<string | number>`coalesce(sum(size), 0)`.as('bytes'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.bytes);
-}
-
-export const quotaExceeded = (): AppError =>
-  new AppError('upload_quota_exceeded', 'Files cannot be sent right now: the storage for files of this site is full. Write your message as text instead.');
-
 export async function storeUpload(
   ctx: AppContext,
   input: {
@@ -106,22 +94,14 @@ export async function storeUpload(
   }
   const display = displayName(input.fileName, type);
   const name = storedName(display, type);
-  const quota = ctx.config.uploadQuotaBytes;
   const size = input.data.length;
+  const owner = { accountId: input.accountId, channelId: input.channelId, visitorId: input.visitorId };
   // Cheap refusal first, before writing anything (the transaction checks again).
-  if ((await storedBytes(ctx.db, input.accountId)) + size > quota) throw quotaExceeded();
-  const dir = uploadsDir(ctx.config.dataDir);
-  await fs.mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.${name}.${randomPublicId(8)}.tmp`);
-  const final = path.join(dir, name);
-  await fs.writeFile(temp, input.data, { flag: 'wx' });
-  let renamed = false;
-  try {
-    await inTransaction(ctx.db, async (tx) => {
-      if (ctx.store.dialect === 'postgres') {
-        await tx.selectFrom('accounts').select('id').where('id', '=', input.accountId).forUpdate().executeTakeFirst();
-      }
-      if ((await storedBytes(tx, input.accountId)) + size > quota) throw quotaExceeded();
+  await assertQuota(ctx, ctx.db, owner, size);
+  await storeFile(uploadsDir(ctx.config.dataDir), name, input.data, 'The file', (place) =>
+    inTransaction(ctx.db, async (tx) => {
+      await lockAccountForQuota(ctx, tx, input.accountId);
+      await assertQuota(ctx, tx, owner, size);
       await tx
         .insertInto('uploads')
         .values({
@@ -134,14 +114,8 @@ export async function storeUpload(
           created_at: ctx.clock(),
         })
         .execute();
-      // Not twice: a second run (after a deadlock) would find no temporary file.
-      if (!renamed) await fs.rename(temp, final);
-      renamed = true;
-    });
-  } catch (err) {
-    await fs.rm(temp, { force: true });
-    await fs.rm(final, { force: true });
-    throw err;
-  }
+      await place();
+    }),
+  );
   return { file: `${ctx.config.publicUrl}/widget/uploads/${name}`, file_name: display, file_size: input.data.length, type: type.kind };
 }

@@ -41,5 +41,13 @@ export async function requireVisitor(db: Executor, channel: Pick<Channel, 'id'>,
  * chats open and no session change is lost.
  */
 export async function lockVisitor(tx: Tx, visitorId: number, now: number): Promise<Visitor> {
-  return tx.updateTable('visitors').set({ updated_at: now }).where('id', '=', visitorId).returningAll().executeTakeFirstOrThrow();
+  const visitor = await tryLockVisitor(tx, visitorId, now);
+  // Deleted since it was found (an idle anonymous visitor, retention/pruneVisitors.ts): as an unknown token.
+  if (!visitor) throw new AppError('unauthorized', 'The visitor token is missing or unknown; start a widget session first.');
+  return visitor;
+}
+
+/** lockVisitor for a visitor that may have been deleted since it was found (an idle anonymous one: retention/pruneVisitors.ts). */
+export async function tryLockVisitor(tx: Tx, visitorId: number, now: number): Promise<Visitor | undefined> {
+  return tx.updateTable('visitors').set({ updated_at: now }).where('id', '=', visitorId).returningAll().executeTakeFirst();
 }

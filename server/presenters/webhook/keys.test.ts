@@ -142,6 +142,7 @@ function visitor(full: boolean): Visitor {
     session_json: full ? JSON.stringify(session) : '{}',
     widget_contact_json: null,
     transcript_email: null,
+    inbound_ids_reused: 0,
     chats_count: 2,
     created_at: T,
     updated_at: T,
@@ -198,6 +199,7 @@ const message = (id: number, author: 'visitor' | 'agent', suppressed: 0 | 1): Me
   suppressed,
   delivery_status: null,
   delivery_error: null,
+  file_removed_at: null,
   created_at: T + id * 1000,
 });
 

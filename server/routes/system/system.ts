@@ -1,6 +1,11 @@
 /**
  * Operability: readiness (the database answers and the first account exists),
  * Prometheus metrics and the OpenAPI document.
+ * `/healthz` stays `200 {"status":"ok"}` on a full disk (no room for one more
+ * upload under DATA_DIR) and adds `"disk":"full"`: chats, messages and sign-in
+ * still work, and a 503 would make an orchestrator restart or drain an
+ * instance that a restart cannot fix, taking every chat down with the
+ * uploads. A monitor alerts on the field (docs/SECURITY.md §8).
  * `/metrics` requires `Authorization: Bearer $METRICS_TOKEN` when that is set
  * (compared in constant time; 401 unauthorized otherwise).
  */
@@ -8,6 +13,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ping } from '../../db/database.js';
+import { uploadsDiskFull } from '../../domain/uploads/diskSpace.js';
 import { AppError } from '../../errors/AppError.js';
 
 export async function systemRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -19,7 +25,7 @@ export async function systemRoutes(app: FastifyInstance, ctx: AppContext): Promi
     } catch {
       throw new AppError('service_unavailable', 'The database is not reachable.');
     }
-    return { status: 'ok' };
+    return (await uploadsDiskFull(ctx)) ? { status: 'ok', disk: 'full' } : { status: 'ok' };
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

@@ -52,7 +52,7 @@ describe('widget visitor actions', () => {
     await settings({ event_webhook_url: null });
   });
 
-  it('custom data: array required, 10 fields at most, strings cut to 1000, HTML kept as text', async () => {
+  it('custom data: array required, 10 fields at most (the answer counts those dropped), strings cut to 1000, HTML kept as text', async () => {
     const s = await startSession(t, widget.widget_id);
     for (const body of [{ fields: { title: 'x' } }, { fields: 'x' }, {}]) {
       const res = await visitorCall(t, widget.widget_id, s.visitor_token, 'custom-data', body);
@@ -60,7 +60,10 @@ describe('widget visitor actions', () => {
       expect(res.json().error.message).toBe('Custom data must be array.');
     }
     const fields = Array.from({ length: 12 }, (_, i) => ({ title: `T${i}`, content: i === 0 ? '<b>bold</b><script>x()</script>' : 'y'.repeat(1500), key: 7 }));
-    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'custom-data', { fields })).json()).toEqual({ result: 'ok' });
+    // Exactly 10: nothing left out, the plain answer.
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'custom-data', { fields: fields.slice(0, 10) })).json()).toEqual({ result: 'ok' });
+    // 12: the last 2 were left out, and the answer says so.
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'custom-data', { fields })).json()).toEqual({ result: 'ok', dropped: 2 });
     // No chat yet: kept on the session, then copied to the chat that opens.
     const { chat_id: chatId } = await sendText(t, widget.widget_id, s.visitor_token, 'hi');
     const stored = JSON.parse((await chatOf(chatId)).custom_data_json) as Array<Record<string, string>>;

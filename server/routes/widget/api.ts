@@ -71,11 +71,12 @@ export async function widgetApiRoutes(app: FastifyInstance, ctx: AppContext, lim
 
   app.post<Route>(
     '/api/:widgetId/custom-data',
-    { schema: schema('setCustomData ({fields} → {result}, 400 "Custom data must be array.")') },
+    { schema: schema('setCustomData ({fields} → {result, dropped?}, 400 "Custom data must be array.")') },
     async (request) => {
       const { visitor } = await visitorOf(ctx, limiter, request, action);
-      await setCustomData(ctx, { visitor, fields: bodyObject(request.body).fields });
-      return ok;
+      const { dropped } = await setCustomData(ctx, { visitor, fields: bodyObject(request.body).fields });
+      // The fields past the limit were left out: the answer says how many (absent when none were).
+      return dropped > 0 ? { ...ok, dropped } : ok;
     },
   );
 

@@ -1,6 +1,7 @@
 /**
  * The widget's static routes: the loader with the widget id and PUBLIC_URL
- * injected (safely), at /widget/<id>.js and /widget/<id>, cached 5 minutes
+ * and its colour injected (safely), at /widget/<id>.js and /widget/<id> (and
+ * the original's older /script/widget/<id>), cached 5 minutes
  * with an ETag, a script logging one console line for an unknown or disabled
  * widget; the frame page with its CSP (frame-ancestors from the channel's
  * allowed domains); svc-api.d.ts; immutable assets without traversal. Runs on a
@@ -16,7 +17,8 @@ import { bearer, createTestApp, type TestApp } from '../../../test/helpers/testA
 import { ensureWidgetBuilt } from '../../../web/widget/build.js';
 import { defaultWidgetDistDir, injectLoader, registerWidgetAssets } from './assets.js';
 
-const LOADER = 'window.__out = { base: `__PARLEY_BASE__/widget/frame/` + "__PARLEY_WIDGET_ID__", quoted: \'__PARLEY_BASE__\' };';
+const LOADER = 'window.__out = { base: `__PARLEY_BASE__/widget/frame/` + "__PARLEY_WIDGET_ID__", quoted: \'__PARLEY_BASE__\', color: "__PARLEY_COLOR__" };';
+type Out = { base: string; quoted: string; color: string };
 const HTML =
   '<!doctype html><html><head><script type="module" crossorigin src="../assets/frame-abc123.js"></script></head><body><div id="app"></div></body></html>';
 
@@ -67,9 +69,13 @@ describe('widget assets (fixture build)', () => {
     expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.headers.etag).toMatch(/^"[\w-]+"$/);
-    const sandbox: { window: { __out?: { base: string; quoted: string } } } = { window: {} };
+    const sandbox: { window: { __out?: Out } } = { window: {} };
     vm.runInNewContext(res.body, sandbox);
-    expect(sandbox.window.__out).toEqual({ base: `https://chat.example.com/parley/widget/frame/${widgetId}`, quoted: 'https://chat.example.com/parley' });
+    expect(sandbox.window.__out).toEqual({
+      base: `https://chat.example.com/parley/widget/frame/${widgetId}`,
+      quoted: 'https://chat.example.com/parley',
+      color: '#1a73e8',
+    });
 
     const again = await app.inject({ method: 'GET', url: `/widget/${widgetId}.js`, headers: { 'if-none-match': res.headers.etag as string } });
     expect(again.statusCode).toBe(304);
@@ -84,10 +90,55 @@ describe('widget assets (fixture build)', () => {
     expect(without.body).toBe(withJs.body);
   });
 
+  it("serves the loader at the original's older address /script/widget/<id> exactly as at /widget/<id>: every variant, same headers", async () => {
+    const reference = await app.inject({ method: 'GET', url: `/widget/${widgetId}` });
+    for (const url of [
+      `/script/widget/${widgetId}`,
+      `/script/widget/${widgetId}.js`,
+      `/script/widget/${widgetId}?v=2`,
+      `/script/widget/${widgetId}.js?ver=8.7.1&lang=en`,
+    ]) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      for (const h of ['content-type', 'cache-control', 'etag']) expect(res.headers[h], `${url} ${h}`).toBe(reference.headers[h]);
+      expect(res.body, url).toBe(reference.body);
+      const again = await app.inject({ method: 'GET', url, headers: { 'if-none-match': reference.headers.etag as string } });
+      expect(again.statusCode, url).toBe(304);
+    }
+    const head = await app.inject({ method: 'HEAD', url: `/script/widget/${widgetId}` });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('application/javascript; charset=utf-8');
+  });
+
+  it("writes the channel's colour into the loader (svc_config.widget_color), the default without one; a change is a new version", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/channels',
+      headers: bearer(t.adminToken),
+      payload: { type: 'widget', name: 'Orange', color: '#FF5500' },
+    });
+    const { id, widget_id: orange } = res.json<{ id: number; widget_id: string }>();
+    const colorOf = async (url: string) => {
+      const sandbox: { window: { __out?: Out } } = { window: {} };
+      const loader = await app.inject({ method: 'GET', url });
+      vm.runInNewContext(loader.body, sandbox);
+      return { color: sandbox.window.__out?.color, etag: loader.headers.etag };
+    };
+    const first = await colorOf(`/widget/${orange}.js`);
+    expect(first.color).toBe('#ff5500');
+    expect((await colorOf(`/script/widget/${orange}`)).color).toBe('#ff5500');
+    const patched = await t.app.inject({ method: 'PATCH', url: `/api/v1/channels/${id}`, headers: bearer(t.adminToken), payload: { color: '#008800' } });
+    expect(patched.statusCode).toBe(200);
+    const second = await colorOf(`/widget/${orange}.js`);
+    expect(second.color).toBe('#008800');
+    expect(second.etag).not.toBe(first.etag);
+    expect((await colorOf(`/widget/${widgetId}`)).color).toBe('#1a73e8');
+  });
+
   it('answers an unknown or disabled widget with a script logging one console line naming it', async () => {
     const disabledId = await createWidget({ enabled: false });
     for (const id of ['nope123', disabledId]) {
-      for (const url of [`/widget/${id}.js`, `/widget/${id}`]) {
+      for (const url of [`/widget/${id}.js`, `/widget/${id}`, `/script/widget/${id}`, `/script/widget/${id}.js`]) {
         const res = await app.inject({ method: 'GET', url });
         expect(res.statusCode, url).toBe(200);
         expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
@@ -113,7 +164,7 @@ describe('widget assets (fixture build)', () => {
 
   it('never lets an injected value end the string it is put in', () => {
     const out = injectLoader(LOADER, 'https://x.test/a\'b"c`${d}\\e</script>', 'id');
-    const sandbox: { window: { __out?: { base: string; quoted: string } } } = { window: {} };
+    const sandbox: { window: { __out?: Out } } = { window: {} };
     vm.runInNewContext(out, sandbox);
     expect(sandbox.window.__out?.quoted).toBe('https://x.test/a\'b"c`${d}\\e</script>');
     expect(out).not.toContain('</script>');

@@ -5,6 +5,8 @@
  *   GET /widget/<widget_id>          the same (the original snippet's form, without .js);
  *                                    short cache + ETag; an unknown (or disabled) widget → a
  *                                    script logging one console line that names the id
+ *   GET /script/widget/<widget_id>   the same again, with or without .js (the original's older
+ *                                    snippet, still emitted by hosting-panel modules)
  *   GET /widget/svc-api.d.ts         TypeScript declarations of svc_api and the callbacks
  *   GET /widget/frame/<widget_id>    the chat frame's page; CSP frame-ancestors from the
  *                                    channel's allowed domains
@@ -13,6 +15,8 @@
  * serves from dist/server/… and from the TypeScript sources under test.
  */
 import { readAppearance } from '../../domain/channels/appearance.js';
+import { widgetOptions } from '../../domain/channels/channelInput.js';
+import { DEFAULT_WIDGET_COLOR } from '../../../protocol/widget.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +30,10 @@ import { AppError } from '../../errors/AppError.js';
 /** Placeholders in the built loader (web/widget/loader/loader.ts). */
 export const BASE_TOKEN = '__PARLEY_BASE__';
 export const ID_TOKEN = '__PARLEY_WIDGET_ID__';
+export const COLOR_TOKEN = '__PARLEY_COLOR__';
+
+/** Paths of the loader: today's snippet, its form without `.js`, and the original's older `/script/widget/…` snippet. */
+export const LOADER_PATHS = ['/widget/:script', '/script/widget/:script'] as const;
 
 const JS = 'application/javascript; charset=utf-8';
 const CONTENT_TYPES: Record<string, string> = {
@@ -53,8 +61,14 @@ export function jsStringChars(value: string): string {
   return value.replace(/[^\w.:/~%-]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-export function injectLoader(source: string, publicUrl: string, widgetId: string): string {
-  return source.split(BASE_TOKEN).join(jsStringChars(publicUrl)).split(ID_TOKEN).join(jsStringChars(widgetId));
+export function injectLoader(source: string, publicUrl: string, widgetId: string, color = DEFAULT_WIDGET_COLOR): string {
+  return source.split(BASE_TOKEN).join(jsStringChars(publicUrl)).split(ID_TOKEN).join(jsStringChars(widgetId)).split(COLOR_TOKEN).join(jsStringChars(color));
+}
+
+/** The widget's colour as the visitor sees it (the channel's, else the default): `svc_config.widget_color` before the frame is ready. */
+export function widgetColor(channel: Pick<Channel, 'options_json'>): string {
+  const color = widgetOptions(channel).color;
+  return typeof color === 'string' ? color : DEFAULT_WIDGET_COLOR;
 }
 
 interface Built {
@@ -136,7 +150,7 @@ export async function registerWidgetAssets(app: FastifyInstance, ctx: AppContext
     return reply.send(types.body);
   });
 
-  app.get<{ Params: { script: string } }>('/widget/:script', hidden, async (request, reply) => {
+  const loaderScript = async (request: FastifyRequest<{ Params: { script: string } }>, reply: FastifyReply): Promise<FastifyReply> => {
     const widgetId = /^([\w-]{1,64})(\.js)?$/.exec(request.params.script)?.[1];
     reply.type(JS);
     if (!widgetId) return reply.code(404).header('cache-control', 'no-cache').send(`/* Parley: no such widget script. */\n`);
@@ -148,11 +162,12 @@ export async function registerWidgetAssets(app: FastifyInstance, ctx: AppContext
     }
     const loader = await build.read('loader.js');
     if (!loader) return reply.code(503).header('cache-control', 'no-store').send(`/* Parley: ${notBuilt} */\n`);
-    const body = injectLoader(loader.body.toString('utf8'), ctx.config.publicUrl, channel.public_id);
+    const body = injectLoader(loader.body.toString('utf8'), ctx.config.publicUrl, channel.public_id, widgetColor(channel));
     reply.header('cache-control', 'public, max-age=300');
     if (fresh(request, reply, etagOf(body))) return reply.code(304).send();
     return reply.send(body);
-  });
+  };
+  for (const url of LOADER_PATHS) app.get<{ Params: { script: string } }>(url, hidden, loaderScript);
 
   app.get<{ Params: { widgetId: string } }>('/widget/frame/:widgetId', hidden, async (request, reply) => {
     const channel = await widgetChannel(ctx, request.params.widgetId);

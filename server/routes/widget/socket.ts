@@ -4,8 +4,9 @@
  * by realtime/visitorFrames.ts (the session: realtime/visitorSocket.ts); the replay after `cursor`, the seam to live events and
  * catching up are the agent stream's EventFeed (realtime/feed.ts), so nothing
  * is lost or doubled across reconnects. After the replay, {"type":"ready",
- * "data":{cursor, online}}; a cursor older than the retained events gets a
- * `reset` frame first (the frame reads its session again). An unknown widget
+ * "data":{cursor, online}}; a cursor older than the retained events, or more
+ * than MAX_REPLAY (1,000) events behind, gets a `reset` frame first (the frame
+ * reads its session again). An unknown widget
  * is 404 and a refused Origin 403 before the upgrade; a bad token upgrades and
  * closes with 4401. A widget deleted or disabled while the socket is open
  * closes it with 4404 (realtime/widgetSockets.ts: at once on this instance,

@@ -29,6 +29,8 @@ import type {
   Role,
   Settings,
   SignInThrottle,
+  UploadUsage,
+  FreedUploads,
 } from './types';
 
 export class ApiError extends Error {
@@ -293,6 +295,10 @@ export const api = {
 
   throttles: (page: Page = {}) => request<SignInThrottle[]>('GET', '/auth/throttles', undefined, { limit: 1000, ...page }),
   clearThrottle: (id: number) => request<void>('DELETE', `/auth/throttles/${id}`),
+
+  uploadUsage: () => request<UploadUsage>('GET', '/uploads/usage'),
+  /** Frees what a visitor uploaded and the files of its chats; the messages stay, marked file_removed. */
+  freeVisitorUploads: (visitorId: number) => request<FreedUploads>('DELETE', `/visitors/${visitorId}/uploads`),
 
   /** One report of /reports/* (the Reports page types its answer: reports/model.ts). */
   report: <T>(name: 'chats' | 'response-times' | 'ratings' | 'agents' | 'busiest-hours', query: ReportQuery) =>

@@ -22,6 +22,7 @@ const ADMIN_SECTIONS = [
   'sign-in-throttles',
   'working-hours',
   'assignment',
+  'files',
 ] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 

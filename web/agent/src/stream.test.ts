@@ -91,4 +91,16 @@ describe('AgentStream', () => {
     expect(stream.lastCursor).toBe(41);
     stream.stop();
   });
+
+  it('treats a reset for a cursor too far behind (the replay cap) like an expired one: the app reloads', () => {
+    const stream = new AgentStream(handlers);
+    stream.start();
+    last().receive({ type: 'ready', data: { cursor: 50 } });
+    drop();
+    last().receive({ type: 'reset', data: { reason: 'too_far_behind' } });
+    last().receive({ type: 'ready', data: { cursor: 2000 } });
+    last().receive({ type: 'message.created', data: {}, cursor: 2001 });
+    expect(calls).toEqual(['ready true', 'reset', 'ready true', 'frame 2001']);
+    stream.stop();
+  });
 });

@@ -22,6 +22,8 @@ import type {
   NotificationPrefsDto,
   PresenceDto,
   SignInThrottleDto,
+  UploadUsageDto,
+  FreedUploadsDto,
   VisitorDto,
   WidgetChannelDto,
 } from '../../../protocol/agent';
@@ -42,6 +44,8 @@ export type DeliveryRecord = DeliveryDto;
 export type GivenUpEventType = GivenUpEventTypeDto;
 export type Mail = MailDto;
 export type SignInThrottle = SignInThrottleDto;
+export type UploadUsage = UploadUsageDto;
+export type FreedUploads = FreedUploadsDto;
 export type NotificationPrefs = NotificationPrefsDto;
 export type Presence = PresenceDto;
 export type Guide = GuideDto;

@@ -13,13 +13,15 @@
  * disabled, svc_destroy) every function answers a failure with the reason.
  * Budget: 3 KB gzipped (web/widget/size.test.ts).
  */
-import { MESSAGE_NAMESPACE, type Envelope, type PageInfo } from '../../../protocol/widget';
+import { MAX_CUSTOM_FIELDS, MESSAGE_NAMESPACE, type Envelope, type PageInfo } from '../../../protocol/widget';
 import type { FrameEvents, LoaderCommands, Mirror, Utm } from '../shared/messages';
 import { offlineError, phoneError } from '../shared/validate';
 
 /** Replaced by the server (server/routes/widget/assets.ts) when it serves /widget/<id>.js. */
 const BASE = '__PARLEY_BASE__';
 const ID = '__PARLEY_WIDGET_ID__';
+/** The channel's colour (or the default), so svc_config.widget_color holds it before the frame is ready. */
+const COLOR = '__PARLEY_COLOR__';
 const GONE = 'The chat is not available: the widget was removed or disabled.';
 const DESTROYED = 'Removed by svc_destroy().';
 
@@ -64,12 +66,12 @@ function start(): void {
   let size: FrameEvents['size'] = { open: false, width: 0, height: 0 };
   let shown = '0,0';
   let full = false;
-  const page = (): PageInfo => ({ url: location.href, title: document.title, referrer: document.referrer });
+  const page = (): PageInfo => ({ url: location.href, title: d.title, referrer: d.referrer });
   let last = page();
-  const config = { widget_id: ID, chat_mode: m.mode };
+  const config = { widget_id: ID, chat_mode: m.mode, widget_color: COLOR };
   w.svc_config = config;
 
-  const ok = (extra?: object): Result => ({ result: 'ok', ...extra });
+  const ok = (extra?: object | false): Result => ({ result: 'ok', ...extra });
   const fail = (reason: string): Result => ({ result: 'fail', reason });
 
   const fire = (name: string, ...args: unknown[]): void => call(w[name], args);
@@ -78,7 +80,8 @@ function start(): void {
     undo.push(() => t.removeEventListener(type, fn as EventListener));
   };
 
-  function send<K extends keyof LoaderCommands>(event: K, payload: LoaderCommands[K], cb?: unknown): void {
+  /** Answers ok: the call is sent, or queued until the frame is ready (what every function queueing a call answers). */
+  function send<K extends keyof LoaderCommands>(event: K, payload: LoaderCommands[K], cb?: unknown): Result {
     try {
       // A JSON round trip: postMessage would throw on functions, and the page keeps its objects.
       const env: Envelope = { ns: MESSAGE_NAMESPACE, event, payload: payload == null ? null : JSON.parse(JSON.stringify(payload)) };
@@ -88,6 +91,7 @@ function start(): void {
     } catch {
       // An argument JSON cannot carry is dropped: svc_api never throws.
     }
+    return ok();
   }
 
   // The chat window: an iframe of its own, 0×0 until the window opens.
@@ -96,7 +100,7 @@ function start(): void {
   // The page's details ride along (after the origin) so the frame starts its session at once; `init` repeats them.
   const init = (): LoaderCommands['init'] => ({ page: page(), utm, started: Math.round(performance.timeOrigin) });
   frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin + '&' + JSON.stringify(init()));
-  frame.setAttribute('allow', 'autoplay');
+  frame.allow = 'autoplay';
   const place = (): void =>
     void (frame.style.cssText =
       'position:fixed;width:0;height:0;border:0;margin:0;padding:0;z-index:2147483647;background:transparent;color-scheme:normal;' + m.at);
@@ -104,11 +108,13 @@ function start(): void {
 
   // The default launcher, in #svc_chat_widget, drawn as the frame describes it (its look comes with the frame, not the loader).
   // Its place and visibility are set inside the shadow root (:host), so a page's own CSS on the element wins.
+  // No type="button" (a button in a shadow root belongs to no form of the page) and no aria-hidden inside (a button's
+  // children are presentational; its name is its aria-label, the count included). The icon's fill is in the frame's CSS.
   const box = d.createElement('div');
   box.id = 'svc_chat_widget';
   const shadow = box.attachShadow({ mode: 'open' });
   shadow.innerHTML =
-    '<style></style><button type="button" hidden><svg viewBox="0 0 24 24" aria-hidden="true"><path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg><span></span><b aria-hidden="true" hidden></b></button>';
+    '<style></style><button hidden><svg viewBox="0 0 24 24"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z"/></svg><span></span><b hidden></b></button>';
   const btn = shadow.querySelector('button') as HTMLButtonElement;
   const [label, badge] = [btn.children[1], btn.children[2]] as HTMLElement[];
   const look = shadow.firstChild as HTMLElement;
@@ -124,7 +130,7 @@ function start(): void {
     look.textContent = m.look;
     label.textContent = m.label;
     btn.setAttribute('aria-label', m.aria || m.label);
-    badge.textContent = String(m.unread);
+    badge.textContent = '' + m.unread;
     badge.hidden = !m.unread;
   };
 
@@ -157,6 +163,7 @@ function start(): void {
       const wasOpen = m.open;
       Object.assign(m, p as Mirror);
       config.chat_mode = m.mode;
+      config.widget_color = m.color as string;
       paint();
       // The visitor minimized the window: the keyboard focus comes back to the launcher.
       if (wasOpen && !m.open && d.activeElement === frame) btn.focus();
@@ -202,11 +209,12 @@ function start(): void {
   };
 
   const api: Record<string, Fn> = {
+    // Ok in every state while the widget runs (before the frame is ready the call is queued; offline it opens the form).
     open: (o) => send('open', o && typeof o === 'object' ? { start: (o as { start?: string }).start } : {}),
     close: () => send('close', null),
     chatMode: () => m.mode,
     getContactInfo: () => ({ ...m.contact }),
-    getVisitorNumber: (cb) => send('number', null, cb),
+    getVisitorNumber: (cb) => void send('number', null, cb),
     setContactInfo: (c) => {
       if (!c || typeof c !== 'object') return fail('Contact info must be an object.');
       const out: LoaderCommands['contact'] = {};
@@ -216,11 +224,15 @@ function start(): void {
       }
       // Checked by the frame (a string, or nothing).
       out.email_signature = (c as { email_signature?: string }).email_signature;
-      send('contact', out);
-      return ok();
+      return send('contact', out);
     },
-    setCustomData: (x) => (Array.isArray(x) ? (send('customData', x), ok()) : fail('Custom data must be array.')),
-    setRules: (r) => (r && typeof r === 'object' ? (send('rules', r), ok()) : fail('Rules must be an object.')),
+    setCustomData: (x) => {
+      if (!Array.isArray(x)) return fail('Custom data must be array.');
+      // Only the first fields are kept (the server cuts the rest): the page is told how many were left out.
+      send('customData', x);
+      return ok(x.length > MAX_CUSTOM_FIELDS && { dropped: x.length - MAX_CUSTOM_FIELDS });
+    },
+    setRules: (r) => (r && typeof r === 'object' ? send('rules', r) : fail('Rules must be an object.')),
     setUserToken: (t, signature) => {
       const token = typeof t === 'number' && isFinite(t) ? String(t) : t;
       if (typeof token !== 'string' || !token.trim() || token.length > 255) return { result: 'fail', token: typeof t === 'string' ? t : false };
@@ -229,8 +241,7 @@ function start(): void {
     },
     showProactiveInvitation: (text, dep) => {
       if (typeof text !== 'string' || !text.trim()) return fail('Invitation text must be a string.');
-      send('invite', { text, department_id: dep != null && isFinite(Number(dep)) ? Number(dep) : undefined });
-      return ok();
+      return send('invite', { text, department_id: dep != null && isFinite(Number(dep)) ? Number(dep) : undefined });
     },
     startCall: (phone) => {
       const error = phoneError(phone);
@@ -238,23 +249,21 @@ function start(): void {
       if (m.callback && m.callback.result !== 'ok') return { ...m.callback };
       if (m.calling) return fail('Callback unavaiable');
       m.calling = true;
-      send('call', { phone: phone as string });
-      return ok();
+      return send('call', { phone: phone as string });
     },
-    isCallbackEnabled: (cb) => send('callbackEnabled', null, cb),
+    isCallbackEnabled: (cb) => void send('callbackEnabled', null, cb),
     sendOfflineMessage: (o) => {
       // Ok only when it will be stored: the frame keeps it until the server has it, unless the server's limit is reached.
       const error = m.hold ?? offlineError(o);
       if (error) return { result: 'fail', error };
-      send('offline', o as LoaderCommands['offline']);
-      return ok();
+      return send('offline', o as LoaderCommands['offline']);
     },
     // Legacy functions of the older and newer revisions of the API.
     getUtm: () => ({ ...utm }),
     getUnreadMessagesCount: () => m.unread,
-    clearHistory: () => send('clearHistory', null),
+    clearHistory: () => void send('clearHistory', null),
     setWidgetColor: (c) => void (typeof c === 'string' && send('color', c)),
-    sendPageTitle: (t) => send('page', { ...page(), title: typeof t === 'string' ? t : document.title }),
+    sendPageTitle: (t) => void send('page', { ...page(), title: typeof t === 'string' ? t : d.title }),
     setClientAttributes: (a) => void (a && typeof a === 'object' && send('attributes', a as Record<string, unknown>)),
   };
   for (const k in api) {

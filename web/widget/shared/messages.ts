@@ -72,6 +72,8 @@ export interface Mirror {
   look: string;
   /** The chat window's iframe place on the page (CSS: its side and bottom, from the widget's appearance). */
   at: string;
+  /** The widget's colour as shown (the channel's, setWidgetColor's, or the default): svc_config.widget_color (absent before the frame is ready: the server wrote the channel's into the loader). */
+  color?: string;
   /** Why sendOfflineMessage cannot be sent now (the server's limit reached), or null (absent before the frame is ready). */
   hold?: string | null;
 }

@@ -2,6 +2,7 @@
  * The content of a message by type (spec multimedia messages): text, images
  * and stickers inline, audio/voice and video players, documents as links,
  * locations as a map link. Only http(s) URLs ever become src or href.
+ * A file an administrator freed (file_removed) is named, not linked.
  */
 import { fileSize, safeHref, safeImage } from '../format';
 import type { Message } from '../types';
@@ -22,6 +23,18 @@ function FileLink({ href, message, label }: { href: string; message: Message; la
 }
 
 export function MessageBody({ message: m }: { message: Message }) {
+  if (m.file_removed) {
+    const size = fileSize(m.file_size);
+    return (
+      <div className="media">
+        <Caption text={m.text} />
+        <p className="muted">
+          {m.file_name || 'File'}
+          {size && ` (${size})`}: removed by an administrator to free space
+        </p>
+      </div>
+    );
+  }
   const file = safeHref(m.file);
   switch (m.type) {
     case 'text':

@@ -1,7 +1,7 @@
 /**
  * The Reports page's pure parts: presets in the report's zone, range checks
  * with sentences saying what to do, durations, changes against the previous
- * period, heat-map shading, CSV quoting (and formula guarding), and the
+ * period, heat-map shading, CSV quoting (and formula guarding at every cell start), and the
  * previous period the page asks for to compare.
  */
 import { describe, expect, it } from 'vitest';
@@ -68,5 +68,17 @@ describe('reports model', () => {
         ['-2', 1.5],
       ]),
     ).toBe('agent,chats\r\n"Ann, ""the boss""",3\r\n"\'=HYPERLINK(""x"")",\r\n\'-2,1.5\r\n');
+  });
+
+  it('neutralises a formula at every cell start a spreadsheet may split on, not only the first', () => {
+    // Opened with `;` (a European locale) or tab as the separator, each part is a cell of its own.
+    expect(toCsv([['a;=HYPERLINK("http://x","y")']])).toBe('"a;\'=HYPERLINK(""http://x"",""y"")"\r\n');
+    expect(toCsv([['a\t+1', 'b|@SUM(A1)', 'c\n-1', 'd,=1', '"=1"']])).toBe('"a\t\'+1","b|\'@SUM(A1)","c\n\'-1","d,\'=1","""\'=1"""\r\n');
+    // A tab or CR starting a cell is itself neutralised, and the cell after it too.
+    expect(toCsv([['\t=1']])).toBe('"\'\t\'=1"\r\n');
+    // `;` alone is quoted, so a `;`-splitting spreadsheet keeps the field whole.
+    expect(toCsv([['Sales; Europe']])).toBe('"Sales; Europe"\r\n');
+    // A separator in the middle of an ordinary name changes nothing but the quoting.
+    expect(toCsv([['x-y', 'a - b']])).toBe('x-y,a - b\r\n');
   });
 });

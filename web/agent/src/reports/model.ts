@@ -249,12 +249,34 @@ export function hourLabel(hour: number): string {
 
 type Cell = string | number | null;
 
-/** One CSV field: quoted when needed; a text starting like a formula gets a leading ' so spreadsheets do not run it. */
+/** Characters a spreadsheet reads as the start of a formula (OWASP's list). */
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
+
+/**
+ * Characters after which a spreadsheet may start a new cell: the comma we write, but also the
+ * `;` a European locale splits on, tab, `|`, a line break, and a quote opening quoted content.
+ * A file opened with another separator than ours must not run a formula either.
+ */
+const CELL_SEPARATORS = new Set([',', ';', '\t', '|', '\n', '\r', '"']);
+
+/** Puts a ' before every cell start that begins like a formula, so no split of the text runs one. */
+function neutraliseFormulas(value: string): string {
+  let out = '';
+  let cellStart = true;
+  for (const ch of value) {
+    if (cellStart && FORMULA_START.has(ch)) out += "'";
+    out += ch;
+    cellStart = CELL_SEPARATORS.has(ch);
+  }
+  return out;
+}
+
+/** One CSV field: formulas neutralised, then quoted when it holds any separator or a quote. */
 function csvField(value: Cell): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const text = neutraliseFormulas(value);
+  return /[",;\t|\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function toCsv(rows: Cell[][]): string {

@@ -8,6 +8,8 @@
  * the events the server keeps (RETENTION_DAYS) gets
  * {"type":"reset","data":{"reason":"cursor_expired"}} before `ready` and no
  * replay: the client reloads what it shows, then goes on from `ready`'s cursor.
+ * So does a cursor more than MAX_REPLAY (1,000) events behind, with reason
+ * `too_far_behind` (realtime/feed.ts).
  *
  * Bounds (realtime/socketBounds.ts): one address, and one token, hold at most
  * WS_MAX_PER_ADDRESS / WS_MAX_PER_AGENT_TOKEN sockets here; beyond, 4429.
@@ -51,6 +53,7 @@ export async function streamRoutes(app: FastifyInstance, ctx: AppContext): Promi
     description:
       'Frames {type, data, cursor?, chat_id?, seq?}: the events missed since ?cursor= (an event id), then {"type":"ready","data":{"cursor":n}}, then live events. ' +
       'A cursor older than the retained events gets {"type":"reset","data":{"reason":"cursor_expired"}} before ready and no replay: reload the lists. ' +
+      'So does a cursor more than 1,000 events behind, with {"reason":"too_far_behind"}. ' +
       'chat.read {chat_id, agent_id, last_read_message_id, unread_count} goes only to the streams of the agent who read the chat (its other devices clear the unread count). ' +
       'Close codes: 4401 sign in again, 4403 forbidden, 4400 bad cursor, 4429 too many open sockets for this token or address (reconnect later), 1013 too slow (reconnect with your cursor).',
   };

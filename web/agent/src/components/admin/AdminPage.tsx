@@ -1,4 +1,4 @@
-/** The admin area: agents, departments, working hours, assignment, canned responses, channels, settings, the delivery log, the mail and sign-in throttles, one section at a time. */
+/** The admin area: agents, departments, working hours, assignment, canned responses, channels, settings, the delivery log, the mail, sign-in throttles and uploaded files, one section at a time. */
 import { Link } from '../../router';
 import type { AdminSection } from '../../routes';
 import { Agents } from './Agents';
@@ -7,6 +7,7 @@ import { CannedResponses } from './CannedResponses';
 import { Channels } from './Channels';
 import { Deliveries } from './Deliveries';
 import { Departments } from './Departments';
+import { Files } from './Files';
 import { Mails } from './Mails';
 import { SettingsPage } from './SettingsPage';
 import { SignInThrottles } from './SignInThrottles';
@@ -25,6 +26,7 @@ const SECTIONS: Array<[Section, string]> = [
   ['deliveries', 'Delivery log'],
   ['mail', 'Mail'],
   ['sign-in-throttles', 'Sign-in throttles'],
+  ['files', 'Files'],
 ];
 
 export function AdminPage({ section }: { section: Section }) {
@@ -47,6 +49,7 @@ export function AdminPage({ section }: { section: Section }) {
       {section === 'sign-in-throttles' && <SignInThrottles />}
       {section === 'working-hours' && <WorkingHours />}
       {section === 'assignment' && <Assignment />}
+      {section === 'files' && <Files />}
     </div>
   );
 }
