@@ -37,8 +37,6 @@ declare namespace SvcApi {
     email?: string | null;
     phone?: string | null;
     description?: string | null;
-    /** For widgets with identity verification: hex HMAC-SHA256 of `email` with the identity secret; the address then gets "E-mail me this conversation" without a confirmation link. */
-    email_signature?: string;
   }
 
   /** A field of setCustomData, shown to agents in array order. */

@@ -222,8 +222,6 @@ function start(): void {
         const v = (c as Record<string, unknown>)[k];
         if (typeof v === 'string' && v.trim()) m.contact[k === 'name' ? 'client_name' : k] = out[k] = v.trim();
       }
-      // Checked by the frame (a string, or nothing).
-      out.email_signature = (c as { email_signature?: string }).email_signature;
       return send('contact', out);
     },
     setCustomData: (x) => {
