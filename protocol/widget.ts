@@ -11,15 +11,17 @@
  *   POST /widget/api/<widget_id>/session            SessionRequest → SessionResponse (creates or resumes the visitor)
  *   POST /widget/api/<widget_id>/messages           VisitorMessageRequest → 201 WidgetMessage
  *   POST /widget/api/<widget_id>/typing             {typing:boolean} → 204
- *   POST /widget/api/<widget_id>/contact            ContactInfo → 200 {result:'ok'} (contacts form, setContactInfo)
+ *   POST /widget/api/<widget_id>/contact            ContactInfo & {email_signature?} → 200 {result:'ok'} (contacts form, setContactInfo)
  *   POST /widget/api/<widget_id>/custom-data        {fields: CustomDataField[]} → {result:'ok', dropped?} | 400
  *   POST /widget/api/<widget_id>/user-token         {token, signature?} → {result:'ok', token}
  *   POST /widget/api/<widget_id>/page               PageInfo → 204 (sendPageTitle, navigation)
  *   POST /widget/api/<widget_id>/attributes         {attributes: Record<string,string|number|boolean>} → 204
  *   POST /widget/api/<widget_id>/offline            OfflineMessageRequest → {result:'ok'} | 400 {error}
  *   POST /widget/api/<widget_id>/rate               {rate:'positive'|'negative'} → 204
- *   POST /widget/api/<widget_id>/transcript         {} → {result:'ok', chat_id}: the chat mailed to the visitor's own e-mail;
- *                                                   409 {error} without an address or a chat
+ *   POST /widget/api/<widget_id>/transcript         {lang?} → {result:'ok', chat_id}: the chat mailed to the visitor's own
+ *                                                   proved e-mail; {result:'confirmation_sent', chat_id}: a link to open
+ *                                                   was mailed there first; 409 {error} without an address or a chat,
+ *                                                   429 {error} over the caps
  *   POST /widget/api/<widget_id>/uploads            raw file body (Content-Type = file type, X-File-Name header: the name
  *                                                   URI-encoded, as headers are Latin-1) → UploadResponse; at most
  *                                                   WIDGET_UPLOAD_MAX_BYTES (the frame refuses bigger files before sending)

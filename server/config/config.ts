@@ -224,6 +224,13 @@ export function loadConfig(env: Env = process.env): Config {
       `SMTP_URL must be an smtp:// or smtps:// URL with a host (got "${redact(smtpUrl)}"), e.g. SMTP_URL=smtps://user:password@smtp.example.com:465`,
     );
   }
+  if (smtpUrl !== null && isSmtpUrl(smtpUrl)) {
+    // The only query SMTP_URL takes: cleartext_auth=allow (server/mail/send.ts), so a misspelt opt-out is not silently ignored.
+    const query = [...new URL(smtpUrl).searchParams.entries()];
+    if (query.some(([k, v]) => k !== 'cleartext_auth' || v !== 'allow')) {
+      problems.push(`SMTP_URL takes no query but ?cleartext_auth=allow (got "${redact(smtpUrl)}")`);
+    }
+  }
   const smtpTlsCa = readCaFile(env, problems, 'SMTP_TLS_CA_FILE');
   const publicHost = safeHost(publicUrl);
   const mailFrom = nonEmpty(env, 'MAIL_FROM') ?? `Parley <parley@${publicHost.includes('.') ? publicHost : `${publicHost}.localdomain`}>`;

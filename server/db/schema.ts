@@ -184,6 +184,8 @@ export interface VisitorsTable {
    * the name/email/phone columns may hold a chat_accepted answer's contact_info, never shown to the visitor.
    */
   widget_contact_json: string | null;
+  /** The e-mail address the widget visitor proved it owns (confirmation link) or the page signed; null = none (migration 045). */
+  transcript_email: string | null;
   /**
    * 1 once this chat-channel sender sent one message.id with two different contents (migration 050): its ids
    * are no identifiers, and are never used to drop a message as a retry (domain/chatChannel/dedupInbound.ts).
@@ -499,6 +501,24 @@ export interface ChatReadsTable {
   updated_at: number;
 }
 
+/** A mail a visitor's "E-mail me this conversation" caused: a confirmation link or the transcript (migration 045). */
+export interface TranscriptMailsTable {
+  id: Generated<number>;
+  account_id: number;
+  visitor_id: number;
+  chat_id: number;
+  kind: 'confirmation' | 'transcript';
+  email: string;
+  /** The widget language the mails are written in. */
+  lang: string;
+  /** sha256 of the confirmation link's token; null for a transcript. */
+  token_hash: string | null;
+  expires_at: number | null;
+  /** When the confirmation link was used (it works once). */
+  used_at: number | null;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -534,6 +554,7 @@ export interface Database {
   chat_reads: ChatReadsTable;
   routing_settings: RoutingSettingsTable;
   chat_offers: ChatOffersTable;
+  transcript_mails: TranscriptMailsTable;
 }
 
 export type Agent = Selectable<AgentsTable>;

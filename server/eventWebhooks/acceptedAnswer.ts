@@ -12,7 +12,7 @@
 import type { AppContext } from '../context.js';
 import type { Delivery, VisitorsTable } from '../db/schema.js';
 import { recordChatState } from '../domain/chats/chatEvents.js';
-import { isHttpUrl, optionalString } from '../domain/messages/normalizeMessage.js';
+import { isHttpUrl, optionalLine, optionalString } from '../domain/messages/normalizeMessage.js';
 import { commit } from '../events/outbox.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,7 +39,7 @@ function contactInfo(v: unknown): ContactInfo | null {
   if (!isObject(v)) return null;
   const out: ContactInfo = {};
   for (const key of ['name', 'phone', 'email'] as const) {
-    const s = optionalString(v[key], 255);
+    const s = optionalLine(v[key], 255);
     if (s) out[key] = s;
   }
   const description = optionalString(v.description, 1000);

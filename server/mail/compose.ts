@@ -7,6 +7,7 @@
  * reaches the HTML part unescaped. The footer names the account and, for a
  * notification, links to where its addresses are set.
  */
+import { singleLine } from '../lib/singleLine.js';
 
 export type Block =
   | { kind: 'p'; text: string }
@@ -31,6 +32,14 @@ export interface Layout {
   settingsUrl?: string;
 }
 
+/**
+ * A row's value in plain text: a name stored before names were kept on one
+ * line may still hold a break; its first line stays a line of its own, the
+ * rest is indented, so no value can start a line that reads like a label or
+ * an agent's ("Acme Support: …").
+ */
+const oneLineStart = (value: string): string => value.replace(/\r\n|[\r\n\u2028\u2029]/g, '\n  ');
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(value: string): string {
@@ -40,9 +49,9 @@ export function escapeHtml(value: string): string {
 /** Line breaks kept, everything else escaped. */
 const htmlLines = (value: string): string => escapeHtml(value).replace(/\r?\n/g, '<br>');
 
-/** A subject is one header line: no line breaks, at most 200 characters. */
+/** A subject is one header line: no control characters or line breaks (lib/singleLine.ts), at most 200 characters. */
 export function subjectLine(value: string): string {
-  const one = value.replace(/[\r\n\t]+/g, ' ').trim();
+  const one = singleLine(value).trim();
   return one.length > 200 ? `${one.slice(0, 199)}…` : one;
 }
 
@@ -53,7 +62,7 @@ function textBlock(b: Block): string {
     case 'rows':
       return b.rows
         .filter(([, v]) => v)
-        .map(([l, v]) => `${l}: ${v}`)
+        .map(([l, v]) => `${l}: ${oneLineStart(v as string)}`)
         .join('\n');
     case 'quote':
       return b.text
@@ -63,7 +72,7 @@ function textBlock(b: Block): string {
     case 'link':
       return `${b.label}: ${b.url}`;
     case 'transcript':
-      return b.lines.length === 0 ? '(no messages)' : b.lines.map((l) => `[${l.at}] ${l.who}: ${l.text}`).join('\n');
+      return b.lines.length === 0 ? '(no messages)' : b.lines.map((l) => `[${l.at}] ${singleLine(l.who)}: ${l.text}`).join('\n');
   }
 }
 
@@ -104,7 +113,7 @@ export function renderMail(layout: Layout): MailContent {
   const footerText = layout.settingsUrl
     ? `Sent by Parley for ${layout.accountName}. You get this mail because your address is a notification address of this account; change it here: ${layout.settingsUrl}`
     : `Sent by Parley for ${layout.accountName}.`;
-  const text = [layout.heading, ...layout.blocks.map(textBlock), '--', footerText].join('\n\n') + '\n';
+  const text = [singleLine(layout.heading), ...layout.blocks.map(textBlock), '--', footerText].join('\n\n') + '\n';
   const footerHtml = layout.settingsUrl
     ? `Sent by Parley for ${escapeHtml(layout.accountName)}. You get this mail because your address is a notification address of this account; <a href="${escapeHtml(layout.settingsUrl)}">change the notification settings</a>.`
     : `Sent by Parley for ${escapeHtml(layout.accountName)}.`;

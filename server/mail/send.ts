@@ -1,7 +1,10 @@
 /**
  * One SMTP attempt of a mail row, with nodemailer: SMTP_URL gives the server
  * (smtp:// with STARTTLS when offered, smtps:// with TLS from the start; user
- * and password from the URL), MAIL_FROM the sender. The server's certificate
+ * and password from the URL), MAIL_FROM the sender. With a user and password
+ * on smtp://, STARTTLS is required before AUTH (#31 item 12): a server that
+ * offers none gets no credentials, and the attempt fails with a reason
+ * saying so, unless the URL opts out with `?cleartext_auth=allow`. The server's certificate
  * is always verified: against the public CAs, and the certificates of
  * SMTP_TLS_CA_FILE when set (a private CA, a self-signed server). Never throws: every
  * outcome is a SendResult the deliverer judges like an HTTP answer:
@@ -42,11 +45,14 @@ export class Mailer {
   ) {
     const u = new URL(smtpUrl);
     const secure = u.protocol === 'smtps:';
+    // Credentials never go over a connection that is not encrypted, unless the operator said so in the URL.
+    const requireTLS = !secure && u.username !== '' && !cleartextAuthAllowed(u);
     const step = Math.max(1000, Math.floor(timeoutMs / 2));
     this.transport = nodemailer.createTransport({
       host: u.hostname.replace(/^\[|\]$/g, ''),
       port: u.port ? Number(u.port) : secure ? 465 : 587,
       secure,
+      requireTLS,
       auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
       connectionTimeout: step,
       greetingTimeout: step,
@@ -93,11 +99,30 @@ export class Mailer {
   }
 }
 
+/** SMTP_URL's opt-out of TLS before AUTH: `?cleartext_auth=allow` (config.ts accepts no other query). */
+export const CLEARTEXT_AUTH_PARAM = 'cleartext_auth';
+
+export function cleartextAuthAllowed(u: URL): boolean {
+  return u.searchParams.get(CLEARTEXT_AUTH_PARAM) === 'allow';
+}
+
 /** A nodemailer error as a result: 5xx is final, anything else is worth retrying. */
 export function smtpFailure(err: unknown): SendResult {
-  const e = err as { responseCode?: unknown; response?: unknown; code?: unknown; message?: unknown };
+  const e = err as { responseCode?: unknown; response?: unknown; code?: unknown; message?: unknown; command?: unknown };
   const code = typeof e.responseCode === 'number' ? e.responseCode : undefined;
   const said = typeof e.response === 'string' ? e.response : typeof e.message === 'string' ? e.message : 'unknown error';
+  if (e.code === 'ETLS' || e.command === 'STARTTLS') {
+    // Retried: the operator may turn STARTTLS on, or change SMTP_URL and restart, and the mail still goes.
+    return {
+      ok: false,
+      ...(code === undefined ? {} : { statusCode: code }),
+      excerpt: said.slice(0, 2000),
+      error:
+        'the mail server offers no TLS (STARTTLS), so the user name and password were not sent; use smtps://, turn STARTTLS on at the server, ' +
+        `or add ?${CLEARTEXT_AUTH_PARAM}=allow to SMTP_URL to send them in clear text (${said.slice(0, 200)})`,
+      failure: 'network',
+    };
+  }
   if (code !== undefined && code >= 500) {
     return { ok: false, statusCode: code, excerpt: said.slice(0, 2000), error: `the mail server refused the mail: ${said.slice(0, 300)}`, failure: 'rejected' };
   }

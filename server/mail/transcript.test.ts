@@ -89,8 +89,12 @@ describe('transcript mails', () => {
     await api('POST', `/chats/${chat_id}/messages`, { type: 'text', text: 'secret note', internal: true });
     const res = await visitorCall(t, widget.widget_id, s.visitor_token, 'transcript', { email: 'stranger@example.com' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ result: 'ok', chat_id });
-    const mail = await waitFor(() => smtp.mails.find((m) => m.envelope.to.includes('walt@example.com')), 20_000);
+    // Walt has not proved the address yet: a confirmation link goes there first (#31 item 2; transcriptMail.test.ts).
+    expect(res.json()).toEqual({ result: 'confirmation_sent', chat_id });
+    const confirmation = await waitFor(() => smtp.mails.find((m) => m.envelope.to.includes('walt@example.com')), 20_000);
+    const link = htmlLinks(confirmation)[0].replace('http://parley.test', '');
+    expect((await t.app.inject({ method: 'POST', url: link })).statusCode).toBe(200);
+    const mail = await waitFor(() => smtp.mails.find((m) => m.envelope.to.includes('walt@example.com') && m !== confirmation), 20_000);
     expect(smtp.mails.some((m) => m.envelope.to.includes('stranger@example.com'))).toBe(false);
     expect(mail.parsed.subject).toMatch(/^Your conversation with /);
     expect(mail.parsed.text).toContain('Walt: Hello there');

@@ -6,7 +6,9 @@
  * chosen earlier (the SMTP server "down, then up"). `tls: true` makes it an
  * smtps:// server (TLS from the first byte) with a self-signed certificate for
  * 127.0.0.1 made at test time with openssl (testCertificate(): its PEM file
- * is what SMTP_TLS_CA_FILE must name for the mailer to trust it).
+ * is what SMTP_TLS_CA_FILE must name for the mailer to trust it). With a
+ * `user`, the plain server offers AUTH and no STARTTLS; `auths` records every
+ * AUTH it received (user name, and whether the session was encrypted).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -72,6 +74,8 @@ export interface TestSmtp {
   port: number;
   url: string;
   mails: ReceivedMail[];
+  /** Every AUTH attempt received: the user name and whether the session was encrypted. */
+  auths: Array<{ username: string; secure: boolean }>;
   /** Refuse RCPT TO with this code until set back to null. */
   reject: { code: number; message: string } | null;
   close(): Promise<void>;
@@ -88,7 +92,7 @@ export async function freePort(): Promise<number> {
 
 export async function startSmtp(opts: { port?: number; user?: string; password?: string; tls?: boolean } = {}): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
-  const state: TestSmtp = { port: 0, url: '', mails, reject: null, close: async () => undefined };
+  const state: TestSmtp = { port: 0, url: '', mails, auths: [], reject: null, close: async () => undefined };
   const tlsOptions = opts.tls ? { secure: true, key: testCertificate().key, cert: testCertificate().cert } : { secure: false };
   const server = new SMTPServer({
     ...tlsOptions,
@@ -96,7 +100,8 @@ export async function startSmtp(opts: { port?: number; user?: string; password?:
     authOptional: !opts.user,
     allowInsecureAuth: true,
     logger: false,
-    onAuth(auth, _session, cb) {
+    onAuth(auth, session, cb) {
+      state.auths.push({ username: auth.username ?? '', secure: session.secure });
       if (auth.username === opts.user && auth.password === opts.password) cb(null, { user: auth.username });
       else cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },

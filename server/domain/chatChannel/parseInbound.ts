@@ -6,7 +6,7 @@
 import { AppError } from '../../errors/AppError.js';
 import { stripNul } from '../../lib/stripNul.js';
 import { JsonTooDeepError, parseUntrustedJson } from '../../lib/untrustedJson.js';
-import { InvalidMessage, isHttpUrl, normalizeMessage, optionalString, type NormalizedInput } from '../messages/normalizeMessage.js';
+import { InvalidMessage, isHttpUrl, normalizeMessage, optionalLine, type NormalizedInput } from '../messages/normalizeMessage.js';
 
 export interface InboundSender {
   /**
@@ -65,11 +65,11 @@ function parseSender(raw: unknown): InboundSender {
   return {
     id: key,
     idIsNumber: typeof id === 'number',
-    name: optionalString(raw.name, 255),
-    phone: optionalString(raw.phone, 64),
-    email: optionalString(raw.email, 320),
+    name: optionalLine(raw.name, 255),
+    phone: optionalLine(raw.phone, 64),
+    email: optionalLine(raw.email, 320),
     photo: isHttpUrl(raw.photo) ? raw.photo : null,
     url: isHttpUrl(raw.url) ? raw.url : null,
-    invite: optionalString(raw.invite, 1000),
+    invite: optionalLine(raw.invite, 1000),
   };
 }

@@ -7,6 +7,8 @@
  * bad value are dropped and the message is kept (CONTRACT §2). Texts are cut
  * at 1000 characters (code points, so no emoji is split).
  */
+import { singleLine } from '../../lib/singleLine.js';
+
 export const MEDIA_TYPES = ['video', 'audio', 'voice', 'photo', 'sticker', 'document'] as const;
 export const MESSAGE_TYPES = ['text', ...MEDIA_TYPES, 'location'] as const;
 export const TYPING_TYPES = ['typein', 'typeout'] as const;
@@ -55,6 +57,11 @@ export function optionalString(v: unknown, max = 255): string | null {
   if (typeof v !== 'string') return null;
   const trimmed = v.trim();
   return trimmed === '' ? null : cutText(trimmed, max);
+}
+
+/** optionalString for a one-line field (a name, an address, a phone, a title): control characters and line breaks become spaces first (lib/singleLine.ts). */
+export function optionalLine(v: unknown, max = 255): string | null {
+  return typeof v === 'string' ? optionalString(singleLine(v), max) : null;
 }
 
 function positiveInt(v: unknown): number | null {
@@ -108,7 +115,7 @@ export function normalizeMessage(raw: unknown): NormalizedInput {
   }
   if (!isHttpUrl(raw.file)) throw new InvalidMessage(`message.file must be an http(s) URL for a ${type} message.`);
   msg.file = raw.file;
-  msg.file_name = optionalString(raw.file_name, 255);
+  msg.file_name = optionalLine(raw.file_name, 255);
   msg.file_size = positiveInt(raw.file_size);
   msg.thumb = isHttpUrl(raw.thumb) ? raw.thumb : null;
   const emoji = optionalString(raw.emoji, 16);
@@ -118,7 +125,7 @@ export function normalizeMessage(raw: unknown): NormalizedInput {
     if (n !== null) msg.extra[key] = n;
   }
   for (const key of ['performer', 'title'] as const) {
-    const s = optionalString(raw[key], 255);
+    const s = optionalLine(raw[key], 255);
     if (s) msg.extra[key] = s;
   }
   return { kind: 'message', message: msg };

@@ -89,6 +89,7 @@ export function newVisitorRow(input: Omit<UpsertVisitorInput, 'absent'>): Omit<V
     token_hash: null,
     session_json: '{}',
     widget_contact_json: null,
+    transcript_email: null,
     inbound_ids_reused: 0,
     chats_count: 0,
     created_at: input.now,

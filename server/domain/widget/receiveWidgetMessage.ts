@@ -15,7 +15,7 @@ import type { Channel, Message, Visitor } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
 import { findOpenChat } from '../chats/openChat.js';
-import { InvalidMessage, normalizeMessage, optionalString, type NormalizedMessage } from '../messages/normalizeMessage.js';
+import { InvalidMessage, normalizeMessage, optionalLine, type NormalizedMessage } from '../messages/normalizeMessage.js';
 import { writeVisitorMessage, type ChatOpening } from '../messages/visitorMessage.js';
 import { readSession } from './session.js';
 import { attachUpload } from './attachUpload.js';
@@ -77,7 +77,7 @@ async function departmentOf(ctx: AppContext, accountId: number, raw: unknown): P
 export async function receiveWidgetMessage(ctx: AppContext, input: WidgetMessageInput): Promise<Message> {
   const { channel, body } = input;
   const message = normalizeWidgetMessage(body, ctx.config.publicUrl);
-  const invite = optionalString(body.invite, 1000);
+  const invite = optionalLine(body.invite, 1000);
   const departmentId = await departmentOf(ctx, channel.account_id, body.department_id);
   const now = ctx.clock();
 

@@ -15,7 +15,7 @@ import { commit, recordEvent } from '../../events/outbox.js';
 import { presentOfflineMessage } from '../../presenters/offlineMessage.js';
 import { recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
-import { optionalString } from '../messages/normalizeMessage.js';
+import { optionalLine, optionalString } from '../messages/normalizeMessage.js';
 import { cleanEmail } from './setContactInfo.js';
 import { lockVisitor } from './visitorAccess.js';
 
@@ -49,9 +49,9 @@ export async function sendOfflineMessage(
   const message = optionalString(body.message, OFFLINE_TEXT_LIMIT);
   if (message === null) throw invalid('message is required: the text of the offline message.');
   const values = {
-    name: optionalString(body.name, 255),
+    name: optionalLine(body.name, 255),
     email: cleanEmail(body.email),
-    phone: optionalString(body.phone, 64),
+    phone: optionalLine(body.phone, 64),
     description: optionalString(body.description, 1000),
     message,
   };

@@ -11,7 +11,7 @@ import type { Visitor } from '../../db/schema.js';
 import { parseJson, toJson } from '../../lib/json.js';
 import type { ParsedUserAgent } from '../../lib/userAgent.js';
 import type { StoredSession, WebhookPage } from '../../presenters/webhook/objects.js';
-import { isHttpUrl, optionalString } from '../messages/normalizeMessage.js';
+import { isHttpUrl, optionalLine } from '../messages/normalizeMessage.js';
 
 export type ClientAttributes = Record<string, string | number | boolean>;
 
@@ -64,7 +64,7 @@ export function cleanPage(raw: unknown): (WebhookPage & { referrer?: string }) |
   const page = raw as Record<string, unknown>;
   if (!isHttpUrl(page.url)) return null;
   const out: WebhookPage & { referrer?: string } = { url: page.url };
-  const title = optionalString(page.title, 255);
+  const title = optionalLine(page.title, 255);
   if (title) out.title = title;
   if (isHttpUrl(page.referrer)) out.referrer = page.referrer;
   return out;
@@ -75,7 +75,7 @@ export function cleanUtm(raw: unknown): Record<string, string> | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const out: Record<string, string> = {};
   for (const key of UTM_KEYS) {
-    const value = optionalString((raw as Record<string, unknown>)[key], 255);
+    const value = optionalLine((raw as Record<string, unknown>)[key], 255);
     if (value) out[key] = value;
   }
   return Object.keys(out).length > 0 ? out : null;

@@ -27,6 +27,17 @@ function signatureValid(channel: Channel, token: string, signature: unknown): bo
   return safeEqual(signature.toLowerCase(), userTokenSignature(token, secret));
 }
 
+/**
+ * Whether the page signed `value` with the channel's identity secret (hex
+ * HMAC-SHA256(value, secret)); false when the channel has none, so nothing
+ * counts as signed where identity verification is off.
+ */
+export function signedByPage(channel: Channel, value: string, signature: unknown): boolean {
+  const secret = widgetOptions(channel).identity_secret;
+  if (typeof secret !== 'string' || secret === '') return false;
+  return signatureValid(channel, value, signature);
+}
+
 export async function setUserToken(
   ctx: AppContext,
   input: { channel: Channel; visitor: Visitor; token: unknown; signature?: unknown },

@@ -11,13 +11,13 @@ import { invalid } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
 import { recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
-import { optionalString } from '../messages/normalizeMessage.js';
+import { optionalLine } from '../messages/normalizeMessage.js';
 import { cleanPage, readSession, visitPage, writeSession } from './session.js';
 import { lockVisitor } from './visitorAccess.js';
 
 export async function setVisitorPage(ctx: AppContext, input: { visitor: Visitor; body: Record<string, unknown> }): Promise<void> {
   const page = cleanPage(input.body);
-  const title = optionalString(input.body.title, 255);
+  const title = optionalLine(input.body.title, 255);
   if (!page && !title) throw invalid('Send the page as {url, title?}: url an http(s) URL, or a title alone.');
   const now = ctx.clock();
   await commit(ctx.db, ctx.signals, async (tx) => {

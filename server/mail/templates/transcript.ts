@@ -4,7 +4,9 @@
  *   finishes: the visitor's details, the contact_info of the chat_accepted
  *   answer, and every line, private notes marked;
  * - the visitor's copy ("E-mail me this conversation" in the widget): the
- *   lines the visitor saw, nothing else.
+ *   lines the visitor saw, nothing else, and the confirmation link mailed
+ *   first to an address the visitor has not proved yet; both in the
+ *   widget's language.
  * - the missed-chat notification: a chat waited longer than the account's
  *   missed_chat_minutes, with what the visitor wrote so far.
  * Pure: the data in, subject + text + HTML out.
@@ -12,6 +14,7 @@
 import { renderMail, type MailContent } from '../compose.js';
 import { mailTime, type MailScope } from '../recipients.js';
 import type { ChatTranscript } from '../transcript.js';
+import { fill, visitorTexts } from './visitorTexts.js';
 
 const differs = (value: string | undefined, shown: string | null | undefined): string | null => (value && value !== shown ? value : null);
 
@@ -46,14 +49,37 @@ export function archiveMail(scope: MailScope, publicUrl: string, t: ChatTranscri
   });
 }
 
-export function visitorTranscriptMail(scope: Pick<MailScope, 'accountName' | 'timezone'>, t: ChatTranscript): MailContent {
+/** The visitor's copy, in the widget's language (`lang`, visitorTexts.ts). */
+export function visitorTranscriptMail(scope: Pick<MailScope, 'accountName' | 'timezone'>, t: ChatTranscript, lang = 'en'): MailContent {
+  const say = visitorTexts(lang);
+  const title = fill(say.transcriptSubject, { account: scope.accountName });
   return renderMail({
-    subject: `Your conversation with ${scope.accountName}`,
-    heading: `Your conversation with ${scope.accountName}`,
+    subject: title,
+    heading: title,
     accountName: scope.accountName,
     blocks: [
-      { kind: 'p', text: `Started ${mailTime(t.chat.created_at, scope.timezone)}. You asked for this copy of the conversation.` },
+      { kind: 'p', text: fill(say.transcriptIntro, { time: mailTime(t.chat.created_at, scope.timezone) }) },
       { kind: 'transcript', lines: t.lines },
+    ],
+  });
+}
+
+/**
+ * The link a visitor must open before a transcript goes to an address it has
+ * not proved yet (domain/widget/mailTranscript.ts): mailed to that address,
+ * in the widget's language.
+ */
+export function transcriptConfirmationMail(scope: Pick<MailScope, 'accountName'>, url: string, lang: string): MailContent {
+  const say = visitorTexts(lang);
+  const account = { account: scope.accountName };
+  return renderMail({
+    subject: fill(say.confirmSubject, account),
+    heading: fill(say.confirmSubject, account),
+    accountName: scope.accountName,
+    blocks: [
+      { kind: 'p', text: fill(say.confirmIntro, account) },
+      { kind: 'link', label: say.confirmButton, url },
+      { kind: 'p', text: say.confirmNote },
     ],
   });
 }

@@ -141,6 +141,7 @@ function visitor(full: boolean): Visitor {
     token_hash: null,
     session_json: full ? JSON.stringify(session) : '{}',
     widget_contact_json: null,
+    transcript_email: null,
     inbound_ids_reused: 0,
     chats_count: 2,
     created_at: T,

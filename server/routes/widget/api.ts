@@ -59,11 +59,15 @@ export async function widgetApiRoutes(app: FastifyInstance, ctx: AppContext, lim
     return reply.code(204).send();
   });
 
-  app.post<Route>('/api/:widgetId/contact', { schema: schema('Contacts form / setContactInfo (ContactInfo → {result})') }, async (request) => {
-    const { visitor } = await visitorOf(ctx, limiter, request, action);
-    await setContactInfo(ctx, { visitor, body: bodyObject(request.body) });
-    return ok;
-  });
+  app.post<Route>(
+    '/api/:widgetId/contact',
+    { schema: schema('Contacts form / setContactInfo (ContactInfo, email_signature? → {result})') },
+    async (request) => {
+      const call = await visitorOf(ctx, limiter, request, action);
+      await setContactInfo(ctx, { ...call, body: bodyObject(request.body) });
+      return ok;
+    },
+  );
 
   app.post<Route>(
     '/api/:widgetId/custom-data',
@@ -108,11 +112,14 @@ export async function widgetApiRoutes(app: FastifyInstance, ctx: AppContext, lim
 
   app.post<Route>(
     '/api/:widgetId/transcript',
-    { schema: schema("E-mail me this conversation: mailed to the visitor's own e-mail address (→ {result, chat_id}; 409 without an address or a chat)") },
+    {
+      schema: schema(
+        "E-mail me this conversation ({lang?}): mailed to the visitor's own proved address (→ {result:'ok', chat_id}), else a confirmation link is mailed there first (→ {result:'confirmation_sent', chat_id}); 409 without an address or a chat, 429 over the caps",
+      ),
+    },
     async (request) => {
       const { visitor } = await visitorOf(ctx, limiter, request, { visitor: LIMITS.transcriptPerVisitor, ip: LIMITS.transcriptPerIp });
-      const { chat_id } = await mailTranscript(ctx, { visitor });
-      return { result: 'ok', chat_id };
+      return mailTranscript(ctx, { visitor, lang: bodyObject(request.body).lang });
     },
   );
 

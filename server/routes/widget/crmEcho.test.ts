@@ -104,8 +104,20 @@ describe('a chat_accepted answer’s CRM data never reaches the visitor', () => 
       });
       expect(resumed.chat?.id).toBe(sent.chat_id);
 
+      // The address is not proved yet: a confirmation link goes to it first (#31 item 2); pressing it sends the transcript.
       const mail = await call('transcript');
-      expect(mail.json()).toEqual({ result: 'ok', chat_id: sent.chat_id });
+      expect(mail.json()).toEqual({ result: 'confirmation_sent', chat_id: sent.chat_id });
+      const link = await t.app.ctx.db
+        .selectFrom('deliveries')
+        .select(['url', 'body'])
+        .where('event_type', '=', 'mail.transcript_confirmation')
+        .where('chat_id', '=', sent.chat_id)
+        .executeTakeFirstOrThrow();
+      expect(link.url).toBe('mailto:mallory@example.com');
+      const path = /\/widget\/transcript\/[A-Za-z0-9_-]+/.exec(String(link.body))?.[0] ?? '';
+      const confirmed = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+      expect(confirmed.statusCode).toBe(200);
+      answers.push(confirmed.body);
       const row = await t.app.ctx.db
         .selectFrom('deliveries')
         .select(['url', 'body'])

@@ -18,7 +18,8 @@ export const LIMITS = {
   offlinePerIp: { name: 'offline-ip', capacity: 20, windowMs: 10 * MINUTE, message: slow('sending offline messages') },
   callbackPerVisitor: { name: 'callback-v', capacity: 5, windowMs: 10 * MINUTE, message: slow('asking for calls') },
   callbackPerIp: { name: 'callback-ip', capacity: 20, windowMs: 10 * MINUTE, message: slow('asking for calls') },
-  transcriptPerVisitor: { name: 'transcript-v', capacity: 3, windowMs: 10 * MINUTE, message: slow('asking for the conversation by e-mail') },
+  transcriptPerVisitor: { name: 'transcript-v', capacity: 5, windowMs: 10 * MINUTE, message: slow('asking for the conversation by e-mail') },
   transcriptPerIp: { name: 'transcript-ip', capacity: 20, windowMs: 10 * MINUTE, message: slow('asking for the conversation by e-mail') },
+  transcriptConfirmPerIp: { name: 'transcript-confirm-ip', capacity: 30, windowMs: 10 * MINUTE, message: slow('opening confirmation links') },
   actionPerVisitor: { name: 'action-v', capacity: 300, windowMs: MINUTE, message: slow('making changes') },
 } as const satisfies Record<string, Limit>;

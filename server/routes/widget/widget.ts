@@ -1,7 +1,8 @@
 /**
  * The widget's server routes under /widget: the frame's HTTP API
  * (/widget/api/<widget_id>/…), the visitor socket (/widget/ws/<widget_id>)
- * and uploaded files (/widget/uploads/<name>). Every answer of the API is
+ * uploaded files (/widget/uploads/<name>) and the page of a transcript
+ * confirmation link (/widget/transcript/<token>). Every answer of the API is
  * uncacheable. (The loader, frame HTML and assets are registered by
  * assets.ts.)
  */
@@ -10,6 +11,7 @@ import type { AppContext } from '../../context.js';
 import { RateLimiter } from '../rateLimit.js';
 import { widgetApiRoutes } from './api.js';
 import { widgetSocketRoutes } from './socket.js';
+import { transcriptConfirmRoutes } from './transcriptConfirm.js';
 import { widgetUploadRoutes } from './uploads.js';
 
 export async function widgetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -23,6 +25,7 @@ export async function widgetRoutes(app: FastifyInstance, ctx: AppContext): Promi
       await widgetApiRoutes(scope, ctx, limiter);
       await widgetUploadRoutes(scope, ctx, limiter);
       await widgetSocketRoutes(scope, ctx);
+      await transcriptConfirmRoutes(scope, ctx, limiter);
     },
     { prefix: '/widget' },
   );

@@ -53,7 +53,7 @@ export function commandRunner(w: Widget): (c: LoaderCommand) => void {
       case 'close':
         return w.closeWindow();
       case 'contact':
-        return w.saveContact(contactOf(c.payload), false);
+        return w.saveContact(contactOf(c.payload), false, typeof c.payload?.email_signature === 'string' ? c.payload.email_signature : undefined);
       case 'customData':
         return void (await w.api.call('POST', 'custom-data', { fields: customFields(c.payload) }));
       case 'rules':

@@ -97,11 +97,12 @@ export class Widget extends WidgetCore {
   // ---- forms ---------------------------------------------------------------
 
   /** setContactInfo, or the contacts form (then `introduced`: svc_onIntroduction). */
-  async saveContact(given: Partial<ContactInfo>, introduced: boolean): Promise<void> {
+  async saveContact(given: Partial<ContactInfo>, introduced: boolean, emailSignature?: string): Promise<void> {
     const contact = mergeContact(this.state.contact, given);
     this.set({ contact, contactsOpen: false });
     await this.ready;
-    await this.api.call('POST', 'contact', contact);
+    // email_signature: the page's identity signature of the e-mail (setContactInfo), so it counts as proved.
+    await this.api.call('POST', 'contact', emailSignature ? { ...contact, email_signature: emailSignature } : contact);
     if (introduced) this.fire('svc_onIntroduction', { ...contact });
   }
 
@@ -117,13 +118,16 @@ export class Widget extends WidgetCore {
     }
   }
 
-  /** "E-mail me this conversation": mailed to the address the visitor gave (the server picks it, never the page). */
-  async mailTranscript(): Promise<boolean> {
+  /**
+   * "E-mail me this conversation": mailed to the address the visitor gave (the server picks it, never the page):
+   * `sent` once the address is proved, else `confirm` (a link to open was mailed there first); mails in the widget's language.
+   */
+  async mailTranscript(): Promise<'sent' | 'confirm' | 'failed'> {
     try {
-      await this.api.call('POST', 'transcript', {});
-      return true;
+      const answer = await this.api.call<{ result?: string }>('POST', 'transcript', { lang });
+      return answer.result === 'confirmation_sent' ? 'confirm' : 'sent';
     } catch {
-      return false;
+      return 'failed';
     }
   }
 

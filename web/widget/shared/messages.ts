@@ -33,7 +33,8 @@ export interface LoaderCommands {
   /** focus: the visitor pressed the default launcher (the frame moves the keyboard focus into the window). */
   open: { start?: string; focus?: boolean };
   close: null;
-  contact: Partial<Record<'name' | 'email' | 'phone' | 'description', string>>;
+  /** email_signature: HMAC of the e-mail by the customer's server, for widgets with an identity secret. */
+  contact: Partial<Record<'name' | 'email' | 'phone' | 'description' | 'email_signature', string>>;
   customData: unknown[];
   rules: unknown;
   /** signature: HMAC of the token by the customer's server, for channels with an identity secret. */

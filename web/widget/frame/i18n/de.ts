@@ -68,6 +68,7 @@ export const texts: Texts = {
   remove: 'Entfernen',
   mailTranscript: 'Dieses Gespräch per E-Mail an mich senden',
   transcriptSent: 'Wir haben dieses Gespräch an {email} gesendet.',
+  transcriptConfirm: 'Wir haben einen Link an {email} gesendet. Öffnen Sie ihn, um die Adresse zu bestätigen; dann wird das Gespräch dorthin gesendet.',
   transcriptFailed: 'Das Gespräch wurde nicht gesendet; bitte versuchen Sie es erneut.',
   agent: 'Mitarbeiter',
   tooFast: 'Zu schnell hintereinander; bitte warten Sie einen Moment und versuchen Sie es erneut.',

@@ -66,6 +66,7 @@ export const en = {
   remove: 'Remove',
   mailTranscript: 'E-mail me this conversation',
   transcriptSent: 'We sent this conversation to {email}.',
+  transcriptConfirm: 'We mailed a link to {email}. Open it to confirm the address is yours, and the conversation will be sent there.',
   transcriptFailed: 'The conversation was not sent; please try again.',
   agent: 'Agent',
   tooFast: 'You are doing this too quickly; please wait a moment and try again.',

@@ -68,6 +68,7 @@ export const texts: Texts = {
   remove: 'Quitar',
   mailTranscript: 'Enviarme esta conversación por correo',
   transcriptSent: 'Hemos enviado esta conversación a {email}.',
+  transcriptConfirm: 'Enviamos un enlace a {email}. Ábrelo para confirmar que la dirección es tuya y la conversación se enviará allí.',
   transcriptFailed: 'La conversación no se envió; inténtelo de nuevo.',
   agent: 'Agente',
   tooFast: 'Demasiado rápido; espera un momento e inténtalo de nuevo.',

@@ -68,6 +68,7 @@ export const texts: Texts = {
   remove: 'Retirer',
   mailTranscript: 'M’envoyer cette conversation par e-mail',
   transcriptSent: 'Nous avons envoyé cette conversation à {email}.',
+  transcriptConfirm: 'Nous avons envoyé un lien à {email}. Ouvrez-le pour confirmer que l’adresse est la vôtre : la conversation y sera alors envoyée.',
   transcriptFailed: 'La conversation n’a pas été envoyée ; veuillez réessayer.',
   agent: 'Conseiller',
   tooFast: 'Trop rapide ; veuillez patienter un instant puis réessayer.',

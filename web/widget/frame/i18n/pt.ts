@@ -68,6 +68,7 @@ export const texts: Texts = {
   remove: 'Remover',
   mailTranscript: 'Enviar-me esta conversa por e-mail',
   transcriptSent: 'Enviámos esta conversa para {email}.',
+  transcriptConfirm: 'Enviámos um link para {email}. Abra-o para confirmar que o endereço é seu e a conversa será enviada para lá.',
   transcriptFailed: 'A conversa não foi enviada; tente novamente.',
   agent: 'Atendente',
   tooFast: 'Rápido demais; aguarde um momento e tente novamente.',

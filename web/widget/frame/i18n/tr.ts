@@ -68,6 +68,7 @@ export const texts: Texts = {
   remove: 'Kaldır',
   mailTranscript: 'Bu konuşmayı bana e-postayla gönder',
   transcriptSent: 'Bu konuşmayı {email} adresine gönderdik.',
+  transcriptConfirm: '{email} adresine bir bağlantı gönderdik. Adresin size ait olduğunu onaylamak için açın; yazışma oraya gönderilecek.',
   transcriptFailed: 'Konuşma gönderilemedi; lütfen tekrar deneyin.',
   agent: 'Temsilci',
   tooFast: 'Çok hızlı; lütfen biraz bekleyip tekrar deneyin.',

@@ -192,17 +192,20 @@ export function ContactCard({ w, onDismiss }: { w: Widget; onDismiss: () => void
   );
 }
 
-/** Shown when the visitor gave an e-mail address and there is a conversation: mails it there (POST transcript). */
+/**
+ * Shown when the visitor gave an e-mail address and there is a conversation: mails it there (POST transcript),
+ * or, while the address is not proved, a link the visitor must open first: the visitor is told so.
+ */
 export function TranscriptOffer({ w, email }: { w: Widget; email: string }) {
-  const [state, setState] = useState<'idle' | 'busy' | 'sent' | 'failed'>('idle');
+  const [state, setState] = useState<'idle' | 'busy' | 'sent' | 'confirm' | 'failed'>('idle');
   const send = async (): Promise<void> => {
     setState('busy');
-    setState((await w.mailTranscript()) ? 'sent' : 'failed');
+    setState(await w.mailTranscript());
   };
   return (
     <div class="transcript">
-      {state === 'sent' ? (
-        <p role="status">{t('transcriptSent', { email })}</p>
+      {state === 'sent' || state === 'confirm' ? (
+        <p role="status">{t(state === 'sent' ? 'transcriptSent' : 'transcriptConfirm', { email })}</p>
       ) : (
         <>
           <button type="button" class="link" disabled={state === 'busy'} onClick={() => void send()}>
