@@ -389,6 +389,8 @@ export interface PasswordLinksTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** sha256 of the agent's password_hash when the link was made (migration 046): the link opens only while it still matches. */
+  password_sha: string | null;
 }
 
 /** Every change of an agent's status (migration 015): time Online and Away in reports. */

@@ -10,15 +10,22 @@ import type { Agent } from '../../db/schema.js';
 import { enqueueMail } from '../../mail/enqueueMail.js';
 import { mailTime } from '../../mail/recipients.js';
 import { invitationMail, passwordResetMail } from '../../mail/templates/accounts.js';
-import { createPasswordLink, linkUrl, type LinkKind } from './passwordLinks.js';
+import { createPasswordLink, linkUrl, type LinkKind, type Replaces } from './passwordLinks.js';
 
 export async function mailPasswordLink(
   tx: Tx,
   ctx: Pick<AppContext, 'config'>,
-  input: { agent: Pick<Agent, 'id' | 'account_id' | 'name' | 'email'>; kind: LinkKind; by: string | null; now: number },
+  input: {
+    agent: Pick<Agent, 'id' | 'account_id' | 'name' | 'email' | 'password_hash'>;
+    kind: LinkKind;
+    by: string | null;
+    now: number;
+    /** The earlier links it ends (passwordLinks.ts): 'resets' when the person asked, 'all' when an administrator sends it. */
+    replaces: Replaces;
+  },
 ): Promise<{ expiresAt: number }> {
   const { agent, kind, now } = input;
-  const { token, expiresAt } = await createPasswordLink(tx, agent, kind, now);
+  const { token, expiresAt } = await createPasswordLink(tx, agent, kind, now, input.replaces);
   const account = await tx.selectFrom('accounts').select('name').where('id', '=', agent.account_id).executeTakeFirst();
   const accountName = account?.name ?? 'Parley';
   const url = linkUrl(ctx.config.publicUrl, token);

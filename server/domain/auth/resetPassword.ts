@@ -8,7 +8,10 @@
  *   old password stops working at once, the agent's sessions end, and a
  *   reset link is mailed (kept on the Mail page when no SMTP_URL is set).
  * - setPasswordWithLink: the person behind a link chooses the new password;
- *   the link is used up, every session of theirs ends.
+ *   the link is used up, every session and every other link of theirs ends.
+ *
+ * A reset the person asks for ends only their earlier reset links, never an
+ * invitation (anyone can type an address); an administrator's ends all.
  */
 import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../errors/AppError.js';
@@ -18,7 +21,7 @@ import { assertAdmin, type Actor } from '../agents/actor.js';
 import { checkPassword } from '../agents/agentInput.js';
 import type { LinkSent } from '../agents/inviteAgent.js';
 import { mailPasswordLink } from './mailPasswordLink.js';
-import { consumePasswordLink, openPasswordLink, type LinkKind } from './passwordLinks.js';
+import { consumePasswordLink, endPasswordLinks, openPasswordLink, type LinkKind } from './passwordLinks.js';
 import { hashPassword, NO_PASSWORD } from './passwords.js';
 import { revokeAgentTokens } from './tokens.js';
 
@@ -39,7 +42,8 @@ export async function forgotPassword(ctx: AppContext, input: { email: string }):
       .where('created_at', '>', now - HOUR)
       .executeTakeFirst();
     if (Number(recent?.n ?? 0) >= RESET_MAILS_PER_HOUR) return;
-    await mailPasswordLink(tx, ctx, { agent, kind: 'reset', by: null, now });
+    // Earlier reset links only: whoever typed the address must not cancel an invitation (#31 item 5).
+    await mailPasswordLink(tx, ctx, { agent, kind: 'reset', by: null, now, replaces: 'resets' });
   });
 }
 
@@ -53,7 +57,13 @@ export async function forcePasswordReset(ctx: AppContext, input: { actor: Actor;
     const by = await tx.selectFrom('agents').select('name').where('id', '=', input.actor.id).executeTakeFirst();
     await tx.updateTable('agents').set({ password_hash: NO_PASSWORD, password_state: 'chosen', updated_at: now }).where('id', '=', agent.id).execute();
     await revokeAgentTokens(tx, agent.id, now);
-    const { expiresAt } = await mailPasswordLink(tx, ctx, { agent, kind: 'reset', by: by?.name ?? 'An administrator', now });
+    const { expiresAt } = await mailPasswordLink(tx, ctx, {
+      agent: { ...agent, password_hash: NO_PASSWORD },
+      kind: 'reset',
+      by: by?.name ?? 'An administrator',
+      now,
+      replaces: 'all',
+    });
     return { sent_to: agent.email, expires_at: expiresAt };
   });
 }
@@ -83,6 +93,7 @@ export async function setPasswordWithLink(ctx: AppContext, input: { token: unkno
       .returningAll()
       .executeTakeFirstOrThrow();
     await revokeAgentTokens(tx, link.agent.id, now);
+    await endPasswordLinks(tx, link.agent.id, now);
     await recordEvent(tx, { accountId: updated.account_id, type: 'agent.updated', data: { agent: presentAgent(updated) } }, now);
   });
 }
