@@ -1,7 +1,8 @@
 /**
  * Password resets:
  * - forgotPassword: "Forgot password?" on the sign-in page. The caller always
- *   gets the same answer; only an active agent with that address gets a mail
+ *   gets the same answer, sent before this runs (the route starts it once the
+ *   answer is out, so its timing tells nothing); only an active agent with that address gets a mail
  *   (a 1-hour single-use link), at most RESET_MAILS_PER_HOUR per address
  *   (more requests are answered the same and send nothing).
  * - forcePasswordReset: an admin forces it for an agent of the account: the
@@ -32,7 +33,15 @@ export async function forgotPassword(ctx: AppContext, input: { email: string }):
   const email = input.email.trim().toLowerCase();
   const now = ctx.clock();
   await commit(ctx.db, ctx.signals, async (tx) => {
-    const agent = await tx.selectFrom('agents').selectAll().where('email', '=', email).where('active', '=', 1).executeTakeFirst();
+    // The agent's row locked (PostgreSQL; SQLite has one writer): requests for one address, answered before
+    // this runs and so running side by side, count its recent links one after the other.
+    const agent = await tx
+      .selectFrom('agents')
+      .selectAll()
+      .where('email', '=', email)
+      .where('active', '=', 1)
+      .$if(ctx.store.dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
     if (!agent) return;
     const recent = await tx
       .selectFrom('password_links')
