@@ -1,8 +1,12 @@
 /**
  * Single-use links that let a person set their own password: `invite` (an
  * admin invited them; 72 h) and `reset` (forgot password, or an admin forced
- * a reset; 1 h). The token goes out once, in the mail; only its sha256 is
- * stored. Using a link marks it used in the same transaction that sets the
+ * a reset; 1 h). The token exists only in the mail that goes out: it is made
+ * when the mail is sent (issueLinkToken, called by the mail deliverer), only
+ * its sha256 is stored, and the stored mail holds LINK_SLOT where the link
+ * goes, so no admin reading the Mail page, nor anyone reading the database,
+ * sees a working link (#31 item 13). Until then the row's token_hash is the
+ * digest of a token nobody knows. Using a link marks it used in the same transaction that sets the
  * password, so a link works once even when two requests race (the UPDATE …
  * WHERE used_at IS NULL decides).
  *
@@ -40,7 +44,7 @@ export async function createPasswordLink(
   kind: LinkKind,
   now: number,
   replaces: Replaces,
-): Promise<{ token: string; expiresAt: number }> {
+): Promise<{ id: number; expiresAt: number }> {
   await tx
     .updateTable('password_links')
     .set({ used_at: now })
@@ -48,22 +52,44 @@ export async function createPasswordLink(
     .where('used_at', 'is', null)
     .$if(replaces === 'resets', (q) => q.where('kind', '=', 'reset'))
     .execute();
-  const token = randomToken(32);
   const expiresAt = now + LINK_TTL_MS[kind];
-  await tx
+  const row = await tx
     .insertInto('password_links')
     .values({
       account_id: agent.account_id,
       agent_id: agent.id,
       kind,
-      token_hash: sha256(token),
+      // Opens nothing: the real token is made when the mail is sent (issueLinkToken).
+      token_hash: sha256(randomToken(32)),
       created_at: now,
       expires_at: expiresAt,
       used_at: null,
       password_sha: passwordDigest(agent.password_hash),
     })
-    .execute();
-  return { token, expiresAt };
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, expiresAt };
+}
+
+/** Where the link goes in a stored password mail: the deliverer puts the real link there as it sends, and nothing else ever does. */
+export const LINK_SLOT = '[the link is made as the mail is sent, for the recipient only; it is not stored]';
+
+/**
+ * The token of a link, made as its mail is sent: a fresh random one whose
+ * sha256 replaces the row's, so a mail sent again (a retry, a redelivery)
+ * carries a new link and the earlier copy's stops working. Null when the link
+ * is used, replaced or expired by then: the mail must not go out.
+ */
+export async function issueLinkToken(db: Executor, linkId: number, now: number): Promise<string | null> {
+  const token = randomToken(32);
+  const done = await db
+    .updateTable('password_links')
+    .set({ token_hash: sha256(token) })
+    .where('id', '=', linkId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows) === 1 ? token : null;
 }
 
 /** Ends every unused link of the agent (its password, sessions or standing changed). */
