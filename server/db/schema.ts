@@ -62,7 +62,8 @@ export interface SignInThrottlesTable {
   id: Generated<number>;
   /** `pair:<address> <email>` or `source:<address>`. */
   key: string;
-  kind: 'pair' | 'source';
+  /** email and known: behind a shared proxy only (domain/auth/throttles.ts). */
+  kind: 'pair' | 'source' | 'email' | 'known';
   address: string;
   /** The e-mail of a pair (lower-cased); null for a source. */
   email: string | null;

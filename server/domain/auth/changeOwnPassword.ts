@@ -42,7 +42,7 @@ export async function changeOwnPassword(ctx: AppContext, input: ChangeOwnPasswor
     throw new AppError('wrong_password');
   }
   const hash = await hashPassword(newPassword);
-  await clearPairThrottle(ctx.db, keys);
+  await clearPairThrottle(ctx.db, keys, now);
   await commit(ctx.db, ctx.signals, async (tx) => {
     const updated = await tx
       .updateTable('agents')

@@ -23,6 +23,7 @@ import { logoutEverywhere } from '../../../../domain/auth/logoutEverywhere.js';
 import { clearThrottle, listThrottles } from '../../../../domain/auth/manageThrottles.js';
 import { forgotPassword, readPasswordLink, setPasswordWithLink } from '../../../../domain/auth/resetPassword.js';
 import { RateLimiter, type Limit } from '../../../rateLimit.js';
+import { signInSource } from '../../../signInSource.js';
 import { presentAgent } from '../../../../presenters/agent.js';
 import { presentSignInThrottle } from '../../../../presenters/signInThrottle.js';
 import { CSRF_COOKIE, TOKEN_COOKIE, actor, makeGuards } from '../../../authenticate.js';
@@ -58,7 +59,8 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
   const forgotten = new WeakMap<FastifyRequest, string>();
 
   app.post('/auth/login', { schema: { tags: ['auth'], body: LoginBody } }, async (request, reply) => {
-    const { token, agent, mustChangePassword } = await login(ctx, { email: request.body.email, password: request.body.password, ip: request.ip });
+    const source = signInSource(request);
+    const { token, agent, mustChangePassword } = await login(ctx, { email: request.body.email, password: request.body.password, ...source });
     const maxAge = ctx.config.tokenTtlSeconds;
     void reply.setCookie(TOKEN_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure, maxAge });
     void reply.setCookie(CSRF_COOKIE, crypto.randomBytes(16).toString('base64url'), { path: '/', httpOnly: false, sameSite: 'strict', secure, maxAge });
