@@ -13,6 +13,7 @@ import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import { openStore } from './db/database.js';
 import { bootstrapAccount, type BootstrapResult } from './domain/accounts/bootstrapAccount.js';
+import { watchUntrustedProxies } from './routes/untrustedProxy.js';
 import { registerErrorHandler } from './errors/handler.js';
 import { Signals } from './events/outbox.js';
 import { registerJsonBodyParser } from './lib/jsonBody.js';
@@ -142,6 +143,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   registerErrorHandler(app);
   registerJsonBodyParser(app);
+  watchUntrustedProxies(app, ctx);
   app.addHook('preValidation', async (request) => {
     if (request.body !== undefined && request.body !== null) request.body = stripNul(request.body);
     if (request.query && typeof request.query === 'object') request.query = stripNul(request.query);

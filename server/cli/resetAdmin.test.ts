@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
+import { waitFor } from '../../test/helpers/chatChannel.js';
 import { listen, StreamClient, streamUrl } from '../../test/helpers/realtime.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { resetAdmin, ResetRefused } from './resetAdmin.js';
@@ -33,6 +34,8 @@ describe('npm run reset-admin', () => {
     const stream = await StreamClient.ready(streamUrl(base, boss.token));
     const link = await t.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: 'boss2@example.com' } });
     expect(link.statusCode).toBe(202);
+    // The link is written once the answer has gone out (equal timing for every address).
+    await waitFor(() => t.app.ctx.db.selectFrom('password_links').select('id').where('agent_id', '=', boss.id).where('used_at', 'is', null).executeTakeFirst());
     const off = await t.app.inject({ method: 'PATCH', url: `/api/v1/agents/${boss.id}`, headers: bearer(t.adminToken), payload: { active: false } });
     expect(off.json().active).toBe(false);
 

@@ -62,7 +62,8 @@ export interface SignInThrottlesTable {
   id: Generated<number>;
   /** `pair:<address> <email>` or `source:<address>`. */
   key: string;
-  kind: 'pair' | 'source';
+  /** email and known: behind a shared proxy only (domain/auth/throttles.ts). */
+  kind: 'pair' | 'source' | 'email' | 'known';
   address: string;
   /** The e-mail of a pair (lower-cased); null for a source. */
   email: string | null;
@@ -391,6 +392,8 @@ export interface PasswordLinksTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** sha256 of the agent's password_hash when the link was made (migration 046): the link opens only while it still matches. */
+  password_sha: string | null;
 }
 
 /** Every change of an agent's status (migration 015): time Online and Away in reports. */

@@ -11,6 +11,7 @@ import type { Config } from '../config/config.js';
 import type { Tx } from '../db/database.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';
 import type { MailContent } from './compose.js';
+import type { PasswordLinkRef } from './passwordLinkMail.js';
 import type { StoredMail } from './send.js';
 
 /** Prefix of a mail row's event_type: `mail.offline_message`, `mail.invitation` … */
@@ -26,10 +27,13 @@ export interface NewMail extends MailContent {
   to: string;
   replyTo?: string | null;
   chatId?: number | null;
+  /** A password mail's link (password_links.id): its token is made as the mail is sent (passwordLinkMail.ts), never stored. */
+  passwordLinkId?: number;
 }
 
 export async function enqueueMail(tx: Tx, config: Pick<Config, 'smtpUrl'>, mail: NewMail, now: number): Promise<number> {
-  const body: StoredMail = { to: mail.to, reply_to: mail.replyTo ?? null, subject: mail.subject, text: mail.text, html: mail.html };
+  const body: StoredMail & PasswordLinkRef = { to: mail.to, reply_to: mail.replyTo ?? null, subject: mail.subject, text: mail.text, html: mail.html };
+  if (mail.passwordLinkId !== undefined) body.password_link_id = mail.passwordLinkId;
   const { id } = await enqueueDelivery(
     tx,
     {

@@ -6,7 +6,8 @@ export function presentSignInThrottle(t: SignInThrottle, now: number): SignInThr
   const blockedUntil = Number(t.blocked_until);
   return {
     id: t.id,
-    kind: t.kind,
+    // Only pair and source rows are listed (manageThrottles.ts).
+    kind: t.kind === 'source' ? 'source' : 'pair',
     address: t.address,
     email: t.kind === 'pair' ? t.email : null,
     failures: t.failures,

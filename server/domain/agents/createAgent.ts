@@ -53,7 +53,7 @@ export async function createAgent(ctx: AppContext, input: CreateAgentInput): Pro
         .executeTakeFirstOrThrow();
       if (input.password === undefined) {
         const by = await tx.selectFrom('agents').select('name').where('id', '=', input.actor.id).executeTakeFirst();
-        await mailPasswordLink(tx, ctx, { agent, kind: 'invite', by: by?.name ?? null, now });
+        await mailPasswordLink(tx, ctx, { agent, kind: 'invite', by: by?.name ?? null, now, replaces: 'all' });
       }
       return agent;
     });

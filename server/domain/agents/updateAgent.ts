@@ -3,6 +3,8 @@
  * departments (`department_ids`, replacing the earlier ones), or
  * `active:false` to deactivate it. Deactivation revokes the agent's tokens and
  * sets it offline; a new password set by someone else also revokes its tokens.
+ * A new password, a deactivation and a reactivation end the agent's unused
+ * password links (invitation, reset).
  * The account always keeps one active administrator: demoting or deactivating
  * the last one is 409 conflict.
  */
@@ -14,6 +16,7 @@ import { AppError, notFound } from '../../errors/AppError.js';
 import { commit, recordEvent } from '../../events/outbox.js';
 import { presentAgent } from '../../presenters/agent.js';
 import { hashPassword } from '../auth/passwords.js';
+import { endPasswordLinks } from '../auth/passwordLinks.js';
 import { revokeAgentTokens } from '../auth/tokens.js';
 import { assertAdmin, type Actor } from './actor.js';
 import { checkDepartmentIds, setAgentDepartments, withDepartments, type AgentWithDepartments } from './agentDepartments.js';
@@ -63,6 +66,10 @@ export async function updateAgent(ctx: AppContext, input: { actor: Actor; id: nu
       .executeTakeFirstOrThrow();
     if (deactivating || (set.password_hash !== undefined && target.id !== actor.id)) {
       await revokeAgentTokens(tx, target.id, now);
+    }
+    // A new password, a deactivation or a reactivation ends every outstanding link: none outlives it.
+    if (set.password_hash !== undefined || (changes.active !== undefined && (changes.active ? 1 : 0) !== target.active)) {
+      await endPasswordLinks(tx, target.id, now);
     }
     const [shown] = await withDepartments(tx, [updated]);
     await recordEvent(tx, { accountId: actor.account_id, type: 'agent.updated', data: { agent: presentAgent(shown) } }, now);

@@ -5,7 +5,8 @@
  * guess it. The new password ends every OTHER session of the person: their
  * tokens are revoked in the same transaction as the change, and an
  * `agent.updated` event makes each open stream recheck its token, so the
- * streams of the other sessions close at once (4401). The session that made
+ * streams of the other sessions close at once (4401), and every unused
+ * password link of the person ends with it. The session that made
  * the change stays signed in. A one-time password (reset-admin) is changed
  * here too: the new one is the person's own (password_state `chosen`), which
  * lets the session do anything again.
@@ -17,6 +18,7 @@ import { commit, recordEvent } from '../../events/outbox.js';
 import { sha256 } from '../../lib/ids.js';
 import { presentAgent } from '../../presenters/agent.js';
 import { checkPassword } from '../agents/agentInput.js';
+import { endPasswordLinks } from './passwordLinks.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { assertNotThrottled, clearPairThrottle, recordSignInFailure } from './throttles.js';
 
@@ -40,7 +42,7 @@ export async function changeOwnPassword(ctx: AppContext, input: ChangeOwnPasswor
     throw new AppError('wrong_password');
   }
   const hash = await hashPassword(newPassword);
-  await clearPairThrottle(ctx.db, keys);
+  await clearPairThrottle(ctx.db, keys, now);
   await commit(ctx.db, ctx.signals, async (tx) => {
     const updated = await tx
       .updateTable('agents')
@@ -56,6 +58,7 @@ export async function changeOwnPassword(ctx: AppContext, input: ChangeOwnPasswor
       .where('revoked_at', 'is', null)
       .where('token_hash', '!=', sha256(input.token))
       .execute();
+    await endPasswordLinks(tx, input.agent.id, now);
     await recordEvent(tx, { accountId: updated.account_id, type: 'agent.updated', data: { agent: presentAgent(updated) } }, now);
   });
 }

@@ -25,6 +25,8 @@ export interface LoginInput {
   email: string;
   password: string;
   ip: string;
+  /** The shared proxy the sign-in came through (routes/signInSource.ts), if any. */
+  via?: string | null;
 }
 
 /**
@@ -75,7 +77,7 @@ export interface LoginResult {
 export async function login(ctx: AppContext, input: LoginInput): Promise<LoginResult> {
   const { db } = ctx;
   const now = ctx.clock();
-  const keys = { address: input.ip, email: input.email.trim().toLowerCase() };
+  const keys = { address: input.ip, email: input.email.trim().toLowerCase(), via: input.via ?? null };
   await assertNotThrottled(db, keys, now);
 
   const agent = await db.selectFrom('agents').selectAll().where('email', '=', keys.email).executeTakeFirst();
@@ -84,7 +86,7 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<LoginRe
     await recordSignInFailure(db, { ...keys, accountId: agent?.account_id ?? null }, now);
     throw new AppError('invalid_credentials');
   }
-  await clearPairThrottle(db, keys);
+  await clearPairThrottle(db, keys, now);
   if (agent.password_state !== 'chosen') {
     const token = await useOneTimePassword(db, agent, now, ctx.config.tokenTtlSeconds);
     return { token, agent: { ...agent, password_state: 'one_time_used' }, mustChangePassword: true };

@@ -3,6 +3,9 @@
  * transaction: the invitation (72 h) or the password reset (1 h), to the
  * agent's own address. The mail is a `mail` delivery (server/mail/): sent by
  * the deliverer, or kept for the admins' Mail page when no SMTP_URL is set.
+ * The stored mail holds LINK_SLOT, not the link: the deliverer makes the
+ * link's token as it sends it (mail/passwordLinkMail.ts), so a kept mail, and
+ * the Mail page, never show a link that works.
  */
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
@@ -10,18 +13,26 @@ import type { Agent } from '../../db/schema.js';
 import { enqueueMail } from '../../mail/enqueueMail.js';
 import { mailTime } from '../../mail/recipients.js';
 import { invitationMail, passwordResetMail } from '../../mail/templates/accounts.js';
-import { createPasswordLink, linkUrl, type LinkKind } from './passwordLinks.js';
+import { createPasswordLink, LINK_SLOT, type LinkKind, type Replaces } from './passwordLinks.js';
 
 export async function mailPasswordLink(
   tx: Tx,
   ctx: Pick<AppContext, 'config'>,
-  input: { agent: Pick<Agent, 'id' | 'account_id' | 'name' | 'email'>; kind: LinkKind; by: string | null; now: number },
+  input: {
+    agent: Pick<Agent, 'id' | 'account_id' | 'name' | 'email' | 'password_hash'>;
+    kind: LinkKind;
+    by: string | null;
+    now: number;
+    /** The earlier links it ends (passwordLinks.ts): 'resets' when the person asked, 'all' when an administrator sends it. */
+    replaces: Replaces;
+  },
 ): Promise<{ expiresAt: number }> {
   const { agent, kind, now } = input;
-  const { token, expiresAt } = await createPasswordLink(tx, agent, kind, now);
+  const { id, expiresAt } = await createPasswordLink(tx, agent, kind, now, input.replaces);
   const account = await tx.selectFrom('accounts').select('name').where('id', '=', agent.account_id).executeTakeFirst();
   const accountName = account?.name ?? 'Parley';
-  const url = linkUrl(ctx.config.publicUrl, token);
+  // The stored mail has the slot, never a link (issueLinkToken fills it as it is sent).
+  const url = LINK_SLOT;
   const expires = mailTime(expiresAt, 'UTC');
   const content =
     kind === 'invite'
@@ -30,7 +41,7 @@ export async function mailPasswordLink(
   await enqueueMail(
     tx,
     ctx.config,
-    { accountId: agent.account_id, type: kind === 'invite' ? 'invitation' : 'password_reset', to: agent.email, ...content },
+    { accountId: agent.account_id, type: kind === 'invite' ? 'invitation' : 'password_reset', to: agent.email, ...content, passwordLinkId: id },
     now,
   );
   return { expiresAt };

@@ -16,6 +16,7 @@ function visible(db: Executor, accountId: number, now: number) {
     .selectFrom('sign_in_throttles')
     .selectAll()
     .where('expires_at', '>', now)
+    .where('kind', 'in', ['pair', 'source'])
     .where((eb) =>
       eb.or([
         eb('account_id', '=', accountId),

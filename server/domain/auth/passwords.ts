@@ -17,9 +17,10 @@
  * and a lowered cost never leaks into production hashes.
  */
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
 
-const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
+/** crypto.scrypt looked up at each call (not bound once), so a test can count the calls made through the real function. */
+const scrypt = (pw: string, salt: Buffer, len: number, opts: crypto.ScryptOptions): Promise<Buffer> =>
+  new Promise((resolve, reject) => crypto.scrypt(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))));
 
 export interface ScryptCost {
   N: number;
@@ -67,11 +68,25 @@ function parse(stored: string): Parsed | null {
   return { cost: c, salt: Buffer.from(salt, 'base64'), hash: expected };
 }
 
+/**
+ * Whether `password` matches `stored`. Always one scrypt at a real cost: a
+ * stored value that is no hash (NO_PASSWORD of an invited or force-reset
+ * agent, refused parameters) is checked against the dummy hash instead and
+ * fails, so such an account answers a sign-in as slowly as any other and the
+ * timing does not tell which e-mails have one (#31 item 6).
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parse(stored);
-  if (!parsed) return false;
-  const actual = await scrypt(password, parsed.salt, parsed.hash.length, { ...parsed.cost, maxmem: maxmem(parsed.cost) });
-  return crypto.timingSafeEqual(actual, parsed.hash);
+  const checked = parsed ?? dummyParsed();
+  const actual = await scrypt(password, checked.salt, checked.hash.length, { ...checked.cost, maxmem: maxmem(checked.cost) });
+  return crypto.timingSafeEqual(actual, checked.hash) && parsed !== null;
+}
+
+/** The dummy hash, parsed (it always parses: it is made here, at the current cost). */
+function dummyParsed(): Parsed {
+  const parsed = parse(dummyHash());
+  if (!parsed) throw new Error('the dummy hash does not parse');
+  return parsed;
 }
 
 /** Whether a stored hash was made at a lower cost than new ones are (then the next successful sign-in makes it again). */

@@ -5,21 +5,25 @@
  * POST /auth/logout-all (every session of the person), the sign-in
  * throttles an admin sees and clears (GET/DELETE /auth/throttles), and the
  * password links of invitations and resets: POST /auth/forgot-password (the
- * same answer whether or not the address exists; throttled per address
- * sending, per IP asking), GET /auth/password-link (what the link page shows),
+ * same answer whether or not the address exists, given before the address is
+ * even looked up, so its timing does not tell either: the lookup and the mail
+ * run once it is sent; throttled per address sending, per IP asking),
+ * GET /auth/password-link (what the link page shows),
  * POST /auth/set-password (uses the link up).
  */
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../../context.js';
+import { AfterAnswer } from '../../../../lib/afterAnswer.js';
 import { login } from '../../../../domain/auth/login.js';
 import { logout } from '../../../../domain/auth/logout.js';
 import { logoutEverywhere } from '../../../../domain/auth/logoutEverywhere.js';
 import { clearThrottle, listThrottles } from '../../../../domain/auth/manageThrottles.js';
 import { forgotPassword, readPasswordLink, setPasswordWithLink } from '../../../../domain/auth/resetPassword.js';
 import { RateLimiter, type Limit } from '../../../rateLimit.js';
+import { signInSource } from '../../../signInSource.js';
 import { presentAgent } from '../../../../presenters/agent.js';
 import { presentSignInThrottle } from '../../../../presenters/signInThrottle.js';
 import { CSRF_COOKIE, TOKEN_COOKIE, actor, makeGuards } from '../../../authenticate.js';
@@ -48,24 +52,40 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
   const { requireSession, requireAdmin } = makeGuards(ctx);
   const secure = ctx.config.publicUrl.startsWith('https:');
   const limiter = new RateLimiter(ctx);
+  const afterAnswer = new AfterAnswer(ctx.log);
+  base.addHook('onClose', () => afterAnswer.settled());
   base.addHook('onClose', () => limiter.close());
+  /** The address each forgot-password request asked for, read once its answer is sent. */
+  const forgotten = new WeakMap<FastifyRequest, string>();
 
   app.post('/auth/login', { schema: { tags: ['auth'], body: LoginBody } }, async (request, reply) => {
-    const { token, agent, mustChangePassword } = await login(ctx, { email: request.body.email, password: request.body.password, ip: request.ip });
+    const source = signInSource(request);
+    const { token, agent, mustChangePassword } = await login(ctx, { email: request.body.email, password: request.body.password, ...source });
     const maxAge = ctx.config.tokenTtlSeconds;
     void reply.setCookie(TOKEN_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', secure, maxAge });
     void reply.setCookie(CSRF_COOKIE, crypto.randomBytes(16).toString('base64url'), { path: '/', httpOnly: false, sameSite: 'strict', secure, maxAge });
     return { token, agent: presentAgent(agent), must_change_password: mustChangePassword };
   });
 
-  app.post('/auth/forgot-password', { schema: { tags: ['auth'], body: ForgotPasswordBody } }, async (request, reply) => {
-    await limiter.take(FORGOT_PER_IP, request.ip);
-    await forgotPassword(ctx, { email: request.body.email });
-    return reply.code(202).send({
-      result: 'ok',
-      message: 'If an account uses this address, a mail with a link to choose a new password is on its way. The link works for 1 hour.',
-    });
-  });
+  app.post(
+    '/auth/forgot-password',
+    {
+      schema: { tags: ['auth'], body: ForgotPasswordBody },
+      // The same answer, at the same moment, for every address: the work starts once it is sent.
+      onResponse: async (request) => {
+        const email = forgotten.get(request);
+        if (email !== undefined) afterAnswer.run('forgot-password', () => forgotPassword(ctx, { email }));
+      },
+    },
+    async (request, reply) => {
+      await limiter.take(FORGOT_PER_IP, request.ip);
+      forgotten.set(request, request.body.email);
+      return reply.code(202).send({
+        result: 'ok',
+        message: 'If an account uses this address, a mail with a link to choose a new password is on its way. The link works for 1 hour.',
+      });
+    },
+  );
 
   app.get('/auth/password-link', { schema: { tags: ['auth'], querystring: PasswordLinkQuery, response: { 200: PasswordLinkSchema } } }, async (request) => {
     await limiter.take(LINK_PER_IP, request.ip);
