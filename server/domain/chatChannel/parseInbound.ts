@@ -1,7 +1,8 @@
 /**
  * The chat channel's inbound body (spec A "Inbound message"): sender + message.
  * Required rules refuse the whole request; optional sender fields with a bad
- * value are dropped (a photo or url that is not http(s), a name that is not a string).
+ * value are dropped (a photo that is not http(s), a name that is not a string); sender.url is
+ * kept as text (the agent app links it only when it is http(s)).
  */
 import { AppError } from '../../errors/AppError.js';
 import { stripNul } from '../../lib/stripNul.js';
@@ -69,7 +70,8 @@ function parseSender(raw: unknown): InboundSender {
     phone: optionalLine(raw.phone, 64),
     email: optionalLine(raw.email, 320),
     photo: isHttpUrl(raw.photo) ? raw.photo : null,
-    url: isHttpUrl(raw.url) ? raw.url : null,
+    // Kept as text whatever it is (a mobile app sends 'support.ua mobile'); shown as a link only when it is http(s).
+    url: optionalLine(raw.url, 2048),
     invite: optionalLine(raw.invite, 1000),
   };
 }

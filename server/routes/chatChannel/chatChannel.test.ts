@@ -109,11 +109,13 @@ describe('chat channel inbound (spec A, CONTRACT §2)', () => {
   });
 
   it.each([
-    ['javascript:alert(1)', null],
-    ['data:text/html,<script>alert(1)</script>', null],
-    ['shop.example.com/cart', null],
+    // Kept as text (#32 item 6: a mobile app sends 'support.ua mobile'); the agent app links only http(s) (e2e).
+    ['support.ua mobile', 'support.ua mobile'],
+    ['javascript:alert(1)', 'javascript:alert(1)'],
+    ['shop.example.com/cart', 'shop.example.com/cart'],
     ['https://shop.example.com/cart?x=1', 'https://shop.example.com/cart?x=1'],
-  ])('stores sender.url %s only when it is an http(s) URL', async (url, stored) => {
+    ['   ', null],
+  ])('keeps sender.url %s as text', async (url, stored) => {
     const name = `Url ${url.length}`;
     const res = await postInbound(t, channel, { sender: { id: `u-url-${url.length}`, name, url }, message: { type: 'text', text: 'hi' } });
     expect(res.statusCode).toBe(200);

@@ -1,4 +1,5 @@
 /** The delivery of an agent message to the customer's endpoint: sending, delivered, or failed with the reason. */
+import { deliveryFailureText } from '../deliveryText';
 import type { Delivery } from '../types';
 
 export function DeliveryStatus({ delivery }: { delivery: Delivery }) {
@@ -6,7 +7,7 @@ export function DeliveryStatus({ delivery }: { delivery: Delivery }) {
     return (
       <p className="delivery delivery-failed" data-delivery="failed">
         <span aria-hidden="true">⚠ </span>
-        Not delivered{delivery.error ? `: ${delivery.error}` : ''}
+        {deliveryFailureText(delivery.error)}
       </p>
     );
   }

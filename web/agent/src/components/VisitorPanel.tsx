@@ -31,6 +31,8 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
   // The page the visitor is on now (it follows every page change), then the one an integration's answer named.
   const now = isRecord(v.session.page) ? v.session.page : null;
   const nowUrl = safeHref(now?.url) ?? safeHref(v.url);
+  // A chat-channel sender.url that is no http(s) URL ('support.ua mobile'): shown as the text it is, never a link.
+  const whereText = !nowUrl && v.url ? v.url : null;
   const page = isRecord(chat.page) ? chat.page : null;
   const pageUrl = safeHref(page?.url);
   const crmPage = isRecord(chat.crm_page) ? chat.crm_page : null;
@@ -92,6 +94,12 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
                 {str(now?.title) ?? nowUrl}
               </a>
             </p>
+          </section>
+        )}
+        {whereText && (
+          <section aria-label="Current page">
+            <h4>Current page</h4>
+            <p className="break">{whereText}</p>
           </section>
         )}
         {pageUrl && pageUrl !== nowUrl && (

@@ -1,0 +1,21 @@
+/** A failed reply's line names the failure once (#32 item 7: it read "Not delivered: Not delivered: …"). */
+import { describe, expect, it } from 'vitest';
+import { deliveryFailureText } from './deliveryText';
+
+describe('deliveryFailureText', () => {
+  it('says "Not delivered" once for the server\'s own sentences (server/webhooks/outcomes.ts)', () => {
+    expect(deliveryFailureText('Not delivered: the customer endpoint did not answer (timeout after 3 attempts).')).toBe(
+      'Not delivered: the customer endpoint did not answer (timeout after 3 attempts).',
+    );
+  });
+
+  it("puts it before a customer endpoint's own refusal, unchanged", () => {
+    expect(deliveryFailureText('User blocked the bot')).toBe('Not delivered: User blocked the bot');
+  });
+
+  it('says only "Not delivered" without a reason', () => {
+    expect(deliveryFailureText(null)).toBe('Not delivered');
+    expect(deliveryFailureText('')).toBe('Not delivered');
+    expect(deliveryFailureText('Not delivered:')).toBe('Not delivered');
+  });
+});
