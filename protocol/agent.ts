@@ -247,6 +247,17 @@ export interface GivenUpEventTypeDto {
   delivery_id: number | null;
 }
 
+/** What Admin → System shows (GET /api/v1/system, admins): how this instance sees its clients' addresses. */
+export interface SystemDto {
+  /** TRUST_PROXY as configured: the proxies whose X-Forwarded-For is believed (empty: none). */
+  trust_proxy: string[];
+  /**
+   * Addresses that sent X-Forwarded-For without being listed in TRUST_PROXY, seen by the instance that answers
+   * since it started (at most 100): every client behind such a proxy shares its address and its sign-in limits.
+   */
+  untrusted_proxies: Array<{ address: string; first_seen_at: number; last_seen_at: number; requests: number }>;
+}
+
 /** Sign-in throttling of an (address, e-mail) pair or of a source address (GET /api/v1/auth/throttles, admins). */
 export interface SignInThrottleDto {
   id: number;

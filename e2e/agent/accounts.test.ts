@@ -174,7 +174,18 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
     expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'callback', { phone: '+15550100199' })).json()).toMatchObject({ result: 'ok' });
     await visitorCall(t, widget.widget_id, s.visitor_token, 'contact', { client_name: 'Olga <o>', email: 'olga@example.com' });
     await sendText(t, widget.widget_id, s.visitor_token, 'One more question');
-    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'transcript', {})).statusCode).toBe(200);
+    // A transcript goes only to an address the visitor proved: a confirmation link first (docs/SECURITY.md §10a).
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'transcript', {})).json()).toMatchObject({ result: 'confirmation_sent' });
+    const kept = (await t.app.inject({ method: 'GET', url: '/api/v1/mails', headers: bearer(t.adminToken) })).json<Array<{ type: string; text: string }>>();
+    const confirmLink = /http:\/\/\S+(\/widget\/transcript\/[^\s)]+)/.exec(kept.find((m) => m.type === 'transcript_confirmation')?.text ?? '');
+    if (!confirmLink) throw new Error('no confirmation link in the transcript confirmation mail');
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: confirmLink[1],
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(confirmed.statusCode).toBe(200);
 
     await page.goto(`${run.base}/admin/mail`);
     const cards = page.locator('.mails li');
@@ -186,6 +197,7 @@ describe.skipIf(!chromiumAvailable())('agent app: invitations, password links an
       .filter({ hasText: 'Callback request: +15550100199' })
       .filter({ hasText: `to ${ADMIN_EMAIL}` })
       .waitFor();
+    await cards.filter({ hasText: 'Confirm your e-mail address' }).getByText("Address check for a visitor's transcript · to olga@example.com").waitFor();
     const transcript = cards.filter({ hasText: 'Your conversation with' });
     await transcript.getByText('Transcript for the visitor · to olga@example.com').waitFor();
     await offline.getByText('Show the mail').click();

@@ -22,6 +22,7 @@ import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
 import { uploadsRoutes } from './api/v1/uploads/uploads.js';
+import { systemApiRoutes } from './api/v1/system/system.js';
 import { visitorsRoutes } from './api/v1/visitors/visitors.js';
 import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
 import { routingRoutes } from './api/v1/routing/routing.js';
@@ -55,6 +56,7 @@ const apiV1: RouteModule[] = [
   visitorsRoutes,
   uploadsRoutes,
   routingRoutes,
+  systemApiRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -30,6 +30,7 @@ import type {
   Settings,
   SignInThrottle,
   UploadUsage,
+  SystemInfo,
   FreedUploads,
 } from './types';
 
@@ -297,6 +298,7 @@ export const api = {
   clearThrottle: (id: number) => request<void>('DELETE', `/auth/throttles/${id}`),
 
   uploadUsage: () => request<UploadUsage>('GET', '/uploads/usage'),
+  system: () => request<SystemInfo>('GET', '/system'),
   /** Frees what a visitor uploaded and the files of its chats; the messages stay, marked file_removed. */
   freeVisitorUploads: (visitorId: number) => request<FreedUploads>('DELETE', `/visitors/${visitorId}/uploads`),
 

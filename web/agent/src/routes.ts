@@ -23,6 +23,7 @@ const ADMIN_SECTIONS = [
   'working-hours',
   'assignment',
   'files',
+  'system',
 ] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 

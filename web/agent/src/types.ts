@@ -22,6 +22,7 @@ import type {
   NotificationPrefsDto,
   PresenceDto,
   SignInThrottleDto,
+  SystemDto,
   UploadUsageDto,
   FreedUploadsDto,
   VisitorDto,
@@ -44,6 +45,7 @@ export type DeliveryRecord = DeliveryDto;
 export type GivenUpEventType = GivenUpEventTypeDto;
 export type Mail = MailDto;
 export type SignInThrottle = SignInThrottleDto;
+export type SystemInfo = SystemDto;
 export type UploadUsage = UploadUsageDto;
 export type FreedUploads = FreedUploadsDto;
 export type NotificationPrefs = NotificationPrefsDto;

@@ -1,4 +1,4 @@
-/** The admin area: agents, departments, working hours, assignment, canned responses, channels, settings, the delivery log, the mail, sign-in throttles and uploaded files, one section at a time. */
+/** The admin area: agents, departments, working hours, assignment, canned responses, channels, settings, the delivery log, the mail, sign-in throttles, uploaded files and the system, one section at a time. */
 import { Link } from '../../router';
 import type { AdminSection } from '../../routes';
 import { Agents } from './Agents';
@@ -11,6 +11,7 @@ import { Files } from './Files';
 import { Mails } from './Mails';
 import { SettingsPage } from './SettingsPage';
 import { SignInThrottles } from './SignInThrottles';
+import { SystemPage } from './SystemPage';
 import { WorkingHours } from './WorkingHours';
 
 type Section = AdminSection;
@@ -27,6 +28,7 @@ const SECTIONS: Array<[Section, string]> = [
   ['mail', 'Mail'],
   ['sign-in-throttles', 'Sign-in throttles'],
   ['files', 'Files'],
+  ['system', 'System'],
 ];
 
 export function AdminPage({ section }: { section: Section }) {
@@ -50,6 +52,7 @@ export function AdminPage({ section }: { section: Section }) {
       {section === 'working-hours' && <WorkingHours />}
       {section === 'assignment' && <Assignment />}
       {section === 'files' && <Files />}
+      {section === 'system' && <SystemPage />}
     </div>
   );
 }

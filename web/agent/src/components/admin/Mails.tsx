@@ -21,6 +21,7 @@ const TYPES: Record<string, string> = {
   missed_chat: 'Missed chat',
   chat_archive: 'Chat archive',
   chat_transcript: 'Transcript for the visitor',
+  transcript_confirmation: "Address check for a visitor's transcript",
 };
 
 export function Mails() {
