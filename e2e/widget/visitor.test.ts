@@ -203,10 +203,27 @@ describe('what a visitor expects (browser)', () => {
       await offer.waitFor();
       await screenshot(page, 'widget-transcript-offer');
       await offer.click();
-      await frame.getByRole('status').filter({ hasText: 'We sent this conversation to vic@example.com.' }).waitFor();
-      await screenshot(page, 'widget-transcript-sent');
+      // An address the visitor typed gets a confirmation link first (docs/SECURITY.md §10a).
+      await frame.getByRole('status').filter({ hasText: 'We mailed a link to vic@example.com. Open it to confirm' }).waitFor();
+      await screenshot(page, 'widget-transcript-confirm');
+      type KeptMail = { type: string; to: string; chat_id: number; text: string };
+      const confirmation = (await env.api<KeptMail[]>('GET', '/api/v1/mails')).body.find((m) => m.type === 'transcript_confirmation');
+      expect(confirmation).toMatchObject({ to: 'vic@example.com', chat_id: chat.id });
+      const link = /https?:\/\/\S+\/widget\/transcript\/[^\s)]+/.exec(confirmation?.text ?? '')?.[0];
+      if (!link) throw new Error('no confirmation link in the mail');
+      // The visitor opens the link and presses its button (server/routes/widget/transcriptMail.test.ts has the page): then it is sent.
+      const press = await env.t.app.inject({
+        method: 'POST',
+        url: new URL(link).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      });
+      expect(press.statusCode).toBe(200);
       // No SMTP_URL here: the mail is kept, to the visitor's address, with the conversation.
-      const mails = (await env.api<Array<{ type: string; to: string; chat_id: number; text: string }>>('GET', '/api/v1/mails')).body;
+      const mails = await waitFor(async () => {
+        const all = (await env.api<KeptMail[]>('GET', '/api/v1/mails')).body;
+        return all.some((m) => m.type === 'chat_transcript') ? all : null;
+      });
       const mail = mails.find((m) => m.type === 'chat_transcript');
       expect(mail).toMatchObject({ to: 'vic@example.com', chat_id: chat.id });
       expect(mail?.text).toContain(': Hello');

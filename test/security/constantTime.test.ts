@@ -114,7 +114,7 @@ describe('secrets are compared in constant time', () => {
     expect(read('server/domain/widget/setUserToken.ts')).toMatch(/safeEqual\(signature\.toLowerCase\(\), userTokenSignature\(token, secret\)\)/);
     // Passwords: scrypt, then timingSafeEqual; an unknown e-mail is checked against a dummy hash.
     const passwords = read('server/domain/auth/passwords.ts');
-    expect(passwords).toMatch(/crypto\.timingSafeEqual\(actual, parsed\.hash\)/);
+    expect(passwords).toMatch(/crypto\.timingSafeEqual\(actual, checked\.hash\)/);
     expect(read('server/domain/auth/login.ts')).toMatch(/verifyPassword\(input\.password, agent\?\.password_hash \?\? dummyHash\(\)\)/);
     // API tokens and visitor tokens: only their sha256 is stored and looked up.
     expect(read('server/domain/auth/tokens.ts')).toMatch(/token_hash: sha256\(token\)/);
