@@ -44,6 +44,19 @@ describe('judging answers', () => {
     expect(refusalOf({ error: { code: 7 } })).toContain('code 7');
   });
 
+  it("chat channel: a result that says it failed is a refusal with its reason (#32 item 4); real clients' other answers stay delivered", () => {
+    expect(judge(row(), ok({ result: 'fail', reason: 'Chat closed' }))).toEqual({ outcome: 'refused', error: 'Chat closed' });
+    expect(judge(row(), ok({ result: 'FAILURE', message: 'No such user' }))).toEqual({ outcome: 'refused', error: 'No such user' });
+    expect(judge(row(), ok({ result: false }))).toMatchObject({ outcome: 'refused' });
+    expect(refusalOf({ result: 'error' })).toBe('The customer system answered result "error" without a reason.');
+    expect(judge(row(), ok({ result: 'OK' }))).toEqual({ outcome: 'delivered' });
+    expect(judge(row(), ok({ ok: true }))).toEqual({ outcome: 'delivered' });
+    expect(judge(row(), ok({ result: 'success' }))).toEqual({ outcome: 'delivered' });
+    expect(judge(row(), ok('{"result":"ok"}'))).toEqual({ outcome: 'delivered' }); // a JSON string holding the object
+    expect(judge(row(), ok('{"result":"fail","reason":"Blocked"}'))).toEqual({ outcome: 'refused', error: 'Blocked' });
+    expect(judge(row(), ok('thanks'))).toEqual({ outcome: 'delivered' });
+  });
+
   it('event webhook: 2xx delivered whatever the body; others retried; a blocked target is final', () => {
     const ev = row({ kind: 'event_webhook' });
     expect(judge(ev, ok({ error: { code: 1, message: 'x' } }))).toEqual({ outcome: 'delivered' });

@@ -4,8 +4,9 @@
  * - Retries: 3 attempts 3 s apart, anchored to the row's creation (0, 3, 6 s),
  *   each with at most 2.5 s, so the last one is judged by 8.5 s and `failed`
  *   is recorded before the spec's 9 s even when an attempt starts a little late.
- * - A 2xx answer carrying an error object `{"error":{"code","message"}}` is a
- *   refusal: final, not retried, its message shown to the agent.
+ * - A 2xx answer carrying an error object `{"error":{"code","message"}}`, or
+ *   a `result` that says it failed (`{"result":"fail"}`), is a refusal: final,
+ *   not retried, its message shown to the agent (refusalOf).
  * - A final attempt (delivered or failed) of a message sets the message's
  *   `delivery` status and records `message.updated` in the same transaction;
  *   a redelivered message shows `pending` again.
@@ -15,12 +16,40 @@ import type { Delivery } from '../../db/schema.js';
 import { recordEvent } from '../../events/outbox.js';
 import { presentMessage } from '../../presenters/message.js';
 import type { DeliveryKindModule } from '../../webhooks/kind.js';
+import { parseUntrustedJson } from '../../lib/untrustedJson.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The refusal sentence of a chat-channel answer `{"error":{code,message}}`, or null when it is not one. */
-export function refusalOf(body: unknown): string | null {
+/** A JSON string answer holding a JSON object's text, read as that object (depth-limited); anything else: null. */
+function parsedString(text: string): unknown {
+  if (!text.trim().startsWith('{')) return null;
+  try {
+    return parseUntrustedJson(text);
+  } catch {
+    return null;
+  }
+}
+
+/** `result` values that say the customer system did not take the message (compared case-insensitively). */
+const FAILED_RESULTS = new Set(['fail', 'failed', 'failure', 'error', 'false']);
+
+/**
+ * The refusal sentence of a chat-channel answer, or null when it is not one.
+ * The spec's answer is `{"result":"ok"}` or `{"error":{code,message}}`; a
+ * `result` that says it failed (`fail`, `failure`, `error`, false …) is a
+ * refusal too, with its `reason`, `message` or `error` as the reason. Real
+ * clients answer otherwise as well, and those stay delivered: no `result` at
+ * all (`{ok:true}`), an empty body, `success`, or a JSON string holding such
+ * an object (read once more).
+ */
+export function refusalOf(answer: unknown): string | null {
+  const body = typeof answer === 'string' ? parsedString(answer) : answer;
   if (!isObject(body)) return null;
+  const result = typeof body.result === 'string' ? body.result.trim().toLowerCase() : body.result === false ? 'false' : null;
+  if (result !== null && FAILED_RESULTS.has(result)) {
+    const reason = [body.reason, body.message, body.error].find((r): r is string => typeof r === 'string' && r.trim() !== '');
+    return reason ?? `The customer system answered result "${String(body.result)}" without a reason.`;
+  }
   const e = body.error;
   if (typeof e === 'string' && e.trim() !== '') return e;
   if (!isObject(e)) return null;
