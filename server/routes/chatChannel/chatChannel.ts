@@ -30,7 +30,10 @@ interface Params {
 
 const notFound = (): AppError => new AppError('not_found', 'No channel at this address.');
 
-/** 404s one client address may collect per minute before /wh refuses it (a real integration almost never sees one). */
+/**
+ * 404s one client address may collect per minute before /wh refuses its guesses (a real integration almost never
+ * sees one). A request naming an existing channel with its right random string is never refused (rightChannel).
+ */
 export const GUESS_LIMIT: Limit = {
   name: 'wh-404-ip',
   capacity: 20,
@@ -38,9 +41,49 @@ export const GUESS_LIMIT: Limit = {
   message: 'Too many requests to unknown chat-channel addresses from this address; wait until Retry-After has passed.',
 };
 
+/** 404s one CHANNEL_PUBLIC_ID may collect per minute, from any addresses (a random string guessed from many). */
+export const GUESS_ID_LIMIT: Limit = {
+  name: 'wh-404-id',
+  capacity: 20,
+  windowMs: 60_000,
+  message: 'Too many requests to this chat channel with a wrong random string; wait until Retry-After has passed.',
+};
+
+/** A CHANNEL_PUBLIC_ID as a limiter key: bounded, since it comes from anyone's URL. */
+const idKey = (publicId: string): string => publicId.slice(0, 64);
+
+/** The random string and CHANNEL_PUBLIC_ID a /wh path names (decoded as the router decodes them, NULs dropped), or null. */
+function channelPathOf(url: string): Params | null {
+  const m = /^\/wh\/([^/?#]+)\/([^/?#]+)(?:\/status)?\/?(?:[?#].*)?$/.exec(url);
+  if (!m) return null;
+  try {
+    // NULs dropped, as from every path parameter (app.ts): PostgreSQL cannot compare a text holding one.
+    const decoded = (part: string) => decodeURIComponent(part).split('\u0000').join('');
+    return { secret: decoded(m[1]), publicId: decoded(m[2]) };
+  } catch {
+    return null;
+  }
+}
+
 export async function chatChannelRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const limiter = new RateLimiter(ctx);
   app.addHook('onClose', () => limiter.close());
+  /**
+   * 429 for a client address or a CHANNEL_PUBLIC_ID that collected too many 404s, unless the request names an
+   * existing channel with its right random string: one stale channel in a customer system, or anyone behind the
+   * same proxy, must never cut off a live channel (#32 item 3). The channel is read through its 1 s cache.
+   */
+  const assertMayGuess = async (url: string, ip: string): Promise<void> => {
+    const target = channelPathOf(url);
+    if (target && (await findChatChannel(ctx, target.secret, target.publicId))) return;
+    await limiter.assertOpen(GUESS_LIMIT, ip);
+    if (target) await limiter.assertOpen(GUESS_ID_LIMIT, idKey(target.publicId));
+  };
+  const recordGuess = async (url: string, ip: string): Promise<void> => {
+    await limiter.recordFailure(GUESS_LIMIT, ip);
+    const target = channelPathOf(url);
+    if (target) await limiter.recordFailure(GUESS_ID_LIMIT, idKey(target.publicId));
+  };
   await app.register(
     async (scope) => {
       scope.removeAllContentTypeParsers();
@@ -49,25 +92,25 @@ export async function chatChannelRoutes(app: FastifyInstance, ctx: AppContext): 
         // The body is read as JSON whatever its Content-Type says, so the header is not looked at: one Fastify
         // cannot parse (`;;;`, an empty value) would otherwise be refused with 415 before the '*' parser runs.
         if (request.headers['content-type'] !== undefined) request.headers['content-type'] = 'application/json';
-        await limiter.assertOpen(GUESS_LIMIT, request.ip);
+        await assertMayGuess(request.url, request.ip);
       });
       scope.setErrorHandler(async (err, request, reply) => {
         const { code, message, headers } = classify(err);
         const entry = errorRegistry[code];
         if (entry.status >= 500) logServerError(request, err, code, 'chat channel request failed');
-        if (entry.status === 404) await limiter.recordFailure(GUESS_LIMIT, request.ip);
+        if (entry.status === 404) await recordGuess(request.url, request.ip);
         if (headers) void reply.headers(headers);
         return reply.code(entry.status).send({ error: { code: entry.number, message } });
       });
       const noRoute = async (request: FastifyRequest, reply: FastifyReply) => {
-        await limiter.recordFailure(GUESS_LIMIT, request.ip);
+        await recordGuess(request.url, request.ip);
         return reply.code(404).send({ error: { code: errorRegistry.route_not_found.number, message: 'No such chat channel route.' } });
       };
       // Every other path under /wh is answered here (not by the agent app's catch-all), in this shape, and counted.
       scope.all('/*', { schema: { hide: true } }, noRoute);
       scope.setNotFoundHandler(async (request, reply) => {
         // onRequest hooks do not run for unmatched routes: check here too.
-        await limiter.assertOpen(GUESS_LIMIT, request.ip);
+        await assertMayGuess(request.url, request.ip);
         return noRoute(request, reply);
       });
 
