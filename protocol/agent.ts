@@ -1,5 +1,5 @@
 /**
- * The shapes the agent/admin API and the agent stream send (CONTRACT §5): the
+ * The shapes the agent/admin API and the agent stream send (/openapi.json): the
  * server's presenters build them, the agent app (web/agent) reads them. Types
  * only, so the web build can import them; change them here for both sides.
  */

@@ -1,4 +1,4 @@
-/** A message as agents see it (API and stream), per CONTRACT §5. */
+/** A message as agents see it (API and stream), as /openapi.json describes it. */
 import type { Message } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 import { copyMessageContent } from './messageFields.js';

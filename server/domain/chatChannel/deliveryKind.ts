@@ -1,6 +1,6 @@
 /**
  * The chat channel as a delivery kind: agents' messages and typing posted to
- * the customer endpoint (CONTRACT §2, the spec's Limits).
+ * the customer endpoint (docs/CHAT-CHANNEL.md, the spec's Limits).
  * - Retries: 3 attempts 3 s apart, anchored to the row's creation (0, 3, 6 s),
  *   each with at most 2.5 s, so the last one is judged by 8.5 s and `failed`
  *   is recorded before the spec's 9 s even when an attempt starts a little late.

@@ -4,7 +4,7 @@
  * agent replies, widget messages.
  *
  * Required rules refuse the message (InvalidMessage); optional fields with a
- * bad value are dropped and the message is kept (CONTRACT §2). Texts are cut
+ * bad value are dropped and the message is kept (docs/CHAT-CHANNEL.md). Texts are cut
  * at 1000 characters (code points, so no emoji is split).
  */
 import { singleLine } from '../../lib/singleLine.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
 
-describe('chat channel inbound (spec A, CONTRACT §2)', () => {
+describe('chat channel inbound (spec A, docs/CHAT-CHANNEL.md)', () => {
   let t: TestApp;
   let channel: ChatChannel;
 
