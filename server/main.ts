@@ -1,5 +1,5 @@
 /**
- * Process entry: config → app → listen → first account → drain on SIGTERM/SIGINT.
+ * Process entry: config → app → listen → first account → GeoIP read in the background → drain on SIGTERM/SIGINT.
  * The first account (and its administrator's generated password, printed
  * once) is created only once the port is bound: a start that fails, on a busy
  * port say, leaves nothing behind, and the next start creates it.
@@ -11,6 +11,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { StoreStartError } from './db/startErrors.js';
+import { warmGeoip } from './lib/geoip.js';
 
 async function main(): Promise<void> {
   let config;
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
   if (config.smtpUrl === null) {
     app.log.info('mail is not being sent: SMTP_URL is not set, so mails are kept and shown on the admin Mail page (/admin/mail)');
   }
+
+  warmGeoip((err) => app.log.warn({ err }, 'GeoIP database unavailable'));
 
   let stopping = false;
   const stop = (signal: string): void => {

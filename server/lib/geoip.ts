@@ -4,10 +4,12 @@
  * is opened once, lazily, on the first lookup. Private, loopback and unknown
  * addresses, or a database that cannot be read, give `{}`: a session never
  * fails for want of geography. Values are strings, as the webhook session wants.
+ * The organization comes from the ASN tables (asn.ts), which the City database lacks.
  */
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import maxmind, { type CityResponse, type Reader } from 'maxmind';
+import { lookupOrganization } from './asn.js';
 
 /** What is known of an address's place; the event webhooks' `session.geoip` object has these fields. */
 export interface Geoip {
@@ -44,6 +46,14 @@ export function plainIp(ip: string | undefined | null): string | null {
   return net.isIP(bare) ? bare : null;
 }
 
+/**
+ * Reads both databases in the background, so the first visitor after a start does not
+ * wait the two seconds the ASN tables take (main.ts calls it once the port is bound).
+ */
+export function warmGeoip(onError?: (err: unknown) => void): void {
+  void lookupGeoip('8.8.8.8', onError);
+}
+
 export async function lookupGeoip(ip: string | undefined | null, onError?: (err: unknown) => void): Promise<Geoip> {
   const address = plainIp(ip);
   if (!address) return {};
@@ -56,8 +66,10 @@ export async function lookupGeoip(ip: string | undefined | null, onError?: (err:
     onError?.(err);
     return {};
   }
-  if (!hit) return {};
   const out: Geoip = {};
+  const organization = await lookupOrganization(address, onError);
+  if (organization) out.organization = organization;
+  if (!hit) return out;
   const region = hit.subdivisions?.[0];
   const set = (key: keyof Geoip, value: string | number | undefined): void => {
     if (value !== undefined && value !== '') out[key] = String(value);
@@ -69,6 +81,5 @@ export async function lookupGeoip(ip: string | undefined | null, onError?: (err:
   set('city', hit.city?.names.en);
   set('latitude', hit.location?.latitude);
   set('longitude', hit.location?.longitude);
-  // The City database has no organization (that is the ISP/ASN database): left out.
   return out;
 }

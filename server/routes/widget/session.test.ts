@@ -67,11 +67,11 @@ describe('widget session', () => {
     expect((await visitorCall(t, other.widget_id, s.visitor_token, 'typing', { typing: true })).statusCode).toBe(401);
   });
 
-  it('stores GeoIP of the forwarded address (8.8.8.8 → US), and {} for a loopback address', async () => {
+  it('stores GeoIP of the forwarded address (8.8.8.8 → US, Google LLC), and {} for a loopback address', async () => {
     const pub = await startSession(t, widget.widget_id, { ip: '8.8.8.8' });
     const session = JSON.parse((await visitorRow(pub.visitor.number)).session_json);
     expect(session.ip).toBe('8.8.8.8');
-    expect(session.geoip).toMatchObject({ country_code: 'US', country: 'United States' });
+    expect(session.geoip).toMatchObject({ country_code: 'US', country: 'United States', organization: 'Google LLC' });
     for (const value of Object.values(session.geoip)) expect(typeof value).toBe('string');
     const local = await startSession(t, widget.widget_id, { ip: '127.0.0.1' });
     expect(JSON.parse((await visitorRow(local.visitor.number)).session_json).geoip).toEqual({});
