@@ -116,6 +116,7 @@ describe.skipIf(!chromiumAvailable())('XSS attempts are inert in the agent app a
           type: 'document',
           file: 'https://cdn.example.com/terms.pdf',
           file_name: F('agentfile', 'pdf'),
+          file_size: 4096,
         })
       ).status,
     ).toBe(201);

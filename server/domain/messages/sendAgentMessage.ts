@@ -5,7 +5,9 @@
  * customer endpoint (status pending until the deliverer settles it).
  * Private notes (internal) are stored and shown to agents, never sent. Writing
  * to the visitor of a chat another agent holds is refused (403), a note is
- * not (chatRights.ts).
+ * not (chatRights.ts). A media message always carries file_name and
+ * file_size, filled from the upload it points to when Parley stores it, else
+ * refused without them (mediaFields.ts).
  */
 import type { AppContext } from '../../context.js';
 import type { Agent, Message } from '../../db/schema.js';
@@ -18,6 +20,7 @@ import { assertMayActOnChat } from '../chats/chatRights.js';
 import { loadChatFor } from '../chats/loadChat.js';
 import { attachUpload } from '../widget/attachUpload.js';
 import { insertMessage } from './insertMessage.js';
+import { completeMediaFields } from './mediaFields.js';
 import type { NormalizedMessage } from './normalizeMessage.js';
 
 export async function sendAgentMessage(
@@ -31,6 +34,8 @@ export async function sendAgentMessage(
     let chat = await tx.selectFrom('chats').selectAll().where('id', '=', loaded.id).executeTakeFirstOrThrow();
     if (chat.status === 'finished') throw new AppError('chat_finished', 'This chat is finished; the visitor starts a new one by writing again.');
     assertMayActOnChat(actor, chat, input.internal ? 'note' : 'post');
+    // Checked (and filled from the upload) before anything is written: a refusal changes nothing.
+    const content = await completeMediaFields(tx, { accountId: chat.account_id, publicUrl: ctx.config.publicUrl, message: input.message });
     if (chat.status === 'pending' && !input.internal) chat = await acceptInTx(tx, chat, actor, now);
     else if (!input.internal) {
       const agentIds = withAgent(chat, actor.id);
@@ -60,7 +65,7 @@ export async function sendAgentMessage(
       chat,
       author: 'agent',
       agentId: actor.id,
-      message: input.message,
+      message: content,
       internal: input.internal,
       deliveryStatus: viaChannel ? 'pending' : null,
       now,

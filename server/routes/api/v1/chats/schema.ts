@@ -15,9 +15,19 @@ export const MessageBody = Type.Object(
   {
     type: Type.String({ description: 'text, video, audio, voice, photo, sticker, document or location' }),
     text: Type.Optional(Type.String()),
-    file: Type.Optional(Type.String()),
-    file_name: Type.Optional(Type.String()),
-    file_size: Type.Optional(Type.Integer({ minimum: 1 })),
+    file: Type.Optional(Type.String({ description: 'For media: the http(s) URL of the file (one from POST /api/v1/chats/:id/uploads, or a link).' })),
+    file_name: Type.Optional(
+      Type.String({
+        description: 'For media: the name shown. Required unless file is an upload Parley stores (then its stored name when left out); missing: 400 naming it.',
+      }),
+    ),
+    file_size: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          "For media: the file's size in bytes. Required unless file is an upload Parley stores (then always its stored size); missing: 400 naming it.",
+      }),
+    ),
     thumb: Type.Optional(Type.String()),
     latitude: Type.Optional(Type.Number()),
     longitude: Type.Optional(Type.Number()),
