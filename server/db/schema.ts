@@ -560,6 +560,11 @@ export interface Database {
   transcript_mails: TranscriptMailsTable;
 }
 
+export type Account = Selectable<AccountsTable>;
+export type Department = Selectable<DepartmentsTable>;
+export type CannedResponse = Selectable<CannedResponsesTable>;
+export type Upload = Selectable<UploadsTable>;
+export type StoredEvent = Selectable<EventsTable>;
 export type Agent = Selectable<AgentsTable>;
 export type SignInThrottle = Selectable<SignInThrottlesTable>;
 export type Channel = Selectable<ChannelsTable>;

@@ -15,6 +15,7 @@ import { cannedResponsesRoutes } from './api/v1/canned-responses/cannedResponses
 import { chatRoutes } from './api/v1/chats/chats.js';
 import { chatUploadRoutes } from './api/v1/chats/uploads.js';
 import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
+import { exportRoutes } from './api/v1/export/export.js';
 import { mailsRoutes } from './api/v1/mails/mails.js';
 import { meRoutes } from './api/v1/me/me.js';
 import { mePreferencesRoutes } from './api/v1/me/preferences.js';
@@ -24,6 +25,7 @@ import { streamRoutes } from './api/v1/stream/stream.js';
 import { uploadsRoutes } from './api/v1/uploads/uploads.js';
 import { systemApiRoutes } from './api/v1/system/system.js';
 import { visitorsRoutes } from './api/v1/visitors/visitors.js';
+import { visitorDataRoutes } from './api/v1/visitors/visitorData.js';
 import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
 import { routingRoutes } from './api/v1/routing/routing.js';
 import { agentAppRoutes } from './app/agentApp.js';
@@ -54,9 +56,11 @@ const apiV1: RouteModule[] = [
   workingHoursRoutes,
   departmentMembersRoutes,
   visitorsRoutes,
+  visitorDataRoutes,
   uploadsRoutes,
   routingRoutes,
   systemApiRoutes,
+  exportRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -3,13 +3,15 @@
  * addresses: the proxies TRUST_PROXY lists, and any address that sent
  * X-Forwarded-For without being listed. Behind such a proxy every client
  * shares the proxy's address, and so its sign-in limits (docs/SECURITY.md §6):
- * the page says so and what to set, in the operator's words.
+ * the page says so and what to set, in the operator's words. And the account's
+ * data as one file (ExportCard).
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { dateTime } from '../../format';
 import type { SystemInfo } from '../../types';
 import { ErrorText } from './ErrorText';
+import { ExportCard } from './ExportCard';
 
 export function SystemPage() {
   const [info, setInfo] = useState<SystemInfo | null>(null);
@@ -94,6 +96,7 @@ export function SystemPage() {
           </>
         )}
       </section>
+      <ExportCard />
     </section>
   );
 }
