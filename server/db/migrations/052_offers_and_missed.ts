@@ -1,0 +1,18 @@
+/**
+ * Fixes of #32 that need the schema:
+ *
+ * - `chat_offers.previous_agent_id` (item 13): the agent whose offer last ran
+ *   out (or who declined it), kept while the chat waits for nobody in
+ *   particular, so the offer after the wait names that agent in
+ *   `chat.offered`'s `previous_agent_id` (docs/ROUTING.md). Rows waiting
+ *   now start with null.
+ */
+import type { Kysely } from 'kysely';
+
+// Migrations must not depend on the app's evolving types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+export async function up(db: AnyDb): Promise<void> {
+  await db.schema.alterTable('chat_offers').addColumn('previous_agent_id', 'integer').execute();
+}
