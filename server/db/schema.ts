@@ -217,7 +217,7 @@ export interface ChatsTable {
   last_seq: number;
   created_at: number;
   accepted_at: number | null;
-  /** When the missed-chat mail was written (migration 012); null = not (yet). */
+  /** When the chat was missed (domain/chats/missedChat.ts; migrations 012, 052); null = not (yet). */
   missed_at: number | null;
   finished_at: number | null;
   updated_at: number;

@@ -33,7 +33,7 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
   'chat.updated': {
     chat: { doc: 'the chat after the change, as agents see it' },
     change: {
-      doc: 'what changed: `accepted`, `visitor_updated`, `assigned`, `finished`, `answer_applied`, `transferred`, `custom_data`, `rated`, `page_changed` (the visitor is on another page) or `missed` (nobody accepted it within `notifications.missed_chat_minutes`)',
+      doc: 'what changed: `accepted`, `visitor_updated`, `assigned`, `finished`, `answer_applied`, `transferred`, `custom_data`, `rated`, `page_changed` (the visitor is on another page) or `missed` (no agent answered it before it was finished or within `notifications.missed_chat_minutes`: `chat_missed`)',
       optional: true,
     },
     agent_id: { doc: 'the agent who made the change, when an agent did', optional: true },
