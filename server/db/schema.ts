@@ -217,7 +217,7 @@ export interface ChatsTable {
   last_seq: number;
   created_at: number;
   accepted_at: number | null;
-  /** When the missed-chat mail was written (migration 012); null = not (yet). */
+  /** When the chat was missed (domain/chats/missedChat.ts; migrations 012, 052); null = not (yet). */
   missed_at: number | null;
   finished_at: number | null;
   updated_at: number;
@@ -595,13 +595,16 @@ export interface ChatOffersTable {
   department_id: number | null;
   /** The agent it is offered to now; null = nobody eligible (looked at again at expires_at). */
   agent_id: number | null;
-  /** 1 for the first offer, +1 at each move (the compare-and-set of every change). */
+  /** Offers made so far: 1 for the first, +1 at each later one; a wait for nobody takes none (0 until the first offer). */
   attempt: number;
+  /** When the offer runs out; every move puts it later, so (attempt, expires_at) is the compare-and-set of every change. */
   expires_at: number;
   /** When the department's turn ends and everyone may be offered it; null = never. */
   everyone_at: number | null;
   /** JSON array of the agents offered it in this round. */
   tried_json: string;
   created_at: number;
+  /** The agent whose offer last ran out (or who declined it), kept through a wait for nobody; null before (migration 052). */
+  previous_agent_id: number | null;
 }
 export type ChatOffer = Selectable<ChatOffersTable>;

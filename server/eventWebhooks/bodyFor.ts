@@ -15,6 +15,7 @@
  */
 import type { Tx } from '../db/database.js';
 import type { Call } from '../db/schema.js';
+import { waitedMinutes } from '../domain/chats/missedChat.js';
 import { assertNever, type RelayedEvent } from '../events/catalogue.js';
 import { renderTranscript } from '../mail/compose.js';
 import { loadTranscript } from '../mail/transcript.js';
@@ -100,8 +101,7 @@ async function chatBody(tx: Tx, name: WebhookEventName, event: RelayedEvent<'cha
       return chatFinishedBody(scope, await loadChatAgents(tx, scope), messages, renderTranscript(transcript?.lines ?? []));
     }
     case 'chat_missed': {
-      const missedAt = scope.chat.missed_at ?? event.created_at;
-      return chatMissedBody(scope, Math.max(0, Math.floor((missedAt - scope.chat.created_at) / 60_000)));
+      return chatMissedBody(scope, waitedMinutes(scope.chat, event.created_at));
     }
     case 'chat_rated': {
       // The rating given, as recorded with the event (a later change is its own event).

@@ -33,7 +33,7 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
   'chat.updated': {
     chat: { doc: 'the chat after the change, as agents see it' },
     change: {
-      doc: 'what changed: `accepted`, `visitor_updated`, `assigned`, `finished`, `answer_applied`, `transferred`, `custom_data`, `rated`, `page_changed` (the visitor is on another page) or `missed` (nobody accepted it within `notifications.missed_chat_minutes`)',
+      doc: 'what changed: `accepted`, `visitor_updated`, `assigned`, `finished`, `answer_applied`, `transferred`, `custom_data`, `rated`, `page_changed` (the visitor is on another page) or `missed` (no agent answered it before it was finished or within `notifications.missed_chat_minutes`: `chat_missed`)',
       optional: true,
     },
     agent_id: { doc: 'the agent who made the change, when an agent did', optional: true },
@@ -60,11 +60,13 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
   'chat.offered': {
     chat_id: { doc: "the chat's id" },
     agent_id: { doc: 'the agent the waiting chat is offered to (it stays in the Waiting queue; anyone eligible may still accept it)' },
-    attempt: { doc: "the routing step: `1` for the chat's first, +1 at each later one (a re-offer)" },
+    attempt: { doc: 'which offer of the chat this is: `1` for its first, +1 at each later one (a re-offer); a wait while nobody is eligible takes no number' },
     expires_at: { doc: 'when the offer runs out (epoch ms): unless accepted by then it is offered to the next agent' },
     department_id: { doc: 'the department whose agents it is offered to first; `null` once it is offered to everyone' },
     mode: { doc: '`round_robin` or `least_busy`' },
-    previous_agent_id: { doc: 'the agent it was offered to before (the offer ran out or was declined); `null` for the first' },
+    previous_agent_id: {
+      doc: 'the agent it was offered to before (the offer ran out or was declined), also when the chat waited for nobody in between; `null` for the first',
+    },
   },
   'chat.read': {
     chat_id: { doc: "the chat's id" },

@@ -5,9 +5,12 @@
  *   offline_message.created                → offline_message mail (Reply-To the visitor)
  *   call.updated (a callback, status start) → callback_request mail
  *   chat.updated (change finished)          → chat_archive mail to the archive address, when set
+ *   chat.updated (change missed)            → missed_chat mail, when the account set missed_chat_minutes
+ *                                             (what a missed chat is: domain/chats/missedChat.ts)
  */
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
+import { waitedMinutes } from '../domain/chats/missedChat.js';
 import type { RelayedEvent } from '../events/catalogue.js';
 import type { Subscriber } from '../events/subscriber.js';
 import { parseJson } from '../lib/json.js';
@@ -15,7 +18,7 @@ import type { MailContent } from './compose.js';
 import { enqueueMail } from './enqueueMail.js';
 import { notificationScope, type MailScope } from './recipients.js';
 import { callbackRequestMail, offlineMessageMail } from './templates/notifications.js';
-import { archiveMail } from './templates/transcript.js';
+import { archiveMail, missedChatMail } from './templates/transcript.js';
 import { loadTranscript } from './transcript.js';
 
 async function notify(
@@ -84,16 +87,26 @@ async function chatFinished(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.u
   await enqueueMail(tx, ctx.config, { accountId: event.account_id, type: 'chat_archive', to, chatId: transcript.chat.id, ...content }, ctx.clock());
 }
 
+async function chatMissed(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.updated'>): Promise<void> {
+  const settings = await tx.selectFrom('settings').select('missed_chat_minutes').where('account_id', '=', event.account_id).executeTakeFirst();
+  if (settings?.missed_chat_minutes == null) return;
+  await notify(tx, ctx, event, 'missed_chat', async (scope) => {
+    const transcript = await loadTranscript(tx, { accountId: event.account_id, chatId: event.data.chat.id, timezone: scope.timezone, withNotes: false });
+    return transcript && missedChatMail(scope, ctx.config.publicUrl, transcript, waitedMinutes(transcript.chat, event.created_at));
+  });
+}
+
 export const mailNotifications: Subscriber = {
   name: 'mail',
   handles: ['offline_message.created', 'call.updated', 'chat.updated'],
   wants: (event) =>
     event.type === 'offline_message.created' ||
     (event.type === 'call.updated' && event.data.call.status === 'start' && event.data.call.type === 'callback') ||
-    (event.type === 'chat.updated' && event.data.change === 'finished'),
+    (event.type === 'chat.updated' && (event.data.change === 'finished' || event.data.change === 'missed')),
   async handle(tx, event, ctx) {
     if (event.type === 'offline_message.created') await offlineMessage(tx, ctx, event);
     else if (event.type === 'call.updated') await callbackRequested(tx, ctx, event);
+    else if (event.type === 'chat.updated' && event.data.change === 'missed') await chatMissed(tx, ctx, event);
     else if (event.type === 'chat.updated') await chatFinished(tx, ctx, event);
   },
 };

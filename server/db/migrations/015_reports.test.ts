@@ -91,6 +91,8 @@ it('fills first responses, opens the status history and builds the rollups of th
 
   const chats = await db.selectFrom('chats').selectAll().orderBy('id').execute();
   expect(chats.map((c) => (c.first_response_at === null ? null : Number(c.first_response_at)))).toEqual([t0 + 50_000, null, null]);
+  // Migration 052: the finished chat nobody answered is missed (at its finish), so it stays one of the reports' missed chats.
+  expect(chats.map((c) => (c.missed_at === null ? null : Number(c.missed_at)))).toEqual([null, t0 + 20 * 60_000, null]);
 
   const history = await db.selectFrom('agent_status_changes').select(['agent_id', 'status']).execute();
   expect(history).toEqual([{ agent_id: ann, status: 'online' }]);

@@ -8,7 +8,9 @@
  *
  * Definitions (docs/REPORTS.md):
  * - accepted: an agent accepted it (pressed Reply, wrote, or had it transferred);
- * - missed: finished while no agent had written to the visitor;
+ * - missed: the chat was missed (domain/chats/missedChat.ts: no agent answered
+ *   before it finished or within the account's missed_chat_minutes), the
+ *   chats chat_missed was recorded for;
  * - first response: first_response_at − created_at;
  * - duration: finished_at − created_at, for finished chats;
  * - handled time: finished_at − accepted_at (average concurrency's numerator).
@@ -24,6 +26,7 @@ import { sql } from 'kysely';
 import { isPostgres, type Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Chat, ReportChatFactsTable } from '../../db/schema.js';
+import { isMissed } from '../chats/missedChat.js';
 import { RollupBatch } from './rollupBatch.js';
 
 type Facts = ReportChatFactsTable;
@@ -42,6 +45,7 @@ export function factsOf(
     | 'accepted_at'
     | 'finished_at'
     | 'first_response_at'
+    | 'missed_at'
     | 'rate'
   >,
 ): Facts {
@@ -56,7 +60,7 @@ export function factsOf(
     agent_id: chat.accepted_by ?? 0,
     accepted: chat.accepted_at === null ? 0 : 1,
     finished: finished ? 1 : 0,
-    missed: finished && chat.first_response_at === null ? 1 : 0,
+    missed: isMissed(chat) ? 1 : 0,
     frt_ms: span(chat.first_response_at, chat.created_at),
     dur_ms: finished ? span(chat.finished_at, chat.created_at) : null,
     handled_ms: finished ? (span(chat.finished_at, chat.accepted_at) ?? 0) : 0,
@@ -88,6 +92,7 @@ const chatsAndFacts = prepared(['ids'], (db, p: { ids: string | number[] }) =>
       'chats.accepted_at',
       'chats.finished_at',
       'chats.first_response_at',
+      'chats.missed_at',
       'chats.rate',
       'f.chat_id as f_chat_id',
       'f.account_id as f_account_id',

@@ -2,9 +2,9 @@
  * One turn of the routing worker: every offer whose time ran out is moved on
  * (offerChat.ts moveOffer), each in its own transaction. On PostgreSQL the row
  * is re-read `FOR UPDATE SKIP LOCKED`, so an instance skips the rows another
- * is moving right now; the move itself is a compare-and-set on `attempt`, so
- * a row read twice (by two instances, or by one whose reading went stale) is
- * moved once. An instance that dies mid-move rolls back: the row is still due
+ * is moving right now; the move itself is a compare-and-set on `attempt` and
+ * `expires_at`, so a row read twice (by two instances, or by one whose reading
+ * went stale) is moved once. An instance that dies mid-move rolls back: the row is still due
  * and the next turn of any instance moves it.
  */
 import type { AppContext } from '../../context.js';

@@ -3,8 +3,12 @@
  * startRouting when a chat is created or transferred to a department (a
  * chat_offers row when its mode offers it, nothing for manual), moveOffer when
  * an offer ran out (the routing worker) or was declined. Each offer to an
- * agent is a `chat.offered` event on the agents' stream. Every move is a
- * compare-and-set on the row's `attempt`: of two instances moving the same
+ * agent is a `chat.offered` event on the agents' stream. `attempt` counts the
+ * offers made (a wait while nobody is eligible takes no number), and
+ * `previous_agent_id` keeps the agent whose offer last ran out through such
+ * a wait, so the offer after it names that agent. Every move is a
+ * compare-and-set on the row's `attempt` and `expires_at` (a move always puts
+ * `expires_at` past the time it was due): of two instances moving the same
  * offer one updates the row and records the event, the other changes nothing.
  * The chat stays pending (in everyone's Waiting queue) while it is offered.
  */
@@ -19,7 +23,7 @@ import { chatRouting } from './routingConfig.js';
 
 // Written in the transaction of every routed new chat: built once (db/prepared.ts).
 const insertOffer = prepared<ChatOffer, ChatOffer>(
-  ['chat_id', 'account_id', 'department_id', 'agent_id', 'attempt', 'expires_at', 'everyone_at', 'tried_json', 'created_at'],
+  ['chat_id', 'account_id', 'department_id', 'agent_id', 'attempt', 'expires_at', 'everyone_at', 'tried_json', 'created_at', 'previous_agent_id'],
   (db, row) => db.insertInto('chat_offers').values(row).returningAll(),
 );
 
@@ -35,18 +39,19 @@ export async function startRouting(tx: Tx, chat: Chat, now: number): Promise<Cha
   return offer;
 }
 
-/** A chat's first chat_offers row (attempt 1): to `next`'s agent, or to nobody yet (looked at again at its expiry). */
+/** A chat's first chat_offers row: to `next`'s agent (attempt 1), or to nobody yet (attempt 0, looked at again at its expiry). */
 export function firstOfferRow(chat: Pick<Chat, 'id' | 'account_id' | 'department_id'>, next: NextOffer, everyoneAt: number | null, now: number): ChatOffer {
   return {
     chat_id: chat.id,
     account_id: chat.account_id,
     department_id: chat.department_id,
     agent_id: next.agentId,
-    attempt: 1,
+    attempt: next.agentId === null ? 0 : 1,
     expires_at: next.expiresAt,
     everyone_at: everyoneAt,
     tried_json: toJson(next.tried),
     created_at: now,
+    previous_agent_id: null,
   };
 }
 
@@ -68,17 +73,26 @@ export async function moveOffer(tx: Tx, offer: ChatOffer, now: number): Promise<
       ? await nextOffer(tx, chat, routing, { everyoneAt: offer.everyone_at, tried: parseJson<number[]>(offer.tried_json, []), current: offer.agent_id, now })
       : null;
   if (!chat || !next) {
-    const gone = await tx.deleteFrom('chat_offers').where('chat_id', '=', offer.chat_id).where('attempt', '=', offer.attempt).executeTakeFirst();
+    const gone = await tx
+      .deleteFrom('chat_offers')
+      .where('chat_id', '=', offer.chat_id)
+      .where('attempt', '=', offer.attempt)
+      .where('expires_at', '=', offer.expires_at)
+      .executeTakeFirst();
     return Number(gone.numDeletedRows) === 1;
   }
+  // The agent whose offer ran out now, or (after a wait for nobody) the one whose offer ran out before it.
+  const previous = offer.agent_id ?? offer.previous_agent_id;
+  const attempt = next.agentId === null ? offer.attempt : offer.attempt + 1;
   const moved = await tx
     .updateTable('chat_offers')
-    .set({ agent_id: next.agentId, attempt: offer.attempt + 1, expires_at: next.expiresAt, tried_json: toJson(next.tried) })
+    .set({ agent_id: next.agentId, attempt, expires_at: next.expiresAt, tried_json: toJson(next.tried), previous_agent_id: previous })
     .where('chat_id', '=', offer.chat_id)
     .where('attempt', '=', offer.attempt)
+    .where('expires_at', '=', offer.expires_at)
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return false;
-  await recordOffer(tx, chat, { ...offer, attempt: offer.attempt + 1, expires_at: next.expiresAt }, next, offer.agent_id, now);
+  await recordOffer(tx, chat, { ...offer, attempt, expires_at: next.expiresAt }, next, previous, now);
   return true;
 }
 

@@ -7,8 +7,9 @@
  *   lines the visitor saw, nothing else, and the confirmation link mailed
  *   first to an address the visitor has not proved yet; both in the
  *   widget's language.
- * - the missed-chat notification: a chat waited longer than the account's
- *   missed_chat_minutes, with what the visitor wrote so far.
+ * - the missed-chat notification: no agent answered a chat within the
+ *   account's missed_chat_minutes, or before it was finished
+ *   (domain/chats/missedChat.ts), with what the visitor wrote.
  * Pure: the data in, subject + text + HTML out.
  */
 import { renderMail, type MailContent } from '../compose.js';
@@ -84,11 +85,16 @@ export function transcriptConfirmationMail(scope: Pick<MailScope, 'accountName'>
   });
 }
 
+/** `minutes`: how long the chat waited for an answer (missedChat.ts waitedMinutes). */
 export function missedChatMail(scope: MailScope, publicUrl: string, t: ChatTranscript, minutes: number): MailContent {
   const who = t.visitor?.name ?? (t.visitor ? `Visitor ${t.visitor.number}` : 'A visitor');
+  // Missed by its finish (no agent had answered), not by the time it waited.
+  const closed = t.chat.finished_at !== null && t.chat.missed_at === t.chat.finished_at;
   return renderMail({
-    subject: `Missed chat: ${who} waited ${minutes} min`,
-    heading: `${who} has waited ${minutes} minutes for an answer`,
+    subject: closed ? `Missed chat: ${who}'s chat was finished unanswered` : `Missed chat: ${who} waited ${minutes} min`,
+    heading: closed
+      ? `${who}'s chat was finished after ${minutes} minutes without an answer from an agent`
+      : `${who} has waited ${minutes} minutes for an answer`,
     accountName: scope.accountName,
     settingsUrl: scope.settingsUrl,
     blocks: [
@@ -104,7 +110,7 @@ export function missedChatMail(scope: MailScope, publicUrl: string, t: ChatTrans
         ],
       },
       { kind: 'transcript', lines: t.lines },
-      { kind: 'link', label: 'Answer the chat', url: `${publicUrl}/chats/${t.chat.id}` },
+      { kind: 'link', label: closed ? 'Open the chat' : 'Answer the chat', url: `${publicUrl}/chats/${t.chat.id}` },
     ],
   });
 }

@@ -61,7 +61,11 @@ export const WEBHOOK_KEYS: { readonly [N in WebhookEventName]: KeysOf<WebhookBod
     call: { doc: '`type`, `phone`, `status`, `reason`, `record_url` (object)' },
   },
   chat_started: { ...common, chat_id: chatId },
-  chat_missed: { ...common, chat_id: chatId, waited_minutes: { doc: 'the minutes the chat waited unaccepted (`notifications.missed_chat_minutes`)' } },
+  chat_missed: {
+    ...common,
+    chat_id: chatId,
+    waited_minutes: { doc: "the whole minutes from the chat's start until it was missed (no agent had answered by then)" },
+  },
   chat_rated: {
     ...common,
     chat_id: chatId,

@@ -101,7 +101,7 @@ export interface CallEventBody extends WebhookBodyBase<'call_event'> {
 export type ChatStartedBody = WebhookChatBase<'chat_started'>;
 
 export interface ChatMissedBody extends WebhookChatBase<'chat_missed'> {
-  /** The account's notifications.missed_chat_minutes: how long the chat waited unaccepted. */
+  /** Whole minutes from the chat's start until it was missed (domain/chats/missedChat.ts). */
   waited_minutes: number;
 }
 

@@ -11,6 +11,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceOffers } from '../../../../domain/routing/advanceOffers.js';
+import { moveOffer } from '../../../../domain/routing/offerChat.js';
+import { commit } from '../../../../events/outbox.js';
 import { addAgent, rowsOf } from '../../../../../test/helpers/accounts.js';
 import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
@@ -176,6 +178,77 @@ describe('assignment modes', () => {
     s.tick(5000);
     await advanceOffers(s.t.app.ctx);
     expect((await offers(s.t, c4)).map((o) => o.agent_id)).toEqual([a.id]);
+    // Its first offer, after waiting for nobody: attempt 1, nobody before it.
+    expect((await offers(s.t, c4))[0]).toMatchObject({ attempt: 1, previous_agent_id: null });
+  });
+
+  it("ROUTING.md's example: after a wait for nobody, the next offer names the agent whose offer ran out, and the wait takes no attempt", async () => {
+    // Round robin, timeout 10 s, wait 15 s, Billing = {Carol}; Bob and Alice are the rest of the account.
+    const s = await setup(3);
+    const [alice, bob, carol] = s.agents;
+    const dept = (await s.t.app.inject({ method: 'POST', url: '/api/v1/departments', headers: bearer(s.t.adminToken), payload: { name: 'Billing' } })).json();
+    await s.t.app.inject({ method: 'PUT', url: `/api/v1/departments/${dept.id}/agents`, headers: bearer(s.t.adminToken), payload: { agent_ids: [carol.id] } });
+    await putRouting(s.t, { mode: 'round_robin', offer_timeout_seconds: 10, everyone_after_seconds: 15 });
+    const chatId = await newChat(s);
+    expect((await accept(s.t, chatId, alice.token)).statusCode).toBe(200);
+    const moved = await s.t.app.inject({
+      method: 'POST',
+      url: `/api/v1/chats/${chatId}/transfer`,
+      headers: bearer(alice.token),
+      payload: { department_id: dept.id },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const fields = (o: Record<string, unknown>) => [o.agent_id, o.department_id, o.attempt, o.previous_agent_id];
+    // 0 s: offered to Carol, the department's agent.
+    expect((await offers(s.t, chatId)).slice(1).map(fields)).toEqual([[carol.id, dept.id, 1, null]]);
+    // 10 s: Carol's offer runs out; nobody else in Billing is eligible, so it waits (no offer, no event).
+    s.tick(10_000);
+    await advanceOffers(s.t.app.ctx);
+    expect((await offers(s.t, chatId)).slice(1)).toHaveLength(1);
+    expect(await s.t.app.ctx.db.selectFrom('chat_offers').select(['agent_id', 'expires_at']).where('chat_id', '=', chatId).executeTakeFirst()).toEqual({
+      agent_id: null,
+      expires_at: T0 + 15_000,
+    });
+    // 15 s: everyone's turn, offered to Bob (offered a chat longest ago): attempt 2, after Carol.
+    s.tick(5_000);
+    await advanceOffers(s.t.app.ctx);
+    expect((await offers(s.t, chatId)).slice(1).map(fields)).toEqual([
+      [carol.id, dept.id, 1, null],
+      [bob.id, null, 2, carol.id],
+    ]);
+    expect((await s.t.app.inject({ method: 'GET', url: `/api/v1/chats/${chatId}`, headers: bearer(bob.token) })).json().offer).toEqual({
+      agent_id: bob.id,
+      attempt: 2,
+      expires_at: T0 + 25_000,
+    });
+    // 25 s: Bob lets it run out too; the next offer names him, attempt 3.
+    s.tick(10_000);
+    await advanceOffers(s.t.app.ctx);
+    expect((await offers(s.t, chatId)).slice(3).map(fields)).toEqual([[expect.any(Number), null, 3, bob.id]]);
+  });
+
+  it('several waits in a row keep the agent whose offer ran out; a wait read twice is moved once', async () => {
+    const s = await setup(1);
+    const [a] = s.agents;
+    await putRouting(s.t, { mode: 'round_robin', offer_timeout_seconds: 10 });
+    const chatId = await newChat(s);
+    await setStatus(s.t, 'away', a.token);
+    // Runs out at 10 s, nobody Online: it waits, looked at again every 5 s.
+    s.tick(10_000);
+    await Promise.all([advanceOffers(s.t.app.ctx), advanceOffers(s.t.app.ctx)]);
+    s.tick(5_000);
+    // A wait keeps its attempt, so a second instance holding the same (now stale) row must still change nothing.
+    const stale = await s.t.app.ctx.db.selectFrom('chat_offers').selectAll().where('chat_id', '=', chatId).executeTakeFirstOrThrow();
+    const move = () => commit(s.t.app.ctx.db, s.t.app.ctx.signals, (tx) => moveOffer(tx, stale, T0 + 15_000));
+    expect([await move(), await move()]).toEqual([true, false]);
+    expect(await offers(s.t, chatId)).toHaveLength(1);
+    await setStatus(s.t, 'online', a.token);
+    s.tick(5_000);
+    await advanceOffers(s.t.app.ctx);
+    expect((await offers(s.t, chatId)).map((o) => [o.agent_id, o.attempt, o.previous_agent_id])).toEqual([
+      [a.id, 1, null],
+      [a.id, 2, a.id],
+    ]);
   });
 
   it("a department's chat goes to its agents first, then to everyone after the wait (or never)", async () => {
