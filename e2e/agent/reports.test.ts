@@ -285,7 +285,9 @@ describe.skipIf(!chromiumAvailable())('agent app: reports', () => {
     await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Bea Lopez' });
     await expect.poll(() => kpi('Offline messages').textContent()).toBe('n/a');
     expect(await kpi('Missed').textContent()).toBe('n/a');
-    await section('Chats').getByText('Missed chats, offline messages and callback requests have no agent').waitFor();
+    await section('Chats')
+      .getByText('Missed chats are counted for the team, not per agent, and offline messages and callback requests have no agent')
+      .waitFor();
     const bea = await report(
       'chats',
       `from=${week.from}&to=${week.to}&agent_id=${(await t.app.inject({ method: 'GET', url: '/api/v1/agents', headers: bearer(t.adminToken) })).json().find((a: { name: string }) => a.name === 'Bea Lopez').id}`,

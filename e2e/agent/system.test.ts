@@ -2,10 +2,13 @@
  * Admin → System in a real browser (#31 item 14): with no untrusted proxy
  * seen, its empty state and what TRUST_PROXY says; once requests came with
  * X-Forwarded-For from an address TRUST_PROXY does not list, a warning naming
- * that address, what it means and what to set.
+ * that address, what it means and what to set; "Download all data" saves the
+ * account's export (docs/DATA.md).
  */
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL } from '../../test/helpers/testApp.js';
 import { chromiumAvailable, screenshot } from '../helpers/browser.js';
 import { ensureAgentAppBuilt, openAsAdmin, reportFailure, startApp, type RunningApp } from './harness.js';
 
@@ -48,5 +51,21 @@ describe.skipIf(!chromiumAvailable())('agent app: Admin → System', () => {
     expect(await warning.getByRole('row').nth(1).textContent()).toContain('10.20.30.402');
     expect(await warning.locator('code').textContent()).toBe('TRUST_PROXY=127.0.0.1,10.20.30.40');
     await screenshot(page, 'system-untrusted-proxy');
+  });
+
+  it('downloads the account as one NDJSON file from "Download all data"', async () => {
+    await page.getByRole('heading', { name: 'Your data' }).waitFor();
+    await page.getByText('It holds no password, sign-in token or secret.').waitFor();
+    await screenshot(page, 'system-export');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download all data' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^parley-export-\d{4}-\d\d-\d\d\.ndjson$/);
+    const file = await download.path();
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; data?: { email?: string } });
+    expect(lines[0].type).toBe('account');
+    expect(lines.find((l) => l.type === 'agent')?.data?.email).toBe(ADMIN_EMAIL);
+    expect(lines.at(-1)).toEqual({ type: 'end', lines: lines.length - 1 });
   });
 });

@@ -48,8 +48,8 @@ export interface SectionContext {
 const SPLIT_NOTES = {
   none: 'A chat counts in the bucket in which it started, even if it was accepted or missed later.',
   agent:
-    'Only the chats this agent accepted. Missed chats, offline messages and callback requests have no agent, so they are not counted here; clear the agent filter to see them.',
-  own: 'Only the chats you accepted. Missed chats, offline messages and callback requests have no agent, so they are not counted here.',
+    'Only the chats this agent accepted. Missed chats are counted for the team, not per agent, and offline messages and callback requests have no agent, so they are not counted here; clear the agent filter to see them.',
+  own: 'Only the chats you accepted. Missed chats are counted for the team, not per agent, and offline messages and callback requests have no agent, so they are not counted here.',
   department: 'Offline messages and callback requests belong to no department, so they are left out under the department filter; clear it to see them.',
 };
 
@@ -133,7 +133,7 @@ export function Summary({
       {chats && k('Accepted', chats.totals.accepted, chats.previous.accepted, n, true)}
       {chats &&
         (ctx.split === 'agent' || ctx.split === 'own' ? (
-          <NotSplit label="Missed" why="missed chats have no agent" />
+          <NotSplit label="Missed" why="missed chats are counted for the team, not per agent" />
         ) : (
           k('Missed', chats.totals.missed, chats.previous.missed, n, false)
         ))}
