@@ -364,6 +364,7 @@ export interface EventPayloads {
   'working_hours.changed': WorkingHoursChangedData;
   'chat.offered': ChatOfferedData;
   'chat.read': ChatReadData;
+  'channel.changed': ChannelChangedData;
 }
 
 /** Working hours for chat opened or closed (at the boundary, or an admin changed them): docs/ROUTING.md. */
@@ -404,6 +405,18 @@ export interface ChatReadData {
   last_read_message_id: number;
   /** The visitor's messages after it, as the chat lists count them (usually 0). */
   unread_count: number;
+}
+
+/**
+ * An administrator created, changed or deleted a channel (its agents among
+ * other things): every open stream reads its channel rule again before its
+ * next event, so the chats it shows follow the change at once. Sent to the
+ * agents who see the channel after the change or saw it before (administrators
+ * always): reload the lists (GET /api/v1/me/channels, the chats). Not an event webhook.
+ */
+export interface ChannelChangedData {
+  channel_id: number;
+  change: 'created' | 'updated' | 'deleted';
 }
 
 export type EventType = keyof EventPayloads;

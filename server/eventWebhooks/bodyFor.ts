@@ -66,6 +66,7 @@ export function webhookNameOf(event: RelayedEvent): WebhookEventName | null {
     case 'working_hours.changed':
     case 'chat.offered':
     case 'chat.read':
+    case 'channel.changed':
       return null;
     default:
       return assertNever(event);
@@ -156,6 +157,7 @@ export async function buildBody(tx: Tx, name: WebhookEventName, event: RelayedEv
     case 'working_hours.changed':
     case 'chat.offered':
     case 'chat.read':
+    case 'channel.changed':
       return null;
     default:
       return assertNever(event);

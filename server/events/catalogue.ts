@@ -18,7 +18,16 @@ import type { EventsTable } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
 
 /** The payload types live in protocol/agent.ts (the agent app reads the same frames); re-exported for the server. */
-export type { ChatChange, ChatEventData, ChatOfferedData, ChatReadData, EventPayloads, EventType, TypingEventData } from '../../protocol/agent.js';
+export type {
+  ChannelChangedData,
+  ChatChange,
+  ChatEventData,
+  ChatOfferedData,
+  ChatReadData,
+  EventPayloads,
+  EventType,
+  TypingEventData,
+} from '../../protocol/agent.js';
 
 /** One field of a payload: what it holds; `optional` exactly when the type lets it be absent. */
 type FieldDoc<V> = undefined extends V ? { readonly doc: string; readonly optional: true } : { readonly doc: string; readonly optional?: never };
@@ -74,6 +83,12 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
     last_read_message_id: { doc: 'the last message the agent has seen now (it only moves forward)' },
     unread_count: { doc: "the visitor's messages after it, as the chat lists' `unread_count` counts them (`0` once read to the end)" },
   },
+  'channel.changed': {
+    channel_id: { doc: "the channel's id" },
+    change: {
+      doc: '`created`, `updated` (its agents, name or options) or `deleted`: sent to the agents who see the channel after the change or saw it before, administrators always; reload the chat lists and `GET /api/v1/me/channels`',
+    },
+  },
 };
 
 export const EVENT_TYPES = [
@@ -88,6 +103,7 @@ export const EVENT_TYPES = [
   'working_hours.changed',
   'chat.offered',
   'chat.read',
+  'channel.changed',
 ] as const satisfies readonly EventType[];
 
 /** Compile-time check: EVENT_TYPES names every event of the catalogue. */

@@ -1,8 +1,9 @@
 /**
  * One agent's stream session (the socket of GET /api/v1/stream, opened by
  * routes/api/v1/stream/stream.ts once the token is checked): the event feed
- * filtered by the agent's channel visibility (channelVisibility.ts; a
- * chat.read only to the agent who read, on every device of it), each
+ * filtered by the agent's channel visibility (channelVisibility.ts, which
+ * follows channel changes and the agent's own changes at once; a chat.read
+ * only to the agent who read, on every device of it), each
  * frame serialized once per process for every socket that sends it, presence
  * while the socket is open, a ping every 25 s that also catches up from the
  * store and rechecks the token, and a close when the agent is deactivated or
@@ -80,7 +81,7 @@ export class AgentStream {
   private async visible(e: StreamEvent): Promise<boolean> {
     switch (e.type) {
       case 'agent.updated':
-        return this.agentUpdated(e.data.agent) && this.visibility.allows(e);
+        return this.agentUpdated(e, e.data.agent) && this.visibility.allows(e);
       case 'chat.created':
       case 'chat.updated':
       case 'message.created':
@@ -94,15 +95,23 @@ export class AgentStream {
       case 'chat.read':
         // One agent's own unread state: its devices only, never a colleague's (nor an administrator's).
         return e.data.agent_id === this.agent.id && this.visibility.allows(e);
+      case 'channel.changed':
+        // The channel rule is read again before the next event: the chats shown follow the change at once.
+        return this.visibility.channelChanged(e, e.data.channel_id);
       default:
         return assertNever(e);
     }
   }
 
-  /** An agent changed: the visibility rule may have too; false when it is this agent, deactivated (the stream closes). */
-  private agentUpdated(changed: AgentDto): boolean {
-    this.visibility.invalidate();
+  /**
+   * An agent changed; false when it is this agent, deactivated (the stream
+   * closes). Only this agent's own change (its role) can change what it sees:
+   * a colleague's changes nothing of its channel rule (channel changes have
+   * their own event, channel.changed).
+   */
+  private agentUpdated(e: StreamEvent, changed: AgentDto): boolean {
     if (changed.id !== this.agent.id) return true;
+    this.visibility.invalidate(e.id);
     if (!changed.active) {
       closeWith(this.socket, CLOSE_UNAUTHORIZED, 'unauthorized: this agent was deactivated');
       return false;

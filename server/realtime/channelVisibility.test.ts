@@ -122,6 +122,44 @@ describe('ChannelVisibility', () => {
     }
   });
 
+  it('a channel change seen by every socket of the agent is read once, and shown by the rule before or after it', async () => {
+    const changed = (id: number, channelId: number): StreamEvent =>
+      ({
+        id,
+        account_id: agent.account_id,
+        type: 'channel.changed',
+        chat_id: null,
+        channel_id: channelId,
+        seq: null,
+        created_at: 0,
+        data: { channel_id: channelId, change: 'updated' },
+      }) as unknown as StreamEvent;
+    const sockets = Array.from({ length: 20 }, () => new ChannelVisibility(db, agent));
+    const adminId = (await t.app.ctx.db.selectFrom('agents').select('id').where('role', '=', 'admin').executeTakeFirstOrThrow()).id;
+    // A colleague works `mine` too, so it stays restricted (not everyone's) without the agent.
+    await t.app.ctx.db.insertInto('channel_agents').values({ account_id: agent.account_id, channel_id: mine, agent_id: adminId }).execute();
+    try {
+      expect(await sockets[0].allows(eventIn(mine))).toBe(true);
+      // The agent is removed from `mine`: every socket sees the change, one read serves them all, all are told.
+      await t.app.ctx.db.deleteFrom('channel_agents').where('channel_id', '=', mine).where('agent_id', '=', agent.id).execute();
+      reads = 0;
+      expect(await Promise.all(sockets.map((v) => v.channelChanged(changed(5000, mine), mine)))).toEqual(sockets.map(() => true));
+      expect(reads).toBe(2);
+      expect(await Promise.all(sockets.map((v) => v.allows(eventIn(mine))))).toEqual(sockets.map(() => false));
+      // A change of a channel it neither worked nor works: read again, not shown.
+      reads = 0;
+      expect(await Promise.all(sockets.map((v) => v.channelChanged(changed(5001, other), other)))).toEqual(sockets.map(() => false));
+      expect(reads).toBe(2);
+      // Added back: shown, and its chats with it.
+      await t.app.ctx.db.insertInto('channel_agents').values({ account_id: agent.account_id, channel_id: mine, agent_id: agent.id }).execute();
+      expect(await Promise.all(sockets.map((v) => v.channelChanged(changed(5002, mine), mine)))).toEqual(sockets.map(() => true));
+      expect(await sockets[7].allows(eventIn(mine))).toBe(true);
+    } finally {
+      sockets.forEach((v) => v.release());
+      await t.app.ctx.db.deleteFrom('channel_agents').where('channel_id', '=', mine).where('agent_id', '=', adminId).execute();
+    }
+  });
+
   it('drops the rule with the last socket of the agent', async () => {
     const a = new ChannelVisibility(db, agent);
     await a.allows(eventIn(mine));

@@ -2,8 +2,10 @@ import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emit, listen, rawEvent, seedAgent, seedChat, StreamClient, streamUrl } from '../../test/helpers/realtime.js';
-import { createTestApp, freshStore, type TestApp, type TestStore } from '../../test/helpers/testApp.js';
+import { addAgent } from '../../test/helpers/accounts.js';
+import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../test/helpers/chatChannel.js';
+import { allRelayed, emit, listen, rawEvent, seedAgent, seedChat, StreamClient, streamUrl } from '../../test/helpers/realtime.js';
+import { bearer, createTestApp, freshStore, type TestApp, type TestStore } from '../../test/helpers/testApp.js';
 import type { StreamEvent } from './hub.js';
 import { RedisHub } from './redisHub.js';
 import { RedisPresence } from './redisPresence.js';
@@ -138,6 +140,69 @@ describe('two instances on one store with REDIS_URL', () => {
       expect(client.events().map((f) => [f.type, f.cursor])).toEqual([
         ['message.created', first.id],
         ['message.updated', second.id],
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a channel change made through one instance changes at once what the other's open streams show", async () => {
+    const agent = await addAgent(a, { email: 'follows@example.com' });
+    const colleague = await addAgent(a, { email: 'stays@example.com' });
+    const home = await createChatChannel(a, { name: 'home', agent_ids: [agent.id, colleague.id] });
+    let n = 0;
+    const visitorSays = async (channel: ChatChannel): Promise<string> => {
+      const text = `across ${++n}`;
+      expect((await postInbound(a, channel, textMessage(`across-${n}`, text))).statusCode).toBe(200);
+      return text;
+    };
+    const setAgents = async (channel: ChatChannel, agentIds: number[]) => {
+      const res = await a.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/channels/${channel.id}`,
+        headers: bearer(a.adminToken),
+        payload: { agent_ids: agentIds },
+      });
+      expect(res.statusCode).toBe(200);
+    };
+    const texts = (c: StreamClient) => c.events().flatMap((f) => (f.type === 'message.created' ? [(f.data.message as { text?: unknown }).text] : []));
+    await allRelayed(a.app); // the channel made above is no live frame of the stream
+    const client = await StreamClient.ready(streamUrl(baseB, agent.token));
+    try {
+      // The stream on B has read its channel rule (a message of a channel the agent works arrived).
+      const primed = await visitorSays(home);
+      await client.until((c) => texts(c).includes(primed));
+
+      // A channel created on A with the agent among its agents.
+      const created = await createChatChannel(a, { name: 'new', agent_ids: [agent.id] });
+      const first = await visitorSays(created);
+      await client.until((c) => texts(c).includes(first));
+
+      // The agent added on A to a channel it did not work.
+      const theirs = await createChatChannel(a, { name: 'theirs', agent_ids: [colleague.id] });
+      const hidden = await visitorSays(theirs);
+      const shown = await visitorSays(home);
+      await client.until((c) => texts(c).includes(shown));
+      await setAgents(theirs, [colleague.id, agent.id]);
+      const added = await visitorSays(theirs);
+      await client.until((c) => texts(c).includes(added));
+      expect(texts(client)).not.toContain(hidden);
+
+      // The agent removed on A: nothing more of that channel on B.
+      await setAgents(created, [colleague.id]);
+      const removed = await visitorSays(created);
+      const marker = await visitorSays(home);
+      await client.until((c) => texts(c).includes(marker));
+      expect(texts(client)).not.toContain(removed);
+      expect(
+        client
+          .events()
+          .filter((f) => f.type === 'channel.changed')
+          .map((f) => [f.data.channel_id, f.data.change]),
+      ).toEqual([
+        [created.id, 'created'],
+        [theirs.id, 'updated'],
+        [created.id, 'updated'],
       ]);
     } finally {
       await client.close();

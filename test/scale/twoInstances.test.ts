@@ -5,7 +5,9 @@
  * socket), the agents to B (tokens issued by A, stream socket on B). Checked:
  * messages, typing both ways and delivery statuses cross; availability agrees;
  * two agents pressing Reply at once on A and B → one 200, one 409; relays and
- * deliverers of both share the work and never send a row twice; and A killed
+ * deliverers of both share the work and never send a row twice; a channel
+ * created or changed through A changes at once what B's open stream shows
+ * (a new channel's chats, an added agent's, none after a removal); and A killed
  * with SIGKILL in the middle of a chat-channel retry cycle → B takes its
  * locked rows over when their locks expire and the spec's 9 s rule holds.
  * PostgreSQL only: SQLite serves one instance.
@@ -298,6 +300,42 @@ if (testDialect() !== 'postgres') {
       const common = Math.min(...[streamA, streamB].map((s) => s.lastCursor()));
       expect(shared(streamA).filter((c) => c! <= common)).toEqual(shared(streamB).filter((c) => c! <= common));
     }, 90_000);
+
+    it("changes at once what B's open stream shows when A creates a channel, adds the agent to one, removes it", async () => {
+      const says = (s: StreamClient, text: string) => s.frames.some((f) => f.type === 'message.created' && messageText(f) === text);
+      const post = (to: ChatChannel, sender: string, text: string) =>
+        fetch(on(A, to.endpoint_url), { method: 'POST', body: JSON.stringify(textMessage(sender, text)) }).then((r) => expect(r.status).toBe(200));
+      const create = (agentIds: number[]) =>
+        ok<ChatChannel>(
+          201,
+          A.base,
+          'POST',
+          '/api/v1/channels',
+          { type: 'chat_api', name: 'Later', webhook_url: customer.url, chunked: false, agent_ids: agentIds },
+          admin,
+        );
+      const setAgents = (c: ChatChannel, agentIds: number[]) => ok(200, A.base, 'PATCH', `/api/v1/channels/${c.id}`, { agent_ids: agentIds }, admin);
+      // streamB (agent2, on B) has been showing `channel` all along: its rule is read.
+      const created = await create([agent2.id]);
+      await post(created, 'later-1', 'new channel');
+      await streamB.until((s) => says(s, 'new channel'), 10_000);
+
+      const theirs = await create([agent1.id]);
+      await post(theirs, 'later-2', 'not yet');
+      await inbound(textMessage('later-marker', 'marker one'));
+      await streamB.until((s) => says(s, 'marker one'), 10_000);
+      expect(says(streamB, 'not yet')).toBe(false);
+      await setAgents(theirs, [agent1.id, agent2.id]);
+      await post(theirs, 'later-2', 'added now');
+      await streamB.until((s) => says(s, 'added now'), 10_000);
+
+      await setAgents(created, [agent1.id]);
+      await post(created, 'later-1', 'removed now');
+      await inbound(textMessage('later-marker', 'marker two'));
+      await streamB.until((s) => says(s, 'marker two'), 10_000);
+      await streamA.until((s) => says(s, 'removed now'), 10_000);
+      expect(says(streamB, 'removed now')).toBe(false);
+    }, 60_000);
 
     it('finishes a chat-channel retry cycle on B after A is killed in the middle of it; locks of the dead instance are taken over; failed by 9 s', async () => {
       // M1 fails twice, then A holds its third attempt; M2 fails once, then A holds its second.

@@ -4,12 +4,14 @@
  * its endpoint URL; it needs the webhook_url agent replies go to. A widget
  * channel gets a widget id (its public id) and keeps its options in
  * options_json (with an identity secret when identity_verification is on).
- * Both may be assigned agents (none = every agent).
+ * Both may be assigned agents (none = every agent). A channel.changed event
+ * in the same transaction makes open agent streams show its chats at once.
  */
 import { DEFAULT_APPEARANCE } from '../../../protocol/widget.js';
 import { applyAppearance } from './appearance.js';
 import type { AppContext } from '../../context.js';
-import { inTransaction, type Executor } from '../../db/database.js';
+import type { Executor } from '../../db/database.js';
+import { commit } from '../../events/outbox.js';
 import { bool, toJson } from '../../lib/json.js';
 import { randomPublicId, randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
@@ -27,6 +29,7 @@ import {
   type ChannelType,
   type WidgetOptions,
 } from './channelInput.js';
+import { recordChannelChanged } from './channelChanged.js';
 import type { ChannelWithAgents } from './listChannels.js';
 
 /** Bytes of the path secret: 24 bytes = 192 bits, 32 URL-safe characters. */
@@ -50,7 +53,7 @@ export async function createChannel(
   if (!isChatChannel && fields.enabled === false) options.enabled = false;
   const now = ctx.clock();
 
-  const created = await inTransaction(ctx.db, async (tx) => {
+  const created = await commit(ctx.db, ctx.signals, async (tx) => {
     const agentIds = await checkAgentIds(tx, actor.account_id, fields.agent_ids ?? null);
     const channel = await tx
       .insertInto('channels')
@@ -70,6 +73,7 @@ export async function createChannel(
       .returningAll()
       .executeTakeFirstOrThrow();
     await setChannelAgents(tx, actor.account_id, channel.id, agentIds);
+    await recordChannelChanged(tx, actor.account_id, channel.id, 'created', now);
     return { channel, agentIds };
   });
   // Misses are never cached: only a channel deleted elsewhere within the cache's TTL could have left this id there.

@@ -1,23 +1,31 @@
 /**
  * An admin removes a channel of its account; its visitors, chats and messages
  * go with it (foreign keys cascade), the chat channel's cache forgets it, and
- * the visitor sockets of a widget are closed (the pages remove the widget).
+ * the visitor sockets of a widget are closed (the pages remove the widget);
+ * a channel.changed event tells open agent streams (their apps drop its chats).
  */
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors/AppError.js';
+import { commit } from '../../events/outbox.js';
 import { closeWidgetSockets } from '../../realtime/widgetSockets.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { forgetChatChannel } from '../chatChannel/findChannel.js';
+import { recordChannelChanged } from './channelChanged.js';
 
 export async function deleteChannel(ctx: AppContext, input: { actor: Actor; id: number }): Promise<void> {
   assertAdmin(input.actor);
-  const deleted = await ctx.db
-    .deleteFrom('channels')
-    .where('id', '=', input.id)
-    .where('account_id', '=', input.actor.account_id)
-    .returning(['public_id', 'type'])
-    .executeTakeFirst();
-  if (!deleted) throw notFound(`Channel ${input.id}`);
+  const { account_id: accountId } = input.actor;
+  const deleted = await commit(ctx.db, ctx.signals, async (tx) => {
+    const row = await tx
+      .deleteFrom('channels')
+      .where('id', '=', input.id)
+      .where('account_id', '=', accountId)
+      .returning(['public_id', 'type'])
+      .executeTakeFirst();
+    if (!row) throw notFound(`Channel ${input.id}`);
+    await recordChannelChanged(tx, accountId, input.id, 'deleted', ctx.clock());
+    return row;
+  });
   forgetChatChannel(ctx.db, deleted.public_id);
   // Open pages of a widget lose it within seconds (svc_onWidgetDestroy).
   if (deleted.type === 'widget') closeWidgetSockets(ctx, input.id);

@@ -8,11 +8,13 @@
  * `rotate_identity_secret:true` for a new one.
  * Fields of the other type are refused; null clears
  * color, allowed_domains and agent_ids (agent_ids null or [] = every agent).
- * The chat channel's cache forgets the channel once the change commits.
+ * The chat channel's cache forgets the channel once the change commits; a
+ * channel.changed event in its transaction makes open agent streams follow
+ * it (an agent added sees the channel's chats at once, one removed no longer).
  */
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
-import { inTransaction } from '../../db/database.js';
+import { commit } from '../../events/outbox.js';
 import type { ChannelsTable } from '../../db/schema.js';
 import { bool, toJson } from '../../lib/json.js';
 import { closeWidgetSockets } from '../../realtime/widgetSockets.js';
@@ -33,6 +35,7 @@ import {
 } from './channelInput.js';
 import { applyAppearance, readAppearance } from './appearance.js';
 import { SECRET_BYTES } from './createChannel.js';
+import { recordChannelChanged } from './channelChanged.js';
 import { findChannel, type ChannelWithAgents } from './listChannels.js';
 
 export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: number; fields: ChannelFields }): Promise<ChannelWithAgents> {
@@ -40,7 +43,7 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
   assertAdmin(actor);
   const now = ctx.clock();
 
-  const updated = await inTransaction(ctx.db, async (tx) => {
+  const updated = await commit(ctx.db, ctx.signals, async (tx) => {
     const { channel } = await findChannel(tx, actor.account_id, id);
     refuseForeignFields(channel.type, fields);
     const set: Updateable<ChannelsTable> = {};
@@ -69,6 +72,7 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
       .where('account_id', '=', actor.account_id)
       .execute();
     if (agentIds !== null) await setChannelAgents(tx, actor.account_id, id, agentIds);
+    await recordChannelChanged(tx, actor.account_id, id, 'updated', now);
     return findChannel(tx, actor.account_id, id);
   });
   forgetChatChannel(ctx.db, updated.channel.public_id);

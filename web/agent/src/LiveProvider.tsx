@@ -83,10 +83,19 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
         },
         bump: (which) => setBadges((b) => ({ ...b, [which]: b[which] + 1 })),
         seen: markRead,
+        // Which chats this agent sees may have changed: the lists, and screens holding data of their own, load again.
+        channelsChanged: () => {
+          api.myChannels().then(
+            (channels) => dispatch({ type: 'channels', visible: channels.map((c) => c.id) }),
+            () => {},
+          );
+          loadLists().catch(() => {});
+          setResyncs((n) => n + 1);
+        },
       });
       for (const fn of listeners.current) fn(frame);
     },
-    [announce, setMe, markRead],
+    [announce, setMe, markRead, loadLists],
   );
 
   // The tab comes back to front: the conversation on screen is read.

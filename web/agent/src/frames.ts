@@ -1,7 +1,8 @@
 /**
  * What each stream frame does to the app: inbox updates, alerts for new chats
  * and messages, offers (whose turn a waiting chat is), agent changes, badge
- * counts (a chat this agent read on another device: chat.read). Kinds this client does not know
+ * counts (a chat this agent read on another device: chat.read), list reloads
+ * (a channel added, changed or removed: channel.changed). Kinds this client does not know
  * are ignored (the server may add kinds; CONTRACT §5 says "at least"). The
  * payload types are protocol/agent.ts's; the checks here guard against a
  * server that sends less than they promise.
@@ -27,6 +28,8 @@ export interface FrameEffects {
   bump: (which: 'offline' | 'calls') => void;
   /** A visitor's message arrived in the conversation on screen: the server is told it is read. */
   seen: (chatId: number, messageId: number) => void;
+  /** A channel this agent sees (or saw) changed: which chats it sees may have too; the lists load again. */
+  channelsChanged: () => void;
 }
 
 export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
@@ -115,6 +118,9 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
     }
     case 'agent.updated':
       if (isRecord(frame.data.agent) && typeof frame.data.agent.id === 'number') fx.agentChanged(frame.data.agent);
+      return;
+    case 'channel.changed':
+      fx.channelsChanged();
       return;
     case 'offline_message.created':
       fx.bump('offline');

@@ -82,3 +82,28 @@ describe('inbox list rows (server previews and unread counts)', () => {
     expect(state.unread).toEqual({ 1: 1 });
   });
 });
+
+describe('inbox after a channel change', () => {
+  const inChannel = (id: number, channelId: number): Chat => ({ ...chat(id), channel_id: channelId });
+  const full: InboxState = {
+    ...emptyInbox,
+    chats: { 1: inChannel(1, 1), 2: inChannel(2, 2) },
+    messages: { 1: [], 2: [] },
+    preview: { 1: 'hi', 2: 'yo' },
+    typing: { 2: 99 },
+    unread: { 2: 3 },
+    counted: { 1: 5, 2: 6 },
+  };
+
+  it('drops the chats of the channels the agent no longer sees, and only those', () => {
+    expect(inboxReducer(full, { type: 'channels', visible: [1, 3] })).toEqual({
+      chats: { 1: inChannel(1, 1) },
+      messages: { 1: [] },
+      preview: { 1: 'hi' },
+      typing: {},
+      unread: {},
+      counted: { 1: 5 },
+    });
+    expect(inboxReducer(full, { type: 'channels', visible: [1, 2] })).toBe(full);
+  });
+});

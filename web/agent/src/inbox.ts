@@ -29,6 +29,8 @@ export type InboxAction =
   /** The stream said our state is stale (events we missed are gone): drop every chat but the one on screen; the lists load again. */
   | { type: 'stale'; keep: number | null }
   | { type: 'chats'; chats: Chat[] }
+  /** The channels this agent sees now (a channel.changed frame): the chats of any other channel go. */
+  | { type: 'channels'; visible: number[] }
   | { type: 'chat'; chat: Chat }
   | { type: 'message'; message: Message; unread: boolean }
   | { type: 'typing'; chatId: number; until: number | null }
@@ -77,6 +79,22 @@ function keepOnly(state: InboxState, id: number | null): InboxState {
     messages: pick(state.messages),
     preview: pick(state.preview),
     typing: {},
+    unread: pick(state.unread),
+    counted: pick(state.counted),
+  };
+}
+
+/** Only the chats of the `visible` channels, with their messages, previews, typing and counts. */
+function keepChannels(state: InboxState, visible: number[]): InboxState {
+  const shown = new Set(visible);
+  const gone = new Set(Object.values(state.chats).flatMap((c) => (shown.has(c.channel_id) ? [] : [c.id])));
+  if (gone.size === 0) return state;
+  const pick = <T>(record: Record<number, T>): Record<number, T> => Object.fromEntries(Object.entries(record).filter(([id]) => !gone.has(Number(id))));
+  return {
+    chats: pick(state.chats),
+    messages: pick(state.messages),
+    preview: pick(state.preview),
+    typing: pick(state.typing),
     unread: pick(state.unread),
     counted: pick(state.counted),
   };
@@ -154,6 +172,8 @@ export function inboxReducer(state: InboxState, action: InboxAction): InboxState
       return keepOnly(state, action.keep);
     case 'chats':
       return action.chats.reduce(upsertChat, state);
+    case 'channels':
+      return keepChannels(state, action.visible);
     case 'chat':
       return upsertChat(state, action.chat);
     case 'message': {
