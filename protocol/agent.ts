@@ -454,3 +454,14 @@ export interface FreedUploadsDto {
   files: number;
   bytes: number;
 }
+
+/** An audit-log row (GET /api/v1/audit). */
+export interface AuditEntryDto {
+  id: number;
+  at: number;
+  /** Who: null for the server's command line or a signed-out person (a forgotten password). */
+  agent: { id: number; name: string | null } | null;
+  action: string;
+  target: { type: string; id: string } | null;
+  address: string | null;
+}

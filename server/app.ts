@@ -23,6 +23,7 @@ import { systemClock, type Clock } from './lib/time.js';
 import { createMetrics } from './metrics.js';
 import { openRealtime, type Realtime } from './realtime/index.js';
 import { SocketBounds } from './realtime/socketBounds.js';
+import { auditRequests } from './routes/audited.js';
 import { registerRoutes } from './routes/index.js';
 import { startWorkers } from './workers.js';
 
@@ -144,6 +145,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerErrorHandler(app);
   registerJsonBodyParser(app);
   watchUntrustedProxies(app, ctx);
+  auditRequests(app, ctx);
   app.addHook('preValidation', async (request) => {
     if (request.body !== undefined && request.body !== null) request.body = stripNul(request.body);
     if (request.query && typeof request.query === 'object') request.query = stripNul(request.query);

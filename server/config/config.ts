@@ -28,6 +28,8 @@ export interface Config {
   readonly retentionDays: number;
   /** Days an anonymous widget visitor (no chat, message, call or contact details) is kept after it was last seen; 0 = forever. */
   readonly visitorIdleDays: number;
+  /** AUDIT_RETENTION_DAYS: how long audit-log rows are kept; 0 keeps them forever. */
+  readonly auditRetentionDays: number;
   /** Seconds between two passes of the retention worker. */
   readonly retentionIntervalSeconds: number;
   /** PostgreSQL: longest a statement may run before the server cancels it (503), in ms; 0 = no limit. */
@@ -189,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const visitorIdleDays = intSetting(env, problems, 'VISITOR_IDLE_DAYS', { fallback: 30, min: 0, max: 36500, example: 30 });
+  const auditRetentionDays = intSetting(env, problems, 'AUDIT_RETENTION_DAYS', { fallback: 365, min: 0, max: 36500, example: 730 });
 
   const retentionEveryRaw = nonEmpty(env, 'RETENTION_INTERVAL_SECONDS') ?? '300';
   const retentionIntervalSeconds = Number(retentionEveryRaw);
@@ -285,6 +288,7 @@ export function loadConfig(env: Env = process.env): Config {
     presenceGraceSeconds,
     retentionDays,
     visitorIdleDays,
+    auditRetentionDays,
     retentionIntervalSeconds,
     dbStatementTimeoutMs,
     dbConnectTimeoutMs,

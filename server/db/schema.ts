@@ -522,6 +522,18 @@ export interface TranscriptMailsTable {
   created_at: number;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: number;
+  agent_id: number | null;
+  agent_name: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  address: string | null;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   agents: AgentsTable;
@@ -558,6 +570,7 @@ export interface Database {
   routing_settings: RoutingSettingsTable;
   chat_offers: ChatOffersTable;
   transcript_mails: TranscriptMailsTable;
+  audit_log: AuditLogTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -565,6 +578,7 @@ export type Department = Selectable<DepartmentsTable>;
 export type CannedResponse = Selectable<CannedResponsesTable>;
 export type Upload = Selectable<UploadsTable>;
 export type StoredEvent = Selectable<EventsTable>;
+export type AuditEntry = Selectable<AuditLogTable>;
 export type Agent = Selectable<AgentsTable>;
 export type SignInThrottle = Selectable<SignInThrottlesTable>;
 export type Channel = Selectable<ChannelsTable>;

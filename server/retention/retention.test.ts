@@ -181,7 +181,7 @@ describe('retention', () => {
     expect(await pruneDeliveries(ctx, { cutoff, limit: 3 })).toEqual({ deleted: 3, more: true });
     expect(await pruneInboundDedup(ctx, { now: NOW, limit: 3 })).toEqual({ deleted: 3, more: true });
 
-    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 4, auth: 0, deliveries: 4, events: 4, visitors: 0 });
+    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 4, auth: 0, deliveries: 4, events: 4, visitors: 0, audit: 0 });
     expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0 });
   });
 

@@ -29,13 +29,14 @@ import { pruneDeliveries } from './pruneDeliveries.js';
 import { pruneEvents } from './pruneEvents.js';
 import { pruneInboundDedup } from './pruneInboundDedup.js';
 import { pruneVisitors } from './pruneVisitors.js';
+import { pruneAudit } from './pruneAudit.js';
 
 export const BATCH_SIZE = 2000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The first pass comes a minute after start (a process restarted often still prunes), not at once (start-up is busy). */
 const FIRST_PASS_DELAY_MS = 60_000;
 
-export type RetainedTable = 'inbound_dedup' | 'auth' | 'deliveries' | 'events' | 'visitors';
+export type RetainedTable = 'inbound_dedup' | 'auth' | 'deliveries' | 'events' | 'visitors' | 'audit';
 export type PassResult = Record<RetainedTable, number>;
 
 interface Batch {
@@ -83,7 +84,7 @@ export class Retention {
   async pass(): Promise<PassResult> {
     const now = this.ctx.clock();
     const limit = this.batchSize;
-    const result: PassResult = { inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0 };
+    const result: PassResult = { inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0, audit: 0 };
     const days = this.ctx.config.retentionDays;
     const cutoff = now - days * DAY_MS;
     const idleDays = this.ctx.config.visitorIdleDays;
@@ -103,11 +104,13 @@ export class Retention {
         },
       ],
       ['visitors', () => pruneVisitors(this.ctx, { cutoff: visitorCutoff, limit })],
+      ['audit', () => pruneAudit(this.ctx, { cutoff: now - this.ctx.config.auditRetentionDays * DAY_MS, limit })],
     ];
     for (const [table, batch] of tables) {
       // RETENTION_DAYS=0 keeps deliveries and events forever; dedup keys and sign-in rows expire whatever it says.
       if (days === 0 && (table === 'deliveries' || table === 'events')) continue;
       if (idleDays === 0 && table === 'visitors') continue;
+      if (this.ctx.config.auditRetentionDays === 0 && table === 'audit') continue;
       const { deleted, busy } = await this.drain(table, batch);
       result[table] = deleted;
       if (busy) break;

@@ -16,6 +16,7 @@ import { chatRoutes } from './api/v1/chats/chats.js';
 import { chatUploadRoutes } from './api/v1/chats/uploads.js';
 import { deliveriesRoutes } from './api/v1/deliveries/deliveries.js';
 import { exportRoutes } from './api/v1/export/export.js';
+import { auditRoutes } from './api/v1/audit/audit.js';
 import { mailsRoutes } from './api/v1/mails/mails.js';
 import { meRoutes } from './api/v1/me/me.js';
 import { mePreferencesRoutes } from './api/v1/me/preferences.js';
@@ -61,6 +62,7 @@ const apiV1: RouteModule[] = [
   routingRoutes,
   systemApiRoutes,
   exportRoutes,
+  auditRoutes,
 ];
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -39,6 +39,7 @@ import * as m047uploads from './047_upload_quotas.js';
 import * as m049 from './049_idle_visitors.js';
 import * as m045 from './045_transcript_mails.js';
 import * as m052 from './052_offers_and_missed.js';
+import * as m057 from './057_audit_log.js';
 import * as m046links from './046_password_link_binding.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -82,6 +83,7 @@ const modules: Record<string, MigrationModule> = {
   '045_transcript_mails': m045,
   '046_password_link_binding': m046links,
   '052_offers_and_missed': m052,
+  '057_audit_log': m057,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -9,6 +9,7 @@ import type { UploadResponse, WidgetAppearance } from '../../../protocol/widget'
 import { humanMessage } from './errorMessages';
 import type {
   Agent,
+  AuditEntry,
   AgentStatus,
   Call,
   CannedResponse,
@@ -299,6 +300,7 @@ export const api = {
 
   uploadUsage: () => request<UploadUsage>('GET', '/uploads/usage'),
   system: () => request<SystemInfo>('GET', '/system'),
+  audit: (page: Page = {}) => request<AuditEntry[]>('GET', '/audit', undefined, { limit: 50, ...page }),
   /** Frees what a visitor uploaded and the files of its chats; the messages stay, marked file_removed. */
   freeVisitorUploads: (visitorId: number) => request<FreedUploads>('DELETE', `/visitors/${visitorId}/uploads`),
 

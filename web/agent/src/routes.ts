@@ -24,6 +24,7 @@ const ADMIN_SECTIONS = [
   'assignment',
   'files',
   'system',
+  'audit',
 ] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 

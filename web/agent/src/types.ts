@@ -6,6 +6,7 @@
 
 import type {
   AgentDto,
+  AuditEntryDto,
   AgentStreamFrame,
   EventFrame,
   ChannelRefDto,
@@ -46,6 +47,7 @@ export type GivenUpEventType = GivenUpEventTypeDto;
 export type Mail = MailDto;
 export type SignInThrottle = SignInThrottleDto;
 export type SystemInfo = SystemDto;
+export type AuditEntry = AuditEntryDto;
 export type UploadUsage = UploadUsageDto;
 export type FreedUploads = FreedUploadsDto;
 export type NotificationPrefs = NotificationPrefsDto;

@@ -1,8 +1,9 @@
-/** The admin area: agents, departments, working hours, assignment, canned responses, channels, settings, the delivery log, the mail, sign-in throttles, uploaded files and the system, one section at a time. */
+/** The admin area: agents, departments, working hours, assignment, canned responses, channels, settings, the delivery log, the mail, sign-in throttles, uploaded files, the system and the audit log, one section at a time. */
 import { Link } from '../../router';
 import type { AdminSection } from '../../routes';
 import { Agents } from './Agents';
 import { Assignment } from './Assignment';
+import { AuditLog } from './AuditLog';
 import { CannedResponses } from './CannedResponses';
 import { Channels } from './Channels';
 import { Deliveries } from './Deliveries';
@@ -29,6 +30,7 @@ const SECTIONS: Array<[Section, string]> = [
   ['sign-in-throttles', 'Sign-in throttles'],
   ['files', 'Files'],
   ['system', 'System'],
+  ['audit', 'Audit log'],
 ];
 
 export function AdminPage({ section }: { section: Section }) {
@@ -53,6 +55,7 @@ export function AdminPage({ section }: { section: Section }) {
       {section === 'assignment' && <Assignment />}
       {section === 'files' && <Files />}
       {section === 'system' && <SystemPage />}
+      {section === 'audit' && <AuditLog />}
     </div>
   );
 }
