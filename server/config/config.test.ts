@@ -57,6 +57,9 @@ describe('loadConfig', () => {
       uploadQuotaBytes: 1024 * 1024 * 1024,
       uploadQuotaVisitorBytes: 50 * 1024 * 1024,
       uploadQuotaChannelBytes: 1024 * 1024 * 1024,
+      backupDir: null,
+      backupIntervalHours: 24,
+      backupKeep: 7,
     });
   });
 
@@ -98,6 +101,9 @@ describe('loadConfig', () => {
       UPLOAD_QUOTA_MB: '5',
       UPLOAD_QUOTA_VISITOR_MB: '2',
       UPLOAD_QUOTA_CHANNEL_MB: '4',
+      BACKUP_DIR: '/var/backups/parley',
+      BACKUP_INTERVAL_HOURS: '6',
+      BACKUP_KEEP: '14',
     });
     expect(config).toEqual({
       port: 9090,
@@ -134,6 +140,9 @@ describe('loadConfig', () => {
       uploadQuotaBytes: 5 * 1024 * 1024,
       uploadQuotaVisitorBytes: 2 * 1024 * 1024,
       uploadQuotaChannelBytes: 4 * 1024 * 1024,
+      backupDir: '/var/backups/parley',
+      backupIntervalHours: 6,
+      backupKeep: 14,
     });
   });
 

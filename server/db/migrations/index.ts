@@ -39,6 +39,7 @@ import * as m047uploads from './047_upload_quotas.js';
 import * as m049 from './049_idle_visitors.js';
 import * as m045 from './045_transcript_mails.js';
 import * as m046links from './046_password_link_binding.js';
+import * as m051 from './051_backup_runs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -80,8 +81,14 @@ const modules: Record<string, MigrationModule> = {
   '049_idle_visitors': m049,
   '045_transcript_mails': m045,
   '046_password_link_binding': m046links,
+  '051_backup_runs': m051,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
   return Object.fromEntries(Object.entries(modules).map(([name, m]) => [name, { up: (db) => m.up(db, k) }]));
+}
+
+/** The names of every migration this Parley has (a backup's migration level is checked against them). */
+export function migrationNames(): string[] {
+  return Object.keys(modules);
 }
