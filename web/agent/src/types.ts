@@ -23,6 +23,7 @@ import type {
   PresenceDto,
   SignInThrottleDto,
   SystemDto,
+  BackupRunDto,
   UploadUsageDto,
   FreedUploadsDto,
   VisitorDto,
@@ -46,6 +47,7 @@ export type GivenUpEventType = GivenUpEventTypeDto;
 export type Mail = MailDto;
 export type SignInThrottle = SignInThrottleDto;
 export type SystemInfo = SystemDto;
+export type BackupRun = BackupRunDto;
 export type UploadUsage = UploadUsageDto;
 export type FreedUploads = FreedUploadsDto;
 export type NotificationPrefs = NotificationPrefsDto;
