@@ -28,6 +28,7 @@ const HOUR_MS = 3600_000;
 /** How often an instance looks whether the interval's backup is taken. */
 const LOOK_MS = 60_000;
 const NAME = /^parley-\d{8}T\d{6}Z\.tar\.gz$/;
+const PART = /^parley-\d{8}T\d{6}Z\.tar\.gz\.part$/;
 
 export const intervalMs = (ctx: Pick<AppContext, 'config'>): number => ctx.config.backupIntervalHours * HOUR_MS;
 /** Start of the interval `at` falls in. */
@@ -70,7 +71,7 @@ export async function takeScheduledBackup(ctx: AppContext): Promise<ScheduledOut
       })
       .where('id', '=', claimed.id)
       .execute();
-    await removeOldest(dir, ctx.config.backupKeep);
+    await removeOldest(dir, ctx.config.backupKeep, Date.now() - intervalMs(ctx));
     return { taken: true, status: 'ok', file: done.file, error: null };
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
@@ -109,10 +110,19 @@ async function mailAdmins(ctx: AppContext, tx: Tx, now: number, dir: string, err
   for (const admin of admins) await enqueueMail(tx, ctx.config, { accountId: account.id, type: 'backup_failed', to: admin.email, ...content }, now);
 }
 
-/** Removes the oldest scheduled archives (by name: their interval) beyond `keep`. */
-async function removeOldest(dir: string, keep: number): Promise<void> {
-  const names = (await fs.readdir(dir)).filter((n) => NAME.test(n)).sort();
-  for (const name of names.slice(0, Math.max(0, names.length - keep))) await fs.rm(path.join(dir, name), { force: true });
+/**
+ * Removes the oldest scheduled archives (by name: their interval) beyond
+ * `keep`, and what a backup cut off by a stop left behind (its `.part` file and
+ * staging directory) once it is an interval old.
+ */
+async function removeOldest(dir: string, keep: number, leftBefore: number): Promise<void> {
+  const names = await fs.readdir(dir);
+  const archives = names.filter((n) => NAME.test(n)).sort();
+  for (const name of archives.slice(0, Math.max(0, archives.length - keep))) await fs.rm(path.join(dir, name), { force: true });
+  for (const name of names.filter((n) => PART.test(n) || n.startsWith('.parley-backup-'))) {
+    const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+    if (stat && stat.mtimeMs < leftBefore) await fs.rm(path.join(dir, name), { recursive: true, force: true });
+  }
 }
 
 export const backupWorker: Worker = async (app, ctx) => {
