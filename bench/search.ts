@@ -28,14 +28,14 @@ import { recordGoal, writeSection } from './lib/report.js';
 import { percentile } from './lib/stats.js';
 import { adminToken, json, PG_URL, startParley, type Db } from './lib/server.js';
 
-const MESSAGES = Number(process.env.BENCH_SEARCH_MESSAGES ?? 1_000_000);
+export const MESSAGES = Number(process.env.BENCH_SEARCH_MESSAGES ?? 1_000_000);
 const PER_CHAT = 10;
 const CHATS = Math.ceil(MESSAGES / PER_CHAT);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 20);
 const GOAL_MS = 200;
 const DAY = 86_400_000;
 const VERSION = `v1-${MESSAGES}`;
-const CACHE = path.join(os.tmpdir(), `parley-bench-search-${VERSION}`);
+export const CACHE = path.join(os.tmpdir(), `parley-bench-search-${VERSION}`);
 const RARE = 'zanzibarite';
 /** The PostgreSQL run's schema, kept between runs like the SQLite directory. */
 const PG_SCHEMA = `bench_search_${VERSION.replace(/-/g, '_')}`;
@@ -176,7 +176,7 @@ const progress = (from: number) => {
   if (from % 50_000 === 0) process.stderr.write(`  ${(from * PER_CHAT).toLocaleString('en')} messages…\n`);
 };
 
-async function seedSqlite(): Promise<Seeded> {
+export async function seedSqlite(): Promise<Seeded> {
   const marker = path.join(CACHE, 'seeded.json');
   if (fs.existsSync(marker)) return JSON.parse(fs.readFileSync(marker, 'utf8')) as Seeded;
   fs.rmSync(CACHE, { recursive: true, force: true });
