@@ -7,10 +7,14 @@
  * Prints the file, its size and what it holds.
  * Exit codes: 0 written, 2 bad usage or configuration, 1 failed.
  */
+import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { BackupError, createBackup, type BackupDone } from '../backup/createBackup.js';
 import { ToolError } from '../backup/postgresTools.js';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
+
+/** nice 10: below the server (0), as a background job. */
+const BACKGROUND_PRIORITY = 10;
 
 export function describeBackup(done: BackupDone): string {
   const c = done.manifest.counts;
@@ -52,6 +56,12 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw err;
+  }
+  // Beside a server that takes traffic on the same machine, the copy and its compression yield the CPU to it.
+  try {
+    os.setPriority(BACKGROUND_PRIORITY);
+  } catch {
+    // not permitted: run at the normal priority
   }
   try {
     process.stdout.write(describeBackup(await createBackup(config, file)));
