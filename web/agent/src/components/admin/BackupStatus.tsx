@@ -22,7 +22,7 @@ function size(bytes: number | null): string {
 function RunLine({ run, label }: { run: BackupRun; label: string }) {
   const failed = run.status === 'failed';
   return (
-    <div className={failed ? 'card paused' : 'card'} data-backup={run.status}>
+    <div className={failed ? 'notice paused' : 'card'} data-backup={run.status}>
       <p>
         <strong>{label}:</strong> {dateTime(run.started_at)} —{' '}
         {run.status === 'ok' ? (
