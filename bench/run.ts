@@ -2,12 +2,13 @@
  * npm run bench [-- --only=<name>] [-- --db=sqlite,postgres]: builds the server
  * (and the web apps, for the bundle sizes), runs the benchmarks one after the
  * other and rewrites their sections of docs/BENCHMARKS.md and its summary.
- * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, search, export, widget-load, routing, and soak
+ * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, search, export, widget-load, routing, backup, and soak
  * (ten minutes; only with --only=soak). The
  * PostgreSQL runs are skipped, loudly, when no server answers.
  * Each benchmark is bounded in time and talks to 127.0.0.1 only.
  */
 import { execSync } from 'node:child_process';
+import { runBackupBench } from './backup.js';
 import { runBundleBench } from './bundle.js';
 import { runChatChannelBench } from './chat-channel.js';
 import { runDeliveriesBench } from './deliveries.js';
@@ -43,6 +44,7 @@ const benches: Record<string, () => Promise<void>> = {
   export: () => runExportBench(dbs),
   'widget-load': () => runWidgetLoadBench(),
   routing: () => runRoutingBench(dbs),
+  backup: () => runBackupBench(),
   soak: () => runSoakBench(dbs),
 };
 /** Run only when named: ten minutes each. */

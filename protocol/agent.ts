@@ -256,6 +256,33 @@ export interface SystemDto {
    * since it started (at most 100): every client behind such a proxy shares its address and its sign-in limits.
    */
   untrusted_proxies: Array<{ address: string; first_seen_at: number; last_seen_at: number; requests: number }>;
+  /** Scheduled backups (BACKUP_DIR, docs/DATA.md): the last one, the last failure before it, and the next. */
+  backups: {
+    /** BACKUP_DIR is set. */
+    enabled: boolean;
+    dir: string | null;
+    interval_hours: number;
+    keep: number;
+    last: BackupRunDto | null;
+    /** The most recent failed backup when the last one succeeded after it; null otherwise. */
+    last_failed: BackupRunDto | null;
+    /** When the next one falls due (ms); null when disabled. */
+    next_at: number | null;
+  };
+}
+
+/** One scheduled backup. */
+export interface BackupRunDto {
+  started_at: number;
+  finished_at: number | null;
+  status: 'running' | 'ok' | 'failed';
+  /** The archive's path on the server. */
+  file: string | null;
+  size_bytes: number | null;
+  chats: number | null;
+  messages: number | null;
+  /** Why it failed (status failed). */
+  error: string | null;
 }
 
 /** Sign-in throttling of an (address, e-mail) pair or of a source address (GET /api/v1/auth/throttles, admins). */

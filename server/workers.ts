@@ -3,6 +3,7 @@
  * (after the HTTP server has drained). Each returns its own stop function.
  */
 import type { FastifyInstance } from 'fastify';
+import { backupWorker } from './backup/scheduled.js';
 import type { AppContext, Worker } from './context.js';
 import { dailyRollupWorker } from './domain/reports/dailyRollupWorker.js';
 import { routingWorker } from './domain/routing/routingWorker.js';
@@ -25,6 +26,7 @@ const workers: Worker[] = [
   dailyRollupWorker,
   hoursWorker,
   routingWorker,
+  backupWorker,
 ];
 
 export async function startWorkers(app: FastifyInstance, ctx: AppContext, enabled: boolean): Promise<() => Promise<void>> {

@@ -47,8 +47,8 @@ export interface RunningApp {
   base: string;
 }
 
-export async function startApp(): Promise<RunningApp> {
-  const t = await createTestApp();
+export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+  const t = await createTestApp({ env });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;
   return { t, base: `http://127.0.0.1:${port}` };

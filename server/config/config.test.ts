@@ -58,6 +58,9 @@ describe('loadConfig', () => {
       uploadQuotaBytes: 1024 * 1024 * 1024,
       uploadQuotaVisitorBytes: 50 * 1024 * 1024,
       uploadQuotaChannelBytes: 1024 * 1024 * 1024,
+      backupDir: null,
+      backupIntervalHours: 24,
+      backupKeep: 7,
     });
   });
 
@@ -100,6 +103,9 @@ describe('loadConfig', () => {
       UPLOAD_QUOTA_MB: '5',
       UPLOAD_QUOTA_VISITOR_MB: '2',
       UPLOAD_QUOTA_CHANNEL_MB: '4',
+      BACKUP_DIR: '/var/backups/parley',
+      BACKUP_INTERVAL_HOURS: '6',
+      BACKUP_KEEP: '14',
     });
     expect(config).toEqual({
       port: 9090,
@@ -137,6 +143,9 @@ describe('loadConfig', () => {
       uploadQuotaBytes: 5 * 1024 * 1024,
       uploadQuotaVisitorBytes: 2 * 1024 * 1024,
       uploadQuotaChannelBytes: 4 * 1024 * 1024,
+      backupDir: '/var/backups/parley',
+      backupIntervalHours: 6,
+      backupKeep: 14,
     });
   });
 
@@ -240,6 +249,11 @@ describe('loadConfig', () => {
     ['VISITOR_IDLE_DAYS', '36501'],
     ['VISITOR_IDLE_DAYS', '30d'],
     ['AUDIT_RETENTION_DAYS', '-1'],
+    ['BACKUP_INTERVAL_HOURS', '0'],
+    ['BACKUP_INTERVAL_HOURS', '1d'],
+    ['BACKUP_INTERVAL_HOURS', '8761'],
+    ['BACKUP_KEEP', '0'],
+    ['BACKUP_KEEP', 'all'],
     ['MAIL_FROM', 'Support <support@acme.example'],
     ['OUTBOUND_ALLOW_PRIVATE', 'yes'],
     ['LOG_LEVEL', 'verbose'],

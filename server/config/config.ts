@@ -71,6 +71,12 @@ export interface Config {
   readonly uploadQuotaVisitorBytes: number;
   /** Bytes of uploads one channel (widget or chat channel) may keep (UPLOAD_QUOTA_CHANNEL_MB; unset: the account's). */
   readonly uploadQuotaChannelBytes: number;
+  /** Where scheduled backups go (BACKUP_DIR); null = no scheduled backups (server/backup/scheduled.ts). */
+  readonly backupDir: string | null;
+  /** Hours between two scheduled backups (BACKUP_INTERVAL_HOURS). */
+  readonly backupIntervalHours: number;
+  /** Scheduled backups kept in BACKUP_DIR (BACKUP_KEEP); the oldest beyond it are removed. */
+  readonly backupKeep: number;
 }
 
 /** Defaults of the database timeouts, also for callers of openStore() without a Config (benchmarks). */
@@ -270,6 +276,11 @@ export function loadConfig(env: Env = process.env): Config {
   const uploadQuotaVisitorMb = intSetting(env, problems, 'UPLOAD_QUOTA_VISITOR_MB', { fallback: 50, min: 1, max: 10_485_760, example: 50 });
   const uploadQuotaChannelMb = intSetting(env, problems, 'UPLOAD_QUOTA_CHANNEL_MB', { fallback: uploadQuotaMb, min: 1, max: 10_485_760, example: 256 });
 
+  const backupDirRaw = nonEmpty(env, 'BACKUP_DIR');
+  const backupDir = backupDirRaw === null ? null : path.resolve(backupDirRaw);
+  const backupIntervalHours = intSetting(env, problems, 'BACKUP_INTERVAL_HOURS', { fallback: 24, min: 1, max: 8760, example: 24 });
+  const backupKeep = intSetting(env, problems, 'BACKUP_KEEP', { fallback: 7, min: 1, max: 10_000, example: 7 });
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -308,6 +319,9 @@ export function loadConfig(env: Env = process.env): Config {
     uploadQuotaBytes: uploadQuotaMb * 1024 * 1024,
     uploadQuotaVisitorBytes: uploadQuotaVisitorMb * 1024 * 1024,
     uploadQuotaChannelBytes: uploadQuotaChannelMb * 1024 * 1024,
+    backupDir,
+    backupIntervalHours,
+    backupKeep,
   });
 }
 

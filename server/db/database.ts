@@ -8,6 +8,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/config.js';
+import { createBackup } from '../backup/createBackup.js';
 import { columnKinds, type DialectName } from './columns.js';
 import { MigrationPostgresDialect } from './migrationDialect.js';
 import { migrationsFor } from './migrations/index.js';
@@ -25,6 +26,8 @@ export type Executor = Db | Tx;
 export interface Store {
   readonly db: Db;
   readonly dialect: DialectName;
+  /** SQLite: the one connection behind db, for backups through it (server/backup/sqliteCopy.ts). */
+  readonly sqlite?: SqliteDatabase.Database;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export async function openStore(config: StoreConfig): Promise<Store> {
   }
   const store = openSqlite(config.dataDir, config.sqliteSynchronous ?? 'normal');
   try {
+    await backupBeforeMigrations(store, config.dataDir);
     await migrate(store.db, 'sqlite', null);
   } catch (err) {
     await store.close();
@@ -67,7 +71,32 @@ function openSqlite(dataDir: string, synchronous: 'normal' | 'full'): Store {
     throw explainStoreStart(err, dataDir, 'open') ?? err;
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite: file, close: () => db.destroy() };
+}
+
+/**
+ * Before migrations change a SQLite database that has data, a backup of it
+ * goes into DATA_DIR/backups/ (the same archive as `npm run backup` writes),
+ * so an upgrade that goes wrong can be undone with `npm run restore`. A
+ * database without pending migrations, or a new one, is left as it is.
+ */
+async function backupBeforeMigrations(store: Store, dataDir: string): Promise<void> {
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrationsFor(columnKinds('sqlite')) },
+    allowUnorderedMigrations: true,
+  });
+  const known = await migrator.getMigrations();
+  const applied = known.filter((m) => m.executedAt !== undefined).length;
+  const pending = known.filter((m) => m.executedAt === undefined);
+  if (applied === 0 || pending.length === 0) return;
+  const dir = path.join(dataDir, 'backups');
+  fs.mkdirSync(dir, { recursive: true });
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  await createBackup({ dataDir, databaseUrl: null, databaseSchema: null, sqlite: store.sqlite }, path.join(dir, `parley-before-migrations-${stamp}.tar.gz`));
 }
 
 /**

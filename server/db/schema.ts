@@ -571,6 +571,22 @@ export interface Database {
   chat_offers: ChatOffersTable;
   transcript_mails: TranscriptMailsTable;
   audit_log: AuditLogTable;
+  backup_runs: BackupRunsTable;
+}
+
+/** One scheduled backup (migration 051, server/backup/scheduled.ts). */
+export interface BackupRunsTable {
+  id: Generated<number>;
+  /** Start of the interval it belongs to; unique: one instance takes each. */
+  scheduled_for: number;
+  started_at: number;
+  finished_at: number | null;
+  status: 'running' | 'ok' | 'failed';
+  file: string | null;
+  size_bytes: number | null;
+  chats: number | null;
+  messages: number | null;
+  error: string | null;
 }
 
 export type Account = Selectable<AccountsTable>;

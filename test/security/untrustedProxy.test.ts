@@ -73,7 +73,7 @@ describe('Admin → System (GET /api/v1/system)', () => {
   it('lists no untrusted proxy before one sent X-Forwarded-For, and TRUST_PROXY as set', async () => {
     const res = await system();
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ trust_proxy: [], untrusted_proxies: [] });
+    expect(res.json()).toMatchObject({ trust_proxy: [], untrusted_proxies: [] });
   });
 
   it('names each address that sent X-Forwarded-For unlisted, with when and how often', async () => {

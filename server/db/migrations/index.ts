@@ -41,6 +41,7 @@ import * as m045 from './045_transcript_mails.js';
 import * as m052 from './052_offers_and_missed.js';
 import * as m057 from './057_audit_log.js';
 import * as m046links from './046_password_link_binding.js';
+import * as m051 from './051_backup_runs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
@@ -84,8 +85,14 @@ const modules: Record<string, MigrationModule> = {
   '046_password_link_binding': m046links,
   '052_offers_and_missed': m052,
   '057_audit_log': m057,
+  '051_backup_runs': m051,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
   return Object.fromEntries(Object.entries(modules).map(([name, m]) => [name, { up: (db) => m.up(db, k) }]));
+}
+
+/** The names of every migration this Parley has (a backup's migration level is checked against them). */
+export function migrationNames(): string[] {
+  return Object.keys(modules);
 }

@@ -24,6 +24,7 @@ import type {
   PresenceDto,
   SignInThrottleDto,
   SystemDto,
+  BackupRunDto,
   UploadUsageDto,
   FreedUploadsDto,
   VisitorDto,
@@ -48,6 +49,7 @@ export type Mail = MailDto;
 export type SignInThrottle = SignInThrottleDto;
 export type SystemInfo = SystemDto;
 export type AuditEntry = AuditEntryDto;
+export type BackupRun = BackupRunDto;
 export type UploadUsage = UploadUsageDto;
 export type FreedUploads = FreedUploadsDto;
 export type NotificationPrefs = NotificationPrefsDto;

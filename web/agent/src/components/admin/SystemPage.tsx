@@ -3,13 +3,15 @@
  * addresses: the proxies TRUST_PROXY lists, and any address that sent
  * X-Forwarded-For without being listed. Behind such a proxy every client
  * shares the proxy's address, and so its sign-in limits (docs/SECURITY.md §6):
- * the page says so and what to set, in the operator's words. And the account's
- * data as one file (ExportCard).
+ * the page says so and what to set, in the operator's words. The scheduled
+ * backups: the last one, its result, and the next (BackupStatus). And the
+ * account's data as one file (ExportCard).
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { dateTime } from '../../format';
 import type { SystemInfo } from '../../types';
+import { BackupStatus } from './BackupStatus';
 import { ErrorText } from './ErrorText';
 import { ExportCard } from './ExportCard';
 
@@ -38,6 +40,10 @@ export function SystemPage() {
         </button>
       </div>
       <ErrorText error={error} />
+      <section aria-labelledby="backups-title">
+        <h2 id="backups-title">Backups</h2>
+        {info === null ? !error && <p className="muted">Loading…</p> : <BackupStatus backups={info.backups} />}
+      </section>
       <section aria-labelledby="proxies-title">
         <h2 id="proxies-title">Client addresses and proxies</h2>
         {info === null ? (
