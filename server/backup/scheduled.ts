@@ -15,6 +15,7 @@
  * other file of BACKUP_DIR is touched. A row left `running` by an instance
  * that stopped during its backup is marked failed after one interval.
  */
+import { recordAudit } from '../domain/audit/recordAudit.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext, Worker } from '../context.js';
@@ -71,6 +72,9 @@ export async function takeScheduledBackup(ctx: AppContext): Promise<ScheduledOut
       })
       .where('id', '=', claimed.id)
       .execute();
+    for (const { id } of await ctx.db.selectFrom('accounts').select('id').execute()) {
+      await recordAudit(ctx.db, { accountId: id, agent: null, action: 'backup.taken', address: null, at: ctx.clock() });
+    }
     await removeOldest(dir, ctx.config.backupKeep, Date.now() - intervalMs(ctx));
     return { taken: true, status: 'ok', file: done.file, error: null };
   } catch (err) {

@@ -4,7 +4,7 @@
  * the service runs, with the same environment as the service (DATA_DIR, or
  * DATABASE_URL and DATABASE_SCHEMA). SQLite is copied through its online
  * backup API, PostgreSQL through pg_dump from PATH (server/backup/).
- * Prints the file, its size and what it holds.
+ * Prints the file, its size and what it holds, and notes it in the audit log.
  * Exit codes: 0 written, 2 bad usage or configuration, 1 failed.
  */
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { BackupError, createBackup, type BackupDone } from '../backup/createBackup.js';
 import { ToolError } from '../backup/postgresTools.js';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { auditCommand } from './auditCommand.js';
 
 /** nice 10: below the server (0), as a background job. */
 const BACKGROUND_PRIORITY = 10;
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   }
   try {
     process.stdout.write(describeBackup(await createBackup(config, file)));
+    await auditCommand(config, 'backup.taken');
   } catch (err) {
     if (err instanceof BackupError || err instanceof ToolError) {
       process.stderr.write(`Backup failed: ${err.message}\n`);
