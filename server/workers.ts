@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, Worker } from './context.js';
+import { erasureWorker } from './domain/erasure/erasureWorker.js';
 import { dailyRollupWorker } from './domain/reports/dailyRollupWorker.js';
 import { routingWorker } from './domain/routing/routingWorker.js';
 import { hoursWorker } from './domain/workingHours/hoursWorker.js';
@@ -25,6 +26,7 @@ const workers: Worker[] = [
   dailyRollupWorker,
   hoursWorker,
   routingWorker,
+  erasureWorker,
 ];
 
 export async function startWorkers(app: FastifyInstance, ctx: AppContext, enabled: boolean): Promise<() => Promise<void>> {

@@ -9,6 +9,7 @@
  *                 change=rated             → chat_rated     (opt-in)
  *   offline_message.created                → offline_message
  *   call.updated                           → call_event
+ *   visitor.erased                         → visitor_erased (opt-in)
  * webhookNameOf() is cheap (no reads), so a type the account switched off
  * costs nothing; buildBody() reads what the body needs, inside the relay's
  * transaction.
@@ -28,6 +29,7 @@ import {
   chatStartedBody,
   chatUpdatedBody,
   offlineMessageBody,
+  visitorErasedBody,
   type WebhookBody,
   type WebhookEventName,
 } from '../presenters/webhook/events.js';
@@ -58,6 +60,8 @@ export function webhookNameOf(event: RelayedEvent): WebhookEventName | null {
       return 'offline_message';
     case 'call.updated':
       return 'call_event';
+    case 'visitor.erased':
+      return 'visitor_erased';
     case 'message.created':
     case 'message.updated':
     case 'typing':
@@ -149,6 +153,11 @@ export async function buildBody(tx: Tx, name: WebhookEventName, event: RelayedEv
       return offlineMessage(tx, event);
     case 'call.updated':
       return callUpdated(tx, event);
+    case 'visitor.erased': {
+      if (event.data.channel_id === null) return null;
+      const channel = await tx.selectFrom('channels').selectAll().where('id', '=', event.data.channel_id).executeTakeFirst();
+      return channel ? visitorErasedBody(channel, event.data) : null;
+    }
     case 'message.created':
     case 'message.updated':
     case 'typing':

@@ -72,6 +72,15 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
     last_read_message_id: { doc: 'the last message the agent has seen now (it only moves forward)' },
     unread_count: { doc: "the visitor's messages after it, as the chat lists' `unread_count` counts them (`0` once read to the end)" },
   },
+  'visitor.erased': {
+    erasure_id: { doc: 'the erasure (`GET /api/v1/erasures/:id`)' },
+    visitor_id: { doc: "the erased visitor's id (no longer found)" },
+    visitor_number: { doc: "the erased visitor's number" },
+    channel_id: { doc: "the visitor's channel, or `null`" },
+    user_token: { doc: 'the user token the site gave the widget visitor, or `null`' },
+    sender_id: { doc: "the chat channel's `sender.id` of the visitor (a string), or `null` for a widget visitor" },
+    sender_id_is_number: { doc: '`true` when `sender.id` arrived as a JSON number' },
+  },
 };
 
 export const EVENT_TYPES = [
@@ -86,6 +95,7 @@ export const EVENT_TYPES = [
   'working_hours.changed',
   'chat.offered',
   'chat.read',
+  'visitor.erased',
 ] as const satisfies readonly EventType[];
 
 /** Compile-time check: EVENT_TYPES names every event of the catalogue. */

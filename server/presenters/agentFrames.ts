@@ -33,6 +33,8 @@ export function toFrame(e: RelayedEvent): StreamFrame {
       return positioned({ type: e.type, data: e.data }, e);
     case 'chat.read':
       return positioned({ type: e.type, data: e.data }, e);
+    case 'visitor.erased':
+      return positioned({ type: e.type, data: e.data }, e);
     default:
       return assertNever(e);
   }

@@ -68,6 +68,7 @@ export class VisitorFrames {
       case 'offline_message.created':
       case 'chat.offered':
       case 'chat.read':
+      case 'visitor.erased':
         return null;
       default:
         return assertNever(e);

@@ -35,6 +35,7 @@ import * as m034 from './034_search_filters.js';
 import * as m043 from './043_search_chat_order.js';
 import * as m044 from './044_deployment.js';
 import * as m050 from './050_inbound_dedup_retry.js';
+import * as m054 from './054_erasures.js';
 import * as m047uploads from './047_upload_quotas.js';
 import * as m049 from './049_idle_visitors.js';
 import * as m045 from './045_transcript_mails.js';
@@ -80,6 +81,7 @@ const modules: Record<string, MigrationModule> = {
   '049_idle_visitors': m049,
   '045_transcript_mails': m045,
   '046_password_link_binding': m046links,
+  '054_erasures': m054,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
