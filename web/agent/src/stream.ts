@@ -25,6 +25,7 @@ const FRAME_TYPES: Record<EventType | WireFrame['type'], true> = {
   'working_hours.changed': true,
   'chat.offered': true,
   'chat.read': true,
+  'visitor.erased': true,
   ready: true,
   reset: true,
   pong: true,

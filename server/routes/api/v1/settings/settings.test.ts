@@ -41,6 +41,7 @@ describe('/api/v1/settings', () => {
         chat_started: false,
         chat_missed: false,
         chat_rated: false,
+        visitor_erased: false,
       },
     });
     expect(Buffer.from(res.json().webhook_secret.slice(6), 'base64')).toHaveLength(32);

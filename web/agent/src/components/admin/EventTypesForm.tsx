@@ -21,6 +21,7 @@ const TYPES: Array<[name: string, label: string, extra?: true]> = [
   ['chat_started', 'A new chat is waiting for an agent', true],
   ['chat_missed', 'Nobody accepted a chat in time (after the missed-chat minutes)', true],
   ['chat_rated', 'The visitor rated a chat', true],
+  ['visitor_erased', 'An administrator erased a visitor (its identifiers only)', true],
 ];
 
 export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
