@@ -157,6 +157,8 @@ export interface SettingsTable {
   default_agent_status: 'online' | 'away' | 'offline' | null;
   /** Minutes without activity in the app before an online agent turns Away; null or 0 = never (migration 029). */
   away_after_idle_minutes: number | null;
+  /** Finished chats older than this many days are erased (retention/pruneChats.ts); null = kept forever (migration 056). */
+  retention_chats_days: number | null;
 }
 
 export interface VisitorsTable {

@@ -36,6 +36,7 @@ import * as m043 from './043_search_chat_order.js';
 import * as m044 from './044_deployment.js';
 import * as m050 from './050_inbound_dedup_retry.js';
 import * as m054 from './054_erasures.js';
+import * as m056 from './056_chat_retention.js';
 import * as m047uploads from './047_upload_quotas.js';
 import * as m049 from './049_idle_visitors.js';
 import * as m045 from './045_transcript_mails.js';
@@ -82,6 +83,7 @@ const modules: Record<string, MigrationModule> = {
   '045_transcript_mails': m045,
   '046_password_link_binding': m046links,
   '054_erasures': m054,
+  '056_chat_retention': m056,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
