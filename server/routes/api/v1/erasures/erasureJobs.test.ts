@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { eraseVisitorStep } from '../../../../domain/erasure/eraseVisitor.js';
 import { createChatChannel, postInbound, textMessage, waitFor } from '../../../../../test/helpers/chatChannel.js';
-import { bearer, createTestApp, freshStore, type TestApp } from '../../../../../test/helpers/testApp.js';
+import { bearer, createTestApp, freshStore, testDialect, type TestApp } from '../../../../../test/helpers/testApp.js';
 
 const MESSAGES = 10_000;
 
@@ -54,9 +54,11 @@ describe('erasure jobs', () => {
       expect(await eraseVisitorStep(t.app.ctx, job.id, 500)).toBe('more');
       slowest = Math.max(slowest, Date.now() - at);
     }
-    expect(slowest).toBeLessThan(1000);
+    expect(slowest).toBeLessThan(500);
     const mid = (await t.app.inject({ method: 'GET', url: `/api/v1/erasures/${job.id}`, headers: bearer(t.adminToken) })).json().erasure;
-    expect(mid).toMatchObject({ status: 'running', messages_erased: 1500, messages_total: MESSAGES });
+    // 500 messages a batch on PostgreSQL, 100 on SQLite (its search index's secure delete makes each dearer).
+    const perBatch = testDialect() === 'sqlite' ? 100 : 500;
+    expect(mid).toMatchObject({ status: 'running', messages_erased: 3 * perBatch, messages_total: MESSAGES });
 
     // A restart: the next process resumes the job with its workers and finishes it.
     await t.app.close();
@@ -68,7 +70,7 @@ describe('erasure jobs', () => {
       return e.status === 'done' ? e : null;
     }, 60_000);
     // Seen by the benchmark too; logged here as a sanity figure.
-    console.log(`erased the remaining ${MESSAGES - 1500} messages in ${Date.now() - resumedAt} ms`);
+    console.log(`erased the remaining ${MESSAGES - 3 * perBatch} messages in ${Date.now() - resumedAt} ms`);
     expect(done).toMatchObject({ messages_erased: MESSAGES, chats_erased: 1 });
     expect(await tt.app.ctx.db.selectFrom('messages').select('id').where('chat_id', '=', chat.id).executeTakeFirst()).toBeUndefined();
     expect(await tt.app.ctx.db.selectFrom('visitors').select('id').where('id', '=', visitor.id).executeTakeFirst()).toBeUndefined();
