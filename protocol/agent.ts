@@ -392,6 +392,21 @@ export interface EventPayloads {
   'chat.offered': ChatOfferedData;
   'chat.read': ChatReadData;
   'channel.changed': ChannelChangedData;
+  'visitor.erased': VisitorErasedData;
+}
+
+/** A visitor's erasure ended (DELETE /api/v1/visitors/:id): everything about the visitor is gone. */
+export interface VisitorErasedData {
+  erasure_id: number;
+  visitor_id: number;
+  visitor_number: number;
+  channel_id: number | null;
+  /** The user token the site had given the widget visitor; null when none. */
+  user_token: string | null;
+  /** The chat channel's sender.id of the visitor; null for a widget visitor. */
+  sender_id: string | null;
+  /** Whether sender.id arrived as a JSON number. */
+  sender_id_is_number: boolean;
 }
 
 /** Working hours for chat opened or closed (at the boundary, or an admin changed them): docs/ROUTING.md. */
@@ -491,4 +506,20 @@ export interface AuditEntryDto {
   action: string;
   target: { type: string; id: string } | null;
   address: string | null;
+}
+
+/** A visitor's erasure (DELETE /api/v1/visitors/:id answers it with 202; GET /api/v1/erasures/:id shows its progress). */
+export interface ErasureDto {
+  id: number;
+  visitor_id: number;
+  visitor_number: number;
+  /** `running` until everything about the visitor is gone, then `done`. */
+  status: 'running' | 'done';
+  chats_total: number;
+  chats_erased: number;
+  messages_total: number;
+  messages_erased: number;
+  files_erased: number;
+  created_at: number;
+  finished_at: number | null;
 }

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { backupWorker } from './backup/scheduled.js';
 import type { AppContext, Worker } from './context.js';
+import { erasureWorker } from './domain/erasure/erasureWorker.js';
 import { dailyRollupWorker } from './domain/reports/dailyRollupWorker.js';
 import { routingWorker } from './domain/routing/routingWorker.js';
 import { hoursWorker } from './domain/workingHours/hoursWorker.js';
@@ -27,6 +28,7 @@ const workers: Worker[] = [
   hoursWorker,
   routingWorker,
   backupWorker,
+  erasureWorker,
 ];
 
 export async function startWorkers(app: FastifyInstance, ctx: AppContext, enabled: boolean): Promise<() => Promise<void>> {

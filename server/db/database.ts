@@ -65,6 +65,8 @@ function openSqlite(dataDir: string, synchronous: 'normal' | 'full'): Store {
     // power loss or an OS crash; FULL syncs every commit (SQLITE_SYNCHRONOUS, docs/CONFIG.md).
     file.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     file.pragma('foreign_keys = ON');
+    // Deleted content is overwritten with zeros, so an erased visitor leaves no bytes in free pages (docs/DATA.md).
+    file.pragma('secure_delete = ON');
     file.pragma('busy_timeout = 5000');
   } catch (err) {
     file?.close();

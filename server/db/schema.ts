@@ -157,6 +157,8 @@ export interface SettingsTable {
   default_agent_status: 'online' | 'away' | 'offline' | null;
   /** Minutes without activity in the app before an online agent turns Away; null or 0 = never (migration 029). */
   away_after_idle_minutes: number | null;
+  /** Finished chats older than this many days are erased (retention/pruneChats.ts); null = kept forever (migration 056). */
+  retention_chats_days: number | null;
 }
 
 export interface VisitorsTable {
@@ -331,6 +333,8 @@ export interface DeliveriesTable {
   created_at: number;
   updated_at: number;
   delivered_at: number | null;
+  /** The visitor a delivery is about when it is about no chat (offline messages, calls; migration 054): erasure finds it. */
+  visitor_id: number | null;
 }
 
 /** An event type given up on for an account (migration 017, eventWebhooks/giveUp.ts). */
@@ -572,6 +576,7 @@ export interface Database {
   transcript_mails: TranscriptMailsTable;
   audit_log: AuditLogTable;
   backup_runs: BackupRunsTable;
+  erasures: ErasuresTable;
 }
 
 /** One scheduled backup (migration 051, server/backup/scheduled.ts). */
@@ -638,3 +643,29 @@ export interface ChatOffersTable {
   previous_agent_id: number | null;
 }
 export type ChatOffer = Selectable<ChatOffersTable>;
+
+/** Erasing one visitor everywhere (migration 054, domain/erasure/): a job worked off in batches, resumed after a restart. */
+export interface ErasuresTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The visitor being erased; its row goes at the end (no foreign key). */
+  visitor_id: number;
+  visitor_number: number;
+  channel_id: number | null;
+  /** The administrator who asked; null for retention. */
+  requested_by: number | null;
+  status: 'running' | 'done';
+  chats_total: number;
+  chats_erased: number;
+  messages_total: number;
+  messages_erased: number;
+  files_erased: number;
+  /** How far the scan for the visitor's events of no chat (offline messages, calls) has come (event id). */
+  events_scanned_through: Generated<number>;
+  /** `{user_token, sender_id, sender_id_is_number}` until visitor_erased is recorded, then null. */
+  identifiers_json: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+export type Erasure = Selectable<ErasuresTable>;

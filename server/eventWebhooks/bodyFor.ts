@@ -9,6 +9,7 @@
  *                 change=rated             → chat_rated     (opt-in)
  *   offline_message.created                → offline_message
  *   call.updated                           → call_event
+ *   visitor.erased                         → visitor_erased (opt-in)
  * webhookNameOf() is cheap (no reads), so a type the account switched off
  * costs nothing; buildBody() reads what the body needs, inside the relay's
  * transaction.
@@ -29,6 +30,7 @@ import {
   chatStartedBody,
   chatUpdatedBody,
   offlineMessageBody,
+  visitorErasedBody,
   type WebhookBody,
   type WebhookEventName,
 } from '../presenters/webhook/events.js';
@@ -59,6 +61,8 @@ export function webhookNameOf(event: RelayedEvent): WebhookEventName | null {
       return 'offline_message';
     case 'call.updated':
       return 'call_event';
+    case 'visitor.erased':
+      return 'visitor_erased';
     case 'message.created':
     case 'message.updated':
     case 'typing':
@@ -150,6 +154,11 @@ export async function buildBody(tx: Tx, name: WebhookEventName, event: RelayedEv
       return offlineMessage(tx, event);
     case 'call.updated':
       return callUpdated(tx, event);
+    case 'visitor.erased': {
+      if (event.data.channel_id === null) return null;
+      const channel = await tx.selectFrom('channels').selectAll().where('id', '=', event.data.channel_id).executeTakeFirst();
+      return channel ? visitorErasedBody(channel, event.data) : null;
+    }
     case 'message.created':
     case 'message.updated':
     case 'typing':

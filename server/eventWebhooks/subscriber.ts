@@ -58,7 +58,7 @@ async function settingsOf(tx: Tx, accountId: number, ctx: AppContext): Promise<W
 
 export const eventWebhooks: Subscriber = {
   name: 'event-webhooks',
-  handles: ['chat.created', 'chat.updated', 'offline_message.created', 'call.updated'],
+  handles: ['chat.created', 'chat.updated', 'offline_message.created', 'call.updated', 'visitor.erased'],
   wants: (event) => webhookNameOf(event) !== null,
   async handle(tx: Tx, event: RelayedEvent, ctx: AppContext): Promise<void> {
     try {
@@ -88,8 +88,16 @@ async function makeWebhook(tx: Tx, event: RelayedEvent, ctx: AppContext): Promis
       body,
       chatId: event.chat_id,
       eventId: event.id,
+      visitorId: visitorIdOf(event),
       paused: settings.webhooks_paused_reason !== null,
     },
     ctx.clock(),
   );
+}
+
+/** The visitor an event of no chat is about (offline messages, calls), for erasure. */
+function visitorIdOf(event: RelayedEvent): number | null {
+  if (event.type === 'offline_message.created') return event.data.offline_message.visitor_id;
+  if (event.type === 'call.updated') return event.data.visitor_id;
+  return null;
 }

@@ -89,6 +89,15 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
       doc: '`created`, `updated` (its agents, name or options) or `deleted`: sent to the agents who see the channel after the change or saw it before, administrators always; reload the chat lists and `GET /api/v1/me/channels`',
     },
   },
+  'visitor.erased': {
+    erasure_id: { doc: 'the erasure (`GET /api/v1/erasures/:id`)' },
+    visitor_id: { doc: "the erased visitor's id (no longer found)" },
+    visitor_number: { doc: "the erased visitor's number" },
+    channel_id: { doc: "the visitor's channel, or `null`" },
+    user_token: { doc: 'the user token the site gave the widget visitor, or `null`' },
+    sender_id: { doc: "the chat channel's `sender.id` of the visitor (a string), or `null` for a widget visitor" },
+    sender_id_is_number: { doc: '`true` when `sender.id` arrived as a JSON number' },
+  },
 };
 
 export const EVENT_TYPES = [
@@ -104,6 +113,7 @@ export const EVENT_TYPES = [
   'chat.offered',
   'chat.read',
   'channel.changed',
+  'visitor.erased',
 ] as const satisfies readonly EventType[];
 
 /** Compile-time check: EVENT_TYPES names every event of the catalogue. */

@@ -27,6 +27,8 @@ export interface NewMail extends MailContent {
   to: string;
   replyTo?: string | null;
   chatId?: number | null;
+  /** The visitor the mail is about when no chat says so (an offline message, a callback request): erasure finds it. */
+  visitorId?: number | null;
   /** A password mail's link (password_links.id): its token is made as the mail is sent (passwordLinkMail.ts), never stored. */
   passwordLinkId?: number;
 }
@@ -43,6 +45,7 @@ export async function enqueueMail(tx: Tx, config: Pick<Config, 'smtpUrl'>, mail:
       url: `mailto:${mail.to}`,
       body,
       chatId: mail.chatId ?? null,
+      visitorId: mail.visitorId ?? null,
       kept: config.smtpUrl === null,
     },
     now,

@@ -34,8 +34,20 @@ async function notify(
   const content = await compose(scope);
   if (!content) return;
   for (const to of scope.recipients) {
-    await enqueueMail(tx, ctx.config, { accountId: event.account_id, type, to, replyTo, chatId: event.chat_id, ...content }, ctx.clock());
+    await enqueueMail(
+      tx,
+      ctx.config,
+      { accountId: event.account_id, type, to, replyTo, chatId: event.chat_id, visitorId: visitorOf(event), ...content },
+      ctx.clock(),
+    );
   }
+}
+
+/** The visitor a notification about no chat is about (erasure finds its mails). */
+function visitorOf(event: RelayedEvent): number | null {
+  if (event.type === 'offline_message.created') return event.data.offline_message.visitor_id;
+  if (event.type === 'call.updated') return event.data.visitor_id;
+  return null;
 }
 
 async function offlineMessage(tx: Tx, ctx: AppContext, event: RelayedEvent<'offline_message.created'>): Promise<void> {

@@ -35,6 +35,8 @@ export function toFrame(e: RelayedEvent): StreamFrame {
       return positioned({ type: e.type, data: e.data }, e);
     case 'channel.changed':
       return positioned({ type: e.type, data: e.data }, e);
+    case 'visitor.erased':
+      return positioned({ type: e.type, data: e.data }, e);
     default:
       return assertNever(e);
   }

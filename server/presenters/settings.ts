@@ -4,6 +4,7 @@
  * are the widget invitation rules (stored already checked: widgetRules.ts);
  * internal delivery state is not part of this shape.
  */
+import type { RetentionSettings } from '../domain/settings/chatRetention.js';
 import { eventTypesOf, type EventTypeSettings } from '../domain/settings/eventTypes.js';
 import { callbackOf, type SettingsRow } from '../domain/settings/getSettings.js';
 import type { GivenUpRow } from '../domain/settings/givenUpEventTypes.js';
@@ -34,9 +35,11 @@ export interface SettingsDto {
   chat_hours: WorkingHours | null;
   /** Every event type of the event webhooks with whether it is sent (the spec's on, the extras off by default). */
   event_webhook_types: EventTypeSettings;
+  /** Chat retention: after how many days finished chats are erased (null: never), and how many the next pass removes. */
+  retention: RetentionSettings;
 }
 
-export function presentSettings(row: SettingsRow): SettingsDto {
+export function presentSettings(row: SettingsRow, retention: RetentionSettings): SettingsDto {
   const { enabled, balance_seconds, timezone, hours, provider } = callbackOf(row);
   return {
     event_webhook_url: row.event_webhook_url,
@@ -49,6 +52,7 @@ export function presentSettings(row: SettingsRow): SettingsDto {
     presence: presenceOf(row),
     chat_hours: parseStoredHours(row.chat_hours_json),
     event_webhook_types: eventTypesOf(row),
+    retention,
   };
 }
 

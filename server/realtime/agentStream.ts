@@ -91,6 +91,7 @@ export class AgentStream {
       case 'call.updated':
       case 'working_hours.changed':
       case 'chat.offered':
+      case 'visitor.erased':
         return this.visibility.allows(e);
       case 'chat.read':
         // One agent's own unread state: its devices only, never a colleague's (nor an administrator's).

@@ -69,6 +69,7 @@ export class VisitorFrames {
       case 'chat.offered':
       case 'chat.read':
       case 'channel.changed':
+      case 'visitor.erased':
         return null;
       default:
         return assertNever(e);

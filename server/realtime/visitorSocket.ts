@@ -17,7 +17,7 @@ import type { UnavailableSource } from '../errors/unavailableLog.js';
 import { EventFeed } from './feed.js';
 import { CLOSE_INTERNAL, CLOSE_TRY_AGAIN, closeWith, keepAlive, resetFrame, sendJson } from './socket.js';
 import type { VisitorFrames } from './visitorFrames.js';
-import { CLOSE_WIDGET_GONE, holdWidgetSocket, WIDGET_GONE_REASON } from './widgetSockets.js';
+import { CLOSE_VISITOR_ERASED, CLOSE_WIDGET_GONE, holdWidgetSocket, VISITOR_ERASED_REASON, WIDGET_GONE_REASON } from './widgetSockets.js';
 
 const FEED_FAILED: UnavailableSource = { name: 'visitor socket', first: 'visitor socket feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
 
@@ -29,7 +29,7 @@ export class VisitorSocket {
     private readonly ctx: AppContext,
     private readonly socket: WebSocket,
     private readonly channel: Channel,
-    visitor: Visitor,
+    private readonly visitor: Visitor,
     private readonly frames: VisitorFrames,
     cursor: number | null,
     request: FastifyRequest,
@@ -58,7 +58,7 @@ export class VisitorSocket {
   open(): void {
     this.ctx.metrics.sockets.labels('visitor').inc();
     this.socket.on('close', () => this.closed());
-    holdWidgetSocket(this.ctx, this.channel.id, this.socket);
+    holdWidgetSocket(this.ctx, this.channel.id, this.socket, this.visitor.id);
     this.stopKeepAlive = keepAlive(this.socket, () => {
       this.feed.catchUp();
       void this.checkWidget();
@@ -70,6 +70,9 @@ export class VisitorSocket {
   private async checkWidget(): Promise<void> {
     try {
       await findWidgetChannel(this.ctx.db, this.channel.public_id);
+      // Erased on another instance: the visitor's widget token is gone (domain/erasure/).
+      const visitor = await this.ctx.db.selectFrom('visitors').select('token_hash').where('id', '=', this.visitor.id).executeTakeFirst();
+      if (!visitor?.token_hash) closeWith(this.socket, CLOSE_VISITOR_ERASED, VISITOR_ERASED_REASON);
     } catch (err) {
       if (err instanceof AppError && err.status === 404) closeWith(this.socket, CLOSE_WIDGET_GONE, WIDGET_GONE_REASON);
       // Other failures (the database away): the next tick looks again.

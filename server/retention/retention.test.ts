@@ -181,8 +181,8 @@ describe('retention', () => {
     expect(await pruneDeliveries(ctx, { cutoff, limit: 3 })).toEqual({ deleted: 3, more: true });
     expect(await pruneInboundDedup(ctx, { now: NOW, limit: 3 })).toEqual({ deleted: 3, more: true });
 
-    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 4, auth: 0, deliveries: 4, events: 4, visitors: 0, audit: 0 });
-    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0 });
+    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 4, auth: 0, deliveries: 4, events: 4, visitors: 0, audit: 0, chats: 0 });
+    expect(await new Retention(ctx, { batchSize: 3 }).pass()).toEqual({ inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0, audit: 0, chats: 0 });
   });
 
   it('steps over kept rows inside a batch and goes on past them', async () => {
@@ -234,7 +234,7 @@ describe('retention', () => {
     await delivery('delivered', 0);
     await dedup(0);
     const forever: AppContext = { ...ctx, config: { ...ctx.config, retentionDays: 0 } };
-    expect(await new Retention(forever).pass()).toEqual({ inbound_dedup: 1, auth: 0, deliveries: 0, events: 0, visitors: 0 });
+    expect(await new Retention(forever).pass()).toEqual({ inbound_dedup: 1, auth: 0, deliveries: 0, events: 0, visitors: 0, audit: 0, chats: 0 });
     expect(await ids('events')).toHaveLength(1);
     expect(await ids('deliveries')).toHaveLength(1);
   });
@@ -243,7 +243,7 @@ describe('retention', () => {
     await event(RECENT);
     await delivery('delivered', RECENT);
     await dedup(NOW);
-    expect(await new Retention(ctx).pass()).toEqual({ inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0 });
+    expect(await new Retention(ctx).pass()).toEqual({ inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0, audit: 0, chats: 0 });
   });
 
   // Several instances share a PostgreSQL database; SQLite is one process (two connections in one process would wait on each other).

@@ -25,6 +25,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext, Worker } from '../context.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
 import { pruneAuth } from './pruneAuth.js';
+import { pruneChats } from './pruneChats.js';
 import { pruneDeliveries } from './pruneDeliveries.js';
 import { pruneEvents } from './pruneEvents.js';
 import { pruneInboundDedup } from './pruneInboundDedup.js';
@@ -35,8 +36,10 @@ export const BATCH_SIZE = 2000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The first pass comes a minute after start (a process restarted often still prunes), not at once (start-up is busy). */
 const FIRST_PASS_DELAY_MS = 60_000;
+/** Chat retention (pruneChats.ts) runs in the first pass and then hourly, whatever RETENTION_INTERVAL_SECONDS says. */
+export const CHATS_EVERY_MS = 60 * 60 * 1000;
 
-export type RetainedTable = 'inbound_dedup' | 'auth' | 'deliveries' | 'events' | 'visitors' | 'audit';
+export type RetainedTable = 'inbound_dedup' | 'auth' | 'deliveries' | 'events' | 'visitors' | 'audit' | 'chats';
 export type PassResult = Record<RetainedTable, number>;
 
 interface Batch {
@@ -53,6 +56,8 @@ export class Retention {
   private readonly ownUnavailable: boolean;
   /** Failed passes in the outage log: one per interval at most, so summed up over two (a pass may start a little late). */
   private readonly failedPasses: UnavailableSource;
+  /** When the last pass that erased old chats started; null before the first. */
+  private chatsPassAt: number | null = null;
 
   /** `unavailable`: the app's outage log (app.unavailableLog); a log of its own when not given. */
   constructor(
@@ -84,7 +89,9 @@ export class Retention {
   async pass(): Promise<PassResult> {
     const now = this.ctx.clock();
     const limit = this.batchSize;
-    const result: PassResult = { inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0, audit: 0 };
+    const result: PassResult = { inbound_dedup: 0, auth: 0, deliveries: 0, events: 0, visitors: 0, audit: 0, chats: 0 };
+    const chatsDue = this.chatsPassAt === null || now - this.chatsPassAt >= CHATS_EVERY_MS;
+    if (chatsDue) this.chatsPassAt = now;
     const days = this.ctx.config.retentionDays;
     const cutoff = now - days * DAY_MS;
     const idleDays = this.ctx.config.visitorIdleDays;
@@ -105,12 +112,20 @@ export class Retention {
       ],
       ['visitors', () => pruneVisitors(this.ctx, { cutoff: visitorCutoff, limit })],
       ['audit', () => pruneAudit(this.ctx, { cutoff: now - this.ctx.config.auditRetentionDays * DAY_MS, limit })],
+      [
+        'chats',
+        async () => {
+          const batch = await pruneChats(this.ctx, { now, limit: Math.min(limit, 500) });
+          return batch ? { deleted: batch.chats, more: batch.more } : null;
+        },
+      ],
     ];
     for (const [table, batch] of tables) {
       // RETENTION_DAYS=0 keeps deliveries and events forever; dedup keys and sign-in rows expire whatever it says.
       if (days === 0 && (table === 'deliveries' || table === 'events')) continue;
       if (idleDays === 0 && table === 'visitors') continue;
       if (this.ctx.config.auditRetentionDays === 0 && table === 'audit') continue;
+      if (table === 'chats' && !chatsDue) continue;
       const { deleted, busy } = await this.drain(table, batch);
       result[table] = deleted;
       if (busy) break;

@@ -23,6 +23,7 @@ import { mePreferencesRoutes } from './api/v1/me/preferences.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
+import { erasuresRoutes } from './api/v1/erasures/erasures.js';
 import { uploadsRoutes } from './api/v1/uploads/uploads.js';
 import { systemApiRoutes } from './api/v1/system/system.js';
 import { visitorsRoutes } from './api/v1/visitors/visitors.js';
@@ -59,6 +60,7 @@ const apiV1: RouteModule[] = [
   visitorsRoutes,
   visitorDataRoutes,
   uploadsRoutes,
+  erasuresRoutes,
   routingRoutes,
   systemApiRoutes,
   exportRoutes,

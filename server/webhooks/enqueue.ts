@@ -20,6 +20,8 @@ export interface NewDelivery {
   chatId?: number | null;
   messageId?: number | null;
   eventId?: number | null;
+  /** The visitor it is about when no chat says so (an offline message, a call): erasure finds it (domain/erasure/). */
+  visitorId?: number | null;
   chunked?: boolean;
   /** Held, not sent, until the account's event webhooks are resumed. */
   paused?: boolean;
@@ -55,6 +57,7 @@ export async function enqueueDelivery(tx: Tx, d: NewDelivery, now: number): Prom
       created_at: now,
       updated_at: now,
       delivered_at: null,
+      visitor_id: d.visitorId ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -14,6 +14,7 @@ const row = (over: Partial<Delivery> = {}): Delivery => ({
   event_id: null,
   chat_id: 1,
   message_id: 1,
+  visitor_id: null,
   url: 'http://x/y',
   body: '{}',
   webhook_id: 'msg_1',

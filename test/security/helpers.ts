@@ -136,6 +136,7 @@ const ID_TABLES: Record<string, Table> = {
   calls: 'calls',
   deliveries: 'deliveries',
   visitors: 'visitors',
+  erasures: 'erasures',
 };
 
 /**

@@ -74,6 +74,29 @@ export async function buildWorld(t: TestApp, tag = 'a'): Promise<World> {
     payload: Buffer.from('private notes'),
   });
   if (upload.statusCode !== 200) throw new Error(`upload: ${upload.statusCode} ${upload.body}`);
+  // A finished erasure of a visitor long gone, so GET /api/v1/erasures/:id has a row (erasing a visitor of this world would take its rows).
+  const me = await db.selectFrom('agents').select('account_id').where('id', '=', adminId).executeTakeFirstOrThrow();
+  const at = Date.now();
+  await db
+    .insertInto('erasures')
+    .values({
+      account_id: me.account_id,
+      visitor_id: 999_999,
+      visitor_number: 999_999,
+      channel_id: null,
+      requested_by: adminId,
+      status: 'done',
+      chats_total: 0,
+      chats_erased: 0,
+      messages_total: 0,
+      messages_erased: 0,
+      files_erased: 0,
+      identifiers_json: null,
+      created_at: at,
+      updated_at: at,
+      finished_at: at,
+    })
+    .execute();
 
   return {
     agent,

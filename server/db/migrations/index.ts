@@ -35,6 +35,8 @@ import * as m034 from './034_search_filters.js';
 import * as m043 from './043_search_chat_order.js';
 import * as m044 from './044_deployment.js';
 import * as m050 from './050_inbound_dedup_retry.js';
+import * as m054 from './054_erasures.js';
+import * as m056 from './056_chat_retention.js';
 import * as m047uploads from './047_upload_quotas.js';
 import * as m049 from './049_idle_visitors.js';
 import * as m045 from './045_transcript_mails.js';
@@ -86,6 +88,8 @@ const modules: Record<string, MigrationModule> = {
   '052_offers_and_missed': m052,
   '057_audit_log': m057,
   '051_backup_runs': m051,
+  '054_erasures': m054,
+  '056_chat_retention': m056,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -1,7 +1,7 @@
 /**
  * Which event types an account's event webhooks send (`event_webhook_types`
  * in the settings API): every type of the spec is on and the opt-in extras
- * (OPT_IN_EVENT_NAMES: chat_started, chat_missed, chat_rated) are off until an admin changes
+ * (OPT_IN_EVENT_NAMES: chat_started, chat_missed, chat_rated, visitor_erased) are off until an admin changes
  * them. A partial change names only the types it switches; `null` returns to
  * the defaults. Stored as the admin's choices over the defaults, so a type
  * added later starts at its own default.
@@ -27,6 +27,7 @@ export const DEFAULT_EVENT_TYPES: Readonly<EventTypeSettings> = {
   chat_started: false,
   chat_missed: false,
   chat_rated: false,
+  visitor_erased: false,
 };
 
 const isEventName = (name: string): name is WebhookEventName => (WEBHOOK_EVENT_NAMES as readonly string[]).includes(name);

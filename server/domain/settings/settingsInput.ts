@@ -3,6 +3,7 @@
  * it changes, `null` clears a key (callback keys return to their defaults;
  * `hours: null` = always open). Each refusal is a 400 saying what is wrong.
  */
+import type { RetentionChanges } from './chatRetention.js';
 import type { Config } from '../../config/config.js';
 import { invalid } from '../../errors/AppError.js';
 import { WEEKDAYS, isTimeZone, minutesOf } from './callbackHours.js';
@@ -37,6 +38,8 @@ export interface SettingsChanges {
   chat_hours?: HoursChange;
   /** Event types switched on (true) or off (false); null returns every type to its default (eventTypes.ts). */
   event_webhook_types?: EventTypeChanges;
+  /** Chat retention: `chats_days` (chatRetention.ts); null keeps chats forever. */
+  retention?: RetentionChanges | null;
 }
 
 const MAX_RANGES_PER_DAY = 48;

@@ -17,6 +17,7 @@ import { resumeEventWebhooks } from '../../eventWebhooks/pause.js';
 import { toJson } from '../../lib/json.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import type { WebhookEventName } from '../../presenters/webhook/types.js';
+import { retentionColumns } from './chatRetention.js';
 import { eventTypeColumns, eventTypesOf } from './eventTypes.js';
 import { callbackOf, settingsOf, type SettingsRow } from './getSettings.js';
 import { cleanEventWebhookUrl, cleanSafeUrl, mergeCallback, type SettingsChanges } from './settingsInput.js';
@@ -39,6 +40,7 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
   }
   if (changes.notifications !== undefined) Object.assign(checked, notificationColumns(changes.notifications));
   if (changes.presence !== undefined) Object.assign(checked, presenceColumns(changes.presence));
+  if (changes.retention !== undefined) Object.assign(checked, retentionColumns(changes.retention));
   const now = ctx.clock();
 
   let zoneChanged = false;

@@ -17,6 +17,7 @@ import type {
   ChatStartedBody,
   ChatUpdatedBody,
   OfflineMessageBody,
+  VisitorErasedBody,
   WebhookBodyBase,
   WebhookCall,
   WebhookChatBase,
@@ -142,4 +143,20 @@ export function chatRatedBody(s: ChatScope, agent: Agent | null, rate: 'positive
 function transcriptText(m: Pick<Message, 'text' | 'file'>): string {
   if (m.file !== null && m.text !== null && m.text !== '') return `${m.text}\n${m.file}`;
   return m.text ?? m.file ?? '';
+}
+
+/** visitor_erased: the erased visitor's number and the identifiers the integrator knows (user_token, sender.id). */
+export function visitorErasedBody(
+  channel: Channel,
+  e: { erasure_id: number; visitor_number: number; user_token: string | null; sender_id: string | null; sender_id_is_number: boolean },
+): VisitorErasedBody {
+  const body: VisitorErasedBody = {
+    event_name: 'visitor_erased',
+    widget_id: channel.public_id,
+    user_token: e.user_token,
+    visitor_number: String(e.visitor_number),
+    erasure_id: e.erasure_id,
+  };
+  if (e.sender_id !== null) body.sender_id = e.sender_id_is_number && /^-?\d+$/.test(e.sender_id) ? Number(e.sender_id) : e.sender_id;
+  return body;
 }

@@ -23,6 +23,7 @@ import {
   chatStartedBody,
   chatUpdatedBody,
   offlineMessageBody,
+  visitorErasedBody,
   WEBHOOK_EVENT_NAMES,
   type ChatScope,
   type WebhookBodies,
@@ -240,6 +241,7 @@ const full: { [N in WebhookEventName]: Array<WebhookBodies[N]> } = {
   chat_started: [chatStartedBody(scope(true))],
   chat_missed: [chatMissedBody(scope(true), 5)],
   chat_rated: [chatRatedBody(scope(true), agent, 'negative')],
+  visitor_erased: [visitorErasedBody(channel, { erasure_id: 3, visitor_number: 7, user_token: 'crm-42', sender_id: '42', sender_id_is_number: true })],
 };
 
 /** Each event's body with nothing known that may be unknown. */
@@ -253,6 +255,7 @@ const bare: { [N in WebhookEventName]: WebhookBodies[N] } = {
   chat_started: chatStartedBody(scope(false)),
   chat_missed: chatMissedBody(scope(false), 5),
   chat_rated: chatRatedBody(scope(false), null, 'positive'),
+  visitor_erased: visitorErasedBody(channel, { erasure_id: 3, visitor_number: 7, user_token: null, sender_id: null, sender_id_is_number: false }),
 };
 
 describe('event webhook keys (docs/EVENTS.md)', () => {

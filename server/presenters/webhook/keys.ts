@@ -72,6 +72,14 @@ export const WEBHOOK_KEYS: { readonly [N in WebhookEventName]: KeysOf<WebhookBod
     agent: { doc: 'the agent who accepted the chat', absent: 'no agent accepted the chat yet' },
     rate: { doc: '`positive` or `negative`' },
   },
+  visitor_erased: {
+    event_name: common.event_name,
+    widget_id: common.widget_id,
+    user_token: { doc: 'the user token the page had set for the erased visitor; `null` when none' },
+    visitor_number: { doc: "the erased visitor's number (a string, the `visitor.number` of its earlier events)" },
+    sender_id: { doc: "the chat channel's `sender.id` of the erased visitor, as it arrived (string or number)", absent: 'the visitor came through the widget' },
+    erasure_id: { doc: 'the erasure, `GET /api/v1/erasures/:id` (a number)' },
+  },
 };
 
 /** The keys of the objects inside the bodies, by where they sit (`chat.messages[]`: each item of the array). */

@@ -13,7 +13,7 @@ import type { WebhookAgent, WebhookPage, WebhookSession, WebhookVisitor } from '
 export const SPEC_EVENT_NAMES = ['chat_accepted', 'chat_assigned', 'chat_updated', 'chat_finished', 'offline_message', 'call_event'] as const;
 
 /** Events beyond the spec, sent only when an admin switches them on (receivers that refuse unknown names never see them). */
-export const OPT_IN_EVENT_NAMES = ['chat_started', 'chat_missed', 'chat_rated'] as const;
+export const OPT_IN_EVENT_NAMES = ['chat_started', 'chat_missed', 'chat_rated', 'visitor_erased'] as const;
 
 /** Every event_name an event webhook carries (docs/EVENTS.md has a section for each; a test keeps them equal). */
 export const WEBHOOK_EVENT_NAMES = [...SPEC_EVENT_NAMES, ...OPT_IN_EVENT_NAMES] as const;
@@ -111,6 +111,18 @@ export interface ChatRatedBody extends WebhookChatBase<'chat_rated'> {
   rate: 'positive' | 'negative';
 }
 
+/** A visitor was erased (DELETE /api/v1/visitors/:id): the identifiers the integrator knows it by, nothing else about it. */
+export interface VisitorErasedBody {
+  event_name: 'visitor_erased';
+  widget_id: string;
+  user_token: string | null;
+  /** The erased visitor's number, as a string (the `visitor.number` of the other events). */
+  visitor_number: string;
+  /** The chat channel's sender.id, as it arrived (string or number); absent for a widget visitor. */
+  sender_id?: string | number;
+  erasure_id: number;
+}
+
 /** Each event_name with its body. */
 export interface WebhookBodies {
   chat_accepted: ChatAcceptedBody;
@@ -122,6 +134,7 @@ export interface WebhookBodies {
   chat_started: ChatStartedBody;
   chat_missed: ChatMissedBody;
   chat_rated: ChatRatedBody;
+  visitor_erased: VisitorErasedBody;
 }
 
 /** Every event webhook body, told apart by event_name. */

@@ -33,6 +33,7 @@ import type {
   UploadUsage,
   SystemInfo,
   FreedUploads,
+  Erasure,
 } from './types';
 
 export class ApiError extends Error {
@@ -174,7 +175,8 @@ export interface ChannelFields {
 
 export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;
 
-export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications' | 'presence'>> & {
+export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications' | 'presence' | 'retention'>> & {
+  retention?: { chats_days: number | null } | null;
   callback?: Partial<Settings['callback']> | null;
   notifications?: Partial<NonNullable<Settings['notifications']>> | null;
   presence?: Partial<NonNullable<Settings['presence']>> | null;
@@ -303,6 +305,9 @@ export const api = {
   audit: (page: Page = {}) => request<AuditEntry[]>('GET', '/audit', undefined, { limit: 50, ...page }),
   /** Frees what a visitor uploaded and the files of its chats; the messages stay, marked file_removed. */
   freeVisitorUploads: (visitorId: number) => request<FreedUploads>('DELETE', `/visitors/${visitorId}/uploads`),
+  /** Erases a visitor and everything about it (administrators): 202 with the job; its progress at erasure(id). */
+  eraseVisitor: (visitorId: number) => request<{ erasure: Erasure }>('DELETE', `/visitors/${visitorId}`),
+  erasure: (id: number) => request<{ erasure: Erasure }>('GET', `/erasures/${id}`),
 
   /** One report of /reports/* (the Reports page types its answer: reports/model.ts). */
   report: <T>(name: 'chats' | 'response-times' | 'ratings' | 'agents' | 'busiest-hours', query: ReportQuery) =>

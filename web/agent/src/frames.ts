@@ -116,6 +116,9 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       fx.dispatch({ type: 'read', chatId: data.chat_id, unread: data.unread_count });
       return;
     }
+    case 'visitor.erased':
+      if (typeof frame.data.visitor_id === 'number') fx.dispatch({ type: 'erased', visitorId: frame.data.visitor_id });
+      return;
     case 'agent.updated':
       if (isRecord(frame.data.agent) && typeof frame.data.agent.id === 'number') fx.agentChanged(frame.data.agent);
       return;

@@ -39,7 +39,9 @@ export type InboxAction =
   /** A chat.offered frame (its seq orders it against the chat's other copies). */
   | { type: 'offered'; chatId: number; offer: ChatOffer; seq: number | undefined }
   /** This agent declined the offer `attempt`: nobody's turn until the next chat.offered says whose. */
-  | { type: 'declined'; chatId: number; attempt: number };
+  | { type: 'declined'; chatId: number; attempt: number }
+  /** The visitor was erased (a visitor.erased frame): its chats leave every list. */
+  | { type: 'erased'; visitorId: number };
 
 export const emptyInbox: InboxState = { chats: {}, messages: {}, preview: {}, typing: {}, unread: {}, counted: {} };
 
@@ -97,6 +99,23 @@ function keepChannels(state: InboxState, visible: number[]): InboxState {
     typing: pick(state.typing),
     unread: pick(state.unread),
     counted: pick(state.counted),
+  };
+}
+
+/** The state without the chats of one visitor (erased). */
+function withoutVisitor(state: InboxState, visitorId: number): InboxState {
+  const gone = Object.values(state.chats)
+    .filter((c) => c.visitor.id === visitorId)
+    .map((c) => c.id);
+  if (gone.length === 0) return state;
+  const drop = <T>(record: Record<number, T>): Record<number, T> => gone.reduce((r, id) => withoutKey(r, id), record);
+  return {
+    chats: drop(state.chats),
+    messages: drop(state.messages),
+    preview: drop(state.preview),
+    typing: drop(state.typing),
+    unread: drop(state.unread),
+    counted: drop(state.counted),
   };
 }
 
@@ -170,6 +189,8 @@ export function inboxReducer(state: InboxState, action: InboxAction): InboxState
       return emptyInbox;
     case 'stale':
       return keepOnly(state, action.keep);
+    case 'erased':
+      return withoutVisitor(state, action.visitorId);
     case 'chats':
       return action.chats.reduce(upsertChat, state);
     case 'channels':

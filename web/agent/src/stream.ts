@@ -26,6 +26,7 @@ const FRAME_TYPES: Record<EventType | WireFrame['type'], true> = {
   'chat.offered': true,
   'chat.read': true,
   'channel.changed': true,
+  'visitor.erased': true,
   ready: true,
   reset: true,
   pong: true,

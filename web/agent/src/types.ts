@@ -115,6 +115,8 @@ export interface Settings {
   event_webhook_types?: Record<string, boolean>;
   /** The status of agents who never chose one, and the idle delay before Away (0 = never). */
   presence?: PresenceSettings;
+  /** Chat retention: finished chats older than chats_days are erased (null: kept forever); chats_due: what the next pass removes. */
+  retention?: { chats_days: number | null; chats_due: number };
 }
 
 export interface PresenceSettings {
@@ -174,3 +176,5 @@ export interface Call {
 export type WireFrame = AgentStreamFrame;
 /** An event frame of the stream, as the app receives it (stream.ts handles the others). */
 export type StreamFrame = EventFrame;
+
+export type { ErasureDto as Erasure } from '../../../protocol/agent';

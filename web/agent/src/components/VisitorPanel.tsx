@@ -8,7 +8,7 @@
  * the page the visitor is on. The visit (time on site, where the visitor came
  * from, the pages seen: VisitorVisit) and the session (place, device, UTM)
  * follow the visitor live. Only the fields listed here are shown: the user
- * token never is.
+ * token never is. Administrators can erase the visitor (EraseVisitor).
  */
 import { useState } from 'react';
 import { str, isRecord, safeHref } from '../format';
@@ -17,6 +17,7 @@ import { AssignButton } from './AssignButton';
 import { ContactInfo } from './ContactInfo';
 import { CustomData } from './CustomData';
 import { EarlierChats } from './EarlierChats';
+import { EraseVisitor } from './EraseVisitor';
 import { Field } from './Field';
 import { RatingBadge } from './RatingBadge';
 import { VisitorSession } from './VisitorSession';
@@ -116,6 +117,7 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
         <VisitorSession session={v.session} />
       </details>
       <EarlierChats chat={chat} />
+      <EraseVisitor visitorId={v.id} visitorNumber={v.number} />
     </aside>
   );
 }

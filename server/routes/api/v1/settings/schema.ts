@@ -109,6 +109,22 @@ export const SettingsBody = Type.Object(
           'Which event types the event webhooks send: {"<event_name>": true|false, …}, naming only the types to switch (null: that type back to its default). The spec types (chat_accepted, chat_assigned, chat_updated, chat_finished, offline_message, call_event) are on and chat_started, chat_missed, chat_rated off by default; null resets every type. Switching a type off cancels its pending deliveries (status cancelled).',
       }),
     ),
+    retention: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            chats_days: Type.Optional(
+              Type.Unknown({
+                description:
+                  'Finished chats older than this many days (1 to 36500) are erased with everything about them, hourly; null = kept forever (the default). chats_due (read-only) says how many the next pass removes.',
+              }),
+            ),
+          },
+          { additionalProperties: true },
+        ),
+        { description: 'Chat retention (docs/DATA.md "Retention"); null keeps chats forever.' },
+      ),
+    ),
     rules: Type.Optional(
       Type.Unknown({
         description:

@@ -41,7 +41,9 @@ describe('/api/v1/settings', () => {
         chat_started: false,
         chat_missed: false,
         chat_rated: false,
+        visitor_erased: false,
       },
+      retention: { chats_days: null, chats_due: 0 },
     });
     expect(Buffer.from(res.json().webhook_secret.slice(6), 'base64')).toHaveLength(32);
   });

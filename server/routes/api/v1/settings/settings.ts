@@ -7,7 +7,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
-import { getSettings } from '../../../../domain/settings/getSettings.js';
+import { retentionOf } from '../../../../domain/settings/chatRetention.js';
+import { getSettings, type SettingsRow } from '../../../../domain/settings/getSettings.js';
 import { listGivenUpEventTypes, resumeEventType } from '../../../../domain/settings/givenUpEventTypes.js';
 import { resumeWebhooks } from '../../../../domain/settings/resumeWebhooks.js';
 import { rotateWebhookSecret } from '../../../../domain/settings/rotateWebhookSecret.js';
@@ -28,18 +29,20 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
   // validation failures answer one readable sentence (see validationMessage.ts).
   const admin = { preValidation: requireAdmin, schemaErrorFormatter: readableSchemaErrors };
 
-  app.get('/settings', { schema: { tags, security }, ...admin }, async (request) => presentSettings(await getSettings(ctx, { actor: actor(request) })));
+  const present = async (row: SettingsRow) => presentSettings(row, await retentionOf(ctx.db, row, ctx.clock()));
+
+  app.get('/settings', { schema: { tags, security }, ...admin }, async (request) => present(await getSettings(ctx, { actor: actor(request) })));
 
   app.put('/settings', { schema: { tags, security, body: SettingsBody }, ...admin }, async (request) =>
-    presentSettings(await updateSettings(ctx, { actor: actor(request), changes: pickChanges(request.body) })),
+    present(await updateSettings(ctx, { actor: actor(request), changes: pickChanges(request.body) })),
   );
 
   app.post('/settings/webhook-secret/rotate', { schema: { tags, security }, ...admin }, async (request) =>
-    presentSettings(await rotateWebhookSecret(ctx, { actor: actor(request) })),
+    present(await rotateWebhookSecret(ctx, { actor: actor(request) })),
   );
 
   app.post('/settings/webhooks/resume', { schema: { tags, security }, ...admin }, async (request) =>
-    presentSettings(await resumeWebhooks(ctx, { actor: actor(request) })),
+    present(await resumeWebhooks(ctx, { actor: actor(request) })),
   );
 
   app.get('/settings/webhooks/given-up', { schema: { tags, security }, ...admin }, async (request) =>
@@ -55,6 +58,7 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 function pickChanges(body: SettingsBodyT): SettingsChanges {
   const { event_webhook_url, safe_url, callback, rules, event_webhook_types } = body;
   const changes: SettingsChanges = {
+    retention: body.retention === undefined || body.retention === null ? body.retention : { chats_days: body.retention.chats_days },
     event_webhook_url,
     safe_url,
     callback,

@@ -21,6 +21,7 @@ const TYPES: Array<[name: string, label: string, extra?: true]> = [
   ['chat_started', 'A new chat is waiting for an agent', true],
   ['chat_missed', 'Nobody accepted a chat in time (after the missed-chat minutes)', true],
   ['chat_rated', 'The visitor rated a chat', true],
+  ['visitor_erased', 'An administrator erased a visitor (its identifiers only)', true],
 ];
 
 export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
@@ -48,7 +49,7 @@ export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSa
     <form id="event-types" className="card form-grid" onSubmit={submit} aria-labelledby="event-types-title">
       <h2 id="event-types-title">Event types</h2>
       <p className="muted small">
-        Which events are POSTed to the event webhook URL. Unticking one stops it at once: its events not yet sent are cancelled. The last three are not in the
+        Which events are POSTed to the event webhook URL. Unticking one stops it at once: its events not yet sent are cancelled. The last four are not in the
         original interface; receivers that refuse unknown events should leave them off.
       </p>
       <fieldset className="event-types">

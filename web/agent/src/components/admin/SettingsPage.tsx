@@ -18,6 +18,7 @@ import { GivenUpEventTypes } from './GivenUpEventTypes';
 import { EventTypesForm } from './EventTypesForm';
 import { NotificationsForm } from './NotificationsForm';
 import { PresenceForm } from './PresenceForm';
+import { RetentionForm } from './RetentionForm';
 import { SaveResult, useSaver } from './SaveResult';
 import { TriggersForm } from './TriggersForm';
 
@@ -141,6 +142,7 @@ export function SettingsPage() {
       />
       <NotificationsForm settings={settings} onSaved={show} />
       <PresenceForm settings={settings} onSaved={show} />
+      <RetentionForm settings={settings} onSaved={show} />
       <TriggersForm rules={settings.rules} onSaved={show} />
     </section>
   );

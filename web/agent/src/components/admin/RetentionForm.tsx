@@ -1,0 +1,68 @@
+/**
+ * Admin settings: data retention (docs/DATA.md "Retention"). After how many
+ * days finished chats are erased with everything about them (empty: kept
+ * forever), and how many chats the next hourly pass will remove
+ * (`retention.chats_due`). Saved with PUT /api/v1/settings {retention}.
+ */
+import { useState, type FormEvent } from 'react';
+import { api } from '../../api';
+import type { Settings } from '../../types';
+import { SaveResult, useSaver } from './SaveResult';
+
+function dueText(r: NonNullable<Settings['retention']>): string {
+  if (r.chats_days === null) return 'Chats are kept forever.';
+  const n = r.chats_due;
+  return `The next run (hourly) will remove ${n} ${n === 1 ? 'chat' : 'chats'} finished more than ${r.chats_days} days ago.`;
+}
+
+export function RetentionForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
+  const current = settings.retention ?? { chats_days: null, chats_due: 0 };
+  const [days, setDays] = useState(current.chats_days === null ? '' : String(current.chats_days));
+  const saver = useSaver();
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const chats_days = days.trim() === '' ? null : Number(days);
+    void saver.run(
+      async () => {
+        const next = await api.updateSettings({ retention: { chats_days } });
+        onSaved(next);
+        return next;
+      },
+      () => 'Saved.',
+    );
+  };
+
+  return (
+    <form className="card form-grid" onSubmit={submit} aria-labelledby="retention-title">
+      <h2 id="retention-title">Data retention</h2>
+      <label>
+        Erase finished chats after (days)
+        <input
+          type="number"
+          name="chats_days"
+          min={1}
+          max={36500}
+          step={1}
+          placeholder="never"
+          aria-describedby="retention-hint retention-due"
+          value={days}
+          onChange={(e) => setDays(e.target.value)}
+        />
+      </label>
+      <p id="retention-hint" className="muted small">
+        Older finished chats are erased with their messages and files; visitors left with no chat and no contact details go too. Report totals stay. Empty: keep
+        chats forever.
+      </p>
+      <p id="retention-due" role="status">
+        {dueText(current)}
+      </p>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saver.busy}>
+          Save retention
+        </button>
+        <SaveResult saver={saver} />
+      </div>
+    </form>
+  );
+}
