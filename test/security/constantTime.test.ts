@@ -96,6 +96,9 @@ describe('secrets are compared in constant time', () => {
           }))
           // agents.password_state says whether the password is one-time: a state, not a secret.
           .filter((l) => l.column !== 'password_state')
+          // visitors.user_token is the site's own name for its user (svc_api.setUserToken), not a secret of
+          // Parley's: an administrator finds a person's records by it (domain/visitors/findVisitors.ts).
+          .filter((l) => !(l.column === 'user_token' && l.file === path.join('server', 'domain', 'visitors', 'findVisitors.ts')))
       );
     });
     expect(lookups.length).toBeGreaterThan(0);

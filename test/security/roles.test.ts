@@ -111,8 +111,10 @@ describe('role checks on every route', () => {
   });
 
   it('lets an administrator through the same routes (the 403 above is about the role, not the request)', async () => {
+    // Routes that answer 400 without a query say whom or what to find.
+    const QUERIES: Record<string, string> = { 'GET /api/v1/visitors': '?email=nobody@example.com' };
     for (const route of api().filter((r) => !AGENT_ROUTES.has(key(r)) && r.method === 'GET')) {
-      const res = await t.app.inject({ method: 'GET', url: await concrete(route.url), headers: bearer(t.adminToken) });
+      const res = await t.app.inject({ method: 'GET', url: (await concrete(route.url)) + (QUERIES[key(route)] ?? ''), headers: bearer(t.adminToken) });
       expect(res.statusCode, key(route)).toBe(200);
     }
   });

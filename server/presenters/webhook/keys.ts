@@ -131,7 +131,10 @@ export const WEBHOOK_OBJECT_KEYS: { readonly [O in keyof WebhookObjects]: KeysOf
     city: { doc: 'city', absent: when('the place') },
     latitude: { doc: 'latitude (a string)', absent: when('the place') },
     longitude: { doc: 'longitude (a string)', absent: when('the place') },
-    organization: { doc: 'the company owning the address', absent: when('the place') },
+    organization: {
+      doc: "the organization holding the address's network (its autonomous system), from the RouteViews and DB-IP tables shipped with Parley: for example `Google LLC`",
+      absent: "the address's network is not known (private addresses, chat-channel visitors)",
+    },
   },
   'session.utm_json': {
     source: { doc: 'utm_source', absent: 'the page had none' },

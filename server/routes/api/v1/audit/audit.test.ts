@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../../../../test/helpers/accounts.js';
+import { createChatChannel, postInbound, textMessage } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
 import { Retention } from '../../../../retention/worker.js';
 
@@ -67,6 +68,16 @@ describe('the audit log', () => {
     });
     expect(res.statusCode).toBe(202);
     expect((await log())[0]).toMatchObject({ action: 'password.reset_requested', agent: null, address: '198.51.100.4' });
+  });
+
+  it("records an erasure with the visitor's id only", async () => {
+    const channel = await createChatChannel(t);
+    await postInbound(t, channel, textMessage('erase-me', 'forget me', { name: 'Greta Marker', email: 'greta@example.com' }));
+    const visitor = await t.app.ctx.db.selectFrom('visitors').select('id').where('external_id', '=', 'erase-me').executeTakeFirstOrThrow();
+    expect((await api('DELETE', `/visitors/${visitor.id}`)).statusCode).toBe(202);
+    const entries = await log();
+    expect(entries[0]).toMatchObject({ action: 'visitor.erased', target: { type: 'visitor', id: String(visitor.id) } });
+    expect(JSON.stringify(entries)).not.toMatch(/Greta|greta@/);
   });
 
   it('is for administrators only', async () => {
