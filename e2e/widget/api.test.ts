@@ -1,5 +1,5 @@
 /**
- * The widget's page API in real Chromium (CONTRACT §3): svc_api exists right
+ * The widget's page API in real Chromium (docs/WIDGET.md): svc_api exists right
  * after the loader runs and keeps calls made before the frame is ready, the
  * svc_on* callbacks fire at the spec's moments, synchronous answers follow the
  * spec, legacy functions never throw; the launcher, the open chat and the

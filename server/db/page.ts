@@ -1,5 +1,5 @@
 /**
- * One page of a list (CONTRACT §5) as the queries see it: newest first by id,
+ * One page of a list (/openapi.json) as the queries see it: newest first by id,
  * at most `limit` rows, only ids below `before`. Routes read `?limit=` and
  * `?before=` into a Page (routes/pagination.ts); domain list queries apply it
  * to their select with applyPage().

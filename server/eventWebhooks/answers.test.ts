@@ -82,7 +82,7 @@ describe("a receiver's 'FAILURE' on the real deliverer", () => {
     });
   }
 
-  it("a 500 answer saying 'FAILURE' is retried (CONTRACT §4), and 'OK' is delivered", async () => {
+  it("a 500 answer saying 'FAILURE' is retried (docs/EVENTS.md), and 'OK' is delivered", async () => {
     const failing = await endpoint(() => ({ status: 500, body: '{"result":"FAILURE"}' }));
     const retried = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_updated', url: failing.url, body: { event_name: 'chat_updated' } });
     await waitUntil(async () => (await row(ctx, retried)).attempts === 1, 5000, 'one attempt');

@@ -1,12 +1,12 @@
 /**
- * Reading an event-webhook receiver's answer (spec C, CONTRACT §4). The body
+ * Reading an event-webhook receiver's answer (spec C, docs/EVENTS.md). The body
  * is what send.ts parsed as JSON whatever its Content-Type; a JSON string
  * that wraps an object (`"{\"result\":\"ok\"}"`, what some libraries send) is
  * read as that object. `result` is compared case-insensitively.
  * - 'FAILURE' in a 2xx answer to chat_assigned, chat_finished, chat_updated
  *   or offline_message is a failure reported by the receiver: the delivery
  *   is recorded failed with the answer, and not retried (it would answer the
- *   same). A non-2xx answer is retried whatever its body (CONTRACT §4).
+ *   same). A non-2xx answer is retried whatever its body (docs/EVENTS.md).
  * - What a delivered answer does, per event name: chat_accepted fills the
  *   agent's panel (acceptedAnswer.ts). A failing handler is logged and never
  *   changes the delivery's status.

@@ -1,5 +1,5 @@
 /**
- * Event webhooks as a delivery kind (spec C, CONTRACT §4).
+ * Event webhooks as a delivery kind (spec C, docs/EVENTS.md).
  * - Retries: a non-2xx answer (or none) is retried with exponential backoff
  *   and jitter for more than a day, 8 attempts (a Svix-like schedule).
  * - A 2xx answer reporting 'FAILURE' (answers.ts) is final: recorded failed

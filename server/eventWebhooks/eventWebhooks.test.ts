@@ -15,7 +15,7 @@ import { createWidget, startSession, visitorCall } from '../../test/helpers/widg
 
 type Answer = { status?: number; body?: string; delayMs?: number };
 
-describe('event webhooks (spec C, CONTRACT §4)', () => {
+describe('event webhooks (spec C, docs/EVENTS.md)', () => {
   let t: TestApp;
   let channel: ChatChannel;
   let receiver: Awaited<ReturnType<typeof startCustomerEndpoint>>;

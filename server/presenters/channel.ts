@@ -1,5 +1,5 @@
 /**
- * Channels as the admin API shows them (CONTRACT §5), one shape per type.
+ * Channels as the admin API shows them (/openapi.json), one shape per type.
  * A chat_api channel shows its endpoint URLs (the path secret is the
  * customer's credential, so only admins see them); a widget channel shows
  * its install snippet and its identity secret (the key customers sign user

@@ -1,5 +1,5 @@
 /**
- * A chat and its visitor as agents see them (API and stream), per CONTRACT §5.
+ * A chat and its visitor as agents see them (API and stream), per /openapi.json.
  * The user token is never shown. The page's custom data and the chat_accepted
  * answer's are shown apart (and together in custom_data, as before). The API's
  * answers add who the waiting chat is offered to (`offer`, docs/ROUTING.md);

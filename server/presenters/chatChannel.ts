@@ -1,6 +1,6 @@
 /**
  * What Parley sends to a chat channel's customer endpoint (spec A "Outbound
- * agent message", CONTRACT §2): agent messages and typing. recipient.id is the
+ * agent message", docs/CHAT-CHANNEL.md): agent messages and typing. recipient.id is the
  * visitor's sender.id with its original JSON type; message.id is the message's
  * id as a string; the sender is the agent's name and photo (when set).
  * The deliveries themselves are written by domain/chatChannel/outbound.ts.

@@ -1,5 +1,5 @@
 /**
- * Account settings as the admin API shows them (CONTRACT §5). The webhook
+ * Account settings as the admin API shows them (/openapi.json). The webhook
  * secret is shown to admins (receivers need it to verify signatures), and so
  * are the widget invitation rules (stored already checked: widgetRules.ts);
  * internal delivery state is not part of this shape.

@@ -1,5 +1,5 @@
 /**
- * List rules of CONTRACT §5, shared by every list route: `?limit=` (default
+ * List rules of /openapi.json, shared by every list route: `?limit=` (default
  * 100, at most 1000) and `?before=<id>` for the next page; rows come newest
  * first, by id descending. Querystrings arrive as strings, so PageQuery takes
  * strings and readPage() turns them into a Page or refuses them with a clear
@@ -28,7 +28,7 @@ export type PageQueryT = Static<typeof PageQuery>;
 
 const DIGITS = /^\d{1,16}$/;
 
-/** Applies the defaults and bounds of CONTRACT §5; a bad value → 400 validation_failed. */
+/** Applies the defaults and bounds of /openapi.json; a bad value → 400 validation_failed. */
 export function readPage(query: Partial<PageQueryT> | undefined): Page {
   const rawLimit = query?.limit;
   let limit = DEFAULT_LIMIT;

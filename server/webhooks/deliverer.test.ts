@@ -106,7 +106,7 @@ describe('deliverer: answers, wire format, signature', () => {
     const d = await row(ctx, id);
     expect(d).toMatchObject({ status: 'pending', last_status_code: 301, locked_until: null });
     expect(d.last_error).toContain('redirect to /elsewhere not followed');
-    // First retry 5 s ± 10 % after the attempt: "within a minute" (CONTRACT §4).
+    // First retry 5 s ± 10 % after the attempt: "within a minute" (docs/EVENTS.md).
     expect(d.next_attempt_at - before).toBeGreaterThanOrEqual(4500);
     expect(d.next_attempt_at - Date.now()).toBeLessThanOrEqual(5500);
     expect(ep.requests.map((r) => r.url)).toEqual(['/start']);

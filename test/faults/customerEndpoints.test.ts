@@ -1,5 +1,5 @@
 /**
- * Customer endpoints that misbehave (CONTRACT §2), against a real Parley
+ * Customer endpoints that misbehave (docs/CHAT-CHANNEL.md), against a real Parley
  * process: a TCP reset mid-request and mid-answer, answers that trickle in one
  * byte every 100 ms, a 50 MB answer body, an endless header section, redirects
  * to a private address and to a public-looking one. The spec's timing holds
@@ -46,7 +46,7 @@ interface Message {
 
 const always = (b: Behaviour) => (): Behaviour => b;
 
-describe('misbehaving customer endpoints (CONTRACT §2)', () => {
+describe('misbehaving customer endpoints (docs/CHAT-CHANNEL.md)', () => {
   let store: TestStore;
   let app: Parley;
   let token: string;

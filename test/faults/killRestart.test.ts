@@ -1,7 +1,7 @@
 /**
  * `kill -9` at random moments of a load run, then a restart on the same data
  * (the SQLite file or the PostgreSQL schema of the project that runs it),
- * several rounds (CONTRACT §1, §2, §4). The load: chat-channel POSTs with
+ * several rounds (README, docs/CHAT-CHANNEL.md, docs/EVENTS.md). The load: chat-channel POSTs with
  * distinct texts (their changing visitor names also send `chat_updated` event
  * webhooks) and agent replies (chat-channel deliveries, `chat_accepted`
  * events) to a receiver on 127.0.0.1. After the last restart: every message

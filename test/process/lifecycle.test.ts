@@ -1,5 +1,5 @@
 /**
- * The process contract (CONTRACT §1) on the real `npm start`: ready on
+ * The process contract (README "First start") on the real `npm start`: ready on
  * /healthz; SIGTERM to the process group (twice) drains in-flight requests,
  * closes open agent streams and exits 0 within 10 s; data survives a restart;
  * the generated administrator password is printed once; a bad configuration

@@ -26,7 +26,7 @@ const ADMIN = { email: 'admin@scale.example', password: 'scale-admin-password' }
 const PASSWORD = 'scale-agent-password';
 /** The spec: a chat-channel message is `failed` no later than 9 s after it was sent. */
 const SPEC_FAILED_BY_MS = 9000;
-/** The receivers' refusal trigger: a 2xx with an error object, final (CONTRACT §2). */
+/** The receivers' refusal trigger: a 2xx with an error object, final (docs/CHAT-CHANNEL.md). */
 const REFUSE = 'please refuse this one';
 
 interface Agent {

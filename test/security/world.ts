@@ -1,5 +1,5 @@
 /**
- * One account with something of every resource of CONTRACT §5 and of the
+ * One account with something of every resource of /openapi.json and of the
  * widget, made through the real routes: an agent, a department, a chat_api
  * and a widget channel, a chat on each (with messages), an agent reply (so a
  * delivery row), an offline message and a callback call. Security tests then

@@ -1,6 +1,6 @@
 /**
  * Agent messages and typing for a chat channel's customer endpoint (spec A
- * "Outbound agent message", CONTRACT §2), as deliveries written in the
+ * "Outbound agent message", docs/CHAT-CHANNEL.md), as deliveries written in the
  * caller's transaction. The URL is webhook_url + "/" + CHANNEL_PUBLIC_ID
  * joined as plain strings; the bodies are shaped by presenters/chatChannel.ts.
  */

@@ -18,7 +18,7 @@
  * Private notes (internal messages) reach no visitor and change no holder:
  * any agent who sees the chat may add one, so colleagues can help the holder.
  * Accepting (Reply) has its own answer: a chat another agent holds is 409
- * chat_already_accepted (CONTRACT §5).
+ * chat_already_accepted (/openapi.json).
  */
 import type { Chat } from '../../db/schema.js';
 import { AppError } from '../../errors/AppError.js';

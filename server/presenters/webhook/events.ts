@@ -1,5 +1,5 @@
 /**
- * Event webhook bodies (spec C "Events", CONTRACT §4), one builder per
+ * Event webhook bodies (spec C "Events", docs/EVENTS.md), one builder per
  * event_name (their shapes: types.ts). Every body has event_name, widget_id,
  * user_token (null when unset), visitor and session (always objects), page
  * and department when known; chat events add chat_id, and agent when an agent

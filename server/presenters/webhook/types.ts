@@ -1,9 +1,8 @@
 /**
- * The shapes of event webhook bodies (spec C "Events", CONTRACT §4), one per
+ * The shapes of event webhook bodies (spec C "Events", docs/EVENTS.md), one per
  * event_name. A key without a value is left out, never sent as null: strict
  * receivers refuse a null where the spec promises an object or a number. The
- * two nulls the spec itself names stay: the top-level `user_token` (CONTRACT
- * §4) and `chat.rate` of chat_finished. keys.ts documents every key (and
+ * two nulls the spec itself names stay: the top-level `user_token` (docs/EVENTS.md) and `chat.rate` of chat_finished. keys.ts documents every key (and
  * when it can be absent) for docs/EVENTS.md.
  */
 import type { Call, Chat } from '../../db/schema.js';
@@ -24,7 +23,7 @@ export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 export interface WebhookBodyBase<N extends WebhookEventName = WebhookEventName> {
   event_name: N;
   widget_id: string;
-  /** null when the page never called setUserToken (CONTRACT §4). */
+  /** null when the page never called setUserToken (docs/EVENTS.md). */
   user_token: string | null;
   visitor: WebhookVisitor;
   session: WebhookSession;

@@ -1,5 +1,5 @@
 /**
- * The agent and admin web app at `/` (CONTRACT §6): index.html for `/` and for
+ * The agent and admin web app at `/` (README): index.html for `/` and for
  * the app's client-side routes (any GET outside the service's own prefixes
  * that accepts text/html), hashed assets under /assets/ cached as immutable,
  * and strict security headers on the HTML. The build (dist/web/agent) is found

@@ -1,5 +1,5 @@
 /**
- * The chat channel (spec A, CONTRACT §2) under /wh:
+ * The chat channel (spec A, docs/CHAT-CHANNEL.md) under /wh:
  *   GET  /wh/<random>/<CHANNEL_PUBLIC_ID>/status → text/plain 1 | 0
  *   POST /wh/<random>/<CHANNEL_PUBLIC_ID>        → {"result":"ok"}
  * Bodies are parsed as JSON whatever their Content-Type (even a malformed one). Errors here carry

@@ -1,5 +1,5 @@
 /**
- * The widget's static side (CONTRACT §3), built by `npm run build:web` into
+ * The widget's static side (docs/WIDGET.md), built by `npm run build:web` into
  * dist/web/widget:
  *   GET /widget/<widget_id>.js       the loader, with the widget id and PUBLIC_URL injected;
  *   GET /widget/<widget_id>          the same (the original snippet's form, without .js);

@@ -1,6 +1,6 @@
 /**
  * The app's only door to the server: typed calls of the agent/admin API
- * (CONTRACT §5). Auth is the HttpOnly cookie set by POST /auth/login; unsafe
+ * (/openapi.json). Auth is the HttpOnly cookie set by POST /auth/login; unsafe
  * methods echo the `parley_csrf` cookie in X-CSRF-Token. The token itself is
  * never kept in JavaScript. Errors become ApiError with the server's code and
  * sentence; a 401 also tells the app to show the sign-in form.

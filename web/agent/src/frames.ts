@@ -3,7 +3,7 @@
  * and messages, offers (whose turn a waiting chat is), agent changes, badge
  * counts (a chat this agent read on another device: chat.read), list reloads
  * (a channel added, changed or removed: channel.changed). Kinds this client does not know
- * are ignored (the server may add kinds; CONTRACT §5 says "at least"). The
+ * are ignored (the server may add kinds; the API may grow). The
  * payload types are protocol/agent.ts's; the checks here guard against a
  * server that sends less than they promise.
  */

@@ -1,5 +1,5 @@
 /**
- * The shapes the agent app reads from the API and the stream (CONTRACT §5).
+ * The shapes the agent app reads from the API and the stream (/openapi.json).
  * Those the server's presenters build come from protocol/agent.ts, shared
  * with the server; the rest are the app's own views of them.
  */

@@ -1,5 +1,5 @@
 /**
- * The widget loader: the script a customer's page includes (CONTRACT §3).
+ * The widget loader: the script a customer's page includes (docs/WIDGET.md).
  * Synchronously defines window.svc_api with every function of the spec and the
  * legacy ones, window.svc_config, svc_init() and svc_destroy(), then adds the
  * widget to the page: the default launcher in its own element

@@ -4,7 +4,7 @@
  * phone number (GET /api/v1/calls, GET /api/v1/calls/:id, call.updated frames
  * on the stream) nor change it (POST /api/v1/calls/:id/status → 404, nothing
  * changed); a channel with no agent_ids is every agent's, so there any agent
- * of the account may post a status (CONTRACT §5); administrators see all.
+ * of the account may post a status (/openapi.json); administrators see all.
  * Both stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

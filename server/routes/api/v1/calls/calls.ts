@@ -1,5 +1,5 @@
 /**
- * /api/v1/calls (CONTRACT §5): callback calls of the account, for the agents
+ * /api/v1/calls (/openapi.json): callback calls of the account, for the agents
  * who work their channels (every agent for a channel with no agent_ids or a
  * call without a channel; administrators all: domain/calls/queryCalls.ts) —
  * list (newest first, ?status=, paging), read one, and report a call's status

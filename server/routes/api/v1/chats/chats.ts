@@ -1,5 +1,5 @@
 /**
- * The agent's chat API (CONTRACT §5): list, search, detail, accept (Reply), messages,
+ * The agent's chat API (/openapi.json): list, search, detail, accept (Reply), messages,
  * read (the agent's unread state), typing, assign (bind to CRM card), finish, transfer to another agent.
  */
 import type { FastifyInstance } from 'fastify';
