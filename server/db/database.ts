@@ -9,6 +9,7 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql,
 import pg from 'pg';
 import type { Config } from '../config/config.js';
 import { createBackup } from '../backup/createBackup.js';
+import { parleyVersion } from '../backup/manifest.js';
 import { columnKinds, type DialectName } from './columns.js';
 import { MigrationPostgresDialect } from './migrationDialect.js';
 import { migrationsFor } from './migrations/index.js';
@@ -194,6 +195,19 @@ function postgresPool(url: string, schema: string | null, options: pg.PoolConfig
   return pool;
 }
 
+/**
+ * A database a newer Parley has migrated: this version stops before touching it, saying what to do,
+ * instead of serving a schema it half understands (Kysely: "previously executed migration … is missing").
+ */
+export function newerDatabase(error: unknown): string | null {
+  const missing = error instanceof Error ? /previously executed migration (\S+) is missing/.exec(error.message) : null;
+  if (!missing) return null;
+  return (
+    `This database was upgraded by a newer Parley: it has migration ${missing[1]}, which this Parley (${parleyVersion()}) does not know. ` +
+    'Start the newer version again, or restore a backup taken before the upgrade (docs/DATA.md, "Backup and restore").'
+  );
+}
+
 async function migrate(db: Db, dialect: DialectName, schema: string | null): Promise<void> {
   const migrator = new Migrator({
     db,
@@ -205,6 +219,8 @@ async function migrate(db: Db, dialect: DialectName, schema: string | null): Pro
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
+    const newer = newerDatabase(error);
+    if (newer) throw new Error(newer, { cause: error });
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, {
       cause: error,
