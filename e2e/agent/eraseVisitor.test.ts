@@ -1,10 +1,11 @@
 /**
  * Erasing a visitor and chat retention in real Chromium (docs/DATA.md): the
- * administrator's "Erase visitor" in the visitor panel asks first, saying
+ * administrator downloads the visitor's data, then "Erase visitor" in the visitor panel asks first, saying
  * what goes, then shows the erasure's progress until it is done (the visitor
  * is gone from the store); Admin → Settings → Data retention saves the days
  * and says how many chats the next run removes.
  */
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createChatChannel, postInbound, textMessage } from '../../test/helpers/chatChannel.js';
@@ -35,6 +36,12 @@ describe.skipIf(!chromiumAvailable())('agent app: erase a visitor, data retentio
     expect((await postInbound(run.t, channel, textMessage('erin-1', 'Please delete my data', sender))).statusCode).toBe(200);
     await page.locator('.chat-item', { hasText: 'Erin Erasable' }).click();
     const panel = page.locator('.visitor-panel');
+    // The right of access first: the visitor's data as one file, then the erasure.
+    const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('link', { name: 'Download visitor’s data' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^parley-visitor-\d+\.json$/);
+    const data = JSON.parse(readFileSync(await download.path(), 'utf8')) as { visitor: { email: string }; chats: { messages: { text?: string }[] }[] };
+    expect(data.visitor.email).toBe('erin@example.com');
+    expect(data.chats[0].messages[0].text).toBe('Please delete my data');
     await panel.getByRole('button', { name: 'Erase visitor' }).click();
     const dialog = page.getByRole('alertdialog', { name: /Erase visitor \d+ everywhere/ });
     await dialog.waitFor();

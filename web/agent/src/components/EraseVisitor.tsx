@@ -1,6 +1,7 @@
 /**
- * "Erase visitor" in the visitor panel (administrators only; docs/DATA.md
- * "Erasure"): a confirmation that says exactly what goes, then DELETE
+ * "Download visitor's data" and "Erase visitor" in the visitor panel
+ * (administrators only; docs/DATA.md "Export" and "Erasure"): the download is
+ * a plain link to GET /api/v1/visitors/:id/export; erasing asks a confirmation that says exactly what goes, then DELETE
  * /api/v1/visitors/:id and the job's progress (GET /api/v1/erasures/:id,
  * looked at every second) until it is done; then the visitor.erased frame
  * takes the visitor's chats off the lists (inbox.ts).
@@ -54,9 +55,15 @@ export function EraseVisitor({ visitorId, visitorNumber }: { visitorId: number; 
   }
   if (!asking) {
     return (
-      <button type="button" className="danger erase" onClick={() => setAsking(true)}>
-        Erase visitor
-      </button>
+      <div className="row">
+        {/* The sign-in cookie goes with a plain link: the browser saves the file (GET /api/v1/visitors/:id/export). */}
+        <a className="button" href={`/api/v1/visitors/${visitorId}/export`} download data-action="export-visitor">
+          Download visitor’s data
+        </a>
+        <button type="button" className="danger erase" onClick={() => setAsking(true)}>
+          Erase visitor
+        </button>
+      </div>
     );
   }
   return (
@@ -69,7 +76,9 @@ export function EraseVisitor({ visitorId, visitorNumber }: { visitorId: number; 
             <li key={w}>{w}</li>
           ))}
         </ul>
-        <p className="small muted">Report totals stay. A later message from the same person starts a new visitor.</p>
+        <p className="small muted">
+          Report totals stay. A later message from the same person starts a new visitor. If they asked for a copy of their data, download it first.
+        </p>
       </div>
       {error && <p className="error">{error}</p>}
       <div className="form-actions">
