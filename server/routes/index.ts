@@ -26,6 +26,7 @@ import { streamRoutes } from './api/v1/stream/stream.js';
 import { erasuresRoutes } from './api/v1/erasures/erasures.js';
 import { uploadsRoutes } from './api/v1/uploads/uploads.js';
 import { systemApiRoutes } from './api/v1/system/system.js';
+import { versionRoutes } from './api/v1/system/version.js';
 import { visitorsRoutes } from './api/v1/visitors/visitors.js';
 import { visitorDataRoutes } from './api/v1/visitors/visitorData.js';
 import { workingHoursRoutes } from './api/v1/working-hours/workingHours.js';
@@ -63,6 +64,7 @@ const apiV1: RouteModule[] = [
   erasuresRoutes,
   routingRoutes,
   systemApiRoutes,
+  versionRoutes,
   exportRoutes,
   auditRoutes,
 ];

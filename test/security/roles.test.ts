@@ -38,6 +38,8 @@ const AGENT_ROUTES = new Set([
   'POST /api/v1/me/guide/dismiss',
   // The channels whose chats the agent sees (id, type, name): the Archive's channel filter.
   'GET /api/v1/me/channels',
+  // This Parley's version and schema level: for a bug report, nothing of the account.
+  'GET /api/v1/version',
   'GET /api/v1/agents',
   'GET /api/v1/agents/:id',
   'GET /api/v1/departments',

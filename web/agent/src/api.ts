@@ -302,6 +302,7 @@ export const api = {
 
   uploadUsage: () => request<UploadUsage>('GET', '/uploads/usage'),
   system: () => request<SystemInfo>('GET', '/system'),
+  version: () => request<{ version: string; migration: string | null; migrations_applied: number; store: string }>('GET', '/version'),
   audit: (page: Page = {}) => request<AuditEntry[]>('GET', '/audit', undefined, { limit: 50, ...page }),
   /** Frees what a visitor uploaded and the files of its chats; the messages stay, marked file_removed. */
   freeVisitorUploads: (visitorId: number) => request<FreedUploads>('DELETE', `/visitors/${visitorId}/uploads`),

@@ -14,6 +14,7 @@ import type { SystemInfo } from '../../types';
 import { BackupStatus } from './BackupStatus';
 import { ErrorText } from './ErrorText';
 import { ExportCard } from './ExportCard';
+import { VersionLine } from './VersionLine';
 
 export function SystemPage() {
   const [info, setInfo] = useState<SystemInfo | null>(null);
@@ -34,6 +35,7 @@ export function SystemPage() {
   return (
     <section className="page" aria-labelledby="system-title">
       <h1 id="system-title">System</h1>
+      <VersionLine />
       <div className="row">
         <button type="button" onClick={load}>
           Refresh
