@@ -94,7 +94,7 @@ describe.skipIf(!chromiumAvailable())('agent app: the chat_accepted answer and t
     await form.getByRole('checkbox', { name: /call_event/ }).uncheck();
     await form.getByRole('checkbox', { name: /chat_rated/ }).check();
     await form.getByRole('button', { name: 'Save event types' }).click();
-    await form.getByRole('status').filter({ hasText: 'Saved: 6 of 9 event types are sent.' }).waitFor();
+    await form.getByRole('status').filter({ hasText: 'Saved: 6 of 10 event types are sent.' }).waitFor();
     const types = (await api('GET', '/api/v1/settings')).json().event_webhook_types;
     expect(types).toMatchObject({ call_event: false, chat_rated: true, chat_started: false, chat_accepted: true });
     await form.scrollIntoViewIfNeeded();
