@@ -2,7 +2,7 @@
  * npm run bench [-- --only=<name>] [-- --db=sqlite,postgres]: builds the server
  * (and the web apps, for the bundle sizes), runs the benchmarks one after the
  * other and rewrites their sections of docs/BENCHMARKS.md and its summary.
- * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, search, export, widget-load, routing, backup, and soak
+ * Names: chat-channel, fanout, deliveries, sockets, startup, bundle, reports, search, export, erasure, widget-load, routing, backup, and soak
  * (ten minutes; only with --only=soak). The
  * PostgreSQL runs are skipped, loudly, when no server answers.
  * Each benchmark is bounded in time and talks to 127.0.0.1 only.
@@ -12,6 +12,7 @@ import { runBackupBench } from './backup.js';
 import { runBundleBench } from './bundle.js';
 import { runChatChannelBench } from './chat-channel.js';
 import { runDeliveriesBench } from './deliveries.js';
+import { runErasureBench } from './erasure.js';
 import { runExportBench } from './export.js';
 import { runFanoutBench } from './fanout.js';
 import { runReportsBench } from './reports.js';
@@ -42,6 +43,7 @@ const benches: Record<string, () => Promise<void>> = {
   reports: () => runReportsBench(dbs),
   search: () => runSearchBench(dbs),
   export: () => runExportBench(dbs),
+  erasure: () => runErasureBench(),
   'widget-load': () => runWidgetLoadBench(),
   routing: () => runRoutingBench(dbs),
   backup: () => runBackupBench(),
