@@ -61,30 +61,36 @@ function targetOf(request: FastifyRequest, payload: unknown, target: string | un
 }
 
 /**
- * Records an audited request as its answer is sent, before the client has it: an action
- * the client was told succeeded is in the log. A failure to record is logged, never the
- * client's problem (the change itself is already committed).
+ * Records an audited request once its answer is sent (onResponse): the answer never waits for
+ * the log, so a forgotten password answers as fast whoever asks (docs/SECURITY.md). The target
+ * of a create is read from the answer as it goes (onSend). A failure to record is logged,
+ * never the client's problem (the change itself is already committed).
  */
 export function auditRequests(app: FastifyInstance, ctx: AppContext): void {
+  const pending = new WeakMap<FastifyRequest, { action: string; target: { type: string; id: string } | null }>();
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode < 200 || reply.statusCode >= 300) return payload;
     const audited = AUDITED[`${request.method} ${request.routeOptions.url ?? ''}`];
-    if (!audited) return payload;
+    if (audited) pending.set(request, { action: audited.action, target: targetOf(request, payload, audited.target) });
+    return payload;
+  });
+  app.addHook('onResponse', async (request) => {
+    const entry = pending.get(request);
+    if (!entry) return;
     const agent = request.agent;
     const accountId = agent?.account_id ?? ctx.defaultAccountId;
-    if (!accountId) return payload;
+    if (!accountId) return;
     try {
       await recordAudit(ctx.db, {
         accountId,
         agent: agent ? { id: agent.id, name: agent.name } : null,
-        action: audited.action,
-        target: targetOf(request, payload, audited.target),
+        action: entry.action,
+        target: entry.target,
         address: request.ip,
         at: ctx.clock(),
       });
     } catch (err) {
-      request.log.error({ err, action: audited.action }, 'the audit log could not be written');
+      request.log.error({ err, action: entry.action }, 'the audit log could not be written');
     }
-    return payload;
   });
 }
