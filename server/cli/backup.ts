@@ -11,7 +11,7 @@ import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { BackupError, createBackup, type BackupDone } from '../backup/createBackup.js';
 import { ToolError } from '../backup/postgresTools.js';
-import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { cliConfig } from './cliConfig.js';
 import { auditCommand } from './auditCommand.js';
 
 /** nice 10: below the server (0), as a background job. */
@@ -48,16 +48,7 @@ async function main(): Promise<void> {
     process.stderr.write('Usage: npm run backup -- <archive file to write, e.g. /var/backups/parley-2026-12-01.tar.gz>\n');
     process.exit(2);
   }
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = cliConfig();
   // Beside a server that takes traffic on the same machine, the copy and its compression yield the CPU to it.
   try {
     os.setPriority(BACKGROUND_PRIORITY);

@@ -16,7 +16,8 @@
  * Exit codes: 0 password printed, 2 bad usage or configuration, 1 refused.
  */
 import { pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import type { Config } from '../config/config.js';
+import { cliConfig } from './cliConfig.js';
 import { inTransaction, openStore } from '../db/database.js';
 import { hashPassword } from '../domain/auth/passwords.js';
 import { revokeAgentTokens } from '../domain/auth/tokens.js';
@@ -76,16 +77,7 @@ async function main(): Promise<void> {
     process.stderr.write('Usage: npm run reset-admin -- <administrator e-mail>\n');
     process.exit(2);
   }
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = cliConfig();
   try {
     const done = await resetAdmin(config, email);
     process.stdout.write(

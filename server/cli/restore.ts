@@ -11,7 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { ToolError } from '../backup/postgresTools.js';
 import { restoreBackup, RestoreRefused } from '../backup/restoreBackup.js';
-import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { cliConfig } from './cliConfig.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -21,16 +21,7 @@ async function main(): Promise<void> {
     process.stderr.write('Usage: npm run restore -- <archive file> [--force]\n  --force  replace a DATA_DIR or schema that is not empty\n');
     process.exit(2);
   }
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = cliConfig();
   try {
     const done = await restoreBackup(config, files[0], { force });
     const c = done.manifest.counts;
