@@ -13,6 +13,12 @@ import { defineConfig } from 'vitest/config';
 const ALL = ['server/**/*.test.ts', 'test/**/*.test.ts', 'e2e/**/*.test.ts', 'web/**/*.test.ts'];
 
 /**
+ * The deployment recipes of deploy/ run for real (a TLS proxy, the container image, the systemd
+ * unit): they do not depend on the store, so they run once, in their own project, beside the rest.
+ */
+const DEPLOY = ['test/deploy/**/*.test.ts'];
+
+/**
  * Files asserting wall-clock timing by the spec (the chat channel's 3 attempts 3 s
  * apart, failed by 9 s; presence entries lapsing after a few hundred ms): starved
  * of CPU beside other files they fail for the machine, not for the code.
@@ -44,8 +50,9 @@ export default defineConfig({
     // database per worker, so files side by side do not race on one catalog (see the file).
     setupFiles: ['test/setup/passwordCost.ts', 'test/setup/workerDatabase.ts'],
     projects: [
-      { extends: true, test: { name: 'sqlite', env: { TEST_DB: 'sqlite' }, include: ALL, exclude: SERIAL } },
-      { extends: true, test: { name: 'postgres', env: { TEST_DB: 'postgres' }, include: ALL, exclude: SERIAL } },
+      { extends: true, test: { name: 'sqlite', env: { TEST_DB: 'sqlite' }, include: ALL, exclude: [...SERIAL, ...DEPLOY] } },
+      { extends: true, test: { name: 'postgres', env: { TEST_DB: 'postgres' }, include: ALL, exclude: [...SERIAL, ...DEPLOY] } },
+      { extends: true, test: { name: 'deploy', env: { TEST_DB: 'sqlite' }, include: DEPLOY } },
       // (include is per project: a project's include is added to the root's, not put in its place.)
       // maxWorkers 1: vitest runs these after every parallel file, one file at a time.
       { extends: true, test: { name: 'sqlite-serial', env: { TEST_DB: 'sqlite' }, include: SERIAL, maxWorkers: 1 } },

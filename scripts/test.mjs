@@ -83,6 +83,9 @@ const args = [
   'run',
   // Each store's files run side by side, its few timing-by-the-spec files alone after them (vitest.config.ts).
   ...projects.flatMap((p) => ['--project', p, '--project', `${p}-serial`]),
+  // The deployment recipes (deploy/: TLS proxies, container image, systemd unit), once.
+  '--project',
+  'deploy',
   '--reporter=default',
   '--reporter=json',
   '--reporter=./scripts/flakyReporter.mjs',
