@@ -1,6 +1,6 @@
 /**
  * An audit-log row in every account for what the server's command line did
- * to the whole deployment (`backup.taken`; docs/DATA.md
+ * to the whole deployment (`backup.taken`, `backup.restored`; docs/DATA.md
  * "Audit log"): no agent, no address. A store that cannot be opened costs
  * the row, with a line saying so, never the command's own result.
  */
@@ -8,7 +8,7 @@ import type { Config } from '../config/config.js';
 import { openStore } from '../db/database.js';
 import { recordAudit } from '../domain/audit/recordAudit.js';
 
-export async function auditCommand(config: Config, action: 'backup.taken', now = Date.now()): Promise<void> {
+export async function auditCommand(config: Config, action: 'backup.taken' | 'backup.restored', now = Date.now()): Promise<void> {
   try {
     const store = await openStore(config);
     try {

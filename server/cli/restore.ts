@@ -11,6 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { ToolError } from '../backup/postgresTools.js';
 import { restoreBackup, RestoreRefused } from '../backup/restoreBackup.js';
+import { auditCommand } from './auditCommand.js';
 import { cliConfig } from './cliConfig.js';
 
 async function main(): Promise<void> {
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   const config = cliConfig();
   try {
     const done = await restoreBackup(config, files[0], { force });
+    // Into the restored database: its audit log is the backup's, plus this line.
+    await auditCommand(config, 'backup.restored');
     const c = done.manifest.counts;
     process.stdout.write(
       `Restored ${files[0]} into ${done.target}\n` +

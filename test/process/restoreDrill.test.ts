@@ -219,6 +219,9 @@ describe('restore drill (npm run backup under load, npm run restore, npm start)'
     await second.waitReady();
     expect((await call(base2, 'POST', '/api/v1/auth/login', { body: { email: EMAIL, password: PASSWORD } })).status).toBe(200);
     expect((await call(base2, 'GET', '/api/v1/me', { token })).status).toBe(200);
+    // The restore is in the restored audit log, by the command line (no agent).
+    const audit = (await call(base2, 'GET', '/api/v1/audit', { token })).json as unknown as Array<{ action: string; agent: unknown }>;
+    expect(audit[0]).toMatchObject({ action: 'backup.restored', agent: null });
     const file = await fetch(`${base2}${fileUrl}`);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(PDF)).toBe(true);

@@ -40,6 +40,7 @@ const ACTIONS: Record<string, string> = {
   'password.set_from_link': 'Chose a password from a link',
   'sign_in_throttle.cleared': 'Cleared a sign-in throttle',
   'backup.taken': 'Took a backup',
+  'backup.restored': 'Restored a backup',
 };
 
 function who(e: AuditEntry): string {
