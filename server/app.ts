@@ -18,7 +18,8 @@ import { registerErrorHandler } from './errors/handler.js';
 import { Signals } from './events/outbox.js';
 import { registerJsonBodyParser } from './lib/jsonBody.js';
 import { stripNul } from './lib/stripNul.js';
-import { withRedaction } from './lib/logRedaction.js';
+import { logRequests, withRedaction } from './lib/logRedaction.js';
+import { prettyStream } from './lib/prettyLog.js';
 import { systemClock, type Clock } from './lib/time.js';
 import { createMetrics } from './metrics.js';
 import { openRealtime, type Realtime } from './realtime/index.js';
@@ -65,7 +66,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: withRedaction(options.logger ?? { level: config.logLevel }),
+    logger: withRedaction(options.logger ?? { level: config.logLevel, ...(config.logFormat === 'pretty' ? { stream: prettyStream() } : {}) }),
+    // One line per request, written when the answer has gone (logRequests below).
+    disableRequestLogging: true,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
@@ -92,6 +95,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  logRequests(app);
 
   const store = await openStore(config);
   let bootstrap: BootstrapResult = { created: false, accountId: 0 };

@@ -20,6 +20,8 @@ export interface Config {
   readonly adminPassword: string | null;
   readonly outboundAllowPrivate: boolean;
   readonly logLevel: string;
+  /** LOG_FORMAT: `json` (one JSON object per line, the default) or `pretty` (for a person at a terminal). */
+  readonly logFormat: 'json' | 'pretty';
   /** Lifetime of a login token, in seconds. */
   readonly tokenTtlSeconds: number;
   /** How long an online agent stays online after its last stream socket closed, in seconds. */
@@ -162,6 +164,11 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}"), e.g. LOG_LEVEL=info`);
   }
 
+  const logFormat = nonEmpty(env, 'LOG_FORMAT') ?? 'json';
+  if (logFormat !== 'json' && logFormat !== 'pretty') {
+    problems.push(`LOG_FORMAT must be json or pretty (got "${logFormat}"), e.g. LOG_FORMAT=pretty`);
+  }
+
   const ttlRaw = nonEmpty(env, 'TOKEN_TTL_SECONDS') ?? String(30 * 24 * 3600);
   const tokenTtlSeconds = Number(ttlRaw);
   if (!/^\d+$/.test(ttlRaw) || tokenTtlSeconds < 60 || tokenTtlSeconds > MAX_TOKEN_TTL) {
@@ -295,6 +302,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     outboundAllowPrivate: allowRaw === '1' || allowRaw === 'true',
     logLevel,
+    logFormat: logFormat as 'json' | 'pretty',
     tokenTtlSeconds,
     presenceGraceSeconds,
     retentionDays,

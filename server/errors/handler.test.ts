@@ -16,6 +16,7 @@ interface LogLine {
   msg: string;
   reqId?: string;
   err?: { message?: string; stack?: string };
+  responseTime?: number;
 }
 
 const SECRET = 'password=hunter2 at /srv/parley/internal.ts';
@@ -65,10 +66,16 @@ describe('error handler and request logging', () => {
     expect(logged?.err?.stack).toBeDefined();
   });
 
-  it('puts reqId on every request log line and makes one up when the header is unusable', async () => {
-    await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'req-health-1' } });
-    const forRequest = lines.filter((l) => l.reqId === 'req-health-1').map((l) => l.msg);
-    expect(forRequest).toEqual(['incoming request', 'request completed']);
+  it('logs one line per request, with its id, method, path, address, status and time, and makes an id up when the header is unusable', async () => {
+    await app.inject({ method: 'GET', url: '/healthz?token=secret-1', headers: { 'x-request-id': 'req-health-1' } });
+    const forRequest = lines.filter((l) => l.reqId === 'req-health-1');
+    expect(forRequest.map((l) => l.msg)).toEqual(['request completed']);
+    expect(forRequest[0]).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/healthz?token=[redacted]', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 200 },
+    });
+    expect(forRequest[0]?.responseTime).toBeTypeOf('number');
 
     const res = await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'not a valid id!' } });
     const id = String(res.headers['x-request-id']);
@@ -90,7 +97,7 @@ describe('error handler and request logging', () => {
     const opened = lines.filter((l) => l.level === 40 && /^database unavailable/.test(l.msg));
     expect(opened).toHaveLength(1);
     expect(opened[0].err?.message).toContain('ECONNREFUSED');
-    const others = lines.filter((l) => l.reqId?.startsWith('req-down-') && l !== opened[0] && l.msg !== 'incoming request' && l.msg !== 'request completed');
+    const others = lines.filter((l) => l.reqId?.startsWith('req-down-') && l !== opened[0] && l.msg !== 'request completed');
     expect(others).toEqual([]);
   });
 

@@ -8,8 +8,13 @@
  * them from every query key before a route reads it, so `?token%00=` signs
  * in), and, to be safe, other control characters and surrounding spaces
  * dropped and case ignored. Headers and bodies are never logged.
+ *
+ * One line per request (logRequests): `request completed` at info once the
+ * answer has gone, with the request id, the method, the redacted URL, the
+ * client's address, the status and the time taken; its arrival is logged
+ * too, at debug only.
  */
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 
 const SECRET_NAMES = new Set(['token', 'access_token']);
 
@@ -61,4 +66,14 @@ export function withRedaction(logger: FastifyServerOptions['logger']): FastifySe
   if (logger === false || logger === undefined) return logger;
   const options = logger === true ? {} : logger;
   return { ...options, serializers: { ...options.serializers, req: serializeRequest } };
+}
+
+/** The request's one line at info when answered (its arrival at debug), instead of Fastify's two at info. */
+export function logRequests(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    request.log.debug({ req: request }, 'incoming request');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
+  });
 }

@@ -103,8 +103,8 @@ describe('process lifecycle (npm start)', () => {
     const port = await freePort();
     const env = { ...store.env, PORT: String(port), ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD };
 
-    // First run logs at info so the test can see the request arrive (and check request ids).
-    const first = startServer({ ...env, LOG_LEVEL: 'info' });
+    // First run logs at debug so the test can see a request arrive (and check request ids).
+    const first = startServer({ ...env, LOG_LEVEL: 'debug' });
     await first.waitReady();
     // `exec` in the start script: node replaces the shell, so the group is npm + node only.
     expect(processGroupCommands(first.child.pid!)).not.toContain('sh');
@@ -113,8 +113,8 @@ describe('process lifecycle (npm start)', () => {
     // Without TRUST_PROXY (docs/SECURITY.md), X-Forwarded-For is not believed: the client address is the connection's.
     const forwarded = await fetch(`${first.baseUrl}/healthz`, { headers: { 'x-request-id': 'xff-1', 'x-forwarded-for': '198.51.100.77' } });
     expect(forwarded.status).toBe(200);
-    await first.waitForOutput(/"reqId":"xff-1"[^\n]*"msg":"incoming request"/);
-    expect(first.stdout()).toMatch(/"reqId":"xff-1"[^\n]*"remoteAddress":"127\.0\.0\.1"[^\n]*"msg":"incoming request"/);
+    await first.waitForOutput(/"reqId":"xff-1"[^\n]*"msg":"request completed"/);
+    expect(first.stdout()).toMatch(/"reqId":"xff-1"[^\n]*"remoteAddress":"127\.0\.0\.1"[^\n]*"msg":"request completed"/);
     expect(first.stdout()).not.toContain('198.51.100.77');
     const created = await call(
       first.baseUrl,
