@@ -1,5 +1,13 @@
 /**
  * The ordered list of migrations. Append only: a released migration never changes.
+ *
+ * Expand, then contract (docs/DEPLOY.md, "Upgrading"): while instances of the previous
+ * release still run beside the new one on PostgreSQL, a migration only adds what the old
+ * code tolerates (tables, nullable columns or columns with a default, indexes) and keeps
+ * every column, key and constraint the old code reads or names (an ON CONFLICT target,
+ * say); dropping or renaming one waits for a later release. A migration that cannot
+ * says "Not a rolling upgrade from <version>" in CHANGELOG.md. test/upgrade/ checks both
+ * data from every earlier level and the previous release beside this one.
  */
 import type { Kysely, Migration } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
