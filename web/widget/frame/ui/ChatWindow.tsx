@@ -28,7 +28,9 @@ function Header({ w, s }: { w: Widget; s: UiState }) {
         </span>
       )}
       <div class="title">
-        <h1>{agent?.name ?? s.appearance.title ?? t('support')}</h1>
+        <h1>
+          <bdi>{agent?.name ?? s.appearance.title ?? t('support')}</bdi>
+        </h1>
         <p>{status}</p>
       </div>
       <button type="button" class="icon" aria-label={t('contacts')} onClick={() => w.set({ contactsOpen: true, view: 'chat' })}>
