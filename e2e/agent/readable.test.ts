@@ -133,6 +133,26 @@ describe.skipIf(!chromiumAvailable())('agent app: every message readable', () =>
     expect(await panel.locator('dt', { hasText: /^(Department|Language)$/ }).count()).toBe(0);
   });
 
+  it('makes the links of an offline message links too, its Arabic text in its own direction', async () => {
+    const widget = await createWidget(run.t, { name: 'Offline shop' });
+    const s = await startSession(run.t, widget.widget_id);
+    const left = await run.t.app.inject({
+      method: 'POST',
+      url: `/widget/api/${widget.widget_id}/offline`,
+      headers: { authorization: `Bearer ${s.visitor_token}` },
+      payload: { name: 'سارة', email: 'sara@example.com', message: `${ARABIC} https://shop.example/orders/12` },
+    });
+    expect(left.statusCode).toBe(200);
+    await page.goto(`${run.base}/offline`);
+    const card = page.locator('.card', { hasText: 'sara@example.com' });
+    const text = card.locator('.text');
+    await text.waitFor();
+    expect(await text.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+    expect(await text.getByRole('link', { name: 'https://shop.example/orders/12' }).getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await card.locator('.card-title bdi').textContent()).toBe('سارة');
+    await screenshot(page, 'agent-readable-offline-message');
+  });
+
   it('says a private note is seen by agents only, not that it failed', async () => {
     await page.goto(`${run.base}/chats/${chatId}`);
     const note = page.locator('.message.note');
