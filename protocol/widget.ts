@@ -44,6 +44,8 @@ export interface SessionRequest {
   page: PageInfo;
   /** utm_* parameters of the page URL, without the utm_ prefix. */
   utm?: Partial<Record<'source' | 'medium' | 'campaign' | 'content' | 'term', string>>;
+  /** The language the widget shows the visitor (its fixed one, else the browser's it speaks): shown to agents. */
+  language?: WidgetLanguage;
 }
 
 export interface WidgetAgent {

@@ -150,7 +150,7 @@ describe.skipIf(!chromiumAvailable())('agent app: inbox and conversation', () =>
     await page.getByRole('button', { name: 'Add note' }).click();
     const note = page.locator('.message.note', { hasText: 'Internal: VIP customer' });
     await note.waitFor();
-    expect(await note.textContent()).toContain('Private note · not sent');
+    expect(await note.textContent()).toContain('Private note — only agents see this');
     await page.getByRole('checkbox', { name: 'Private note' }).uncheck();
     await new Promise((r) => setTimeout(r, 300));
     expect(customerBodies().some((b) => b.includes('VIP customer'))).toBe(false);

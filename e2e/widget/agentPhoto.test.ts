@@ -76,6 +76,28 @@ describe.skipIf(!chromiumAvailable())('agent photo: Profile page → widget and 
       await visitorCtx.close();
     }
   });
+
+  it("shows the agent's initial, never a broken image, when the photo link cannot be loaded", async () => {
+    expect((await env.api('PATCH', '/api/v1/me', { photo_url: 'https://127.0.0.1:9/gone.png' })).status).toBe(200);
+    const visitorCtx = await env.context();
+    try {
+      const page = await env.open(visitorCtx);
+      const frame = env.frame(page);
+      await env.launcher(page, 'Chat with us').click();
+      await frame.getByLabel('Message').fill('Is the photo there?');
+      await frame.getByRole('button', { name: 'Send' }).click();
+      const chat = await env.chatOf(page, 'pending');
+      expect((await env.api('POST', `/api/v1/chats/${chat.id}/accept`)).status).toBe(200);
+      await env.until(page, (c: Call[]) => c.some((x) => x.name === 'svc_onAccept'));
+      await frame.getByRole('heading', { name: 'Administrator' }).waitFor();
+      await expect.poll(() => frame.locator('header span.avatar').textContent()).toBe('A');
+      expect(await frame.locator('header img').count()).toBe(0);
+      await screenshot(page, 'widget-agent-photo-broken-initial');
+    } finally {
+      await visitorCtx.close();
+      await env.api('PATCH', '/api/v1/me', { photo_url: null });
+    }
+  });
 });
 
 describe('photoProblem (the Profile page checks a file before sending it)', () => {

@@ -74,6 +74,9 @@ describe('widget appearance and languages (browser)', () => {
       await frame.getByLabel('الرسالة').fill('مرحبا، أين طلبي؟');
       await frame.getByRole('button', { name: 'إرسال' }).click();
       await expect.poll(() => frame.getByRole('log').getByText('مرحبا، أين طلبي؟').count()).toBe(1);
+      // Agents are told the visitor sees the widget in Arabic.
+      const arChat = await env.chatOf(page);
+      expect((await env.api<{ visitor: { session: { language?: string } } }>('GET', `/api/v1/chats/${arChat.id}`)).body.visitor.session.language).toBe('ar');
       // Mirrored: the visitor's own message on the left, the send button left of the field, its arrow pointing left;
       // the time written the Arabic way (no AM/PM).
       const win = await frame.getByRole('dialog').boundingBox();
@@ -88,6 +91,53 @@ describe('widget appearance and languages (browser)', () => {
     } finally {
       await ctx.close();
       await appearance({ language: 'auto' });
+    }
+  });
+
+  it("gives each message and agent name its own direction, and tells agents the widget's language (English widget, Arabic text)", async () => {
+    await appearance({ language: 'auto' });
+    const ctx = await context('en-US');
+    try {
+      const page = await env.open(ctx);
+      await env.launcher(page).click();
+      const frame = env.frame(page);
+      const arabic = 'مرحبا، أين طلبي؟';
+      await frame.getByLabel('Message').fill(arabic);
+      await frame.getByRole('button', { name: 'Send' }).click();
+      const mine = frame.locator('.msg.visitor p', { hasText: arabic });
+      await mine.waitFor();
+      expect(await frame.locator('html').getAttribute('dir')).toBe('ltr');
+      expect(await mine.getAttribute('dir')).toBe('auto');
+      expect(await mine.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+      // The question mark ends the sentence on its left, as Arabic is read.
+      const [first, last] = await mine.evaluate((el) => {
+        const node = el.firstChild as Text;
+        const at = (i: number) => {
+          const r = document.createRange();
+          r.setStart(node, i);
+          r.setEnd(node, i + 1);
+          return r.getBoundingClientRect().left;
+        };
+        return [at(0), at(node.length - 1)];
+      });
+      expect(last).toBeLessThan(first);
+      const chat = await env.chatOf(page);
+      const visitor = (await env.api<{ visitor: { session: { language?: string } } }>('GET', `/api/v1/chats/${chat.id}`)).body.visitor;
+      expect(visitor.session.language).toBe('en');
+      expect((await env.api('POST', `/api/v1/chats/${chat.id}/accept`)).status).toBe(200);
+      expect((await env.api('POST', `/api/v1/chats/${chat.id}/messages`, { type: 'text', text: 'Hello! It ships today.' })).status).toBe(201);
+      const reply = frame.locator('.msg.agent p', { hasText: 'Hello! It ships today.' });
+      await reply.waitFor();
+      expect(await reply.evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+      expect(
+        await frame
+          .locator('.msg.agent .who')
+          .first()
+          .evaluate((el) => el.tagName),
+      ).toBe('BDI');
+      await screenshot(page, 'widget-bidi-arabic-in-english');
+    } finally {
+      await ctx.close();
     }
   });
 

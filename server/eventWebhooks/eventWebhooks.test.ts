@@ -204,8 +204,8 @@ describe('event webhooks (spec C, docs/EVENTS.md)', () => {
     // plain_messages / html_messages: the archive mail's transcript (server/mail/compose.ts), notes left out.
     const admin = (await api('GET', '/me')).json();
     expect(b.plain_messages).toMatch(new RegExp(`^\\[\\d\\d:\\d\\d\\] Finn: hi from Finn\\n\\[\\d\\d:\\d\\d\\] ${admin.name}: Agent <b>answer</b> & more$`));
-    expect(b.html_messages).toContain('<th align="left" style="padding:2px 8px 2px 0;vertical-align:top">Finn</th><td>hi from Finn</td>');
-    expect(b.html_messages).toContain('<td>Agent &lt;b&gt;answer&lt;/b&gt; &amp; more</td>');
+    expect(b.html_messages).toContain('<th align="left" dir="auto" style="padding:2px 8px 2px 0;vertical-align:top">Finn</th><td dir="auto">hi from Finn</td>');
+    expect(b.html_messages).toContain('<td dir="auto">Agent &lt;b&gt;answer&lt;/b&gt; &amp; more</td>');
     expect(b.html_messages).not.toContain('<b>');
     expect(`${b.plain_messages}${b.html_messages}`).not.toContain('private note');
     expect(b.chat.messages[0].timestamp).toBeGreaterThan(1_700_000_000);

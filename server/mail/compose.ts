@@ -4,9 +4,14 @@
  * a button link, a footer), so the two always say the same thing; a
  * transcript alone is rendered the same way for event webhooks (renderTranscript). Every value
  * is HTML-escaped here, as the agent app escapes what it shows; nothing
- * reaches the HTML part unescaped. The footer names the account and, for a
+ * reaches the HTML part unescaped. Links in a transcript's messages
+ * (http, https and mailto only: protocol/links.ts) are links in the HTML part.
+ * Names and messages are bidi-isolated, so an Arabic line keeps its
+ * punctuation where it belongs: `dir="auto"` in HTML, and in plain text a
+ * line holding right-to-left letters sits between FSI and PDI. The footer names the account and, for a
  * notification, links to where its addresses are set.
  */
+import { hasRtl, splitLinks } from '../../protocol/links.js';
 import { singleLine } from '../lib/singleLine.js';
 
 export type Block =
@@ -28,6 +33,8 @@ export interface Layout {
   blocks: Block[];
   /** The account's name, in the footer. */
   accountName: string;
+  /** The language the mail is written in (the visitor's mails: the widget's); its direction is the mail's. English when absent. */
+  lang?: string;
   /** A notification's settings link ("why do I get this"), absent for personal mails (invitation, reset, transcript). */
   settingsUrl?: string;
 }
@@ -40,6 +47,9 @@ export interface Layout {
  */
 const oneLineStart = (value: string): string => value.replace(/\r\n|[\r\n\u2028\u2029]/g, '\n  ');
 
+/** Languages mails are written in that read right to left. */
+const RTL_LANGUAGES = new Set(['ar']);
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(value: string): string {
@@ -48,6 +58,19 @@ export function escapeHtml(value: string): string {
 
 /** Line breaks kept, everything else escaped. */
 const htmlLines = (value: string): string => escapeHtml(value).replace(/\r?\n/g, '<br>');
+
+/** As htmlLines, with the text's http(s) and mailto URLs as links (escaped; opened in a new tab, no referrer). */
+const htmlLinked = (value: string): string =>
+  splitLinks(value)
+    .map((p) => (p.href ? `<a href="${escapeHtml(p.href)}" target="_blank" rel="noopener noreferrer">${htmlLines(p.text)}</a>` : htmlLines(p.text)))
+    .join('');
+
+/** A line of plain text holding right-to-left letters, between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: its direction is its own. */
+const isolate = (value: string): string =>
+  value
+    .split(/(\r?\n)/)
+    .map((line) => (hasRtl(line) ? `\u2068${line}\u2069` : line))
+    .join('');
 
 /** A subject is one header line: no control characters or line breaks (lib/singleLine.ts), at most 200 characters. */
 export function subjectLine(value: string): string {
@@ -62,17 +85,17 @@ function textBlock(b: Block): string {
     case 'rows':
       return b.rows
         .filter(([, v]) => v)
-        .map(([l, v]) => `${l}: ${oneLineStart(v as string)}`)
+        .map(([l, v]) => `${l}: ${isolate(oneLineStart(v as string))}`)
         .join('\n');
     case 'quote':
       return b.text
         .split(/\r?\n/)
-        .map((l) => `> ${l}`)
+        .map((l) => `> ${isolate(l)}`)
         .join('\n');
     case 'link':
       return `${b.label}: ${b.url}`;
     case 'transcript':
-      return b.lines.length === 0 ? '(no messages)' : b.lines.map((l) => `[${l.at}] ${singleLine(l.who)}: ${l.text}`).join('\n');
+      return b.lines.length === 0 ? '(no messages)' : b.lines.map((l) => `[${l.at}] ${isolate(singleLine(l.who))}: ${isolate(l.text)}`).join('\n');
   }
 }
 
@@ -83,12 +106,14 @@ function htmlBlock(b: Block): string {
     case 'rows': {
       const rows = b.rows
         .filter(([, v]) => v)
-        .map(([l, v]) => `<tr><th align="left" style="padding:2px 12px 2px 0;color:#555">${escapeHtml(l)}</th><td>${htmlLines(v as string)}</td></tr>`)
+        .map(
+          ([l, v]) => `<tr><th align="left" style="padding:2px 12px 2px 0;color:#555">${escapeHtml(l)}</th><td dir="auto">${htmlLines(v as string)}</td></tr>`,
+        )
         .join('');
       return `<table cellspacing="0" cellpadding="0">${rows}</table>`;
     }
     case 'quote':
-      return `<blockquote style="margin:12px 0;padding:8px 12px;border-left:3px solid #ccc;color:#222">${htmlLines(b.text)}</blockquote>`;
+      return `<blockquote dir="auto" style="margin:12px 0;padding:8px 12px;border-left:3px solid #ccc;color:#222">${htmlLines(b.text)}</blockquote>`;
     case 'link':
       return `<p><a href="${escapeHtml(b.url)}" style="display:inline-block;padding:8px 14px;background:#2563eb;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(b.label)}</a></p>`;
     case 'transcript':
@@ -96,7 +121,7 @@ function htmlBlock(b: Block): string {
       return `<table cellspacing="0" cellpadding="0">${b.lines
         .map(
           (l) =>
-            `<tr><td style="padding:2px 8px 2px 0;color:#777;white-space:nowrap;vertical-align:top">${escapeHtml(l.at)}</td><th align="left" style="padding:2px 8px 2px 0;vertical-align:top">${escapeHtml(l.who)}</th><td>${htmlLines(l.text)}</td></tr>`,
+            `<tr><td style="padding:2px 8px 2px 0;color:#777;white-space:nowrap;vertical-align:top">${escapeHtml(l.at)}</td><th align="left" dir="auto" style="padding:2px 8px 2px 0;vertical-align:top">${escapeHtml(l.who)}</th><td dir="auto">${htmlLinked(l.text)}</td></tr>`,
         )
         .join('')}</table>`;
   }
@@ -118,7 +143,7 @@ export function renderMail(layout: Layout): MailContent {
     ? `Sent by Parley for ${escapeHtml(layout.accountName)}. You get this mail because your address is a notification address of this account; <a href="${escapeHtml(layout.settingsUrl)}">change the notification settings</a>.`
     : `Sent by Parley for ${escapeHtml(layout.accountName)}.`;
   const html = [
-    '<!doctype html><html><head><meta charset="utf-8"></head>',
+    `<!doctype html><html lang="${escapeHtml(layout.lang ?? 'en')}" dir="${RTL_LANGUAGES.has(layout.lang ?? 'en') ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"></head>`,
     '<body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:15px;line-height:1.45;color:#111">',
     `<h1 style="font-size:18px">${escapeHtml(layout.heading)}</h1>`,
     ...layout.blocks.map(htmlBlock),

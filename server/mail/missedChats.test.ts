@@ -64,6 +64,21 @@ describe('missed-chat mail', () => {
     expect(mail?.text).toContain('http://parley.test/admin/settings#notifications');
     expect(mails.some((m) => m.chat_id === answered.chat_id)).toBe(false);
   });
+
+  it('says "1 minute", not "1 minutes", and "2 minutes" (the language\'s plural rules)', async () => {
+    expect((await api('PUT', '/settings', { notifications: { missed_chat_minutes: 1 } })).statusCode).toBe(200);
+    await sweepMissedChats(t.app.ctx);
+    const one = await sendText(t, widget.widget_id, (await startSession(t, widget.widget_id)).visitor_token, 'one minute');
+    offset += 60_000;
+    await sweepMissedChats(t.app.ctx);
+    const two = await sendText(t, widget.widget_id, (await startSession(t, widget.widget_id)).visitor_token, 'two minutes');
+    offset += 2 * 60_000;
+    await sweepMissedChats(t.app.ctx);
+    const mails = await missedMails();
+    const heading = (chatId: number) => mails.find((m) => m.chat_id === chatId)?.text.split('\n')[0];
+    expect(heading(one.chat_id)).toMatch(/^Visitor \d+ has waited 1 minute for an answer$/);
+    expect(heading(two.chat_id)).toMatch(/^Visitor \d+ has waited 2 minutes for an answer$/);
+  });
 });
 
 describe('missed-chat mail over SMTP', () => {

@@ -107,4 +107,43 @@ describe('transcript mails', () => {
     const listed = (await api('GET', '/mails')).json<Array<{ type: string; chat_id: number }>>();
     expect(listed.find((m) => m.type === 'chat_transcript')?.chat_id).toBe(chat_id);
   });
+
+  it("makes the archive copy's http(s) and mailto links links, nothing else, and isolates right-to-left names and messages", async () => {
+    const s = await startSession(t, widget.widget_id);
+    await visitorCall(t, widget.widget_id, s.visitor_token, 'contact', { client_name: 'سارة', email: 'sara@example.com' });
+    const arabic = 'مرحبا، هل طلبي جاهز؟';
+    const { chat_id } = await sendText(t, widget.widget_id, s.visitor_token, arabic);
+    await sendText(
+      t,
+      widget.widget_id,
+      s.visitor_token,
+      'See https://shop.example/p?a=1&b=2. Not javascript:alert(1) nor data:text/html,x <a href="javascript:alert(1)">x</a>',
+    );
+    expect((await api('POST', `/chats/${chat_id}/accept`)).statusCode).toBe(200);
+    // The CRM's answer names the visitor (as in the first test): waited for, so the names below are known.
+    await waitFor(async () => (await api('GET', `/chats/${chat_id}`)).json().contact_info);
+    await agentReply(t, chat_id, 'Write to mailto:help@shop.example (or https://bücher.example/faq).');
+    expect((await api('POST', `/chats/${chat_id}/finish`, {})).statusCode).toBe(200);
+
+    const mail = await waitFor(
+      () => smtp.mails.find((m) => m.envelope.to.includes('archive@example.com') && m.parsed.subject?.startsWith(`Chat #${chat_id} `)),
+      20_000,
+    );
+    expect(htmlLinks(mail)).toEqual([
+      'https://shop.example/p?a=1&b=2',
+      'mailto:help@shop.example',
+      'https://xn--bcher-kva.example/faq',
+      `http://parley.test/chats/${chat_id}`,
+    ]);
+    const html = mail.parsed.html || '';
+    expect(html).toContain('<a href="https://shop.example/p?a=1&amp;b=2" target="_blank" rel="noopener noreferrer">https://shop.example/p?a=1&amp;b=2</a>.');
+    expect(html).toContain('&lt;a href=&quot;javascript:alert(1)&quot;&gt;x&lt;/a&gt;');
+    expect(html).not.toMatch(/href="(javascript|data):/i);
+    // Each name and message takes its own direction.
+    expect(html).toContain(`<th align="left" dir="auto" style="padding:2px 8px 2px 0;vertical-align:top">Carl from CRM</th><td dir="auto">${arabic}</td>`);
+    const text = mail.parsed.text ?? '';
+    expect(text).toMatch(new RegExp(`\\] Carl from CRM: \u2068${arabic}\u2069\n`));
+    // Latin lines stay as they are.
+    expect(text).toMatch(/\] [^:\n]+: Write to mailto:help@shop\.example \(or https:\/\/bücher\.example\/faq\)\.\n/);
+  });
 });

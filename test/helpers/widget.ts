@@ -39,6 +39,8 @@ export interface SessionOptions {
   token?: string;
   page?: { url: string; title?: string };
   utm?: Record<string, string>;
+  /** SessionRequest.language: the widget's language. */
+  language?: unknown;
   ip?: string;
   headers?: Record<string, string>;
 }
@@ -52,7 +54,7 @@ export function postSession(t: TestApp, widgetId: string, o: SessionOptions = {}
       'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
       ...o.headers,
     },
-    payload: { visitor_token: o.token, page: o.page ?? { url: 'https://shop.example.com/', title: 'Shop' }, utm: o.utm },
+    payload: { visitor_token: o.token, page: o.page ?? { url: 'https://shop.example.com/', title: 'Shop' }, utm: o.utm, language: o.language },
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * The widget visitor's browser session, kept in visitors.session_json: the
  * webhook fields (StoredSession: ip, user_agent, geoip, utm, page, visits)
- * plus what the widget adds (browser/OS/device, referrer, client attributes,
+ * plus what the widget adds (browser/OS/device, referrer, the widget's language, client attributes,
  * custom data waiting for a chat), and the visit: when it started and the
  * pages seen in it (the last PAGES_KEPT, oldest first; a new visit starts them
  * again). Input cleaning of pages and UTM lives here.
@@ -10,6 +10,7 @@ import type { Tx } from '../../db/database.js';
 import type { Visitor } from '../../db/schema.js';
 import { parseJson, toJson } from '../../lib/json.js';
 import type { ParsedUserAgent } from '../../lib/userAgent.js';
+import type { WidgetLanguage } from '../../../protocol/widget.js';
 import type { StoredSession, WebhookPage } from '../../presenters/webhook/objects.js';
 import { isHttpUrl, optionalLine } from '../messages/normalizeMessage.js';
 
@@ -24,6 +25,8 @@ export interface WidgetCustomField {
 
 export interface WidgetSession extends StoredSession, ParsedUserAgent {
   referrer?: string;
+  /** The language the widget is shown in to this visitor (SessionRequest.language), shown in the agent app. */
+  language?: WidgetLanguage;
   attributes?: ClientAttributes;
   /** The last setCustomData, copied to the next chat that opens. */
   custom_data?: WidgetCustomField[];

@@ -16,7 +16,7 @@ import { lookupGeoip } from '../../lib/geoip.js';
 import { randomPublicId, randomToken, sha256 } from '../../lib/ids.js';
 import { toJson } from '../../lib/json.js';
 import { parseUserAgent } from '../../lib/userAgent.js';
-import type { SessionResponse } from '../../../protocol/widget.js';
+import { WIDGET_LANGUAGES, type SessionResponse } from '../../../protocol/widget.js';
 import { recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
 import { upsertVisitor } from '../visitors/upsertVisitor.js';
@@ -30,7 +30,7 @@ export const TOKEN_BYTES = 32;
 
 export interface StartSessionInput {
   channel: Channel;
-  body: { visitor_token?: unknown; page?: unknown; utm?: unknown };
+  body: { visitor_token?: unknown; page?: unknown; utm?: unknown; language?: unknown };
   ip: string | null;
   userAgent: string | null;
 }
@@ -59,6 +59,9 @@ function nextSession(previous: WidgetSession, input: StartSessionInput, geoip: W
     if (device) next.device = device;
   }
   if (utm) next.utm = utm;
+  // The language the widget shows this visitor (one of its own; anything else is not kept), for the agent app.
+  const language = WIDGET_LANGUAGES.find((l) => l === input.body.language);
+  if (language) next.language = language;
   if (page) {
     next.page = page.title ? { url: page.url, title: page.title } : { url: page.url };
     if (page.referrer) next.referrer = page.referrer;

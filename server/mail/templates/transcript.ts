@@ -15,6 +15,7 @@
 import { renderMail, type MailContent } from '../compose.js';
 import { mailTime, type MailScope } from '../recipients.js';
 import type { ChatTranscript } from '../transcript.js';
+import { minutesText } from './plural.js';
 import { fill, visitorTexts } from './visitorTexts.js';
 
 const differs = (value: string | undefined, shown: string | null | undefined): string | null => (value && value !== shown ? value : null);
@@ -58,6 +59,7 @@ export function visitorTranscriptMail(scope: Pick<MailScope, 'accountName' | 'ti
     subject: title,
     heading: title,
     accountName: scope.accountName,
+    lang,
     blocks: [
       { kind: 'p', text: fill(say.transcriptIntro, { time: mailTime(t.chat.created_at, scope.timezone) }) },
       { kind: 'transcript', lines: t.lines },
@@ -77,6 +79,7 @@ export function transcriptConfirmationMail(scope: Pick<MailScope, 'accountName'>
     subject: fill(say.confirmSubject, account),
     heading: fill(say.confirmSubject, account),
     accountName: scope.accountName,
+    lang,
     blocks: [
       { kind: 'p', text: fill(say.confirmIntro, account) },
       { kind: 'link', label: say.confirmButton, url },
@@ -93,8 +96,8 @@ export function missedChatMail(scope: MailScope, publicUrl: string, t: ChatTrans
   return renderMail({
     subject: closed ? `Missed chat: ${who}'s chat was finished unanswered` : `Missed chat: ${who} waited ${minutes} min`,
     heading: closed
-      ? `${who}'s chat was finished after ${minutes} minutes without an answer from an agent`
-      : `${who} has waited ${minutes} minutes for an answer`,
+      ? `${who}'s chat was finished after ${minutesText(minutes)} without an answer from an agent`
+      : `${who} has waited ${minutesText(minutes)} for an answer`,
     accountName: scope.accountName,
     settingsUrl: scope.settingsUrl,
     blocks: [

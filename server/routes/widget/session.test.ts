@@ -100,6 +100,21 @@ describe('widget session', () => {
     expect(session.page).toEqual({ url: 'https://shop.example.com/cart' });
   });
 
+  it("keeps the widget's language for the agents, one of the widget's own only, until another is given", async () => {
+    const s = await startSession(t, widget.widget_id, { language: 'ar' });
+    const language = async () => JSON.parse((await visitorRow(s.visitor.number)).session_json).language;
+    expect(await language()).toBe('ar');
+    await startSession(t, widget.widget_id, { token: s.visitor_token });
+    expect(await language()).toBe('ar');
+    for (const bad of ['klingon', '<b>', 42, { ar: 1 }]) {
+      await startSession(t, widget.widget_id, { token: s.visitor_token, language: bad });
+      expect(await language()).toBe('ar');
+    }
+    await startSession(t, widget.widget_id, { token: s.visitor_token, language: 'de' });
+    expect(await language()).toBe('de');
+    expect(JSON.parse((await visitorRow((await startSession(t, widget.widget_id, { language: 'xx' })).visitor.number)).session_json).language).toBeUndefined();
+  });
+
   it('never stores a page that is not http(s)', async () => {
     const s = await startSession(t, widget.widget_id, { page: { url: 'javascript:alert(1)' } });
     expect(JSON.parse((await visitorRow(s.visitor.number)).session_json).page).toBeUndefined();

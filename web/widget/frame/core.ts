@@ -22,7 +22,7 @@ import { beep } from './sound';
 import { VisitorSocket } from './socket';
 import { chatOpen, emptyContact, initialState, mergeContact, mergeMessages, Store, type Invitation, type UiState } from './state';
 import { load, save } from './storage';
-import { dir, languageReady, t } from './i18n';
+import { chosen, dir, languageReady, t } from './i18n';
 
 const VISIT_GAP_MS = 30 * 60 * 1000;
 export const TEXT_MAX = 1000;
@@ -123,6 +123,7 @@ export class WidgetCore extends Store {
             ...(this.api.token ? { visitor_token: this.api.token } : {}),
             page: this.page,
             utm: this.utm,
+            language: chosen,
           }),
           languageReady(),
         ]);
@@ -249,7 +250,7 @@ export class WidgetCore extends Store {
   /** A `reset` frame: the socket's cursor is older than the events the server keeps, so read the state again. */
   private async resync(): Promise<void> {
     try {
-      const res = await this.api.call<SessionResponse>('POST', 'session', { visitor_token: this.api.token, page: this.page, utm: this.utm });
+      const res = await this.api.call<SessionResponse>('POST', 'session', { visitor_token: this.api.token, page: this.page, utm: this.utm, language: chosen });
       // Another visitor (our token unknown): the socket will refuse it and restart() takes over.
       if (res.visitor_token !== this.api.token) return;
       const chat = res.chat;

@@ -69,7 +69,7 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
           >
             <Link href={`/chats/${chat.id}`} className="chat-link" aria-current={chat.id === openId ? 'true' : undefined}>
               <span className="chat-name">
-                {chatTitle(chat)}
+                <bdi>{chatTitle(chat)}</bdi>
                 {chat.channel && <span className="chat-channel"> · {chat.channel.name}</span>}
               </span>
               <span className="chat-time">
@@ -80,7 +80,7 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
                 )}
                 {when(chat.updated_at, withDate)}
               </span>
-              <span className="chat-preview">{typing ? 'typing…' : match ? <Highlighted parts={match.parts} /> : preview}</span>
+              <span className="chat-preview">{typing ? 'typing…' : <bdi>{match ? <Highlighted parts={match.parts} /> : preview}</bdi>}</span>
               {unread > 0 && (
                 <span className="badge" aria-label={`${unread} unread`}>
                   {unread}

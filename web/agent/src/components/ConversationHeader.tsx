@@ -1,7 +1,13 @@
-/** The conversation's title bar: back link (phone width), visitor, state, the visitor's rating, Reply, Transfer or Finish (the latter two for the holder and admins). */
+/**
+ * The conversation's title bar: back link (phone width), visitor (its name
+ * isolated: <bdi>), state, the chat's department and the visitor's language,
+ * the visitor's rating, Reply, Transfer or Finish (the latter two for the
+ * holder and admins).
+ */
 import { useState } from 'react';
 import { useApp } from '../context';
 import { mayActOnChat } from '../chatRights';
+import { useDepartmentName, languageName } from '../departments';
 import { chatTitle } from '../format';
 import { Link } from '../router';
 import type { Chat } from '../types';
@@ -17,16 +23,37 @@ export function ConversationHeader({ chat }: { chat: Chat }) {
   const mine = mayActOnChat(me, chat);
   const [finishing, setFinishing] = useState(false);
   const owner = chat.accepted_by !== null ? agents[chat.accepted_by]?.name : undefined;
+  const department = useDepartmentName(chat.department_id);
+  const language = languageName(chat.visitor.session);
   return (
     <header className="conversation-header">
       <Link href="/" className="back">
         <span aria-hidden="true">←</span> Inbox
       </Link>
       <div className="who">
-        <h2 id="conversation-title">{chatTitle(chat)}</h2>
+        <h2 id="conversation-title">
+          <bdi>{chatTitle(chat)}</bdi>
+        </h2>
         <p className="muted small">
           <span className={`pill pill-${chat.status}`}>{STATE[chat.status]}</span>
-          {owner && <> · with {owner}</>}
+          {owner && (
+            <>
+              {' '}
+              · with <bdi>{owner}</bdi>
+            </>
+          )}
+          {department && (
+            <span className="chat-department" title="Department">
+              {' '}
+              · <bdi>{department}</bdi>
+            </span>
+          )}
+          {language && (
+            <span className="chat-language" title="The visitor's language">
+              {' '}
+              · {language}
+            </span>
+          )}
           {chat.blacklisted && <> · blacklisted</>}
           {chat.rate && (
             <>

@@ -50,7 +50,7 @@ export function EarlierChats({ chat }: { chat: Chat }) {
                     {STATUS[c.status]}
                     {c.rate ? ` · ${c.rate === 'positive' ? '👍 rated good' : '👎 rated bad'}` : ''}
                   </span>
-                  {line && <span className="earlier-line">{line}</span>}
+                  {line && <bdi className="earlier-line">{line}</bdi>}
                 </Link>
               </li>
             );

@@ -1,14 +1,16 @@
 /**
  * The content of a message by type (spec multimedia messages): text, images
  * and stickers inline, audio/voice and video players, documents as links,
- * locations as a map link. Only http(s) URLs ever become src or href.
+ * locations as a map link. Only http(s) URLs ever become src or href (and
+ * mailto in a text: LinkedText). Every text takes its own direction.
  * A file an administrator freed (file_removed) is named, not linked.
  */
 import { fileSize, safeHref, safeImage } from '../format';
 import type { Message } from '../types';
+import { LinkedText } from './LinkedText';
 
 function Caption({ text }: { text?: string }) {
-  return text ? <p className="text">{text}</p> : null;
+  return text ? <LinkedText text={text} /> : null;
 }
 
 function FileLink({ href, message, label }: { href: string; message: Message; label: string }) {
@@ -16,7 +18,7 @@ function FileLink({ href, message, label }: { href: string; message: Message; la
   const size = fileSize(message.file_size);
   return (
     <a href={href} target="_blank" rel="noopener noreferrer" className="file-link">
-      {name}
+      <bdi>{name}</bdi>
       {size && <span className="muted small"> ({size})</span>}
     </a>
   );
@@ -38,7 +40,7 @@ export function MessageBody({ message: m }: { message: Message }) {
   const file = safeHref(m.file);
   switch (m.type) {
     case 'text':
-      return <p className="text">{m.text ?? ''}</p>;
+      return <LinkedText text={m.text ?? ''} />;
     case 'photo':
     case 'sticker': {
       const src = safeImage(m.thumb) ?? safeImage(m.file);
@@ -99,7 +101,7 @@ export function MessageBody({ message: m }: { message: Message }) {
     default:
       return (
         <div className="media">
-          {m.text ? <p className="text">{m.text}</p> : <p className="muted">[{m.type}]</p>}
+          {m.text ? <LinkedText text={m.text} /> : <p className="muted">[{m.type}]</p>}
           {file && <FileLink href={file} message={m} label="Attachment" />}
         </div>
       );

@@ -1,4 +1,8 @@
-/** One message: who wrote it and when, its content, and for agent replies the delivery status. Private notes look different. */
+/**
+ * One message: who wrote it and when, its content, and for agent replies the
+ * delivery status. Private notes look different and say who sees them. The
+ * author's name is isolated (<bdi>): a right-to-left name moves nothing around it.
+ */
 import { useApp } from '../context';
 import { time, visitorName } from '../format';
 import type { Chat, Message } from '../types';
@@ -13,8 +17,8 @@ export function MessageItem({ message, chat }: { message: Message; chat: Chat })
   return (
     <li className={`message ${kind}`} data-message-id={message.id}>
       <div className="meta">
-        <span className="author">{author}</span>
-        {message.internal && <span className="pill pill-note">Private note · not sent</span>}
+        <bdi className="author">{author}</bdi>
+        {message.internal && <span className="pill pill-note">Private note — only agents see this</span>}
         <time dateTime={new Date(message.created_at).toISOString()}>{time(message.created_at)}</time>
       </div>
       <MessageBody message={message} />

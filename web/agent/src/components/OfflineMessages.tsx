@@ -4,6 +4,7 @@ import { api } from '../api';
 import { useApp, useOnResync } from '../context';
 import { dateTime, isRecord, str } from '../format';
 import type { OfflineMessage } from '../types';
+import { LinkedText } from './LinkedText';
 import { useList } from './useList';
 
 export function OfflineMessages() {
@@ -44,7 +45,7 @@ export function OfflineMessages() {
           {list.items.map((m) => (
             <li key={m.id} className="card">
               <p className="card-title">
-                {str(m.name) ?? 'Anonymous'} <span className="muted small">{dateTime(m.created_at)}</span>
+                <bdi>{str(m.name) ?? 'Anonymous'}</bdi> <span className="muted small">{dateTime(m.created_at)}</span>
               </p>
               <dl className="fields">
                 {str(m.email) && (
@@ -64,11 +65,13 @@ export function OfflineMessages() {
                 {str(m.description) && (
                   <>
                     <dt>About</dt>
-                    <dd>{m.description}</dd>
+                    <dd>
+                      <bdi>{m.description}</bdi>
+                    </dd>
                   </>
                 )}
               </dl>
-              <p className="text">{m.message ?? ''}</p>
+              <LinkedText text={m.message ?? ''} />
             </li>
           ))}
         </ul>

@@ -8,12 +8,16 @@
  * the page the visitor is on. The visit (time on site, where the visitor came
  * from, the pages seen: VisitorVisit) and the session (place, device, UTM)
  * follow the visitor live. Only the fields listed here are shown: the user
- * token never is. Administrators can erase the visitor (EraseVisitor).
+ * token never is. The photo (sender.photo) shows the visitor's initials while
+ * it cannot be loaded (Avatar); the chat's department and the visitor's
+ * language are listed. Administrators can erase the visitor (EraseVisitor).
  */
 import { useState } from 'react';
-import { str, isRecord, safeHref } from '../format';
+import { languageName, useDepartmentName } from '../departments';
+import { str, isRecord, safeHref, visitorName } from '../format';
 import type { Chat } from '../types';
 import { AssignButton } from './AssignButton';
+import { Avatar } from './Avatar';
 import { ContactInfo } from './ContactInfo';
 import { CustomData } from './CustomData';
 import { EarlierChats } from './EarlierChats';
@@ -42,7 +46,7 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
   const pageData = Array.isArray(chat.page_custom_data) ? chat.page_custom_data : chat.custom_data;
   const crmData = Array.isArray(chat.crm_custom_data) ? chat.crm_custom_data : [];
   const crm = safeHref(chat.crm_link);
-  const photo = v.photo && v.photo.startsWith('https:') ? v.photo : null;
+  const department = useDepartmentName(chat.department_id);
   return (
     <aside className="visitor-panel" aria-labelledby={`visitor-${chat.id}`}>
       {/* At phone width the panel starts folded, so the conversation has the screen. */}
@@ -50,12 +54,14 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
         <summary>
           <h3 id={`visitor-${chat.id}`}>Visitor</h3>
         </summary>
-        {photo && <img className="avatar" src={photo} alt="" width={64} height={64} />}
+        {v.photo && <Avatar src={v.photo} name={v.name?.trim() || visitorName(v)} />}
         <dl className="fields">
           <Field label="Name" value={v.name ?? 'Anonymous'} />
           <Field label="E-mail" value={v.email} />
           <Field label="Phone" value={v.phone} />
           <Field label="Visitor number" value={String(v.number)} />
+          <Field label="Department" value={department} />
+          <Field label="Language" value={languageName(v.session)} />
           <Field label="Chats" value={String(v.chats_count)} />
           <Field label="About" value={v.description} />
           {v.blacklisted && <Field label="Blacklisted" value="yes" />}

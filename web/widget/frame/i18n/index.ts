@@ -29,8 +29,11 @@ export const languageReady = (): Promise<void> => loading;
 
 /** Starts loading the frame's language (main.tsx, before the session starts). */
 export function startLanguage(fixed: string | null | undefined, browser: readonly string[]): void {
-  loading = loadLanguage(pickLanguage(fixed, browser));
+  chosen = pickLanguage(fixed, browser);
+  loading = loadLanguage(chosen);
 }
+/** The language chosen at start (known before its texts are loaded): the session tells the server. */
+export let chosen: WidgetLanguage = 'en';
 export let lang: WidgetLanguage = 'en';
 
 /** The widget's language: a fixed one, else the first of the browser's languages it speaks (pt-BR → pt), else English. */

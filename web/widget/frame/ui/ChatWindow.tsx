@@ -1,4 +1,4 @@
-/** The open widget: header (agent name and photo, status, actions) and what the window shows now. */
+/** The open widget: header (agent name and photo, or the initial while the photo cannot be loaded; status, actions) and what the window shows now. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { chatOpen, type UiState } from '../state';
 import type { Widget } from '../widget';
@@ -16,19 +16,24 @@ function minimize(w: Widget): void {
 
 function Header({ w, s }: { w: Widget; s: UiState }) {
   const agent = s.chat?.status === 'active' ? s.chat.agent : null;
-  const photo = safeUrl(agent?.photo) ?? (agent ? undefined : safeUrl(s.appearance.logo));
+  const wanted = safeUrl(agent?.photo) ?? (agent ? undefined : safeUrl(s.appearance.logo));
+  // A photo or logo that failed to load: the initial instead of a broken image (a new address is tried).
+  const [failed, setFailed] = useState<string | null>(null);
+  const photo = wanted && wanted !== failed ? wanted : undefined;
   const status = s.agentTyping ? t('typing') : s.online ? t('online') : (s.appearance.away_text ?? t('offline'));
   return (
     <header>
       {photo ? (
-        <img class="avatar" src={photo} alt="" />
+        <img class="avatar" src={photo} alt="" onError={() => setFailed(photo)} />
       ) : (
         <span class="avatar" aria-hidden="true">
           {(agent?.name ?? s.appearance.title ?? t('support')).slice(0, 1).toUpperCase()}
         </span>
       )}
       <div class="title">
-        <h1>{agent?.name ?? s.appearance.title ?? t('support')}</h1>
+        <h1>
+          <bdi>{agent?.name ?? s.appearance.title ?? t('support')}</bdi>
+        </h1>
         <p>{status}</p>
       </div>
       <button type="button" class="icon" aria-label={t('contacts')} onClick={() => w.set({ contactsOpen: true, view: 'chat' })}>

@@ -1,4 +1,8 @@
-/** The conversation: the invitation, the messages (text only, never HTML; http(s) links clickable), sends in flight and failed ones. */
+/**
+ * The conversation: the invitation, the messages (text only, never HTML; http(s) links clickable), sends in flight and failed ones.
+ * Each text and agent name takes its own direction (dir="auto", <bdi>): an Arabic message in an English widget, or an
+ * English one in an Arabic widget, keeps its punctuation at its end.
+ */
 import type { JSX } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { WidgetMessage } from '../../../../protocol/widget';
@@ -28,7 +32,7 @@ export function Linked({ text }: { text: string }) {
     at = i + m[0].length;
   }
   if (at < text.length) parts.push(text.slice(at));
-  return <p>{parts}</p>;
+  return <p dir="auto">{parts}</p>;
 }
 
 function Body({ m }: { m: WidgetMessage }) {
@@ -83,14 +87,14 @@ export function Messages({ w, s }: { w: Widget; s: UiState }) {
       )}
       {s.messages.map((m) => (
         <div key={m.id} class={`msg ${m.author}`} data-id={m.id}>
-          {m.author === 'agent' && m.agent && <span class="who">{m.agent.name}</span>}
+          {m.author === 'agent' && m.agent && <bdi class="who">{m.agent.name}</bdi>}
           <Body m={m} />
           <time>{time(m.created_at)}</time>
         </div>
       ))}
       {s.pending.map((p) => (
         <div key={`p${p.key}`} class={`msg visitor ${p.status}`}>
-          <p>{p.text ?? p.file_name}</p>
+          <p dir="auto">{p.text ?? p.file_name}</p>
           {p.status === 'sending' ? (
             <time>{t('sending')}</time>
           ) : (

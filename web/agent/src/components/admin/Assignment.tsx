@@ -4,7 +4,8 @@
  * the account's mode, offer timeout and department wait; each department's
  * own mode; each agent's limit of chats at once; each widget's department
  * choice, with the departments' names in each of the widget's languages
- * (one language at a time; docs/ROUTING.md).
+ * (one language at a time; docs/ROUTING.md). Laid out as every admin page:
+ * a titled page, each form on its card.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import type { DepartmentChoiceDto, RoutingModeDto, RoutingSettingsDto } from '../../../../../protocol/routing';
@@ -107,8 +108,8 @@ function AccountForm({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v:
       : `Saved: ${modeName(next.mode).toLowerCase()}, ${next.offer_timeout_seconds} s to accept; ${when}.`;
   };
   return (
-    <section aria-label="How new chats reach agents">
-      <h3>How new chats reach agents</h3>
+    <section className="card" aria-label="How new chats reach agents">
+      <h2>How new chats reach agents</h2>
       <fieldset>
         <legend className="sr-only">Assignment mode</legend>
         {MODES.map(([key, label, help]) => (
@@ -149,8 +150,8 @@ function DepartmentModes({ view, onSaved }: { view: RoutingSettingsDto; onSaved:
     return own === 0 ? "Saved: every department follows the account's mode." : `Saved: ${own} department${own === 1 ? '' : 's'} with a mode of its own.`;
   };
   return (
-    <section aria-label="Departments">
-      <h3>Departments</h3>
+    <section className="card" aria-label="Departments">
+      <h2>Departments</h2>
       <p className="muted small">A department&apos;s chats are offered to its agents first, by its own mode or the account&apos;s.</p>
       {view.departments.length === 0 ? (
         <p className="muted">No departments yet: make them under Departments, then choose how their chats are assigned here.</p>
@@ -195,8 +196,8 @@ function AgentLimits({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v:
     return limited === 0 ? 'Saved: no agent has a limit.' : `Saved: ${limited} agent${limited === 1 ? ' has a limit' : 's have limits'}.`;
   };
   return (
-    <section aria-label="Chats at once">
-      <h3>Chats at once</h3>
+    <section className="card" aria-label="Chats at once">
+      <h2>Chats at once</h2>
       <p className="muted small">An agent holding this many chats (accepted or offered) is not offered more. Empty: no limit.</p>
       {view.agents.length === 0 ? (
         <p className="muted">No agents yet: add them under Agents.</p>
@@ -268,8 +269,8 @@ function WidgetChoice({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v
     return asking === 0 ? 'Saved: no widget asks for a department.' : `Saved: ${asking} widget${asking === 1 ? ' asks' : 's ask'} for a department.`;
   };
   return (
-    <section aria-label="Department choice in the widget">
-      <h3>Department choice in the widget</h3>
+    <section className="card" aria-label="Department choice in the widget">
+      <h2>Department choice in the widget</h2>
       <p className="muted small">
         Before the first message the widget can ask which department the visitor wants; the chat then goes to that department&apos;s agents first.
       </p>
@@ -342,13 +343,24 @@ export function Assignment() {
   useEffect(() => {
     routingApi.routing().then(setView, (err: unknown) => setError(errorText(err)));
   }, []);
-  if (!view) return error ? <ErrorText error={error} /> : <p className="muted">Loading…</p>;
   return (
-    <div className="assignment">
-      <AccountForm view={view} onSaved={setView} />
-      <DepartmentModes view={view} onSaved={setView} />
-      <AgentLimits view={view} onSaved={setView} />
-      <WidgetChoice view={view} onSaved={setView} />
-    </div>
+    <section className="page assignment" aria-labelledby="assignment-title">
+      <h1 id="assignment-title">Assignment</h1>
+      <p className="muted small">
+        Whether a new chat waits in Waiting for whoever takes it or is offered to one agent at a time; each department, agent and widget below can change how.
+      </p>
+      {view ? (
+        <>
+          <AccountForm view={view} onSaved={setView} />
+          <DepartmentModes view={view} onSaved={setView} />
+          <AgentLimits view={view} onSaved={setView} />
+          <WidgetChoice view={view} onSaved={setView} />
+        </>
+      ) : error ? (
+        <ErrorText error={error} />
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
+    </section>
   );
 }
