@@ -31,6 +31,15 @@ export interface StoredMail {
   subject: string;
   text: string;
   html: string;
+  /** The company's name (accounts.name) when set: the From display name, in place of MAIL_FROM's (enqueueMail.ts). */
+  from_name?: string;
+}
+
+/** MAIL_FROM with the account's name as its display name, when there is one: "Acme" <parley@example.com>. */
+export function senderOf(mailFrom: string, fromName: string | undefined): string | { name: string; address: string } {
+  if (typeof fromName !== 'string' || fromName.trim() === '') return mailFrom;
+  const address = /<([^<>]+)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  return { name: fromName.trim(), address };
 }
 
 export class Mailer {
@@ -75,7 +84,7 @@ export class Mailer {
     });
     const attempt = this.transport
       .sendMail({
-        from: this.from,
+        from: senderOf(this.from, mail.from_name),
         to: mail.to,
         replyTo: mail.reply_to ?? undefined,
         subject: mail.subject,

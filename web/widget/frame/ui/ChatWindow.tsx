@@ -24,11 +24,11 @@ function Header({ w, s }: { w: Widget; s: UiState }) {
         <img class="avatar" src={photo} alt="" />
       ) : (
         <span class="avatar" aria-hidden="true">
-          {(agent?.name ?? s.appearance.title ?? t('support')).slice(0, 1).toUpperCase()}
+          {(agent?.name ?? (s.appearance.title || s.account_name || t('support'))).slice(0, 1).toUpperCase()}
         </span>
       )}
       <div class="title">
-        <h1>{agent?.name ?? s.appearance.title ?? t('support')}</h1>
+        <h1>{agent?.name ?? (s.appearance.title || s.account_name || t('support'))}</h1>
         <p>{status}</p>
       </div>
       <button type="button" class="icon" aria-label={t('contacts')} onClick={() => w.set({ contactsOpen: true, view: 'chat' })}>
