@@ -35,11 +35,18 @@ export interface StoredMail {
   from_name?: string;
 }
 
-/** MAIL_FROM with the account's name as its display name, when there is one: "Acme" <parley@example.com>. */
+/**
+ * The From of a mail: MAIL_FROM's address with the company's name as its
+ * display name ("Acme Bikes" <parley@example.com>), when the account has a
+ * name and MAIL_FROM names no sender of its own (none, or the default
+ * "Parley"); an operator's own display name in MAIL_FROM stays.
+ */
 export function senderOf(mailFrom: string, fromName: string | undefined): string | { name: string; address: string } {
   if (typeof fromName !== 'string' || fromName.trim() === '') return mailFrom;
-  const address = /<([^<>]+)>\s*$/.exec(mailFrom)?.[1] ?? mailFrom.trim();
-  return { name: fromName.trim(), address };
+  const m = /^\s*(.*?)\s*<([^<>]+)>\s*$/.exec(mailFrom);
+  const ownName = (m?.[1] ?? '').replace(/^"(.*)"$/, '$1').trim();
+  if (ownName !== '' && ownName !== 'Parley') return mailFrom;
+  return { name: fromName.trim(), address: m?.[2] ?? mailFrom.trim() };
 }
 
 export class Mailer {
