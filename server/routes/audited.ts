@@ -40,6 +40,7 @@ export const AUDITED: Record<string, Audited> = {
   'PUT /api/v1/departments/:id/working-hours': { action: 'department.hours_changed', target: 'department' },
   'PUT /api/v1/me/password': { action: 'agent.password_changed' },
   'POST /api/v1/me/email': { action: 'agent.email_change_requested' },
+  'POST /api/v1/mails/:id/link': { action: 'mail.link_copied', target: 'mail' },
   'POST /api/v1/auth/email-confirmation': { action: 'agent.email_confirmed' },
   'POST /api/v1/me/first-run': { action: 'account.first_run_completed' },
   'POST /api/v1/auth/forgot-password': { action: 'password.reset_requested' },

@@ -314,6 +314,8 @@ export const api = {
   givenUpEventTypes: () => request<GivenUpEventType[]>('GET', '/settings/webhooks/given-up'),
   resumeEventType: (eventType: string) => request<GivenUpEventType[]>('POST', `/settings/webhooks/given-up/${encodeURIComponent(eventType)}/resume`),
 
+  /** The link of a kept invitation or password reset, made now to copy (an earlier copy stops working); never stored. */
+  mailLink: (id: number) => request<{ url: string; expires_at: number; to: string }>('POST', `/mails/${id}/link`),
   mails: (page: Page = {}) => request<Mail[]>('GET', '/mails', undefined, { limit: 50, ...page }),
   mailStatus: () => request<{ smtp: boolean; from: string }>('GET', '/mails/status'),
   inviteAgent: (id: number) => request<LinkSent>('POST', `/agents/${id}/invitation`),

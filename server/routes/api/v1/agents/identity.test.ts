@@ -127,6 +127,52 @@ describe('e-mail and company name, mail kept (no SMTP_URL)', () => {
   });
 });
 
+describe('an invitation kept without SMTP: its link to copy from the Mail page (#36 item 4)', () => {
+  let t: TestApp;
+  const inject = (method: 'GET' | 'POST', url: string, token: string | null, payload?: unknown) =>
+    t.app.inject({ method, url, headers: token ? bearer(token) : {}, payload: payload as Record<string, unknown> });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('makes the link of a kept invitation to copy; a newer copy ends the earlier one; it sets the password once', async () => {
+    await inject('POST', '/api/v1/agents', t.adminToken, { name: 'Kim', email: 'kim@example.com', role: 'agent' });
+    const mail = ((await inject('GET', '/api/v1/mails', t.adminToken)).json() as Array<{ id: number; to: string; status: string; text: string }>).find(
+      (m) => m.to === 'kim@example.com',
+    );
+    expect(mail?.status).toBe('kept');
+    const first = await inject('POST', `/api/v1/mails/${mail?.id}/link`, t.adminToken);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ url: expect.stringMatching(/^http:\/\/parley\.test\/set-password\?token=/), expires_at: expect.any(Number), to: 'kim@example.com' });
+    const tokenOf = (url: string) => new URL(url).searchParams.get('token') as string;
+    const second = await inject('POST', `/api/v1/mails/${mail?.id}/link`, t.adminToken);
+    const oldToken = tokenOf(first.json().url);
+    const newToken = tokenOf(second.json().url);
+    expect(newToken).not.toBe(oldToken);
+    // Never stored: not in the mail, and the first copy no longer opens.
+    expect(JSON.stringify((await inject('GET', '/api/v1/mails', t.adminToken)).json())).not.toContain(newToken);
+    expect((await inject('GET', `/api/v1/auth/password-link?token=${oldToken}`, null)).json().error.code).toBe('link_invalid');
+    expect((await inject('GET', `/api/v1/auth/password-link?token=${newToken}`, null)).json()).toMatchObject({ kind: 'invite', email: 'kim@example.com' });
+    expect((await inject('POST', '/api/v1/auth/set-password', null, { token: newToken, password: 'kim-password-1' })).statusCode).toBe(204);
+    expect(await t.login('kim@example.com', 'kim-password-1')).toEqual(expect.any(String));
+    const used = await inject('POST', `/api/v1/mails/${mail?.id}/link`, t.adminToken);
+    expect(used.statusCode).toBe(404);
+    expect(used.json().error.code).toBe('link_invalid');
+  });
+
+  it('answers 404 for an unknown mail, 403 to an agent', async () => {
+    const lou = await addAgent(t, { email: 'lou@example.com' });
+    await inject('POST', '/api/v1/agents', t.adminToken, { name: 'Max', email: 'max@example.com', role: 'agent' });
+    const mail = ((await inject('GET', '/api/v1/mails', t.adminToken)).json() as Array<{ id: number; to: string }>).find((m) => m.to === 'max@example.com');
+    expect((await inject('POST', `/api/v1/mails/${mail?.id}/link`, lou.token)).statusCode).toBe(403);
+    expect((await inject('POST', '/api/v1/mails/999999/link', t.adminToken)).statusCode).toBe(404);
+  });
+});
+
 describe('e-mail confirmed by a link (SMTP_URL set)', () => {
   let smtp: TestSmtp;
   let t: TestApp;
