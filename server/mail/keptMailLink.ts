@@ -33,11 +33,15 @@ export async function keptMailLink(ctx: AppContext, input: { accountId: number; 
   const linkId = body?.password_link_id;
   if (typeof linkId !== 'number') throw notFound(`A link in mail ${input.mailId} (only invitations and password resets carry one)`);
   if (row.status !== 'kept') {
-    throw new AppError('conflict', 'This mail was sent: its link is in the recipient\'s mailbox, and making one here would end it. Send a new invitation or reset instead.');
+    throw new AppError(
+      'conflict',
+      "This mail was sent: its link is in the recipient's mailbox, and making one here would end it. Send a new invitation or reset instead.",
+    );
   }
   const now = ctx.clock();
   const link = await ctx.db.selectFrom('password_links').select(['expires_at', 'used_at']).where('id', '=', linkId).executeTakeFirst();
-  if (!link || link.used_at !== null) throw new AppError('link_invalid', 'This link was used or replaced by a newer one; send a new invitation or reset from Admin → Agents.');
+  if (!link || link.used_at !== null)
+    throw new AppError('link_invalid', 'This link was used or replaced by a newer one; send a new invitation or reset from Admin → Agents.');
   if (link.expires_at <= now) throw new AppError('link_expired', 'This link has expired; send a new invitation or reset from Admin → Agents.');
   const token = await issueLinkToken(ctx.db, linkId, now);
   if (token === null) throw new AppError('link_invalid');

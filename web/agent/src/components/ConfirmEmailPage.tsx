@@ -38,7 +38,9 @@ export function ConfirmEmailPage({ onDone }: { onDone: (notice: string) => void 
     <main className="center-page">
       <section className="card login" aria-labelledby="confirm-email-title">
         <h1 id="confirm-email-title">Confirm your new e-mail address</h1>
-        <p className="muted">You asked to use the address this link was mailed to as your e-mail for Parley: your sign-in name and where Parley writes to you.</p>
+        <p className="muted">
+          You asked to use the address this link was mailed to as your e-mail for Parley: your sign-in name and where Parley writes to you.
+        </p>
         {error && (
           <p className="error" role="alert">
             {error}

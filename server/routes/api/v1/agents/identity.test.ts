@@ -117,7 +117,7 @@ describe('e-mail and company name, mail kept (no SMTP_URL)', () => {
   it('mails say the company name: the subject, "Sent by Parley for …" and the From name', async () => {
     await inject('PUT', '/api/v1/settings', t.adminToken, { account_name: 'Acme Bikes' });
     await inject('POST', '/api/v1/agents', t.adminToken, { name: 'Gil', email: 'gil@example.com', role: 'agent' });
-    const mails = (await inject('GET', '/api/v1/mails', t.adminToken)).json() as Array<{ to: string; subject: string; text: string; status: string }>;
+    const mails = (await inject('GET', '/api/v1/mails', t.adminToken)).json<Array<{ to: string; subject: string; text: string; status: string }>>();
     const mail = mails.find((m) => m.to === 'gil@example.com');
     expect(mail?.status).toBe('kept');
     expect(mail?.subject).toBe('You are invited to answer chats for Acme Bikes');
@@ -141,13 +141,17 @@ describe('an invitation kept without SMTP: its link to copy from the Mail page (
 
   it('makes the link of a kept invitation to copy; a newer copy ends the earlier one; it sets the password once', async () => {
     await inject('POST', '/api/v1/agents', t.adminToken, { name: 'Kim', email: 'kim@example.com', role: 'agent' });
-    const mail = ((await inject('GET', '/api/v1/mails', t.adminToken)).json() as Array<{ id: number; to: string; status: string; text: string }>).find(
-      (m) => m.to === 'kim@example.com',
-    );
+    const mail = (await inject('GET', '/api/v1/mails', t.adminToken))
+      .json<Array<{ id: number; to: string; status: string; text: string }>>()
+      .find((m) => m.to === 'kim@example.com');
     expect(mail?.status).toBe('kept');
     const first = await inject('POST', `/api/v1/mails/${mail?.id}/link`, t.adminToken);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ url: expect.stringMatching(/^http:\/\/parley\.test\/set-password\?token=/), expires_at: expect.any(Number), to: 'kim@example.com' });
+    expect(first.json()).toEqual({
+      url: expect.stringMatching(/^http:\/\/parley\.test\/set-password\?token=/),
+      expires_at: expect.any(Number),
+      to: 'kim@example.com',
+    });
     const tokenOf = (url: string) => new URL(url).searchParams.get('token') as string;
     const second = await inject('POST', `/api/v1/mails/${mail?.id}/link`, t.adminToken);
     const oldToken = tokenOf(first.json().url);
@@ -167,7 +171,7 @@ describe('an invitation kept without SMTP: its link to copy from the Mail page (
   it('answers 404 for an unknown mail, 403 to an agent', async () => {
     const lou = await addAgent(t, { email: 'lou@example.com' });
     await inject('POST', '/api/v1/agents', t.adminToken, { name: 'Max', email: 'max@example.com', role: 'agent' });
-    const mail = ((await inject('GET', '/api/v1/mails', t.adminToken)).json() as Array<{ id: number; to: string }>).find((m) => m.to === 'max@example.com');
+    const mail = (await inject('GET', '/api/v1/mails', t.adminToken)).json<Array<{ id: number; to: string }>>().find((m) => m.to === 'max@example.com');
     expect((await inject('POST', `/api/v1/mails/${mail?.id}/link`, lou.token)).statusCode).toBe(403);
     expect((await inject('POST', '/api/v1/mails/999999/link', t.adminToken)).statusCode).toBe(404);
   });
@@ -258,7 +262,7 @@ describe('the first sign-in with the generated password', () => {
     app.inject({ method, url, headers: token ? bearer(token) : {}, payload: payload as Record<string, unknown> });
   const signIn = async (password: string) => {
     const res = await inject('POST', '/api/v1/auth/login', null, { email: 'admin@localhost.localdomain', password });
-    return res.json() as { token: string; must_change_password: boolean };
+    return res.json<{ token: string; must_change_password: boolean }>();
   };
 
   beforeAll(async () => {
@@ -292,10 +296,16 @@ describe('the first sign-in with the generated password', () => {
     const wrong = await inject('POST', '/api/v1/me/first-run', token, { ...base, current_password: 'not-it-at-all' });
     expect(wrong.statusCode).toBe(403);
     expect(wrong.json().error.code).toBe('wrong_password');
-    expect((await inject('POST', '/api/v1/me/first-run', token, { ...base, account_name: '  ' })).json().error.message).toMatch(/account_name must not be empty/);
+    expect((await inject('POST', '/api/v1/me/first-run', token, { ...base, account_name: '  ' })).json().error.message).toMatch(
+      /account_name must not be empty/,
+    );
     expect((await inject('POST', '/api/v1/me/first-run', token, { ...base, new_password: 'short' })).statusCode).toBe(400);
     expect((await inject('POST', '/api/v1/me/first-run', token, { ...base, email: 'owner' })).statusCode).toBe(400);
-    expect((await inject('GET', '/api/v1/me/first-run', token)).json()).toMatchObject({ required: true, email: 'admin@localhost.localdomain', account_name: '' });
+    expect((await inject('GET', '/api/v1/me/first-run', token)).json()).toMatchObject({
+      required: true,
+      email: 'admin@localhost.localdomain',
+      account_name: '',
+    });
   });
 
   it("sets the owner's e-mail, the company name and the password together; the other sessions end", async () => {

@@ -107,7 +107,10 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags: ['auth'],
         summary: "Confirm an agent's new e-mail with the token of the link mailed to it → the agent; 404 link_invalid, 410 link_expired, 409 email_taken",
-        body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the link in the mail.' }) }, { additionalProperties: true }),
+        body: Type.Object(
+          { token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the link in the mail.' }) },
+          { additionalProperties: true },
+        ),
       },
     },
     async (request) => {

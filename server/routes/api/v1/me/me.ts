@@ -54,7 +54,8 @@ const EmailBody = Type.Object(
 const EmailStateSchema = Type.Object({
   email: Type.String({ description: 'Your e-mail address now.' }),
   pending_email: Type.Union([Type.String(), Type.Null()], {
-    description: 'The new address waiting for its link to be opened (24 hours), or null. While mail is not sent (no SMTP_URL), a change is made at once and this stays null.',
+    description:
+      'The new address waiting for its link to be opened (24 hours), or null. While mail is not sent (no SMTP_URL), a change is made at once and this stays null.',
   }),
   expires_at: Type.Union([Type.Number(), Type.Null()], { description: 'When the link mailed to pending_email stops working (epoch ms).' }),
   mail_sent: Type.Boolean({ description: 'Whether this server sends mail (SMTP_URL set): a change then waits for the link; else it is made at once.' }),
@@ -156,7 +157,12 @@ export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<
 
   const emailState = async (agent: Agent) => {
     const pending = await pendingEmailChange(ctx.db, agent.id, ctx.clock());
-    return { email: agent.email, pending_email: pending?.pending_email ?? null, expires_at: pending?.expires_at ?? null, mail_sent: ctx.config.smtpUrl !== null };
+    return {
+      email: agent.email,
+      pending_email: pending?.pending_email ?? null,
+      expires_at: pending?.expires_at ?? null,
+      mail_sent: ctx.config.smtpUrl !== null,
+    };
   };
 
   app.get(

@@ -30,7 +30,8 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
   // validation failures answer one readable sentence (see validationMessage.ts).
   const admin = { preValidation: requireAdmin, schemaErrorFormatter: readableSchemaErrors };
 
-  const present = async (row: SettingsRow) => presentSettings(row, await retentionOf(ctx.db, row, ctx.clock()), await storedAccountName(ctx.db, row.account_id));
+  const present = async (row: SettingsRow) =>
+    presentSettings(row, await retentionOf(ctx.db, row, ctx.clock()), await storedAccountName(ctx.db, row.account_id));
 
   app.get('/settings', { schema: { tags, security }, ...admin }, async (request) => present(await getSettings(ctx, { actor: actor(request) })));
 

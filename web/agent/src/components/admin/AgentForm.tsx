@@ -27,7 +27,12 @@ export function AgentForm({ onCreated, mailSent }: { onCreated: (agent: Agent, i
     const invited = password === '';
     const agent = await saver.run(
       () => api.createAgent({ ...rest, ...(invited ? {} : { password }), phone: form.phone.trim() || null }),
-      (a) => (invited ? `Added ${a.name}. ${invitationNote(a.name, a.email, mailSent)}` : `Added ${a.name}.`),
+      (a) =>
+        invited
+          ? mailSent === false
+            ? `Added ${a.name}. The invitation is not sent (no SMTP_URL): it is kept on the Mail page, with its link to copy.`
+            : `Added ${a.name}. ${invitationNote(a.name, a.email, mailSent)}`
+          : `Added ${a.name}.`,
     );
     if (agent) {
       onCreated(agent, invited);

@@ -15,13 +15,16 @@ export function CompanyNameForm({ settings, onSaved }: { settings: Settings; onS
   const saver = useSaver();
   const save = (e: FormEvent) => {
     e.preventDefault();
-    void saver.run(async () => {
-      const next = await api.updateSettings({ account_name: name.trim() });
-      setName(next.account_name ?? '');
-      setAccountName(next.account_name ?? '');
-      onSaved(next);
-      return next;
-    }, (next) => (next.account_name ? `Saved: mails and the widget now say "${next.account_name}".` : 'Saved: no company name, so "Parley" stands in.'));
+    void saver.run(
+      async () => {
+        const next = await api.updateSettings({ account_name: name.trim() });
+        setName(next.account_name ?? '');
+        setAccountName(next.account_name ?? '');
+        onSaved(next);
+        return next;
+      },
+      (next) => (next.account_name ? `Saved: mails and the widget now say "${next.account_name}".` : 'Saved: no company name, so "Parley" stands in.'),
+    );
   };
   return (
     <form className="card form-grid" onSubmit={save} aria-labelledby="company-title">

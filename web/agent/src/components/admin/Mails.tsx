@@ -39,8 +39,8 @@ function KeptLink({ mail }: { mail: Mail }) {
         <>
           <CopyField label={`Link for ${mail.to}`} value={link.url} />
           <p className="muted small">
-            Give it to {mail.to} yourself (in person, by phone or your own mail). It works once, until {dateTime(link.expires_at)}. Making it again ends
-            this copy.
+            Give it to {mail.to} yourself (in person, by phone or your own mail). It works once, until {dateTime(link.expires_at)}. Making it again ends this
+            copy.
           </p>
         </>
       ) : (
