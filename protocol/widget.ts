@@ -132,6 +132,8 @@ export const DEFAULT_APPEARANCE: WidgetAppearance = {
 };
 
 export interface WidgetSettings {
+  /** The company's name (Admin → Settings), "" while not set: the window's title when the appearance sets none. */
+  account_name: string;
   color: string | null;
   appearance: WidgetAppearance;
   /** Active-invitation rules (svc_api.setRules replaces them for the page). */

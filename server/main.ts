@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   if (first.generatedPassword) {
     // Printed once, at the first start only.
     process.stdout.write(
-      `\nParley: first start. Administrator account created:\n  e-mail:   ${first.adminEmail}\n  password: ${first.generatedPassword}\nChange it after signing in.\n\n`,
+      `\nParley: first start. Administrator account created:\n  e-mail:   ${first.adminEmail}\n  password: ${first.generatedPassword}\nSign in at ${config.publicUrl}: the first sign-in asks for your own e-mail, your company's name and a new password.\n\n`,
     );
   }
   if (config.smtpUrl === null) {

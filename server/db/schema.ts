@@ -17,8 +17,8 @@ export interface AccountsTable {
   created_at: number;
 }
 
-/** agents.password_state: chosen by the person, or printed once by reset-admin (unused, or used for its one sign-in). */
-export type PasswordState = 'chosen' | 'one_time' | 'one_time_used';
+/** agents.password_state: chosen by the person, printed once by reset-admin (unused, or used for its one sign-in), or generated at the first start (printed in the log; signs in until the first-run page replaces it). */
+export type PasswordState = 'chosen' | 'one_time' | 'one_time_used' | 'generated';
 
 export interface AgentsTable {
   id: Generated<number>;
@@ -400,6 +400,18 @@ export interface PasswordLinksTable {
   password_sha: string | null;
 }
 
+/** An agent's own change of e-mail waiting for its link to be opened (migration 058): only the token's sha256 is stored. */
+export interface EmailChangesTable {
+  id: Generated<number>;
+  account_id: number;
+  agent_id: number;
+  new_email: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 /** Every change of an agent's status (migration 015): time Online and Away in reports. */
 export interface AgentStatusChangesTable {
   id: Generated<number>;
@@ -562,6 +574,7 @@ export interface Database {
   calls: CallsTable;
   canned_responses: CannedResponsesTable;
   password_links: PasswordLinksTable;
+  email_changes: EmailChangesTable;
   agent_status_changes: AgentStatusChangesTable;
   report_chat_facts: ReportChatFactsTable;
   report_hourly: ReportHourlyTable;

@@ -9,6 +9,7 @@
  */
 import type { Config } from '../config/config.js';
 import type { Tx } from '../db/database.js';
+import { storedAccountName } from '../domain/accounts/accountName.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';
 import type { MailContent } from './compose.js';
 import type { PasswordLinkRef } from './passwordLinkMail.js';
@@ -31,11 +32,17 @@ export interface NewMail extends MailContent {
   visitorId?: number | null;
   /** A password mail's link (password_links.id): its token is made as the mail is sent (passwordLinkMail.ts), never stored. */
   passwordLinkId?: number;
+  /** An e-mail confirmation's link (email_changes.id): made as the mail is sent, like a password link. */
+  emailChangeId?: number;
 }
 
 export async function enqueueMail(tx: Tx, config: Pick<Config, 'smtpUrl'>, mail: NewMail, now: number): Promise<number> {
   const body: StoredMail & PasswordLinkRef = { to: mail.to, reply_to: mail.replyTo ?? null, subject: mail.subject, text: mail.text, html: mail.html };
   if (mail.passwordLinkId !== undefined) body.password_link_id = mail.passwordLinkId;
+  if (mail.emailChangeId !== undefined) body.email_change_id = mail.emailChangeId;
+  // The company's name, when set, is the From display name (send.ts senderOf).
+  const accountName = await storedAccountName(tx, mail.accountId);
+  if (accountName !== '') body.from_name = accountName;
   const { id } = await enqueueDelivery(
     tx,
     {

@@ -7,6 +7,7 @@
 import type { Config } from '../config/config.js';
 import type { Executor } from '../db/database.js';
 import { parseJson } from '../lib/json.js';
+import { shownAccountName } from '../domain/accounts/accountName.js';
 
 export interface MailScope {
   accountName: string;
@@ -39,7 +40,7 @@ export async function notificationScope(tx: Executor, config: Pick<Config, 'publ
   }
   const timezone = parseJson<{ timezone?: unknown }>(settings?.callback_json, {}).timezone;
   return {
-    accountName: account?.name ?? 'Parley',
+    accountName: shownAccountName(account?.name),
     recipients: [...new Set(recipients)],
     settingsUrl: settingsUrl(config),
     timezone: typeof timezone === 'string' && timezone !== '' ? timezone : 'UTC',

@@ -31,6 +31,22 @@ export interface StoredMail {
   subject: string;
   text: string;
   html: string;
+  /** The company's name (accounts.name) when set: the From display name, in place of MAIL_FROM's (enqueueMail.ts). */
+  from_name?: string;
+}
+
+/**
+ * The From of a mail: MAIL_FROM's address with the company's name as its
+ * display name ("Acme Bikes" <parley@example.com>), when the account has a
+ * name and MAIL_FROM names no sender of its own (none, or the default
+ * "Parley"); an operator's own display name in MAIL_FROM stays.
+ */
+export function senderOf(mailFrom: string, fromName: string | undefined): string | { name: string; address: string } {
+  if (typeof fromName !== 'string' || fromName.trim() === '') return mailFrom;
+  const m = /^\s*(.*?)\s*<([^<>]+)>\s*$/.exec(mailFrom);
+  const ownName = (m?.[1] ?? '').replace(/^"(.*)"$/, '$1').trim();
+  if (ownName !== '' && ownName !== 'Parley') return mailFrom;
+  return { name: fromName.trim(), address: m?.[2] ?? mailFrom.trim() };
 }
 
 export class Mailer {
@@ -75,7 +91,7 @@ export class Mailer {
     });
     const attempt = this.transport
       .sendMail({
-        from: this.from,
+        from: senderOf(this.from, mail.from_name),
         to: mail.to,
         replyTo: mail.reply_to ?? undefined,
         subject: mail.subject,

@@ -31,7 +31,7 @@ describe('transcript mails', () => {
     );
     expect((await api('PUT', '/settings', { event_webhook_url: `${receiver.url}/events` })).statusCode).toBe(200);
     widget = await createWidget(t, { name: 'Shop' });
-    account = (await t.app.ctx.db.selectFrom('accounts').select('name').executeTakeFirstOrThrow()).name;
+    account = (await t.app.ctx.db.selectFrom('accounts').select('name').executeTakeFirstOrThrow()).name || 'Parley';
   });
   afterAll(async () => {
     await t.close();

@@ -19,6 +19,8 @@ import type { WorkingHours } from '../domain/workingHours/hours.js';
 import { parseStoredHours } from '../domain/workingHours/storedHours.js';
 
 export interface SettingsDto {
+  /** The company's name as the admin set it ("" while not set: mails and screens say "Parley"). */
+  account_name: string;
   event_webhook_url: string | null;
   safe_url: string | null;
   webhook_secret: string;
@@ -39,9 +41,10 @@ export interface SettingsDto {
   retention: RetentionSettings;
 }
 
-export function presentSettings(row: SettingsRow, retention: RetentionSettings): SettingsDto {
+export function presentSettings(row: SettingsRow, retention: RetentionSettings, accountName: string): SettingsDto {
   const { enabled, balance_seconds, timezone, hours, provider } = callbackOf(row);
   return {
+    account_name: accountName,
     event_webhook_url: row.event_webhook_url,
     safe_url: row.safe_url,
     webhook_secret: row.webhook_secret,

@@ -70,6 +70,12 @@ export interface Guards {
 export function makeGuards(ctx: AppContext): Guards {
   const requireOwnPassword = async (request: FastifyRequest): Promise<Agent> => {
     const agent = await authenticate(ctx, request);
+    if (agent.password_state === 'generated') {
+      throw new AppError(
+        'password_change_required',
+        "You signed in with the password generated at the first start: give your e-mail, your company's name and your own password first (POST /api/v1/me/first-run), then try again.",
+      );
+    }
     if (!passwordChosen(agent)) throw new AppError('password_change_required');
     return agent;
   };

@@ -18,7 +18,7 @@ interface Session {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Unsafe routes without a session to protect: sign-in and the password links (anyone may call them). */
-const SESSIONLESS = new Set(['/api/v1/auth/login', '/api/v1/auth/forgot-password', '/api/v1/auth/set-password']);
+const SESSIONLESS = new Set(['/api/v1/auth/login', '/api/v1/auth/forgot-password', '/api/v1/auth/set-password', '/api/v1/auth/email-confirmation']);
 
 describe('CSRF protection of cookie sessions', () => {
   let t: TestApp;

@@ -17,6 +17,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/v1/auth/forgot-password',
   'GET /api/v1/auth/password-link',
   'POST /api/v1/auth/set-password',
+  // The link mailed to an agent's new address: the token is the proof (domain/agents/emailChanges.ts).
+  'POST /api/v1/auth/email-confirmation',
 ]);
 
 /** What a signed-in agent (not an admin) may call. */
@@ -36,6 +38,13 @@ const AGENT_ROUTES = new Set([
   'PUT /api/v1/me/notifications',
   'GET /api/v1/me/guide',
   'POST /api/v1/me/guide/dismiss',
+  // Each agent's own address (confirmed by a link) and the first sign-in with the generated password.
+  'GET /api/v1/me/email',
+  'POST /api/v1/me/email',
+  'GET /api/v1/me/first-run',
+  'POST /api/v1/me/first-run',
+  // The company's name, for the app's header.
+  'GET /api/v1/account',
   // The channels whose chats the agent sees (id, type, name): the Archive's channel filter.
   'GET /api/v1/me/channels',
   // This Parley's version and schema level: for a bug report, nothing of the account.

@@ -1,7 +1,9 @@
 /**
  * First start: when the database has no account yet, create one with its
  * administrator (ADMIN_EMAIL / ADMIN_PASSWORD, or a generated password that is
- * returned so main.ts prints it once) and its settings row.
+ * returned so main.ts prints it once) and its settings row. With a generated
+ * password the first sign-in asks for the owner's e-mail, the company's name
+ * and their own password (agents/firstRun.ts).
  */
 import { sql } from 'kysely';
 import { inTransaction, type Db } from '../../db/database.js';
@@ -37,7 +39,8 @@ export async function bootstrapAccount(
     if (again) return { created: false, accountId: again.id };
     const account = await tx
       .insertInto('accounts')
-      .values({ name: 'Parley', next_visitor_number: 1, created_at: opts.now })
+      // No name yet: the first sign-in asks for it ("Parley" stands in meanwhile: accountName.ts).
+      .values({ name: '', next_visitor_number: 1, created_at: opts.now })
       .returning('id')
       .executeTakeFirstOrThrow();
     await tx
@@ -47,6 +50,8 @@ export async function bootstrapAccount(
         name: 'Administrator',
         email,
         password_hash: passwordHash,
+        // A generated password is printed in the log: its first sign-in asks for the owner's own (agents/firstRun.ts).
+        password_state: generatedPassword ? 'generated' : 'chosen',
         role: 'admin',
         phone: null,
         photo_url: null,

@@ -9,7 +9,9 @@
  * that issues the token (of two racing sign-ins only one wins), the answer
  * says the password must be changed, and the session can do nothing else
  * until it is (routes/authenticate.ts). Signing in with it again answers 401
- * `one_time_password_used`.
+ * `one_time_password_used`. The password generated at the first start
+ * (`generated`) signs in as often as needed, each session limited the same
+ * way until the first-run page (agents/firstRun.ts) replaces it.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
@@ -87,6 +89,11 @@ export async function login(ctx: AppContext, input: LoginInput): Promise<LoginRe
     throw new AppError('invalid_credentials');
   }
   await clearPairThrottle(db, keys, now);
+  // The password generated at the first start signs in until the first-run page replaces it (agents/firstRun.ts).
+  if (agent.password_state === 'generated') {
+    const token = await issueToken(db, agent, now, ctx.config.tokenTtlSeconds);
+    return { token, agent, mustChangePassword: true };
+  }
   if (agent.password_state !== 'chosen') {
     const token = await useOneTimePassword(db, agent, now, ctx.config.tokenTtlSeconds);
     return { token, agent: { ...agent, password_state: 'one_time_used' }, mustChangePassword: true };

@@ -14,6 +14,7 @@ import { enqueueMail } from '../../mail/enqueueMail.js';
 import { mailTime } from '../../mail/recipients.js';
 import { invitationMail, passwordResetMail } from '../../mail/templates/accounts.js';
 import { createPasswordLink, LINK_SLOT, type LinkKind, type Replaces } from './passwordLinks.js';
+import { shownAccountName } from '../accounts/accountName.js';
 
 export async function mailPasswordLink(
   tx: Tx,
@@ -30,7 +31,7 @@ export async function mailPasswordLink(
   const { agent, kind, now } = input;
   const { id, expiresAt } = await createPasswordLink(tx, agent, kind, now, input.replaces);
   const account = await tx.selectFrom('accounts').select('name').where('id', '=', agent.account_id).executeTakeFirst();
-  const accountName = account?.name ?? 'Parley';
+  const accountName = shownAccountName(account?.name);
   // The stored mail has the slot, never a link (issueLinkToken fills it as it is sent).
   const url = LINK_SLOT;
   const expires = mailTime(expiresAt, 'UTC');

@@ -25,6 +25,8 @@ export interface CallbackChanges {
 }
 
 export interface SettingsChanges {
+  /** The company's name (accounts.name, domain/accounts/accountName.ts); "" or null clears it. */
+  account_name?: string | null;
   event_webhook_url?: string | null;
   safe_url?: string | null;
   callback?: CallbackChanges | null;

@@ -15,6 +15,7 @@ import type { SettingsTable } from '../../db/schema.js';
 import { clearGivenUp } from '../../eventWebhooks/giveUp.js';
 import { resumeEventWebhooks } from '../../eventWebhooks/pause.js';
 import { toJson } from '../../lib/json.js';
+import { cleanAccountName } from '../accounts/accountName.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import type { WebhookEventName } from '../../presenters/webhook/types.js';
 import { retentionColumns } from './chatRetention.js';
@@ -41,6 +42,7 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
   if (changes.notifications !== undefined) Object.assign(checked, notificationColumns(changes.notifications));
   if (changes.presence !== undefined) Object.assign(checked, presenceColumns(changes.presence));
   if (changes.retention !== undefined) Object.assign(checked, retentionColumns(changes.retention));
+  const accountName = changes.account_name === undefined ? undefined : cleanAccountName(changes.account_name);
   const now = ctx.clock();
 
   let zoneChanged = false;
@@ -49,6 +51,7 @@ export async function updateSettings(ctx: AppContext, input: { actor: Actor; cha
     const set: Updateable<SettingsTable> = { ...checked };
     zoneChanged = false;
     const current = await settingsOf(tx, actor.account_id, now, ctx.store.dialect === 'postgres');
+    if (accountName !== undefined) await tx.updateTable('accounts').set({ name: accountName }).where('id', '=', actor.account_id).execute();
     if (changes.callback !== undefined) {
       const callback = mergeCallback(callbackOf(current), changes.callback);
       zoneChanged = callback.timezone !== callbackOf(current).timezone;

@@ -16,6 +16,7 @@ import { AppError } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
 import { sha256 } from '../../lib/ids.js';
 import { sendVisitorTranscript } from './transcriptMails.js';
+import { shownAccountName } from '../accounts/accountName.js';
 
 type Confirmation = Selectable<TranscriptMailsTable>;
 
@@ -38,7 +39,7 @@ async function usable(db: Executor, token: string, now: number): Promise<Confirm
 
 async function view(db: Executor, row: Confirmation): Promise<ConfirmationView> {
   const account = await db.selectFrom('accounts').select('name').where('id', '=', row.account_id).executeTakeFirst();
-  return { email: row.email, lang: row.lang, accountName: account?.name ?? 'Parley' };
+  return { email: row.email, lang: row.lang, accountName: shownAccountName(account?.name) };
 }
 
 export async function peekConfirmation(ctx: AppContext, token: string): Promise<ConfirmationView> {

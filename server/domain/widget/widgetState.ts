@@ -18,6 +18,7 @@ import { widgetOptions } from '../channels/channelInput.js';
 import { readOwnContact } from './ownContact.js';
 import { departmentChoice, widgetDepartments } from '../routing/departmentChoice.js';
 import { callbackOf, settingsOf } from '../settings/getSettings.js';
+import { storedAccountName } from '../accounts/accountName.js';
 
 /** The visitor's open chat, else its last one; undefined before the first message. */
 export async function currentChat(db: Executor, visitorId: number): Promise<Chat | undefined> {
@@ -69,6 +70,7 @@ export async function loadWidgetState(db: Executor, channel: Channel, visitor: V
     chat: chat ? await loadWidgetChat(db, chat) : null,
     cursor,
     settings: {
+      account_name: await storedAccountName(db, channel.account_id),
       color: typeof options.color === 'string' ? options.color : null,
       rules: parseJson<unknown>(settings.rules_json, null),
       callback_enabled: callbackOf(settings).enabled,

@@ -1,7 +1,8 @@
 /**
  * The mails of the account lifecycle, sent to one person: the invitation
  * (an admin added them; set a password within 72 hours) and the password
- * reset (asked for on the sign-in page, or forced by an admin; 1 hour).
+ * reset (asked for on the sign-in page, or forced by an admin; 1 hour), the
+ * confirmation of a new e-mail address (24 hours).
  * Personal mails: no notification-settings link.
  */
 import { renderMail, type MailContent } from '../compose.js';
@@ -27,7 +28,7 @@ export function invitationMail(d: { accountName: string; agent: Person; invitedB
 
 export function passwordResetMail(d: { accountName: string; agent: Person; forcedBy: string | null; url: string; expiresAt: string }): MailContent {
   return renderMail({
-    subject: 'Reset your Parley password',
+    subject: `Reset your ${d.accountName} password`,
     heading: `Hello ${d.agent.name},`,
     accountName: d.accountName,
     blocks: [
@@ -40,6 +41,23 @@ export function passwordResetMail(d: { accountName: string; agent: Person; force
       { kind: 'p', text: `Choose a new password with this link. It works once, until ${d.expiresAt}.` },
       { kind: 'link', label: 'Choose a new password', url: d.url },
       ...(d.forcedBy ? [] : [{ kind: 'p' as const, text: 'If you did not ask for this, ignore this mail: your password stays as it is.' }]),
+    ],
+  });
+}
+
+/** To the new address an agent gave for itself: the link that makes it the agent's e-mail (domain/agents/emailChanges.ts). */
+export function emailChangeMail(d: { accountName: string; agent: Person; newEmail: string; url: string; expiresAt: string }): MailContent {
+  return renderMail({
+    subject: `Confirm your new e-mail address for ${d.accountName}`,
+    heading: `Hello ${d.agent.name},`,
+    accountName: d.accountName,
+    blocks: [
+      {
+        kind: 'p',
+        text: `You asked to use ${d.newEmail} as your e-mail address for ${d.accountName} on Parley, in place of ${d.agent.email}. It becomes your sign-in name and the address Parley writes to once you open this link (until ${d.expiresAt}).`,
+      },
+      { kind: 'link', label: 'Use this address', url: d.url },
+      { kind: 'p', text: `If you did not ask for this, ignore this mail: the address stays ${d.agent.email}.` },
     ],
   });
 }

@@ -143,6 +143,8 @@ export interface ProfileChanges {
 
 export interface AgentChanges {
   name?: string;
+  /** The agent's new sign-in address, at once (409 email_taken when another agent has it). */
+  email?: string;
   role?: Role;
   phone?: string | null;
   password?: string;
@@ -208,6 +210,21 @@ export interface LinkSent {
   expires_at: number;
 }
 
+/** GET/POST /me/email: the address now, the one waiting for its link (24 h), whether mail is sent here. */
+export interface EmailState {
+  email: string;
+  pending_email: string | null;
+  expires_at: number | null;
+  mail_sent: boolean;
+}
+
+/** GET /me/first-run: signed in with the password generated at the first start, and what the form starts from. */
+export interface FirstRun {
+  required: boolean;
+  email: string;
+  account_name: string;
+}
+
 /** What the link page shows before the password is chosen. */
 export interface PasswordLink {
   kind: 'invite' | 'reset';
@@ -225,6 +242,17 @@ export const api = {
   changePassword: (currentPassword: string, newPassword: string) =>
     request<void>('PUT', '/me/password', { current_password: currentPassword, new_password: newPassword }),
   me: () => request<Agent>('GET', '/me'),
+  /** The company's name ("" while not set; shown_name says "Parley" then). */
+  account: () => request<{ name: string; shown_name: string }>('GET', '/account'),
+  /** Your address, the new one waiting for its link, and whether this server sends mail at all. */
+  emailState: () => request<EmailState>('GET', '/me/email'),
+  /** Your own new address: a link goes to it while mail is sent (the change waits for it), else it changes at once. */
+  changeEmail: (email: string) => request<EmailState>('POST', '/me/email', { email }),
+  /** Opens the link mailed to a new address (no session needed: the token is the proof). */
+  confirmEmail: (token: string) => request<Agent>('POST', '/auth/email-confirmation', { token }),
+  firstRun: () => request<FirstRun>('GET', '/me/first-run'),
+  completeFirstRun: (input: { current_password: string; email: string; account_name: string; new_password: string }) =>
+    request<Agent>('POST', '/me/first-run', input),
   updateProfile: (changes: ProfileChanges) => request<Agent>('PATCH', '/me', changes),
   uploadPhoto: (file: File) => request<Agent>('POST', '/me/photo', file),
   setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
@@ -286,6 +314,8 @@ export const api = {
   givenUpEventTypes: () => request<GivenUpEventType[]>('GET', '/settings/webhooks/given-up'),
   resumeEventType: (eventType: string) => request<GivenUpEventType[]>('POST', `/settings/webhooks/given-up/${encodeURIComponent(eventType)}/resume`),
 
+  /** The link of a kept invitation or password reset, made now to copy (an earlier copy stops working); never stored. */
+  mailLink: (id: number) => request<{ url: string; expires_at: number; to: string }>('POST', `/mails/${id}/link`),
   mails: (page: Page = {}) => request<Mail[]>('GET', '/mails', undefined, { limit: 50, ...page }),
   mailStatus: () => request<{ smtp: boolean; from: string }>('GET', '/mails/status'),
   inviteAgent: (id: number) => request<LinkSent>('POST', `/agents/${id}/invitation`),

@@ -31,3 +31,17 @@ describe('humanMessage', () => {
     );
   });
 });
+
+describe('a private webhook address (#36 item 5)', () => {
+  it('names the host and why, and says OUTBOUND_ALLOW_PRIVATE allows it', () => {
+    const server =
+      'event_webhook_url points to 127.0.0.1, a loopback address; the service does not send requests to private networks (OUTBOUND_ALLOW_PRIVATE=1 allows it).';
+    const text = humanMessage('outbound_url_refused', server);
+    expect(text).toContain('Parley does not send to 127.0.0.1: it is a loopback address');
+    expect(text).toContain('Use a public address');
+    expect(text).toContain('OUTBOUND_ALLOW_PRIVATE=1');
+  });
+  it('says the setting even when the server sentence is not the usual one', () => {
+    expect(humanMessage('outbound_url_refused', 'something else')).toContain('OUTBOUND_ALLOW_PRIVATE=1');
+  });
+});

@@ -54,7 +54,8 @@ export const FIELD_MESSAGES: ReadonlyArray<readonly [RegExp, Words]> = [
 export const CODE_MESSAGES: Readonly<Record<string, string>> = {
   csrf_failed: 'This page is out of date; reload it and try again.',
   too_many_requests: 'Too many tries in a short time; wait a minute and try again.',
-  outbound_url_refused: 'This address points inside a private network, which Parley does not send to; use a public address.',
+  outbound_url_refused:
+    'This address points inside a private network (this machine or a local network), which Parley does not send to unless the server is started with OUTBOUND_ALLOW_PRIVATE=1. Use a public address, or ask whoever runs Parley to allow private addresses (for a receiver on your own machine or network).',
   internal_error: 'Something went wrong on the server and nothing was saved; try again.',
   service_unavailable: 'The server is busy or its database is unreachable; nothing was saved. Try again in a moment.',
 };
@@ -66,8 +67,20 @@ export function normaliseMessage(message: string): string {
   return m[1].replace(/\//g, '.').replace(/\[(\d+)\]/g, '.$1') + m[2];
 }
 
+/**
+ * A webhook URL refused for a private or loopback host: which host and why
+ * (from the server's sentence: "… points to 127.0.0.1, a loopback address; …"),
+ * and the way out, OUTBOUND_ALLOW_PRIVATE, for a receiver on one's own machine.
+ */
+export function outboundRefusedMessage(message: string): string {
+  const m = /points to (\S+), ([^;]+);/.exec(message) ?? /Refused: (\S+) (?:is|resolves to [^,]+,) ([^;]+);/.exec(message);
+  if (!m) return CODE_MESSAGES.outbound_url_refused;
+  return `Parley does not send to ${m[1]}: it is ${m[2]}, inside this machine or a private network. Use a public address, such as https://crm.example.com/parley. To try a receiver on your own machine or network, whoever runs the Parley server can start it with OUTBOUND_ALLOW_PRIVATE=1, which allows private addresses.`;
+}
+
 /** What to show for a refusal: the table's words when it knows the field or the code, else the server's sentence. */
 export function humanMessage(code: string, message: string): string {
+  if (code === 'outbound_url_refused') return outboundRefusedMessage(message);
   if (code === 'validation_failed') {
     const text = normaliseMessage(message);
     for (const [pattern, words] of FIELD_MESSAGES) {

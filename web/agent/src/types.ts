@@ -101,6 +101,8 @@ export interface WidgetRules {
 }
 
 export interface Settings {
+  /** The company's name ("" while not set: "Parley" stands in). */
+  account_name?: string;
   event_webhook_url: string | null;
   safe_url: string | null;
   webhook_secret: string;

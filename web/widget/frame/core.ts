@@ -162,6 +162,7 @@ export class WidgetCore extends Store {
       unread: this.unreadOf(chat?.messages ?? []),
       color: res.settings.color ?? this.state.color,
       appearance: { ...this.state.appearance, ...res.settings.appearance },
+      account_name: typeof res.settings.account_name === 'string' ? res.settings.account_name : '',
       launcher: !res.settings.hide_launcher,
       callback: res.settings.callback_enabled ? null : { result: 'fail', reason: 'Callback disabled' },
       departmentChoice: res.settings.department_choice ?? 'off',

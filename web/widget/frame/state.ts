@@ -51,6 +51,8 @@ export interface UiState {
   color: string | null;
   /** How the admin wants the widget to look and speak. */
   appearance: WidgetAppearance;
+  /** The company's name ("" while not set): the window's title when the appearance sets none. */
+  account_name: string;
   /** The default launcher is shown (an admin may hide it: the page opens the chat from its own button). */
   launcher: boolean;
   callback: CallbackAvailability | null;
@@ -86,6 +88,7 @@ export const initialState = (): UiState => ({
   offlineSent: false,
   color: null,
   appearance: DEFAULT_APPEARANCE,
+  account_name: '',
   launcher: true,
   callback: null,
   call: null,

@@ -2,16 +2,21 @@
  * The session gate: asks GET /me (the HttpOnly cookie decides), then shows
  * the sign-in form or the live app. Any 401 of the API, or the stream's
  * "sign in again" close, brings the form back. The password-link pages
- * (/set-password, /forgot-password) are shown whoever is signed in. A session
- * opened with a one-time password (`npm run reset-admin`) shows only the form
- * that chooses the person's own password until that is done.
+ * (/set-password, /forgot-password) and the e-mail confirmation page
+ * (/confirm-email) are shown whoever is signed in. A session opened with a
+ * one-time password (`npm run reset-admin`) shows only the form that chooses
+ * the person's own password until that is done; one opened with the password
+ * generated at the first start shows the first-run page (e-mail, company
+ * name, own password) instead.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, ApiError, setUnauthorizedHandler } from '../api';
+import { api, ApiError, setUnauthorizedHandler, type FirstRun } from '../api';
 import { LiveProvider } from '../LiveProvider';
 import { navigate, usePath } from '../router';
 import type { Agent } from '../types';
 import { ChooseOwnPasswordPage } from './ChooseOwnPasswordPage';
+import { ConfirmEmailPage } from './ConfirmEmailPage';
+import { FirstRunPage } from './FirstRunPage';
 import { ForgotPasswordPage } from './ForgotPasswordPage';
 import { LoginForm } from './LoginForm';
 import { PasswordLinkPage } from './PasswordLinkPage';
@@ -84,6 +89,18 @@ export function App() {
       />
     );
   }
+  if (path === '/confirm-email') {
+    return (
+      <ConfirmEmailPage
+        onDone={(notice) => {
+          navigate('/', true);
+          // The address changed: this browser's session (if any) goes on, but signing in uses the new one.
+          setSession((s) => (s.state === 'signedIn' ? s : { state: 'signedOut', notice: notice || undefined }));
+          if (notice) void api.me().then(signedIn, () => undefined);
+        }}
+      />
+    );
+  }
   if (path === '/forgot-password') return <ForgotPasswordPage />;
   if (session.state === 'checking') {
     return (
@@ -94,11 +111,35 @@ export function App() {
   }
   if (session.state === 'signedOut') return <LoginForm notice={session.notice} onSignedIn={signedIn} onMustChangePassword={mustChangePassword} />;
   if (session.state === 'mustChangePassword') {
-    return <ChooseOwnPasswordPage oneTimePassword={session.oneTimePassword} onChanged={signedIn} onSignOut={() => void signOut()} />;
+    return <PasswordGate oneTimePassword={session.oneTimePassword} onChanged={signedIn} onSignOut={() => void signOut()} />;
   }
   return (
     <LiveProvider key={session.me.id} me={session.me} setMe={setMe} signOut={signOut} sessionLost={sessionLost}>
       <Shell />
     </LiveProvider>
   );
+}
+
+/**
+ * A session that must replace its password first: the first-run page after a
+ * sign-in with the password generated at the first start (GET /me/first-run
+ * says so), else the page that chooses one's own after a one-time password.
+ */
+function PasswordGate({ oneTimePassword, onChanged, onSignOut }: { oneTimePassword?: string; onChanged: (me: Agent) => void; onSignOut: () => void }) {
+  const [firstRun, setFirstRun] = useState<FirstRun | null | 'none'>(null);
+  useEffect(() => {
+    api.firstRun().then(
+      (f) => setFirstRun(f.required ? f : 'none'),
+      () => setFirstRun('none'),
+    );
+  }, []);
+  if (firstRun === null) {
+    return (
+      <main className="center-page" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  }
+  if (firstRun !== 'none') return <FirstRunPage state={firstRun} generatedPassword={oneTimePassword} onDone={onChanged} onSignOut={onSignOut} />;
+  return <ChooseOwnPasswordPage oneTimePassword={oneTimePassword} onChanged={onChanged} onSignOut={onSignOut} />;
 }

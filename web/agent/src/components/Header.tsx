@@ -5,6 +5,7 @@
  * so the header is one row with the status at hand.
  */
 import { useEffect, useState } from 'react';
+import { useAccountName } from '../accountName';
 import { attentionCount, chatsWithStatus } from '../inbox';
 import { useApp } from '../context';
 import { Link, type Route } from '../router';
@@ -19,12 +20,15 @@ export function Header({ route }: { route: Route }) {
   const attention = attentionCount(inbox);
   const current = (match: boolean) => (match ? 'page' : undefined);
   const [menuOpen, setMenuOpen] = useState(false);
+  const accountName = useAccountName();
   // Choosing a screen closes the menu.
   const where = JSON.stringify(route);
   useEffect(() => setMenuOpen(false), [where]);
   return (
     <header className={`header${menuOpen ? ' menu-open' : ''}`}>
-      <div className="brand">Parley</div>
+      <div className="brand" dir="auto">
+        {accountName}
+      </div>
       <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
         <span aria-hidden="true">☰</span> Menu
         {attention > 0 && (

@@ -27,12 +27,12 @@ function Header({ w, s }: { w: Widget; s: UiState }) {
         <img class="avatar" src={photo} alt="" onError={() => setFailed(photo)} />
       ) : (
         <span class="avatar" aria-hidden="true">
-          {(agent?.name ?? s.appearance.title ?? t('support')).slice(0, 1).toUpperCase()}
+          {(agent?.name ?? (s.appearance.title || s.account_name || t('support'))).slice(0, 1).toUpperCase()}
         </span>
       )}
       <div class="title">
         <h1>
-          <bdi>{agent?.name ?? s.appearance.title ?? t('support')}</bdi>
+          <bdi>{agent?.name ?? (s.appearance.title || s.account_name || t('support'))}</bdi>
         </h1>
         <p>{status}</p>
       </div>

@@ -63,6 +63,6 @@ export async function agentsRoutes(base: FastifyInstance, ctx: AppContext): Prom
 
 /** Only the fields the API documents; unknown ones are ignored. */
 function pickChanges(body: UpdateAgentBodyT): UpdateAgentBodyT {
-  const { name, role, phone, password, active, department_ids } = body;
-  return { name, role, phone, password, active, department_ids };
+  const { name, email, role, phone, password, active, department_ids } = body;
+  return { name, email, role, phone, password, active, department_ids };
 }

@@ -23,6 +23,13 @@ export type CreateAgentBodyT = Static<typeof CreateAgentBody>;
 export const UpdateAgentBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200 })),
+    email: Type.Optional(
+      Type.String({
+        maxLength: 320,
+        description:
+          "The agent's new e-mail (its sign-in name), at once: stored lower-cased, unique (409 email_taken). Ends the agent's unused password links: send the invitation again if it had none yet.",
+      }),
+    ),
     role: Type.Optional(Role),
     phone: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()], { description: 'null or "" clears it.' })),
     password: Type.Optional(Type.String({ maxLength: 1024, description: "At least 8 characters; revokes the agent's sessions unless it is your own." })),

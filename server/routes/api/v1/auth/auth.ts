@@ -9,7 +9,8 @@
  * even looked up, so its timing does not tell either: the lookup and the mail
  * run once it is sent; throttled per address sending, per IP asking),
  * GET /auth/password-link (what the link page shows),
- * POST /auth/set-password (uses the link up).
+ * POST /auth/set-password (uses the link up), POST /auth/email-confirmation
+ * (the link mailed to an agent's new address).
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -17,6 +18,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../../context.js';
 import { AfterAnswer } from '../../../../lib/afterAnswer.js';
+import { confirmEmailChange } from '../../../../domain/agents/emailChanges.js';
 import { login } from '../../../../domain/auth/login.js';
 import { logout } from '../../../../domain/auth/logout.js';
 import { logoutEverywhere } from '../../../../domain/auth/logoutEverywhere.js';
@@ -97,6 +99,25 @@ export async function authRoutes(base: FastifyInstance, ctx: AppContext): Promis
     await setPasswordWithLink(ctx, { token: request.body.token, password: request.body.password });
     return reply.code(204).send();
   });
+
+  // Opens the link mailed to an agent's new address (domain/agents/emailChanges.ts): the address changes now.
+  app.post(
+    '/auth/email-confirmation',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Confirm an agent's new e-mail with the token of the link mailed to it → the agent; 404 link_invalid, 410 link_expired, 409 email_taken",
+        body: Type.Object(
+          { token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the link in the mail.' }) },
+          { additionalProperties: true },
+        ),
+      },
+    },
+    async (request) => {
+      await limiter.take(LINK_PER_IP, request.ip);
+      return presentAgent(await confirmEmailChange(ctx, { token: request.body.token }));
+    },
+  );
 
   app.post('/auth/logout', { schema: { tags: ['auth'] }, preValidation: requireSession }, async (request, reply) => {
     if (request.agent && request.authToken) await logout(ctx, { agent: request.agent, token: request.authToken });

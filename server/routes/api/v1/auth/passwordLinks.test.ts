@@ -45,7 +45,7 @@ describe('password links', () => {
     expect(res.statusCode).toBe(201);
     const mail = await mailTo('ines@example.com', /invited/);
     const account = await t.app.ctx.db.selectFrom('accounts').select('name').executeTakeFirstOrThrow();
-    expect(mail.parsed.subject).toBe(`You are invited to answer chats for ${account.name}`);
+    expect(mail.parsed.subject).toBe(`You are invited to answer chats for ${account.name || 'Parley'}`);
     expect(mail.parsed.text).toContain('Hello Ines <new>,');
     expect(mail.parsed.html).toContain('Hello Ines &lt;new&gt;,');
     expect(mail.parsed.text).not.toContain('notification');
@@ -71,7 +71,7 @@ describe('password links', () => {
     await inject('POST', '/api/v1/agents', { name: 'Oli', email: 'oli@example.com', role: 'agent' }, t.adminToken);
     const mail = await mailTo('oli@example.com', /invited/);
     const account = (await t.app.ctx.db.selectFrom('accounts').select('name').executeTakeFirstOrThrow()).name;
-    expect(mail.parsed.text).toContain(`Sent by Parley for ${account}.`);
+    expect(mail.parsed.text).toContain(`Sent by Parley for ${account || 'Parley'}.`);
     const token = tokenOf(mail);
     offset = 72 * HOUR - 60_000;
     try {

@@ -89,6 +89,15 @@ export const ChatHoursBody = Type.Object(
 
 export const SettingsBody = Type.Object(
   {
+    account_name: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 1000,
+          description:
+            'The company\'s name (at most 100 characters, one line): mail subjects, the "Sent by … for …" line and From name, transcripts, the widget\'s default title and the agent app\'s header use it; "" or null clears it ("Parley" stands in).',
+        }),
+      ),
+    ),
     event_webhook_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: 'http(s) URL event webhooks are POSTed to.' }))),
     safe_url: Type.Optional(
       Nullable(Type.String({ maxLength: 2048, description: "http(s) URL of the site's own domain; custom-data links elsewhere are hidden." })),

@@ -22,6 +22,7 @@ describe('/api/v1/settings', () => {
     const res = await get();
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
+      account_name: '',
       event_webhook_url: null,
       safe_url: null,
       webhook_secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),

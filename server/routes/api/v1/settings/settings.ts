@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
+import { storedAccountName } from '../../../../domain/accounts/accountName.js';
 import { retentionOf } from '../../../../domain/settings/chatRetention.js';
 import { getSettings, type SettingsRow } from '../../../../domain/settings/getSettings.js';
 import { listGivenUpEventTypes, resumeEventType } from '../../../../domain/settings/givenUpEventTypes.js';
@@ -29,7 +30,8 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
   // validation failures answer one readable sentence (see validationMessage.ts).
   const admin = { preValidation: requireAdmin, schemaErrorFormatter: readableSchemaErrors };
 
-  const present = async (row: SettingsRow) => presentSettings(row, await retentionOf(ctx.db, row, ctx.clock()));
+  const present = async (row: SettingsRow) =>
+    presentSettings(row, await retentionOf(ctx.db, row, ctx.clock()), await storedAccountName(ctx.db, row.account_id));
 
   app.get('/settings', { schema: { tags, security }, ...admin }, async (request) => present(await getSettings(ctx, { actor: actor(request) })));
 
@@ -56,8 +58,9 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
 /** Only the keys the API documents (webhook_secret and unknown keys are ignored). */
 function pickChanges(body: SettingsBodyT): SettingsChanges {
-  const { event_webhook_url, safe_url, callback, rules, event_webhook_types } = body;
+  const { account_name, event_webhook_url, safe_url, callback, rules, event_webhook_types } = body;
   const changes: SettingsChanges = {
+    account_name,
     retention: body.retention === undefined || body.retention === null ? body.retention : { chats_days: body.retention.chats_days },
     event_webhook_url,
     safe_url,

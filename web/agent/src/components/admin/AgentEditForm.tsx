@@ -1,7 +1,7 @@
 /**
- * Admin: edit one agent (PATCH /api/v1/agents/:id): name, role and
- * departments. The result shows beside the button; the e-mail stays (it is
- * the sign-in name), the password is the agent's own (invitation or reset).
+ * Admin: edit one agent (PATCH /api/v1/agents/:id): name, e-mail (the
+ * sign-in name, changed at once), role and departments. The result shows
+ * beside the button; the password is the agent's own (invitation or reset).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
@@ -19,6 +19,7 @@ interface Props {
 
 export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Props) {
   const [name, setName] = useState(agent.name);
+  const [email, setEmail] = useState(agent.email);
   const [role, setRole] = useState<Role>(agent.role);
   const [deps, setDeps] = useState<number[]>(agent.department_ids ?? []);
   const [busy, setBusy] = useState(false);
@@ -33,11 +34,17 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
     setSaved('');
     setError(null);
     try {
-      const next = await api.updateAgent(agent.id, { name, ...(self ? {} : { role }), department_ids: deps });
+      const changedEmail = email.trim().toLowerCase() !== agent.email;
+      const next = await api.updateAgent(agent.id, { name, ...(changedEmail ? { email } : {}), ...(self ? {} : { role }), department_ids: deps });
       onSaved(next);
       setName(next.name);
+      setEmail(next.email);
       setDeps(next.department_ids ?? []);
-      setSaved(`Saved ${next.name}.`);
+      setSaved(
+        changedEmail
+          ? `Saved ${next.name}: signs in as ${next.email} from now on. A pending invitation or reset link no longer works; send a new one if needed.`
+          : `Saved ${next.name}.`,
+      );
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -48,11 +55,28 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="edit-agent-title" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
       <h2 id="edit-agent-title">Edit {agent.name}</h2>
-      <p className="muted small">Signs in as {agent.email}.</p>
       <label>
         Name
         <input ref={first} name="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
       </label>
+      <label>
+        E-mail
+        <input
+          type="email"
+          name="email"
+          required
+          maxLength={320}
+          aria-describedby="edit-agent-email-hint"
+          value={email}
+          onChange={(e) => {
+            setSaved('');
+            setEmail(e.target.value);
+          }}
+        />
+      </label>
+      <span id="edit-agent-email-hint" className="muted small">
+        The sign-in name and where password links and notification mails go. It changes at once, without a confirmation mail.
+      </span>
       <label>
         Role
         <select name="role" value={role} disabled={self} onChange={(e) => setRole(e.target.value as Role)}>

@@ -1,4 +1,8 @@
-/** Admin: add an agent (POST /api/v1/agents), with a password, or invited by mail to choose their own; the result beside the button. */
+/**
+ * Admin: add an agent (POST /api/v1/agents), with a password, or invited by
+ * mail to choose their own; the result beside the button, saying where the
+ * invitation is when no mail is sent (kept on the Mail page, its link to copy there).
+ */
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import type { Agent, Role } from '../../types';
@@ -6,7 +10,13 @@ import { SaveResult, useSaver } from './SaveResult';
 
 const EMPTY = { name: '', email: '', password: '', role: 'agent' as Role, phone: '' };
 
-export function AgentForm({ onCreated }: { onCreated: (agent: Agent, invited: boolean) => void }) {
+/** What became of an invitation: on its way, or (no SMTP_URL) kept on the Mail page, where its link is to copy. */
+export const invitationNote = (name: string, email: string, mailSent: boolean | null): string =>
+  mailSent === false
+    ? `This server sends no mail (SMTP_URL is not set), so the invitation to ${email} is only kept on the Mail page: open Admin → Mail, copy its link there and give it to ${name} yourself.`
+    : `An invitation is on its way to ${email}.`;
+
+export function AgentForm({ onCreated, mailSent }: { onCreated: (agent: Agent, invited: boolean) => void; mailSent: boolean | null }) {
   const [form, setForm] = useState(EMPTY);
   const saver = useSaver();
   const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
@@ -17,7 +27,12 @@ export function AgentForm({ onCreated }: { onCreated: (agent: Agent, invited: bo
     const invited = password === '';
     const agent = await saver.run(
       () => api.createAgent({ ...rest, ...(invited ? {} : { password }), phone: form.phone.trim() || null }),
-      (a) => (invited ? `Added ${a.name}; an invitation is on its way to ${a.email}.` : `Added ${a.name}.`),
+      (a) =>
+        invited
+          ? mailSent === false
+            ? `Added ${a.name}. The invitation is not sent (no SMTP_URL): it is kept on the Mail page, with its link to copy.`
+            : `Added ${a.name}. ${invitationNote(a.name, a.email, mailSent)}`
+          : `Added ${a.name}.`,
     );
     if (agent) {
       onCreated(agent, invited);
@@ -48,7 +63,9 @@ export function AgentForm({ onCreated }: { onCreated: (agent: Agent, invited: bo
           onChange={set('password')}
         />
         <span id="new-agent-password-hint" className="muted small">
-          Leave it empty to send an invitation instead: the agent chooses their own.
+          {mailSent === false
+            ? 'Leave it empty to invite them instead: without SMTP_URL the invitation is kept on the Mail page, with its link to copy and hand over.'
+            : 'Leave it empty to send an invitation instead: the agent chooses their own.'}
         </span>
       </label>
       <label>

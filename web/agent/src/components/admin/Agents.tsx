@@ -1,11 +1,12 @@
-/** Admin: the account's agents — add or invite one, edit one (name, role, departments), resend an invitation, force a password reset, deactivate or reactivate; each result on its agent's row. */
-import { useState } from 'react';
+/** Admin: the account's agents — add or invite one (without SMTP_URL: kept on the Mail page, its link to copy there), edit one (name, e-mail, role, departments), resend an invitation, force a password reset, deactivate or reactivate; each result on its agent's row. */
+import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
 import type { Agent, Department, Role } from '../../types';
+import { Link } from '../../router';
 import { useList } from '../useList';
 import { AgentEditForm } from './AgentEditForm';
-import { AgentForm } from './AgentForm';
+import { AgentForm, invitationNote } from './AgentForm';
 import { ErrorText } from './ErrorText';
 
 export function Agents() {
@@ -19,6 +20,14 @@ export function Agents() {
   const [rowError, setRowError] = useState<{ id: number; text: string } | null>(null);
   /** What the last invitation or reset did, shown on its agent's row. */
   const [sent, setSent] = useState<{ id: number; text: string } | null>(null);
+  // Whether this server sends mail (SMTP_URL): without it invitations are only kept on the Mail page.
+  const [mailSent, setMailSent] = useState<boolean | null>(null);
+  useEffect(() => {
+    api.mailStatus().then(
+      (s) => setMailSent(s.smtp),
+      () => setMailSent(null),
+    );
+  }, []);
 
   const sendLink = async (agent: Agent, kind: 'invite' | 'reset') => {
     setRowError(null);
@@ -27,8 +36,14 @@ export function Agents() {
       return;
     try {
       const res = kind === 'invite' ? await api.inviteAgent(agent.id) : await api.forcePasswordReset(agent.id);
-      const what = kind === 'invite' ? 'Invitation' : 'Password-reset link';
-      setSent({ id: agent.id, text: `${what} sent to ${res.sent_to}.` });
+      const what = kind === 'invite' ? 'invitation' : 'password-reset link';
+      setSent({
+        id: agent.id,
+        text:
+          mailSent === false
+            ? `No mail is sent from this server (SMTP_URL is not set): the ${what} for ${res.sent_to} is kept on the Mail page. Copy its link there and give it to ${agent.name} yourself.`
+            : `The ${what} is on its way to ${res.sent_to}.`,
+      });
     } catch (err) {
       setRowError({ id: agent.id, text: errorText(err) });
     }
@@ -51,8 +66,9 @@ export function Agents() {
         onCreated={(a, invited) => {
           list.upsert(a);
           reloadAgents();
-          setSent(invited ? { id: a.id, text: `Invitation sent to ${a.email}.` } : null);
+          setSent(invited ? { id: a.id, text: invitationNote(a.name, a.email, mailSent) } : null);
         }}
+        mailSent={mailSent}
       />
       {edited && (
         <AgentEditForm
@@ -136,6 +152,12 @@ export function Agents() {
                   {sent?.id === a.id && (
                     <p className="saved small" role="status">
                       {sent.text}
+                      {mailSent === false && (
+                        <>
+                          {' '}
+                          <Link href="/admin/mail">Open the Mail page</Link>
+                        </>
+                      )}
                     </p>
                   )}
                   {rowError?.id === a.id && <ErrorText error={rowError.text} />}

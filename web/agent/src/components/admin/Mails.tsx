@@ -2,14 +2,59 @@
  * Admin: the account's mails (GET /api/v1/mails), newest first — recipient,
  * subject, status, and the text part on demand. Without an SMTP server
  * every mail is `kept` (composed, not sent): the page says so, so the flow
- * is visible and testable with no mail server at all.
+ * is visible and testable with no mail server at all. A kept invitation or
+ * password reset offers its link to copy and hand over by hand (KeptLink:
+ * POST /api/v1/mails/:id/link), since no mail will carry it.
  */
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { dateTime } from '../../format';
 import type { Mail } from '../../types';
 import { useList } from '../useList';
+import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
+
+const LINK_TYPES = new Set(['invitation', 'password_reset']);
+
+/** A kept invitation's (or reset's) link: made when asked, shown once, to give to the person yourself. */
+function KeptLink({ mail }: { mail: Mail }) {
+  const [link, setLink] = useState<{ url: string; expires_at: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const make = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setLink(await api.mailLink(mail.id));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const what = mail.type === 'invitation' ? 'invitation' : 'password-reset';
+  return (
+    <div className="kept-link">
+      {link ? (
+        <>
+          <CopyField label={`Link for ${mail.to}`} value={link.url} />
+          <p className="muted small">
+            Give it to {mail.to} yourself (in person, by phone or your own mail). It works once, until {dateTime(link.expires_at)}. Making it again ends this
+            copy.
+          </p>
+        </>
+      ) : (
+        <div className="row">
+          <button type="button" disabled={busy} onClick={() => void make()}>
+            Copy the {what} link
+          </button>
+          <span className="muted small">This mail was not sent: make its link here and hand it over.</span>
+        </div>
+      )}
+      <ErrorText error={error} />
+    </div>
+  );
+}
 
 const PAGE = 50;
 
@@ -17,6 +62,7 @@ const TYPES: Record<string, string> = {
   offline_message: 'Offline message',
   callback_request: 'Callback request',
   invitation: 'Invitation',
+  email_change: 'New e-mail address check',
   password_reset: 'Password reset',
   missed_chat: 'Missed chat',
   chat_archive: 'Chat archive',
@@ -81,6 +127,7 @@ export function Mails() {
               )}
             </p>
             {m.last_error && <p className="error small">{m.last_error}</p>}
+            {m.status === 'kept' && LINK_TYPES.has(m.type) && <KeptLink mail={m} />}
             <details>
               <summary>Show the mail</summary>
               <pre className="mail-body">{m.text}</pre>

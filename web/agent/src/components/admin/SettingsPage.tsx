@@ -1,5 +1,5 @@
 /**
- * Admin: Integration settings for developers (spec): event webhook URL (with
+ * Admin: the company's name (CompanyNameForm), Integration settings for developers (spec): event webhook URL (with
  * its pause and the event types given up on), the event types it gets, Safe
  * URL, the webhook signing secret (read-only, with rotation), callbacks, the
  * notification e-mail addresses, agents' presence (the status of agents who
@@ -11,6 +11,7 @@ import { api, errorText } from '../../api';
 import { useApp } from '../../context';
 import type { Settings } from '../../types';
 import { CallbackForm } from './CallbackForm';
+import { CompanyNameForm } from './CompanyNameForm';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
@@ -92,6 +93,7 @@ export function SettingsPage() {
           {paused.saved}
         </p>
       )}
+      <CompanyNameForm settings={settings} onSaved={show} />
       {/* Reloaded after resuming: resuming event webhooks sends the given-up types again too. */}
       <GivenUpEventTypes key={resumed} />
       <form className="card form-grid" onSubmit={saveUrls} aria-labelledby="integration-title">

@@ -4,9 +4,11 @@
  * (NotificationPrefsForm: sound, volume, desktop, which events, mute), their
  * own password (PUT /api/v1/me/password), which signs out every other session
  * of theirs, and Sign out everywhere (SessionsCard), which ends them all.
- * The e-mail (sign-in name) and the role are an admin's to change.
+ * Their own e-mail (EmailForm: confirmed by a link while mail is sent); an
+ * administrator may change it too (Admin → Agents), and the role.
  */
 import { useApp } from '../../context';
+import { EmailForm } from './EmailForm';
 import { NotificationPrefsForm } from './NotificationPrefsForm';
 import { PasswordForm } from './PasswordForm';
 import { PhotoCard } from './PhotoCard';
@@ -19,10 +21,12 @@ export function ProfilePage() {
     <section className="page profile" aria-labelledby="profile-title">
       <h1 id="profile-title">Your profile</h1>
       <p className="muted">
-        You sign in as <strong>{me.email}</strong> ({me.role === 'admin' ? 'administrator' : 'agent'}). An administrator changes the address and the role.
+        You sign in as <strong>{me.email}</strong> ({me.role === 'admin' ? 'administrator' : 'agent'}). Change your address below; an administrator can change
+        it too, and changes the role.
       </p>
       <PhotoCard />
       <ProfileForm />
+      <EmailForm />
       <NotificationPrefsForm />
       <PasswordForm />
       <SessionsCard />
