@@ -24,10 +24,18 @@ export interface Instance {
   kill(): Promise<void>;
 }
 
-export async function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
+/**
+ * `node <root>/dist/server/main.js` (this checkout's by default; the upgrade tests start an older
+ * release's build too), once /healthz answers 200 within `readyMs`.
+ */
+export async function startInstance(
+  name: string,
+  env: Record<string, string>,
+  { root = repoRoot, readyMs = 30_000 }: { root?: string; readyMs?: number } = {},
+): Promise<Instance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repoRoot, 'dist/server/main.js')], {
-    cwd: repoRoot,
+  const child = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
+    cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
@@ -65,7 +73,7 @@ export async function startInstance(name: string, env: Record<string, string>): 
       await exited;
     },
   };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + readyMs;
   for (;;) {
     if (done) throw new Error(`instance ${name} exited before it was ready:\n${out}`);
     try {
@@ -76,7 +84,7 @@ export async function startInstance(name: string, env: Record<string, string>): 
     }
     if (Date.now() > deadline) {
       await instance.kill();
-      throw new Error(`instance ${name}: /healthz not 200 within 30 s:\n${out}`);
+      throw new Error(`instance ${name}: /healthz not 200 within ${readyMs / 1000} s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -11,13 +11,12 @@
  * PostgreSQL only: SQLite serves one instance, upgraded by a restart (the
  * every-level test covers it).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, freePort, repoRoot } from '../process/serverProcess.js';
-import { ok, startReceiver } from '../scale/cluster.js';
+import { assertBuilt, repoRoot } from '../process/serverProcess.js';
+import { ok, startInstance, startReceiver, type Instance as ClusterInstance } from '../scale/cluster.js';
 import { freshStore, testDialect, type TestStore } from '../helpers/testApp.js';
 import { LEVELS } from './levelRows.js';
 import { buildRelease, previousRelease } from './previousRelease.js';
@@ -26,58 +25,14 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADMIN = { email: 'admin@rolling.example', password: 'rolling-password-1' };
 const SENDERS = 4;
 
-interface Instance {
-  name: string;
-  base: string;
-  inFlight: number;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  output(): string;
-  signal(signal: NodeJS.Signals): void;
-}
+/** A running instance, with the requests sent to it that have not been answered yet. */
+type Instance = ClusterInstance & { inFlight: number };
 
 /** `node <root>/dist/server/main.js` in its own process group, once /healthz answers 200. */
 async function startAt(root: string, name: string, env: Record<string, string>): Promise<Instance> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
-  });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (out = (out + c).slice(-20_000)));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (out = (out + c).slice(-20_000)));
-  let done = false;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => {
-      done = true;
-      resolve({ code, signal });
-    }),
-  );
-  const instance: Instance = {
-    name,
-    base: `http://127.0.0.1:${port}`,
-    inFlight: 0,
-    exited,
-    output: () => out,
-    signal: (signal) => {
-      if (done || child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, signal);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
-      }
-    },
-  };
+  const instance = Object.assign(await startInstance(name, env, { root, readyMs: 90_000 }), { inFlight: 0 });
   running.push(instance);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (done) throw new Error(`${name} exited before it was ready:\n${out}`);
-    const res = await fetch(`${instance.base}/healthz`).catch(() => null);
-    if (res?.status === 200) return instance;
-    if (Date.now() > deadline) throw new Error(`${name}: /healthz not 200 within 90 s:\n${out}`);
-    await sleep(100);
-  }
+  return instance;
 }
 
 const running: Instance[] = [];
@@ -128,10 +83,7 @@ describe.skipIf(testDialect() !== 'postgres')('upgrading from the previous relea
   }, 600_000);
 
   afterAll(async () => {
-    for (const i of running) {
-      i.signal('SIGKILL');
-      await i.exited;
-    }
+    for (const i of running) await i.kill();
     await receiver?.close();
     for (const s of stores) await s.cleanup();
     console.info(`upgrade from ${release.version} tests: ${((Date.now() - started) / 1000).toFixed(1)} s (a release build included when none was kept)`);
