@@ -7,7 +7,6 @@
  * the largest body Parley takes goes through and a larger one is refused.
  */
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -18,20 +17,9 @@ import { WIDGET_UPLOAD_MAX_BYTES } from '../../protocol/widget.js';
 import { launchBrowser, screenshot } from '../../e2e/helpers/browser.js';
 import { assertBuilt, freePort, startServer, type ServerProcess } from '../process/serverProcess.js';
 
-export const ADMIN = { email: 'owner@proxy.example.com', password: 'proxy-test-password-1' };
-const ci = process.env.CI === 'true' || process.env.CI === '1';
+export { toolsPresent } from './tools.js';
 
-/**
- * Whether the tools a proxy test needs are here. Outside CI a missing one
- * skips the test with a loud line; in CI the test runs and fails on it.
- */
-export function toolsPresent(name: string, tools: string[]): boolean {
-  const missing = tools.filter((tool) => !fs.existsSync(tool));
-  if (missing.length === 0) return true;
-  if (ci) return true;
-  console.warn(`\n*** SKIPPED: ${name} needs ${missing.join(', ')} (apt-get install the Debian package; .ci/run does). ***\n`);
-  return false;
-}
+export const ADMIN = { email: 'owner@proxy.example.com', password: 'proxy-test-password-1' };
 
 export interface Answer {
   status: number;
