@@ -17,7 +17,7 @@ import { useNamedStatements } from './pgStatements.js';
 import { closeAfterReadTimeout, poolTimeouts, type DbTimeouts } from './pgTimeouts.js';
 import type { Database } from './schema.js';
 import { explainStoreStart } from './startErrors.js';
-import { retryTransient } from './transient.js';
+import { isTransient, retryTransient } from './transient.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -217,7 +217,14 @@ async function migrate(db: Db, dialect: DialectName, schema: string | null): Pro
     allowUnorderedMigrations: true,
     ...(dialect === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  // All pending migrations run in one transaction on PostgreSQL. Instances of the previous version
+  // serving beside it (a rolling upgrade) can deadlock with it; PostgreSQL then aborts one side, and
+  // when it is the migration, nothing of it was applied: it is run again (transient.ts).
+  const { error, results } = await retryTransient(async () => {
+    const outcome = await migrator.migrateToLatest();
+    if (outcome.error && isTransient(outcome.error)) throw outcome.error as Error;
+    return outcome;
+  });
   if (error) {
     const newer = newerDatabase(error);
     if (newer) throw new Error(newer, { cause: error });

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../../test/helpers/testApp.js';
 import { useNamedStatements } from './pgStatements.js';
+import { isPlanChanged } from './transient.js';
 
 describe.runIf(testDialect() === 'postgres')('named PostgreSQL statements', () => {
   let pool: pg.Pool;
@@ -25,14 +26,64 @@ describe.runIf(testDialect() === 'postgres')('named PostgreSQL statements', () =
     expect(await prepared()).toEqual(['select $1::int + 1 as v']);
   });
 
-  it('prepares a statement anew once a table it reads changed shape (another instance migrated)', async () => {
+  it('runs a read again at once, prepared anew, when a table it reads changed shape (another instance migrated)', async () => {
     await client.query('create temp table shape_probe (a int)');
     await client.query('insert into shape_probe values (1)');
     const read = () => client.query('select * from shape_probe where a = $1', [1]);
     expect((await read()).rows).toEqual([{ a: 1 }]);
     await client.query('alter table shape_probe add column b int');
-    await expect(read()).rejects.toMatchObject({ code: '0A000' });
     expect((await read()).rows).toEqual([{ a: 1, b: null }]);
+    expect((await read()).rows).toEqual([{ a: 1, b: null }]);
+  });
+
+  it('inside a transaction, fails the statement (the transaction is aborted) and prepares it anew for the next run', async () => {
+    await client.query('create temp table shape_probe_tx (a int)');
+    await client.query('insert into shape_probe_tx values (1)');
+    const read = () => client.query('select * from shape_probe_tx where a = $1', [1]);
+    expect((await read()).rows).toEqual([{ a: 1 }]);
+    await client.query('alter table shape_probe_tx add column b int');
+    await client.query('begin');
+    await client.query('savepoint s1');
+    await client.query('rollback to savepoint s1');
+    const failed = await read().catch((err: unknown) => err);
+    expect(failed).toMatchObject({ code: '0A000' });
+    expect(isPlanChanged(failed)).toBe(true);
+    await client.query('rollback');
+    // The transaction's next run (transient.ts runs it again) reads with the statement prepared anew.
+    await client.query('begin');
+    expect((await read()).rows).toEqual([{ a: 1, b: null }]);
+    await client.query('commit');
+  });
+
+  it('runs a statement outside a transaction again when PostgreSQL aborts it for a deadlock', async () => {
+    const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' });
+    await other.connect();
+    const tag = `dl_${process.pid}_${Date.now()}`;
+    try {
+      await other.query(`create table ${tag}_a (v int); create table ${tag}_b (v int)`);
+      // One statement taking two locks, one after the other: a, then b.
+      await other.query(`create function ${tag}_both(p int) returns int language plpgsql as $$
+        begin
+          lock table ${tag}_a in access share mode;
+          lock table ${tag}_b in access share mode;
+          return p;
+        end $$`);
+      // The other side, in a transaction (a migration): b, then a. The statement waits first, so its
+      // deadlock check (deadlock_timeout after its wait began) finds the cycle and aborts it.
+      await other.query('begin');
+      await other.query(`lock table ${tag}_b in access exclusive mode`);
+      const statement = client.query(`select ${tag}_both($1) as v`, [5]);
+      await new Promise((r) => setTimeout(r, 100));
+      const migration = other
+        .query(`lock table ${tag}_a in access exclusive mode`)
+        .then(() => new Promise((r) => setTimeout(r, 200)))
+        .then(() => other.query('commit'));
+      expect((await statement).rows).toEqual([{ v: 5 }]);
+      await migration;
+    } finally {
+      await other.query(`drop function if exists ${tag}_both(int); drop table if exists ${tag}_a; drop table if exists ${tag}_b`).catch(() => undefined);
+      await other.end();
+    }
   });
 
   it('prepares at most 256 texts per connection, then runs new ones unnamed', async () => {

@@ -13,38 +13,62 @@
  * texts run unnamed as before. Queries without parameters (begin, commit,
  * savepoint…) stay on the simple protocol.
  *
- * Schema changes: when another instance migrates a table, a prepared
- * `select *` of it fails once on each connection with "cached plan must not
- * change result type" (0A000); the text is then prepared anew under a new name
- * on its next run. docs/SCALING.md says to restart old instances after such a
- * migration (a rolling deploy does).
+ * Schema changes: when another instance migrates a table (docs/DEPLOY.md,
+ * "Upgrading": migrations add columns before code reads them), a prepared
+ * `select *` of it fails on each connection with "cached plan must not change
+ * result type" (0A000). The text is then prepared anew under a new name, and
+ * the query is not lost: outside a transaction it runs again at once; inside
+ * one the transaction is aborted, so it is run again from its start
+ * (transient.ts treats this error as transient).
+ *
+ * The same for a statement outside a transaction that PostgreSQL aborts for a
+ * deadlock: a migration taking its tables' locks one after the other can
+ * deadlock with a read that joins two of them; the read is run again.
  */
 import type pg from 'pg';
+import { isPlanChanged, retryTransient } from './transient.js';
 
 const MAX_PER_CLIENT = 256;
-const PLAN_CHANGED = '0A000';
 
 let lastName = 0;
+
+const BEGINS = /^\s*(begin|start\s+transaction)\b/i;
+const ENDS = /^\s*(commit|end|abort|rollback(?!\s+(work\s+|transaction\s+)?to\b))\b/i;
 
 /** Makes this pool client run parameterized text queries as named statements. */
 export function useNamedStatements(client: pg.PoolClient): void {
   /** Statement text → its name on this connection. */
   const names = new Map<string, string>();
   let prepared = 0;
+  /** Whether a transaction is open on this connection (Kysely sends begin/commit/rollback as text). */
+  let inTransaction = false;
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as { query: unknown }).query = (...args: unknown[]): unknown => {
-    const [text, values, callback] = args;
-    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || typeof callback === 'function') return query(...args);
+  const named = (text: string, values: unknown[]): Promise<unknown> | null => {
     let name = names.get(text);
     if (name === undefined) {
-      if (prepared >= MAX_PER_CLIENT) return query(...args);
+      if (prepared >= MAX_PER_CLIENT) return null;
       name = `parley_${++lastName}`;
       names.set(text, name);
       prepared += 1;
     }
-    return (query({ name, text, values }) as Promise<unknown>).catch((err: unknown) => {
-      if ((err as { code?: unknown }).code === PLAN_CHANGED) names.delete(text);
-      throw err;
-    });
+    return query({ name, text, values }) as Promise<unknown>;
+  };
+  (client as { query: unknown }).query = (...args: unknown[]): unknown => {
+    const [text, values, callback] = args;
+    if (typeof text === 'string' && typeof callback !== 'function') {
+      if (BEGINS.test(text)) inTransaction = true;
+      else if (ENDS.test(text)) inTransaction = false;
+    }
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || typeof callback === 'function') return query(...args);
+    const run = (): Promise<unknown> =>
+      (named(text, values) ?? (query(text, values) as Promise<unknown>)).catch((err: unknown) => {
+        if (isPlanChanged(err)) names.delete(text);
+        throw err;
+      });
+    // A statement outside a transaction wrote nothing when it failed for a transient cause, and the
+    // caller cannot run it again as it runs a transaction again (database.ts, inTransaction): run it
+    // again here. Inside a transaction the error aborted the transaction; the caller's retry runs
+    // the whole transaction again.
+    return inTransaction ? run() : retryTransient(run);
   };
 }

@@ -44,6 +44,9 @@ describe('retryTransient', () => {
     ).rejects.toThrow('pg 23505');
     expect(runs).toBe(1);
     expect(isTransient(new Error('plain'))).toBe(false);
+    // 0A000 is transient only as a prepared statement outdated by a migration (pgStatements.ts).
+    expect(isTransient(Object.assign(new Error('cached plan must not change result type'), { code: '0A000' }))).toBe(true);
+    expect(isTransient(Object.assign(new Error('unsupported feature'), { code: '0A000' }))).toBe(false);
     expect(isTransient(null)).toBe(false);
   });
 });
@@ -86,5 +89,42 @@ describe.skipIf(testDialect() !== 'postgres')('a real deadlock on PostgreSQL', (
       { id: 1, v: 2 },
       { id: 2, v: 2 },
     ]);
+  });
+});
+
+describe.skipIf(testDialect() !== 'postgres')('a table another instance migrated, on PostgreSQL', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await sql`create table shape_probe (id integer primary key, v integer not null)`.execute(t.app.ctx.db);
+    await sql`insert into shape_probe values (1, 7)`.execute(t.app.ctx.db);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('transactions and reads that prepared a select * of it run again and succeed', async () => {
+    const db = t.app.ctx.db;
+    const inTx = () =>
+      inTransaction(db, (tx) =>
+        tx
+          .selectFrom('shape_probe' as never)
+          .selectAll()
+          .where('id' as never, '=', 1 as never)
+          .execute(),
+      );
+    const bare = () =>
+      db
+        .selectFrom('shape_probe' as never)
+        .selectAll()
+        .where('id' as never, '>', 0 as never)
+        .execute();
+    // Concurrent runs prepare both texts on every connection of the pool.
+    const all = () => Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? inTx() : bare())));
+    for (const rows of await all()) expect(rows).toEqual([{ id: 1, v: 7 }]);
+    await sql`alter table shape_probe add column added text`.execute(db);
+    for (const rows of await all()) expect(rows).toEqual([{ id: 1, v: 7, added: null }]);
   });
 });

@@ -13,20 +13,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, repoRoot } from '../process/serverProcess.js';
-import { ok, startInstance, startReceiver, type Instance as ClusterInstance } from '../scale/cluster.js';
+import { ok, startInstance, startReceiver } from '../scale/cluster.js';
 import { freshStore, testDialect, type TestStore } from '../helpers/testApp.js';
 import { LEVELS } from './levelRows.js';
 import { buildRelease, previousRelease } from './previousRelease.js';
+import { expectNothingLost, failed, sleep, startTraffic, storedTexts, summary, type Instance, type Outcome } from './traffic.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ADMIN = { email: 'admin@rolling.example', password: 'rolling-password-1' };
 const SENDERS = 4;
-
-/** A running instance, with the requests sent to it that have not been answered yet. */
-type Instance = ClusterInstance & { inFlight: number };
 
 /** `node <root>/dist/server/main.js` in its own process group, once /healthz answers 200. */
 async function startAt(root: string, name: string, env: Record<string, string>): Promise<Instance> {
@@ -36,16 +33,6 @@ async function startAt(root: string, name: string, env: Record<string, string>):
 }
 
 const running: Instance[] = [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Outcome {
-  kind: 'message' | 'read';
-  via: string;
-  what: string;
-  status: number | 'no connection';
-  body: string;
-  at: number;
-}
 
 /**
  * What CHANGELOG.md promises for an upgrade from `version`: one instance at a time, or (a line
@@ -119,39 +106,8 @@ describe.skipIf(testDialect() !== 'postgres')('upgrading from the previous relea
 
     // The load balancer's rotation (empty: it holds requests until an instance is in it), and what every request got.
     const rotation: Instance[] = [old];
-    const outcomes: Outcome[] = [];
-    let stopping = false;
-    const pick = async (n: number): Promise<Instance> => {
-      while (rotation.length === 0) await sleep(20);
-      return rotation[n % rotation.length];
-    };
-    const call = async (kind: Outcome['kind'], via: Instance, what: string, url: string, init: RequestInit): Promise<void> => {
-      via.inFlight++;
-      try {
-        const res = await fetch(`${via.base}${url}`, { ...init, signal: AbortSignal.timeout(20_000) });
-        outcomes.push({ kind, via: via.name, what, status: res.status, body: await res.text(), at: Date.now() });
-      } catch (err) {
-        outcomes.push({ kind, via: via.name, what, status: 'no connection', body: String(err), at: Date.now() });
-      } finally {
-        via.inFlight--;
-      }
-    };
-    const senders = Array.from({ length: SENDERS }, async (_, s) => {
-      for (let n = 0; !stopping; n++) {
-        const via = await pick(n + s);
-        const text = `rolling ${s}-${n} via ${via.name}`;
-        const body = JSON.stringify({ sender: { id: `sender-${s}` }, message: { type: 'text', text, id: `m-${s}-${n}` } });
-        await call('message', via, text, inbound, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        await sleep(15);
-      }
-    });
-    const reader = (async () => {
-      for (let n = 0; !stopping; n++) {
-        const via = await pick(n);
-        await call('read', via, 'GET /api/v1/chats', '/api/v1/chats?status=pending', { headers: { authorization: `Bearer ${admin}` } });
-        await sleep(50);
-      }
-    })();
+    const traffic = startTraffic({ rotation, inbound, token: admin, senders: SENDERS, reads: ['/api/v1/chats?status=pending'] });
+    const outcomes = traffic.outcomes;
     const drainAndStop = async (): Promise<{ code: number | null; signal: NodeJS.Signals | null }> => {
       // Out of the rotation first, as a load balancer drains an instance; then stopped.
       rotation.splice(rotation.indexOf(old), 1);
@@ -169,49 +125,18 @@ describe.skipIf(testDialect() !== 'postgres')('upgrading from the previous relea
     await sleep(3000);
     oldExit ??= await drainAndStop();
     await sleep(1000);
-    stopping = true;
-    await Promise.all([...senders, reader]);
+    await traffic.stop();
 
     const version = await ok<{ schema?: unknown }>(200, next.base, 'GET', '/api/v1/version', undefined, admin);
     expect(JSON.stringify(version)).toContain(LEVELS.at(-1)!);
-    const client = new pg.Client({ connectionString: store.env.DATABASE_URL });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ text: string }>(`select text from "${store.env.DATABASE_SCHEMA}".messages where author = 'visitor'`);
-      const stored = new Set(rows.map((r) => r.text));
-      const during = outcomes.filter((o) => o.via === 'old' && o.at > migrationStarted && o.at < migrated).length;
-      console.info(
-        `${beside ? 'rolling' : 'stop first'}: ${outcomes.length} requests (old ${outcomes.filter((o) => o.via === 'old').length}, ` +
-          `new ${outcomes.filter((o) => o.via === 'new').length}), the new build ready (migrated) after ${migrated - migrationStarted} ms, ` +
-          `${during} answered by the old one meanwhile; failed: ${summary(outcomes.filter(failed), migrationStarted)}`,
-      );
-      return { outcomes, old, next, oldExit, migrationStarted, migrated, stored };
-    } finally {
-      await client.end();
-    }
-  }
-
-  const failed = (o: Outcome): boolean => o.status === 'no connection' || o.status >= 500;
-
-  /** Failures counted by instance, kind, status and error code, and when (ms after the new build started). */
-  function summary(list: Outcome[], from: number): string {
-    const groups = new Map<string, { n: number; first: number; last: number }>();
-    for (const o of list) {
-      const code = /"code":("?[\w]+"?)/.exec(o.body)?.[1] ?? '';
-      const key = `${o.via} ${o.kind} ${o.status} ${code}`;
-      const g = groups.get(key) ?? { n: 0, first: o.at - from, last: o.at - from };
-      g.n++;
-      g.last = o.at - from;
-      groups.set(key, g);
-    }
-    return [...groups].map(([k, g]) => `${k} x${g.n} (${g.first}..${g.last} ms)`).join('; ') || 'none';
-  }
-
-  /** Every message answered 200 is in the database, and nothing else is. */
-  function expectNothingLost(run: Run): void {
-    const answered = run.outcomes.filter((o) => o.kind === 'message' && o.status === 200).map((o) => o.what);
-    expect(answered.filter((t) => !run.stored.has(t))).toEqual([]);
-    expect(run.stored.size).toBe(answered.length);
+    const stored = await storedTexts(store.env.DATABASE_URL, store.env.DATABASE_SCHEMA);
+    const during = outcomes.filter((o) => o.via === 'old' && o.at > migrationStarted && o.at < migrated).length;
+    console.info(
+      `${beside ? 'rolling' : 'stop first'}: ${outcomes.length} requests (old ${outcomes.filter((o) => o.via === 'old').length}, ` +
+        `new ${outcomes.filter((o) => o.via === 'new').length}), the new build ready (migrated) after ${migrated - migrationStarted} ms, ` +
+        `${during} answered by the old one meanwhile; failed: ${summary(outcomes.filter(failed), migrationStarted)}`,
+    );
+    return { outcomes, old, next, oldExit, migrationStarted, migrated, stored };
   }
 
   it(`upgrades as CHANGELOG.md promises (${rolling ? 'one instance at a time' : 'the old instances stopped first'}): no 5xx, no message lost`, async (ctx) => {
@@ -223,7 +148,7 @@ describe.skipIf(testDialect() !== 'postgres')('upgrading from the previous relea
     expect(run.oldExit).toEqual({ code: 0, signal: null });
     expect(run.outcomes.filter((o) => o.via === 'new' && o.kind === 'message').length).toBeGreaterThan(0);
     if (rolling) expect(run.outcomes.some((o) => o.via === 'old' && o.at > run.migrationStarted && o.at < run.migrated)).toBe(true);
-    expectNothingLost(run);
+    expectNothingLost(run.outcomes, run.stored);
   }, 180_000);
 
   // While CHANGELOG.md says the upgrade is not a rolling one, that stays true: running both
@@ -238,7 +163,7 @@ describe.skipIf(testDialect() !== 'postgres')('upgrading from the previous relea
       expect(bad.filter((o) => o.via === 'old' && o.at < run.migrationStarted)).toEqual([]);
       // The chat channel of the old release, after migration 050 changed inbound_dedup's key (42P10: its ON CONFLICT names the old key).
       expect(bad.some((o) => o.via === 'old' && o.kind === 'message' && o.status === 500)).toBe(true);
-      expectNothingLost(run);
+      expectNothingLost(run.outcomes, run.stored);
     },
     180_000,
   );
