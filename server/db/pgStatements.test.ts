@@ -26,22 +26,24 @@ describe.runIf(testDialect() === 'postgres')('named PostgreSQL statements', () =
     expect(await prepared()).toEqual(['select $1::int + 1 as v']);
   });
 
-  it('runs a read again at once, prepared anew, when a table it reads changed shape (another instance migrated)', async () => {
-    await client.query('create temp table shape_probe (a int)');
-    await client.query('insert into shape_probe values (1)');
-    const read = () => client.query('select * from shape_probe where a = $1', [1]);
+  /** A read of a new temp table `name`, prepared once, after which the table gains a column (another instance migrated). */
+  const readOfChangedTable = async (name: string) => {
+    await client.query(`create temp table ${name} (a int)`);
+    await client.query(`insert into ${name} values (1)`);
+    const read = () => client.query(`select * from ${name} where a = $1`, [1]);
     expect((await read()).rows).toEqual([{ a: 1 }]);
-    await client.query('alter table shape_probe add column b int');
+    await client.query(`alter table ${name} add column b int`);
+    return read;
+  };
+
+  it('runs a read again at once, prepared anew, when a table it reads changed shape (another instance migrated)', async () => {
+    const read = await readOfChangedTable('shape_probe');
     expect((await read()).rows).toEqual([{ a: 1, b: null }]);
     expect((await read()).rows).toEqual([{ a: 1, b: null }]);
   });
 
   it('inside a transaction, fails the statement (the transaction is aborted) and prepares it anew for the next run', async () => {
-    await client.query('create temp table shape_probe_tx (a int)');
-    await client.query('insert into shape_probe_tx values (1)');
-    const read = () => client.query('select * from shape_probe_tx where a = $1', [1]);
-    expect((await read()).rows).toEqual([{ a: 1 }]);
-    await client.query('alter table shape_probe_tx add column b int');
+    const read = await readOfChangedTable('shape_probe_tx');
     await client.query('begin');
     await client.query('savepoint s1');
     await client.query('rollback to savepoint s1');
@@ -81,6 +83,7 @@ describe.runIf(testDialect() === 'postgres')('named PostgreSQL statements', () =
       expect((await statement).rows).toEqual([{ v: 5 }]);
       await migration;
     } finally {
+      await other.query('rollback').catch(() => undefined);
       await other.query(`drop function if exists ${tag}_both(int); drop table if exists ${tag}_a; drop table if exists ${tag}_b`).catch(() => undefined);
       await other.end();
     }

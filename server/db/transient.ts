@@ -2,8 +2,8 @@
  * Transactions PostgreSQL aborts for concurrency alone: a deadlock (40P01) or
  * a serialization failure (40001), or because another instance's migration
  * changed the columns of a table a prepared statement reads (0A000,
- * pgStatements.ts: the statement is prepared anew on the next run). Nothing of such a transaction was written,
- * so it is run again from its start, a few times, after a short random pause
+ * pgStatements.ts: the statement is prepared anew on the next run). Nothing
+ * of such a transaction was written, so it is run again from its start, a few times, after a short random pause
  * (two transactions that deadlocked would otherwise meet again at once).
  * Writers still take rows in one order (a visitor before its chats) so that
  * this stays rare; it is the net under that rule, not a replacement for it.
