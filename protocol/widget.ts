@@ -139,6 +139,11 @@ export interface WidgetSettings {
   /** Active-invitation rules (svc_api.setRules replaces them for the page). */
   rules: unknown;
   callback_enabled: boolean;
+  /**
+   * When callbacks may be asked for (Admin → Settings → Callbacks): mon…sun → ["HH:MM","HH:MM"] ranges in the
+   * IANA `timezone`, `hours: null` always. While no agent is online the callback form says them instead of "in a moment".
+   */
+  callback_hours: { timezone: string; hours: Partial<Record<'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun', string[][]>> | null };
   /** The admin hid the default launcher: the page opens the chat from its own button (svc_api.open()). */
   hide_launcher: boolean;
   /** Whether the visitor picks a department before the first message: off, optional or required (docs/ROUTING.md). */

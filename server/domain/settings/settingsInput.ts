@@ -7,7 +7,7 @@ import type { RetentionChanges } from './chatRetention.js';
 import type { Config } from '../../config/config.js';
 import { invalid } from '../../errors/AppError.js';
 import { WEEKDAYS, isTimeZone, minutesOf } from './callbackHours.js';
-import { CALL_PROVIDER_NAMES, DEFAULT_CALLBACK, type CallbackSettings, type CallProviderName, type Weekday } from './settingsRow.js';
+import { CALL_PROVIDER_NAMES, DEFAULT_CALLBACK, ENABLED_CALLBACK_BALANCE, type CallbackSettings, type CallProviderName, type Weekday } from './settingsRow.js';
 import type { EventTypeChanges } from './eventTypes.js';
 import type { NotificationChanges } from './notifications.js';
 import type { PresenceChanges } from './presence.js';
@@ -67,6 +67,11 @@ export function mergeCallback(current: CallbackSettings, changes: CallbackChange
   if (changes.timezone !== undefined) next.timezone = cleanTimeZone(changes.timezone);
   if (changes.hours !== undefined) next.hours = cleanHours(changes.hours);
   if (changes.provider !== undefined) next.provider = cleanProvider(changes.provider);
+  // Switching callbacks on with no call time left and none named would leave the widget saying
+  // "Calls are not available right now": they start with ENABLED_CALLBACK_BALANCE instead.
+  if (next.enabled && !current.enabled && changes.balance_seconds === undefined && next.balance_seconds === 0) {
+    next.balance_seconds = ENABLED_CALLBACK_BALANCE;
+  }
   return next;
 }
 

@@ -19,6 +19,12 @@ export type CallProviderName = (typeof CALL_PROVIDER_NAMES)[number];
 
 export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
+/**
+ * The call time (seconds) callbacks get when an admin switches them on while none is left and
+ * names none: 10 hours. Calls that connected are charged against it (chargeCallBalance.ts).
+ */
+export const ENABLED_CALLBACK_BALANCE = 36_000;
+
 export const DEFAULT_CALLBACK: CallbackSettings = { enabled: false, balance_seconds: 0, timezone: 'UTC', hours: null, provider: 'agent_dialled' };
 
 /** Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */

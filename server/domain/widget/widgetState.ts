@@ -74,6 +74,7 @@ export async function loadWidgetState(db: Executor, channel: Channel, visitor: V
       color: typeof options.color === 'string' ? options.color : null,
       rules: parseJson<unknown>(settings.rules_json, null),
       callback_enabled: callbackOf(settings).enabled,
+      callback_hours: { timezone: callbackOf(settings).timezone, hours: callbackOf(settings).hours },
       hide_launcher: options.hide_launcher === true,
       department_choice: choice,
       departments: choice === 'off' ? [] : await widgetDepartments(db, channel.account_id),

@@ -165,6 +165,7 @@ export class WidgetCore extends Store {
       account_name: typeof res.settings.account_name === 'string' ? res.settings.account_name : '',
       launcher: !res.settings.hide_launcher,
       callback: res.settings.callback_enabled ? null : { result: 'fail', reason: 'Callback disabled' },
+      callbackHours: res.settings.callback_hours ?? null,
       departmentChoice: res.settings.department_choice ?? 'off',
       departments: res.settings.departments ?? [],
     });

@@ -3,7 +3,7 @@
  * a tiny store with subscribe, which the Preact views read through useStore.
  */
 import { DEFAULT_APPEARANCE, type WidgetAppearance } from '../../../protocol/widget';
-import type { CallbackAvailability, ContactInfo, WidgetAgent, WidgetChat, WidgetDepartment, WidgetMessage } from '../../../protocol/widget';
+import type { CallbackAvailability, ContactInfo, WidgetAgent, WidgetChat, WidgetDepartment, WidgetMessage, WidgetSettings } from '../../../protocol/widget';
 
 export interface PendingMessage {
   key: number;
@@ -56,6 +56,8 @@ export interface UiState {
   /** The default launcher is shown (an admin may hide it: the page opens the chat from its own button). */
   launcher: boolean;
   callback: CallbackAvailability | null;
+  /** The callback hours (settings), said in the callback form while no agent is online. */
+  callbackHours: WidgetSettings['callback_hours'] | null;
   call: CallState | null;
   /** A short message for the visitor (a file too big, a send that failed). */
   notice: string | null;
@@ -91,6 +93,7 @@ export const initialState = (): UiState => ({
   account_name: '',
   launcher: true,
   callback: null,
+  callbackHours: null,
   call: null,
   notice: null,
   offlineHold: null,

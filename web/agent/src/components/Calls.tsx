@@ -20,6 +20,29 @@ const LABEL: Record<string, string> = {
   error: 'Failed',
 };
 
+/** What the statuses and buttons mean: an agent rings the visitor from their own phone and tells Parley how it goes. */
+function CallsHelp({ open }: { open: boolean }) {
+  return (
+    <details className="card calls-help" open={open || undefined}>
+      <summary>How callback requests work</summary>
+      <p>
+        A visitor asked in the widget to be called back and left this number. Parley places no call: ring the number from your own phone (it is a link), and
+        press the buttons as the call goes, so the visitor&apos;s widget and the page&apos;s scripts follow it.
+      </p>
+      <dl>
+        <dt>Agent connected</dt>
+        <dd>You are dialling: the widget tells the visitor &quot;An agent is calling you now&quot;. The call is yours from here.</dd>
+        <dt>Client connected</dt>
+        <dd>The visitor answered: the widget says you are connected.</dd>
+        <dt>End call</dt>
+        <dd>You hung up. The time from the first &quot;connected&quot; to the end is charged against the call time left (Admin → Settings → Callbacks).</dd>
+        <dt>Failed…</dt>
+        <dd>Nobody answered, or the number is wrong: give a short reason (the visitor&apos;s widget says the call failed) and the request is closed.</dd>
+      </dl>
+    </details>
+  );
+}
+
 export function Calls() {
   const { onFrame, clearBadge } = useApp();
   const list = useList<Call>(() => api.calls());
@@ -48,6 +71,7 @@ export function Calls() {
   return (
     <section className="page" aria-labelledby="calls-title">
       <h1 id="calls-title">Callback requests</h1>
+      <CallsHelp open={!list.loading && list.items.length === 0} />
       {list.missing ? (
         <p className="page-note">Calls are not available on this server yet.</p>
       ) : list.error ? (

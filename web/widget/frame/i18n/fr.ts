@@ -49,6 +49,12 @@ export const texts: Texts = {
   callsNow: 'Les appels ne sont pas disponibles pour le moment.',
   callTitle: 'Nous vous rappelons',
   callText: 'Laissez votre numéro et un conseiller vous appellera dans un instant.',
+  callTextLater: 'Aucun conseiller n’est en ligne pour le moment. Laissez votre numéro et nous vous rappellerons dès que l’un d’eux sera disponible.',
+  callTextHours:
+    'Aucun conseiller n’est en ligne pour le moment. Laissez votre numéro et nous vous rappellerons pendant nos horaires de rappel : {hours} ({zone}).',
+  callStartLater: 'Merci ! Nous vous appellerons au {phone} dès qu’un conseiller sera disponible.',
+  callStartHours: 'Merci ! Nous vous appellerons au {phone} pendant nos horaires de rappel : {hours} ({zone}).',
+  callHoursAre: 'Nos horaires de rappel : {hours} ({zone}).',
   backToChat: 'Retour au chat',
   rateChat: 'Évaluez ce chat',
   rated: 'Merci pour votre évaluation.',

@@ -12,6 +12,7 @@ import type { Widget } from '../widget';
 import { Field, formValues } from './fields';
 import { ThumbDownIcon, ThumbUpIcon } from './icons';
 import { lang, t } from '../i18n';
+import { formatCallbackHours } from '../callbackHours';
 
 type Props = { w: Widget; s: UiState };
 
@@ -121,15 +122,25 @@ export function CallbackForm({ w, s }: Props) {
     setError('');
     void w.startCall(phone);
   };
-  const status = s.call && (s.call.status === 'error' ? callFailure(s.call.reason) : CALL_STATUS[s.call.status]?.(s.call.phone ?? ''));
+  // Nobody online: no "in a moment", but when they will call (the callback hours, or as soon as an agent is there).
+  const hours = formatCallbackHours(s.callbackHours, lang);
+  const when = { hours, zone: s.callbackHours?.timezone ?? '' };
+  const later = !s.online;
+  const status =
+    s.call &&
+    (s.call.status === 'error'
+      ? callFailure(s.call.reason)
+      : s.call.status === 'start' && later
+        ? t(hours ? 'callStartHours' : 'callStartLater', { phone: s.call.phone ?? '', ...when })
+        : CALL_STATUS[s.call.status]?.(s.call.phone ?? ''));
   return (
     <form class="form" aria-label={t('callMe')} onSubmit={submit}>
       <h2>{t('callTitle')}</h2>
-      <p>{t('callText')}</p>
+      <p>{later ? t(hours ? 'callTextHours' : 'callTextLater', when) : t('callText')}</p>
       <Field label={t('phone')} name="phone" type="tel" autocomplete="tel" required value={s.contact.phone ?? ''} />
       {(error || unavailable) && (
         <p class="notice" role="alert">
-          {error || (unavailable === 'Callback disabled' ? t('callsOff') : t('callsNow'))}
+          {error || (unavailable === 'Callback disabled' ? t('callsOff') : hours ? `${t('callsNow')} ${t('callHoursAre', when)}` : t('callsNow'))}
         </p>
       )}
       {status && (

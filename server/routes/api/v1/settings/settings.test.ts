@@ -88,6 +88,24 @@ describe('/api/v1/settings', () => {
     expect(b.callback).toEqual(DEFAULT_CALLBACK);
   });
 
+  it('switching callbacks on with no call time left gives them 10 hours (36000 s), unless the change names its own', async () => {
+    await put({ callback: null });
+    const on = await put({ callback: { enabled: true } });
+    expect(on.statusCode).toBe(200);
+    expect(on.json().callback).toEqual({ ...DEFAULT_CALLBACK, enabled: true, balance_seconds: 36_000 });
+    // Already on: another change leaves the balance alone, even one that ran out.
+    expect((await put({ callback: { balance_seconds: 0 } })).json().callback).toMatchObject({ enabled: true, balance_seconds: 0 });
+    expect((await put({ callback: { enabled: true } })).json().callback.balance_seconds).toBe(0);
+    // Off and on again with none left: the default again; a named balance is kept as named, 0 included.
+    await put({ callback: { enabled: false } });
+    expect((await put({ callback: { enabled: true } })).json().callback.balance_seconds).toBe(36_000);
+    await put({ callback: { enabled: false, balance_seconds: 0 } });
+    expect((await put({ callback: { enabled: true, balance_seconds: 0 } })).json().callback.balance_seconds).toBe(0);
+    await put({ callback: { enabled: false, balance_seconds: 120 } });
+    expect((await put({ callback: { enabled: true } })).json().callback.balance_seconds).toBe(120);
+    await put({ callback: null });
+  });
+
   it('accepts the one call provider, agent_dialled, and null resets it to the default', async () => {
     const a = await put({ callback: { provider: 'agent_dialled' } });
     expect(a.statusCode).toBe(200);

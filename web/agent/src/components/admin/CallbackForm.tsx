@@ -1,8 +1,11 @@
 /**
  * Callback settings: on/off, call time left, time zone and opening hours
  * (per day "09:00-13:00, 14:00-18:00"; an empty day is closed; "always open"
- * sends hours: null). The result shows beside the Save button, a refusal in
- * the screen's words ("Monday: opening hours must look like 09:00–17:30").
+ * sends hours: null), each field explained beside it. Ticking "Visitors may
+ * ask to be called back" while no call time is left fills in 10 hours (the
+ * server's default when callbacks are switched on), so the widget does not
+ * say "Calls are not available" right after. The result shows beside the
+ * Save button, a refusal in the screen's words.
  */
 import { useState, type FormEvent } from 'react';
 import type { CallbackHours, CallbackSettings, Settings } from '../../types';
@@ -39,6 +42,19 @@ function toHours(text: Record<Day, string>): CallbackHours {
   return hours;
 }
 
+/** The server's ENABLED_CALLBACK_BALANCE: 10 hours. */
+const ENABLED_BALANCE = 36_000;
+
+/** "10 h", "1 h 30 min", "45 s": what a number of seconds of call time is. */
+function duration(text: string): string {
+  const s = Number(text);
+  if (!Number.isInteger(s) || s <= 0) return 'none';
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const parts = [h && `${h} h`, m && `${m} min`, s % 60 && `${s % 60} s`].filter(Boolean);
+  return parts.join(' ');
+}
+
 export function CallbackForm({ callback, onSave }: { callback: CallbackSettings; onSave: (cb: Partial<CallbackSettings>) => Promise<Settings> }) {
   const saver = useSaver();
   const [enabled, setEnabled] = useState(callback.enabled);
@@ -59,17 +75,50 @@ export function CallbackForm({ callback, onSave }: { callback: CallbackSettings;
     <form className="card form-grid" onSubmit={submit} aria-labelledby="callback-title">
       <h2 id="callback-title">Callbacks</h2>
       <label className="check">
-        <input type="checkbox" name="callback_enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+        <input
+          type="checkbox"
+          name="callback_enabled"
+          checked={enabled}
+          aria-describedby="cb-enabled-hint"
+          onChange={(e) => {
+            setEnabled(e.target.checked);
+            if (e.target.checked && !(Number(balance) > 0)) setBalance(String(ENABLED_BALANCE));
+          }}
+        />
         Visitors may ask to be called back
       </label>
+      <p id="cb-enabled-hint" className="muted small">
+        The widget then shows &quot;Call me back&quot;: the visitor leaves a phone number, it appears on the Calls page (and is mailed to the notification
+        addresses), and an agent rings it from their own phone.
+      </p>
       <label htmlFor="cb-balance">Call time left (seconds)</label>
-      <input id="cb-balance" name="balance_seconds" type="number" min={0} step={1} value={balance} onChange={(e) => setBalance(e.target.value)} />
+      <input
+        id="cb-balance"
+        name="balance_seconds"
+        type="number"
+        min={0}
+        step={1}
+        aria-describedby="cb-balance-hint"
+        value={balance}
+        onChange={(e) => setBalance(e.target.value)}
+      />
+      <p id="cb-balance-hint" className="muted small">
+        {duration(balance)} left. Every call is charged from its first &quot;connected&quot; to its end; at 0 the widget says calls are not available. Switching
+        callbacks on with none left gives 36000 (10 hours).
+      </p>
       <label htmlFor="cb-timezone">Time zone (IANA, e.g. Europe/Berlin)</label>
-      <input id="cb-timezone" name="timezone" value={timezone} onChange={(e) => setTimezone(e.target.value)} />
+      <input id="cb-timezone" name="timezone" aria-describedby="cb-timezone-hint" value={timezone} onChange={(e) => setTimezone(e.target.value)} />
+      <p id="cb-timezone-hint" className="muted small">
+        The zone the opening hours below are in; the widget shows them with it.
+      </p>
       <label className="check">
-        <input type="checkbox" name="always_open" checked={always} onChange={(e) => setAlways(e.target.checked)} />
+        <input type="checkbox" name="always_open" checked={always} aria-describedby="cb-always-hint" onChange={(e) => setAlways(e.target.checked)} />
         Always open
       </label>
+      <p id="cb-always-hint" className="muted small">
+        Requests are taken at any hour. Otherwise only within the opening hours; outside them the widget says calls are not available and when they are. While
+        no agent is online the widget never says &quot;in a moment&quot;: it says the visitor is called back within these hours.
+      </p>
       {!always && (
         <fieldset className="hours">
           <legend>Opening hours (HH:MM-HH:MM, comma-separated; empty: closed)</legend>
