@@ -13,6 +13,7 @@ import { api } from './api';
 import { chatTitle, isRecord } from './format';
 import { chatOfFrame, type InboxAction } from './inbox';
 import { navigate } from './router';
+import { parseRoute } from './routes';
 import type { Agent, StreamFrame } from './types';
 
 const TYPING_TTL_MS = 15_000;
@@ -56,7 +57,10 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       if (data.change === 'transferred' && chat.accepted_by === fx.meId() && data.agent_id !== fx.meId()) {
         const who = chatTitle(chat);
         fx.announce(`Chat with ${who} transferred to you`);
-        alertOf('transfer', 'Chat transferred to you', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}`));
+        alertOf('transfer', 'Chat transferred to you', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}?list=mine`));
+        // On the inbox with no conversation open (a Waiting list saying "No chat is waiting", only a badge
+        // counting it): the chat opens, beside "My chats". A conversation on screen, or another page, stays.
+        if (fx.openChatId() === null && parseRoute(location.pathname).name === 'inbox') navigate(`/chats/${chat.id}?list=mine`);
       }
       return;
     }
