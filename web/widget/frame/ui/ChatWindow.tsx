@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { chatOpen, type UiState } from '../state';
 import type { Widget } from '../widget';
 import { Composer } from './Composer';
-import { CallbackForm, ContactCard, ContactsForm, OfflineForm, Rating, TranscriptOffer } from './Forms';
+import { CallbackForm, ChatEnded, ContactCard, ContactsForm, OfflineForm, Rating, TranscriptOffer } from './Forms';
 import { MinimizeIcon, PersonIcon, PhoneIcon } from './icons';
 import { Messages } from './Messages';
 import { safeUrl } from './useWidget';
@@ -63,6 +63,7 @@ function Body({ w, s }: { w: Widget; s: UiState }) {
   return (
     <>
       <Messages w={w} s={s} />
+      {finished && <ChatEnded s={s} />}
       {anonymous && wrote && !cardDismissed && <ContactCard w={w} onDismiss={() => dismissCard(true)} />}
       {talked && s.contact.email && <TranscriptOffer key={s.chat?.id} w={w} email={s.contact.email} />}
       {(finished || s.chat?.status === 'active') && <Rating w={w} s={s} />}

@@ -181,9 +181,29 @@ export function Rating({ w, s }: Props) {
   );
   return (
     <div class={finished ? 'rating' : 'rating live'} role="group" aria-label={t('rateChat')}>
-      <p role="status">{finished ? t('ended') : rate ? t('rated') : t('rateChat')}</p>
+      <p role="status">{rate ? t('rated') : t('rateChat')}</p>
       {choice('positive', t('good'), <ThumbUpIcon />)}
       {choice('negative', t('bad'), <ThumbDownIcon />)}
+    </div>
+  );
+}
+
+/**
+ * The chat was finished (by the agent): the visitor is told so, by whom, and that writing starts a new chat;
+ * the button puts the cursor in the composer. Shown until the next chat starts.
+ */
+export function ChatEnded({ s }: { s: UiState }) {
+  const name = s.chat?.agent?.name;
+  return (
+    <div class="ended" role="status">
+      <p>{name ? t('endedBy', { name }) : t('ended')}</p>
+      <button
+        type="button"
+        class="link"
+        onClick={(e) => (e.currentTarget.closest('.window')?.querySelector('.composer textarea') as HTMLElement | null)?.focus()}
+      >
+        {t('newChat')}
+      </button>
     </div>
   );
 }
