@@ -354,6 +354,10 @@ export interface OfflineMessageDto {
   description: string | null;
   message: string;
   created_at: number;
+  /** When an agent marked it handled (PATCH /api/v1/offline-messages/:id), epoch ms; null while not handled. */
+  handled_at: number | null;
+  /** The agent who marked it handled; null while not handled. */
+  handled_by: number | null;
 }
 
 /* The agent stream (GET /api/v1/stream). The server's event catalogue

@@ -361,6 +361,10 @@ export interface OfflineMessagesTable {
   description: string | null;
   message: string;
   created_at: number;
+  /** When an agent marked it handled (migration 061); null while not handled. */
+  handled_at: number | null;
+  /** Who marked it handled; null while not handled (or once that agent is deleted). */
+  handled_by: number | null;
 }
 
 export interface CallsTable {

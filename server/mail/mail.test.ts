@@ -55,7 +55,8 @@ describe('mail over SMTP', () => {
     expect(mail.parsed.from?.text).toBe('"Acme support" <support@acme.example>');
     expect(mail.parsed.replyTo?.value[0].address).toBe('bo@example.com');
     expect(mail.parsed.subject).toBe('Offline message from Bo <b>Bold</b>');
-    expect(mail.parsed.messageId).toBe(`<${row.webhook_id}@parley>`);
+    // At PUBLIC_URL's host (the test app's http://parley.test), not a made-up "parley".
+    expect(mail.parsed.messageId).toBe(`<${row.webhook_id}@parley.test>`);
     const text = mail.parsed.text ?? '';
     expect(text).toContain('Name: Bo <b>Bold</b>');
     expect(text).toContain('Phone: +15550100');

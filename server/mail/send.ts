@@ -14,7 +14,8 @@
  * - a 4xx answer, a refused or dropped connection, a timeout → retried with
  *   the mail policy's backoff (deliveryKind.ts).
  * The Message-ID is derived from the row's webhook_id, so a mail retried after
- * an uncertain attempt carries the same id (receivers can drop the copy).
+ * an uncertain attempt carries the same id (receivers can drop the copy), at
+ * PUBLIC_URL's host (`<id@chat.example.com>`), the service's own name.
  */
 import tls from 'node:tls';
 import nodemailer, { type Transporter } from 'nodemailer';
@@ -58,6 +59,8 @@ export class Mailer {
     timeoutMs: number,
     /** PEM certificates trusted besides the public CAs (SMTP_TLS_CA_FILE). */
     extraCa: string | null = null,
+    /** The right-hand side of every Message-ID: PUBLIC_URL's host. */
+    private readonly messageIdHost = 'localhost',
   ) {
     const u = new URL(smtpUrl);
     const secure = u.protocol === 'smtps:';
@@ -97,7 +100,7 @@ export class Mailer {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
-        messageId: `<${row.webhook_id}@parley>`,
+        messageId: `<${row.webhook_id}@${this.messageIdHost}>`,
       })
       .then(
         (info): SendResult => ({ ok: true, excerpt: String(info.response ?? '').slice(0, 2000) }),
@@ -150,6 +153,15 @@ export function smtpFailure(err: unknown): SendResult {
 }
 
 /** The process's mailer, or null when SMTP_URL is unset (mails are kept, not sent). */
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'smtpTlsCa'>, timeoutMs: number): Mailer | null {
-  return config.smtpUrl === null ? null : new Mailer(config.smtpUrl, config.mailFrom, timeoutMs, config.smtpTlsCa);
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'smtpTlsCa' | 'publicUrl'>, timeoutMs: number): Mailer | null {
+  return config.smtpUrl === null ? null : new Mailer(config.smtpUrl, config.mailFrom, timeoutMs, config.smtpTlsCa, messageIdHost(config.publicUrl));
+}
+
+/** PUBLIC_URL's host name, for Message-IDs ("localhost" if it has none). */
+export function messageIdHost(publicUrl: string): string {
+  try {
+    return new URL(publicUrl).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
 }

@@ -15,5 +15,7 @@ export function presentOfflineMessage(o: OfflineMessage): OfflineMessageDto {
     description: o.description,
     message: o.message,
     created_at: o.created_at,
+    handled_at: o.handled_at ?? null,
+    handled_by: o.handled_at == null ? null : (o.handled_by ?? null),
   };
 }

@@ -67,6 +67,7 @@ const AGENT_ROUTES = new Set([
   // Routing: the agent a chat is offered to may decline it (domain/routing/declineOffer.ts).
   'POST /api/v1/chats/:id/decline',
   'GET /api/v1/offline-messages',
+  'PATCH /api/v1/offline-messages/:id',
   'GET /api/v1/calls',
   'GET /api/v1/calls/:id',
   'POST /api/v1/calls/:id/status',

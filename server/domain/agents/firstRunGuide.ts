@@ -3,7 +3,8 @@
  * next, each step derived from the account's state, so it is ticked whoever
  * did it and wherever: `channel` (a widget or chat channel exists),
  * `snippet` (a visitor has come through one: the widget snippet is on a site,
- * or a customer system sent a message), `online` (this agent is Online).
+ * or a customer system sent a message), `online` (this agent is Online, or
+ * has been: going Offline later does not bring a finished guide back).
  * `show` is false once every step is done, once the agent dismissed the guide
  * (POST /me/guide/dismiss, remembered per agent), and for non-admins (they
  * cannot add channels).
@@ -14,7 +15,7 @@ import type { GuideDto } from '../../../protocol/agent.js';
 
 export async function firstRunGuide(ctx: AppContext, input: { agent: Agent }): Promise<GuideDto> {
   const { agent } = input;
-  const [me, channel, visitor] = await Promise.all([
+  const [me, channel, visitor, wasOnline] = await Promise.all([
     ctx.db
       .selectFrom('agents')
       .select(['status', 'guide_dismissed_at'])
@@ -23,11 +24,19 @@ export async function firstRunGuide(ctx: AppContext, input: { agent: Agent }): P
       .executeTakeFirstOrThrow(),
     ctx.db.selectFrom('channels').select('id').where('account_id', '=', agent.account_id).limit(1).executeTakeFirst(),
     ctx.db.selectFrom('visitors').select('id').where('account_id', '=', agent.account_id).limit(1).executeTakeFirst(),
+    ctx.db
+      .selectFrom('agent_status_changes')
+      .select('id')
+      .where('agent_id', '=', agent.id)
+      .where('account_id', '=', agent.account_id)
+      .where('status', '=', 'online')
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   const steps: GuideDto['steps'] = [
     { id: 'channel', done: channel !== undefined },
     { id: 'snippet', done: visitor !== undefined },
-    { id: 'online', done: me.status === 'online' },
+    { id: 'online', done: me.status === 'online' || wasOnline !== undefined },
   ];
   const done = steps.every((s) => s.done);
   const dismissed = me.guide_dismissed_at !== null;

@@ -284,7 +284,9 @@ export const api = {
   finish: (id: number, blacklist: boolean) => request<Chat>('POST', `/chats/${id}/finish`, { blacklist }),
   transfer: (id: number, agentId: number) => request<Chat>('POST', `/chats/${id}/transfer`, { agent_id: agentId }),
 
-  offlineMessages: (page: Page = {}) => request<OfflineMessage[]>('GET', '/offline-messages', undefined, { ...page }),
+  offlineMessages: (page: Page = {}, handled?: boolean) =>
+    request<OfflineMessage[]>('GET', '/offline-messages', undefined, { ...page, ...(handled === undefined ? {} : { handled: String(handled) }) }),
+  markOfflineMessage: (id: number, handled: boolean) => request<OfflineMessage>('PATCH', `/offline-messages/${id}`, { handled }),
   calls: (page: Page = {}) => request<Call[]>('GET', '/calls', undefined, { ...page }),
   callStatus: (id: number, body: { status: string; reason?: string; record_url?: string }) => request<Call>('POST', `/calls/${id}/status`, body),
 

@@ -152,6 +152,9 @@ export interface OfflineMessage {
   message?: string | null;
   channel_id?: number | null;
   created_at?: number;
+  /** When an agent marked it handled; null (or absent, from an older server) while not handled. */
+  handled_at?: number | null;
+  handled_by?: number | null;
 }
 
 export type CallStatus = 'start' | 'agent_connected' | 'client_connected' | 'end' | 'error';

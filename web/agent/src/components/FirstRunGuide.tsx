@@ -28,7 +28,7 @@ const STEPS: Record<Guide['steps'][number]['id'], { title: string; todo: string;
   online: {
     title: 'Go Online',
     todo: 'The widget takes chats while an agent is Online.',
-    done: 'You are Online.',
+    done: 'You went Online.',
   },
 };
 

@@ -157,6 +157,10 @@ describe('presence, alert preferences and the first-run guide', () => {
     const session = await t.app.inject({ method: 'POST', url: `/widget/api/${channel.json().widget_id}/session`, payload: {} });
     expect(session.statusCode, session.body).toBeLessThan(300);
     expect(await guide()).toMatchObject({ done: true, show: false });
+    // Going Offline afterwards does not bring the "Get started" guide back.
+    await call('PUT', '/me/status', t.adminToken, { status: 'offline' });
+    expect(await guide()).toMatchObject({ done: true, show: false });
+    expect((await guide()).steps).toContainEqual({ id: 'online', done: true });
 
     const other = await addAgent(t, { email: 'ada@example.com', role: 'admin' });
     await call('PUT', '/me/status', other.token, { status: 'offline' });

@@ -44,7 +44,17 @@ describe('offline messages', () => {
     expect(res.json()).toEqual({ result: 'ok' });
 
     const listed = (await list(t.adminToken)).json();
-    expect(listed).toEqual([{ id: expect.any(Number), channel_id: widget.id, visitor_id: expect.any(Number), ...body, created_at: expect.any(Number) }]);
+    expect(listed).toEqual([
+      {
+        id: expect.any(Number),
+        channel_id: widget.id,
+        visitor_id: expect.any(Number),
+        ...body,
+        created_at: expect.any(Number),
+        handled_at: null,
+        handled_by: null,
+      },
+    ]);
     await agentSocket.until((c) => c.events().some((f) => f.type === 'offline_message.created'));
     expect(agentSocket.events().find((f) => f.type === 'offline_message.created')?.data).toEqual({ offline_message: listed[0] });
     await agentSocket.close();
@@ -84,5 +94,71 @@ describe('offline messages', () => {
     expect(mine).toContain('Call me back'); // a channel with no agents belongs to every agent
     const other = await createOtherAccount(t);
     expect((await list(other.token)).json()).toEqual([]);
+  });
+
+  describe('handled', () => {
+    const patch = (id: number | string, payload: unknown, token = t.adminToken) =>
+      t.app.inject({ method: 'PATCH', url: `/api/v1/offline-messages/${id}`, headers: bearer(token), payload: payload as Record<string, unknown> });
+    const messagesOf = async (query: string, token = t.adminToken) => (await list(token, query)).json().map((m: { message: string }) => m.message);
+
+    it('marks a message handled (when, by whom), filters by it, and marks it not handled again', async () => {
+      const s = await startSession(t, widget.widget_id);
+      await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { message: 'handle me' });
+      await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { message: 'leave me' });
+      const all = (await list(t.adminToken)).json<Array<{ id: number; message: string }>>();
+      const target = all.find((m) => m.message === 'handle me')!;
+      const adminId = (await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(t.adminToken) })).json().id as number;
+
+      const before = Date.now();
+      const res = await patch(target.id, { handled: true });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ id: target.id, message: 'handle me', handled_by: adminId });
+      expect(res.json().handled_at).toBeGreaterThanOrEqual(before - 1000);
+      // Handled again: the first mark stays.
+      expect((await patch(target.id, { handled: true })).json().handled_at).toBe(res.json().handled_at);
+
+      expect(await messagesOf('?handled=true')).toEqual(['handle me']);
+      const open = await messagesOf('?handled=false');
+      expect(open).toContain('leave me');
+      expect(open).not.toContain('handle me');
+      expect((await messagesOf('')).length).toBe(all.length);
+      expect(await messagesOf('?handled=true&limit=1')).toEqual(['handle me']);
+
+      const undone = await patch(target.id, { handled: false });
+      expect(undone.json()).toMatchObject({ handled_at: null, handled_by: null });
+      expect(await messagesOf('?handled=true')).toEqual([]);
+    });
+
+    it('refuses bad input with a clear 4xx and changes nothing', async () => {
+      const [first] = (await list(t.adminToken)).json<Array<{ id: number; handled_at: number | null }>>();
+      for (const body of [{}, { handled: 'yes' }, { handled: null }, { handled: true, extra: 1 }]) {
+        const res = await patch(first.id, body);
+        expect(res.statusCode, JSON.stringify(body)).toBe(400);
+        expect(res.json().error.code).toBeTruthy();
+      }
+      expect((await patch('abc', { handled: true })).statusCode).toBe(404);
+      expect((await patch(99_999_999, { handled: true })).statusCode).toBe(404);
+      expect((await list(t.adminToken, '?handled=maybe')).statusCode).toBe(400);
+      expect((await list(t.adminToken, '?handled=maybe')).json().error.message).toMatch(/handled must be true or false/);
+      expect((await t.app.inject({ method: 'PATCH', url: `/api/v1/offline-messages/${first.id}`, payload: { handled: true } })).statusCode).toBe(401);
+      expect((await list(t.adminToken)).json<Array<{ id: number; handled_at: number | null }>>()[0].handled_at).toBe(first.handled_at);
+    });
+
+    it("lets an agent mark its channels' messages only, never another account's", async () => {
+      const agent = await addAgent(t, { email: 'offline-handler@example.com' });
+      const adminId = (await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(t.adminToken) })).json().id as number;
+      const theirs = await createWidget(t, { name: 'Admin only', agent_ids: [adminId] });
+      const s = await startSession(t, theirs.widget_id);
+      await visitorCall(t, theirs.widget_id, s.visitor_token, 'offline', { message: 'not for the agent' });
+      const hidden = (await list(t.adminToken)).json<Array<{ id: number; message: string }>>().find((m) => m.message === 'not for the agent')!;
+      expect((await patch(hidden.id, { handled: true }, agent.token)).statusCode).toBe(404);
+      const other = await createOtherAccount(t, 'boss@handled.example');
+      expect((await patch(hidden.id, { handled: true }, other.token)).statusCode).toBe(404);
+      expect((await list(t.adminToken)).json<Array<{ id: number; handled_at: number | null }>>().find((m) => m.id === hidden.id)?.handled_at).toBeNull();
+      const visible = (await list(agent.token, '?handled=false')).json<Array<{ id: number }>>()[0];
+      const marked = await patch(visible.id, { handled: true }, agent.token);
+      expect(marked.statusCode).toBe(200);
+      expect(marked.json().handled_by).toBe(agent.id);
+    });
   });
 });
