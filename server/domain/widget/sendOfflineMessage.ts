@@ -4,7 +4,7 @@
  * recorded in the same transaction (channel set, no chat): agents of the
  * channel see it on their stream and the event webhooks send offline_message.
  * The name, e-mail, phone and description the visitor typed update the
- * visitor record, as the contacts form does (an open chat records
+ * visitor record and its own contact (ownContact.ts), as the contacts form does (an open chat records
  * chat.updated, change visitor_updated, when they changed something).
  */
 import type { AppContext } from '../../context.js';
@@ -18,6 +18,7 @@ import { findOpenChat } from '../chats/openChat.js';
 import { optionalLine, optionalString } from '../messages/normalizeMessage.js';
 import { cleanEmail } from './setContactInfo.js';
 import { lockVisitor } from './visitorAccess.js';
+import { readOwnContact } from './ownContact.js';
 
 type ContactFields = Partial<Pick<VisitorsTable, 'name' | 'email' | 'phone' | 'description'>>;
 
@@ -25,16 +26,23 @@ type ContactFields = Partial<Pick<VisitorsTable, 'name' | 'email' | 'phone' | 'd
 async function updateVisitor(tx: Tx, visitorId: number, form: Record<keyof ContactFields, string | null>, now: number): Promise<void> {
   const current = await lockVisitor(tx, visitorId, now);
   const set: ContactFields = {};
+  // What the visitor typed is its own contact too (ownContact.ts): the widget shows it back after a reload
+  // and its chat does not ask for contact details again.
+  const own = readOwnContact(current);
+  const ownSet: ContactFields = {};
   for (const key of ['name', 'email', 'phone', 'description'] as const) {
     const value = form[key];
     if (value !== null && value !== current[key]) set[key] = value;
+    if (value !== null && value !== own[key]) ownSet[key] = value;
   }
-  if (Object.keys(set).length === 0) return;
+  const ownChanged = Object.keys(ownSet).length > 0;
+  if (Object.keys(set).length === 0 && !ownChanged) return;
   await tx
     .updateTable('visitors')
-    .set({ ...set, updated_at: now })
+    .set({ ...set, ...(ownChanged ? { widget_contact_json: JSON.stringify({ ...own, ...ownSet }) } : {}), updated_at: now })
     .where('id', '=', visitorId)
     .execute();
+  if (Object.keys(set).length === 0) return;
   const chat = await findOpenChat(tx, visitorId);
   if (chat) await recordChatState(tx, chat, 'chat.updated', now, { change: 'visitor_updated' });
 }

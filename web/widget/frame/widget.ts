@@ -111,7 +111,8 @@ export class Widget extends WidgetCore {
     await this.ready;
     try {
       await this.api.call('POST', 'offline', offlineBody(o));
-      this.set({ offlineSent: true });
+      // The server keeps these details on the visitor: the chat's contact prompt must not ask for them again.
+      this.set({ offlineSent: true, contact: mergeContact(this.state.contact, { client_name: o.name, email: o.email, phone: o.phone }) });
       return null;
     } catch (e) {
       return errorText(e);

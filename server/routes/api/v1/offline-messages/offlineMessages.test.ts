@@ -96,6 +96,14 @@ describe('offline messages', () => {
     expect((await list(other.token)).json()).toEqual([]);
   });
 
+  it('keeps what the visitor typed as its own contact: the next session shows it back (no contact prompt again)', async () => {
+    const s = await startSession(t, widget.widget_id);
+    expect(s.visitor).toMatchObject({ email: null });
+    await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { name: 'Olga', email: 'olga@example.com', message: 'hello?' });
+    const again = await startSession(t, widget.widget_id, { token: s.visitor_token });
+    expect(again.visitor).toMatchObject({ client_name: 'Olga', email: 'olga@example.com' });
+  });
+
   describe('handled', () => {
     const patch = (id: number | string, payload: unknown, token = t.adminToken) =>
       t.app.inject({ method: 'PATCH', url: `/api/v1/offline-messages/${id}`, headers: bearer(token), payload: payload as Record<string, unknown> });

@@ -4,7 +4,7 @@
  * not). useSaver() runs one save and keeps its result; each form has its own,
  * so a long page never reports at its top.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorText } from '../../api';
 import { ErrorText } from './ErrorText';
 
@@ -43,11 +43,15 @@ export function useSaver(): Saver {
   return { saved, error, busy, run, clear };
 }
 
-/** Put it right after the button, inside the form's actions row. */
+/** Put it right after the button, inside the form's actions row (scrolled into view when a result shows: a refusal may wrap below the button). */
 export function SaveResult({ saver }: { saver: Pick<Saver, 'saved' | 'error'> }) {
+  const status = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (saver.saved || saver.error) status.current?.parentElement?.scrollIntoView?.({ block: 'nearest' });
+  }, [saver.saved, saver.error]);
   return (
     <>
-      <span role="status" className="saved">
+      <span role="status" className="saved" ref={status}>
         {saver.saved}
       </span>
       <ErrorText error={saver.error} />

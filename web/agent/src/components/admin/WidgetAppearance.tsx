@@ -2,10 +2,13 @@
  * A widget's appearance and language in the channel form: what the visitor
  * reads (title, greeting, away and offline texts, launcher text; empty = the
  * translated default), the launcher's side, offsets and style, the logo and
- * the language, with a live preview of the launcher and the open window.
+ * the language, with a live preview of the launcher and the open window, in
+ * the chosen language (its default texts, the fields' placeholders too:
+ * widgetTexts.ts).
  */
 import type { CSSProperties } from 'react';
 import { WIDGET_LANGUAGES, type WidgetAppearance } from '../../../../../protocol/widget';
+import { previewLanguage, previewTexts, type PreviewTexts } from './widgetTexts';
 
 const LANGUAGE_NAMES: Record<string, string> = {
   en: 'English',
@@ -20,12 +23,13 @@ const LANGUAGE_NAMES: Record<string, string> = {
 };
 
 type TextKey = 'title' | 'greeting' | 'away_text' | 'offline_text' | 'launcher_text';
-const TEXTS: [TextKey, string, number, string][] = [
-  ['title', 'Window title', 60, 'Support'],
-  ['greeting', 'Greeting when the window opens', 500, 'Hi! How can we help?'],
-  ['away_text', 'Status while nobody is online', 200, 'Offline'],
-  ['offline_text', 'Offline form text', 500, 'Leave a message and we will get back to you.'],
-  ['launcher_text', 'Launcher text', 40, 'Chat with us'],
+/** Each text field, its limit, and its placeholder: the widget's default in the chosen language (none for the greeting). */
+const TEXTS: [TextKey, string, number, (t: PreviewTexts) => string][] = [
+  ['title', 'Window title', 60, (t) => t.support],
+  ['greeting', 'Greeting when the window opens', 500, () => 'none'],
+  ['away_text', 'Status while nobody is online', 200, (t) => t.offline],
+  ['offline_text', 'Offline form text', 500, (t) => t.offlineText],
+  ['launcher_text', 'Launcher text', 40, (t) => t.chatWithUs],
 ];
 
 interface Props {
@@ -38,13 +42,22 @@ interface Props {
 export function WidgetAppearanceFields({ prefix, value, color, onChange }: Props) {
   const set = (patch: Partial<WidgetAppearance>) => onChange({ ...value, ...patch });
   const id = (k: string) => `${prefix}-appearance-${k}`;
+  const lang = previewLanguage(value.language);
+  const texts = previewTexts(lang);
   return (
     <fieldset className="appearance">
       <legend>Appearance and language</legend>
       {TEXTS.map(([k, label, max, placeholder]) => (
         <div key={k} className="field">
           <label htmlFor={id(k)}>{label}</label>
-          <input id={id(k)} maxLength={max} placeholder={placeholder} value={value[k] ?? ''} onChange={(e) => set({ [k]: e.target.value || null })} />
+          <input
+            id={id(k)}
+            maxLength={max}
+            placeholder={placeholder(texts)}
+            dir="auto"
+            value={value[k] ?? ''}
+            onChange={(e) => set({ [k]: e.target.value || null })}
+          />
         </div>
       ))}
       <label htmlFor={id('position')}>Position</label>
@@ -78,16 +91,16 @@ export function WidgetAppearanceFields({ prefix, value, color, onChange }: Props
           </option>
         ))}
       </select>
-      <Preview value={value} color={color} />
+      <Preview value={value} color={color} lang={lang} texts={texts} />
     </fieldset>
   );
 }
 
 /** A small picture of the site's corner: the open window above the launcher, as the visitor will see them. */
-function Preview({ value, color }: { value: WidgetAppearance; color: string }) {
+function Preview({ value, color, lang, texts }: { value: WidgetAppearance; color: string; lang: string; texts: PreviewTexts }) {
   const side = value.position === 'left' ? 'left' : 'right';
   const scale = 0.5;
-  const title = value.title ?? 'Support';
+  const title = value.title ?? texts.support;
   const launcher: CSSProperties = {
     position: 'absolute',
     [side]: value.offset_x * scale,
@@ -117,16 +130,21 @@ function Preview({ value, color }: { value: WidgetAppearance; color: string }) {
       aria-label="Preview of the widget"
       style={{ position: 'relative', height: 280, background: '#f3f5f8', borderRadius: 8 }}
     >
-      <div style={win} dir={value.language === 'ar' ? 'rtl' : 'ltr'}>
+      <div style={win} lang={lang} dir={lang === 'ar' ? 'rtl' : 'ltr'} data-lang={lang}>
         <div style={{ background: color, color: '#fff', padding: 8, display: 'flex', gap: 8, alignItems: 'center' }}>
           {value.logo?.startsWith('https://') ? (
             <img src={value.logo} alt="" width={24} height={24} style={{ borderRadius: '50%' }} />
           ) : (
             <span aria-hidden="true">{title.slice(0, 1).toUpperCase()}</span>
           )}
-          <strong>{title}</strong>
+          <span>
+            <strong>{title}</strong>
+            <br />
+            <small>{texts.online}</small>
+          </span>
         </div>
-        <p style={{ margin: 8, padding: 6, background: '#f3f5f8', borderRadius: 6 }}>{value.greeting ?? 'Hi! How can we help?'}</p>
+        {value.greeting && <p style={{ margin: 8, padding: 6, background: '#f3f5f8', borderRadius: 6 }}>{value.greeting}</p>}
+        <p style={{ margin: 8, padding: '6px 8px', border: '1px solid #d0d5dd', borderRadius: 6, color: '#667085' }}>{texts.typeHere}</p>
       </div>
       <button type="button" tabIndex={-1} aria-hidden="true" style={launcher}>
         {value.launcher === 'button' ? (
@@ -134,7 +152,9 @@ function Preview({ value, color }: { value: WidgetAppearance; color: string }) {
             <path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z" />
           </svg>
         ) : (
-          (value.launcher_text ?? 'Chat with us')
+          <span lang={lang} dir={lang === 'ar' ? 'rtl' : 'ltr'}>
+            {value.launcher_text ?? texts.chatWithUs}
+          </span>
         )}
       </button>
     </div>
