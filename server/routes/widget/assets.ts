@@ -171,7 +171,8 @@ export async function registerWidgetAssets(app: FastifyInstance, ctx: AppContext
 
   app.get<{ Params: { widgetId: string } }>('/widget/frame/:widgetId', hidden, async (request, reply) => {
     const channel = await widgetChannel(ctx, request.params.widgetId);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    // Readable from any page: a loader whose widget is gone asks here whether it is served again (re-enabled) to start over.
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('access-control-allow-origin', '*');
     const html = await build.read('frame/index.html');
     if (!html) return reply.code(503).type('text/plain; charset=utf-8').send(`${notBuilt}\n`);
     if (!channel) {

@@ -419,10 +419,13 @@ const launcherCss = (s: UiState): string => {
   );
 };
 
-/** The chat window's iframe on the page: on the launcher's side, its 16 px margins inside the frame. */
+/**
+ * The chat window's iframe on the page, its whole style (the loader sets it as is, then its size): fixed above
+ * everything, on the launcher's side, its 16 px margins inside the frame. Kept here, not in the loader: its budget.
+ */
 const windowPlace = (s: UiState): string => {
   const a = s.appearance;
-  return `${a.position === 'left' ? 'left' : 'right'}:${Math.max(0, a.offset_x - 16)}px;bottom:${Math.max(0, a.offset_y - 16)}px`;
+  return `position:fixed;width:0;height:0;border:0;margin:0;padding:0;z-index:2147483647;background:transparent;color-scheme:normal;${a.position === 'left' ? 'left' : 'right'}:${Math.max(0, a.offset_x - 16)}px;bottom:${Math.max(0, a.offset_y - 16)}px`;
 };
 
 /** The default launcher's text. */

@@ -47,7 +47,8 @@ function start(): void {
     aria: '',
     launcher: true,
     look: '',
-    at: 'right:0;bottom:0',
+    // The iframe's style until the frame sends its own (position, layer, margins: core.ts windowPlace).
+    at: 'position:fixed;width:0;height:0;border:0',
   };
   const utm: Utm = {};
   const query = new URLSearchParams(location.search);
@@ -101,9 +102,7 @@ function start(): void {
   const init = (): LoaderCommands['init'] => ({ page: page(), utm, started: Math.round(performance.timeOrigin) });
   frame.src = BASE + '/widget/frame/' + ID + '#' + encodeURIComponent(location.origin + '&' + JSON.stringify(init()));
   frame.allow = 'autoplay';
-  const place = (): void =>
-    void (frame.style.cssText =
-      'position:fixed;width:0;height:0;border:0;margin:0;padding:0;z-index:2147483647;background:transparent;color-scheme:normal;' + m.at);
+  const place = (): void => void (frame.style.cssText = m.at);
   place();
 
   // The default launcher, in #svc_chat_widget, drawn as the frame describes it (its look comes with the frame, not the loader).
@@ -206,7 +205,10 @@ function start(): void {
     frame.remove();
     config.chat_mode = m.mode = 'offline';
     if (reason === DESTROYED) delete w.svc_config;
+    // Disabled (or deleted): asked again every 15 s whether the frame is served; re-enabled, the widget starts again.
+    else again();
   };
+  const again = (): unknown => setTimeout(() => void fetch(frame.src).then((r) => (r.ok ? running() || start() : again()), again), 15e3);
 
   const api: Record<string, Fn> = {
     // Ok in every state while the widget runs (before the frame is ready the call is queued; offline it opens the form).

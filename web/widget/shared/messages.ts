@@ -70,7 +70,7 @@ export interface Mirror {
   launcher: boolean;
   /** The launcher's CSS (in its shadow root on the page): the widget colour and look come with the frame. */
   look: string;
-  /** The chat window's iframe place on the page (CSS: its side and bottom, from the widget's appearance). */
+  /** The chat window's iframe style on the page, whole (CSS: fixed, layer, its side and bottom from the widget's appearance); the loader adds its size. */
   at: string;
   /** The widget's colour as shown (the channel's, setWidgetColor's, or the default): svc_config.widget_color (absent before the frame is ready: the server wrote the channel's into the loader). */
   color?: string;

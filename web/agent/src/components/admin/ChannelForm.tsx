@@ -108,7 +108,9 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
             <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
             Widget on
           </label>
-          <p className="muted small">Turned off, the widget disappears from every page within seconds, and comes back when turned on.</p>
+          <p className="muted small">
+            Turned off, the widget disappears from every open page within seconds; turned on again, it comes back on them by itself within about 15 seconds.
+          </p>
           <WidgetAppearanceFields prefix={prefix} value={appearance} color={color} onChange={setAppearance} />
         </>
       )}
