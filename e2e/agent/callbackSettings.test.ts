@@ -62,4 +62,13 @@ describe.skipIf(!chromiumAvailable())('agent app: callback settings and the Call
     expect(await help.textContent()).toContain('Parley places no call');
     await screenshot(page, 'agent-calls-help');
   });
+
+  it('has a favicon, served from the app (#36)', async () => {
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(href).toMatch(/^\/assets\/favicon-[\w-]+\.svg$/);
+    const res = await page.request.get(`${run.base}${href}`);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(await res.text()).toContain('<svg');
+  });
 });
