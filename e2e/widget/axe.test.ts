@@ -146,4 +146,21 @@ describe('widget: axe-core finds no serious or critical violation (browser)', ()
       await env.api('PATCH', `/api/v1/channels/${env.channel.id}`, { color: null });
     }
   });
+
+  it('honours reduced motion in the frame: no transition or animation lasts', async () => {
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+    try {
+      const page = await env.open(ctx, '/axe-motion');
+      await launcher(page).click();
+      const f = env.frame(page);
+      await f.getByRole('dialog').waitFor();
+      const durations = await f.getByRole('button', { name: 'Send', exact: true }).evaluate((el) => {
+        const cs = getComputedStyle(el);
+        return [cs.transitionDuration, cs.animationDuration];
+      });
+      for (const d of durations) expect(parseFloat(d)).toBeLessThanOrEqual(0.00001);
+    } finally {
+      await ctx.close();
+    }
+  });
 });
