@@ -108,13 +108,13 @@ describe.skipIf(!chromiumAvailable())('agent app: axe-core finds no serious or c
     await signIn(page, run.base, ADMIN_EMAIL, ADMIN_PASSWORD);
   });
 
-  it('inbox: waiting, mine, all active', async () => {
+  it('inbox: waiting, mine, all active', { timeout: 60_000 }, async () => {
     await visit('/inbox/pending', 'inbox-pending');
     await visit('/inbox/mine', 'inbox-mine');
     await visit('/inbox/active', 'inbox-active');
   });
 
-  it('a chat with messages, and its visitor panel', async () => {
+  it('a chat with messages, and its visitor panel', { timeout: 60_000 }, async () => {
     await visit(`/chats/${chatId}`, 'chat');
     await page.getByRole('log', { name: 'Messages' }).getByText('It ships today.').waitFor();
     await check('chat-with-messages');
@@ -124,7 +124,7 @@ describe.skipIf(!chromiumAvailable())('agent app: axe-core finds no serious or c
     await composer.fill('');
   });
 
-  it('archive, calls, offline messages, reports, profile', async () => {
+  it('archive, calls, offline messages, reports, profile', { timeout: 90_000 }, async () => {
     await visit('/archive', 'archive');
     await visit('/calls', 'calls');
     await visit('/offline', 'offline-messages');

@@ -59,7 +59,7 @@ describe.skipIf(!chromiumAvailable())('agent app: screen readers', () => {
     expect(nodes.find((n) => n.name === 'My order number is 1042.' && !n.ignored)?.live).toBe('polite');
   });
 
-  it('names every control of the inbox, a chat, the archive, the profile and the admin pages', async () => {
+  it('names every control of the inbox, a chat, the archive, the profile and the admin pages', { timeout: 90_000 }, async () => {
     const screens: Record<string, string[]> = {};
     screens['chat'] = unnamedControls(await axTree(page));
     for (const path of ['/inbox/pending', '/archive', '/offline', '/calls', '/profile', '/admin/agents', '/admin/channels', '/admin/settings']) {

@@ -74,7 +74,7 @@ describe('widget: axe-core finds no serious or critical violation (browser)', ()
         await env.setAgentStatus('online');
       });
 
-      it('the page with the launcher, the open chat, the contact and callback forms, and the rating', async () => {
+      it('the page with the launcher, the open chat, the contact and callback forms, and the rating', { timeout: 90_000 }, async () => {
         const page = await env.open(ctx, `/axe-${lang}`);
         await launcher(page).waitFor();
         // The host page is the test's, not the widget's: only the launcher the loader draws is judged there.

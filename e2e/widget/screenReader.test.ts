@@ -23,7 +23,7 @@ describe('widget: screen readers (browser)', () => {
 
   const frameTree = (page: Page) => axTree(page, '/widget/frame/');
 
-  it('titles the frame, names the dialog and every control, and announces a new message', async () => {
+  it('titles the frame, names the dialog and every control, and announces a new message', { timeout: 60_000 }, async () => {
     const ctx = await env.context();
     try {
       const page = await env.open(ctx);
