@@ -118,7 +118,7 @@ export function Deliveries() {
                   )}
                 </td>
                 <td>
-                  <button type="button" onClick={() => void redeliver(d)} aria-label={`Send delivery ${d.id} again`}>
+                  <button type="button" onClick={() => void redeliver(d)} aria-label={`Redeliver delivery ${d.id}`}>
                     Redeliver
                   </button>
                 </td>
