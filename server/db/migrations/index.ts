@@ -51,6 +51,7 @@ import * as m045 from './045_transcript_mails.js';
 import * as m052 from './052_offers_and_missed.js';
 import * as m057 from './057_audit_log.js';
 import * as m058 from './058_email_changes.js';
+import * as m059 from './059_web_push.js';
 import * as m046links from './046_password_link_binding.js';
 import * as m051 from './051_backup_runs.js';
 
@@ -100,6 +101,7 @@ const modules: Record<string, MigrationModule> = {
   '054_erasures': m054,
   '056_chat_retention': m056,
   '058_email_changes': m058,
+  '059_web_push': m059,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
