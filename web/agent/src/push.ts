@@ -41,8 +41,13 @@ async function registration(): Promise<ServiceWorkerRegistration | null> {
 /** This browser's push subscription, when it has one. */
 export async function currentPushSubscription(): Promise<PushSubscription | null> {
   if (!pushSupported()) return null;
-  const reg = await registration();
-  return (await reg?.pushManager.getSubscription()) ?? null;
+  try {
+    // Not `ready`: it never settles when the worker could not register, and signing out waits on this.
+    const reg = await navigator.serviceWorker.getRegistration('/');
+    return (await reg?.pushManager.getSubscription()) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {

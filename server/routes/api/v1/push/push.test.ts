@@ -98,6 +98,20 @@ describe('push subscriptions and VAPID key', () => {
     expect(await rowsOf(t, 'push_subscriptions')).toEqual(before);
   });
 
+  it('stops notifying every device of an agent who signs out everywhere (a lost phone)', async () => {
+    const other = await addAgent(t, { email: 'lost@example.com' });
+    for (const n of [1, 2]) {
+      const res = await call('POST', '/me/push-subscriptions', other.token, {
+        endpoint: `https://push.example.net/lost/${n}`,
+        keys: { p256dh: P256DH, auth: AUTH },
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    expect((await call('POST', '/auth/logout-all', other.token)).statusCode).toBe(204);
+    const left = await t.app.ctx.db.selectFrom('push_subscriptions').select('id').where('agent_id', '=', other.id).execute();
+    expect(left).toEqual([]);
+  });
+
   it('records whether a tab is visible, and refuses a bad tab id', async () => {
     expect((await call('PUT', '/me/tabs/tab-0123456789', pat.token, { visible: true })).statusCode).toBe(204);
     expect((await call('PUT', '/me/tabs/tab-0123456789', pat.token, { visible: false })).statusCode).toBe(204);
