@@ -4,7 +4,7 @@
  * the app is open, or stops. What it does and when: docs/NOTIFICATIONS.md.
  */
 import { useEffect, useState } from 'react';
-import { errorText } from '../../api';
+import { api, errorText } from '../../api';
 import { currentPushSubscription, notifyThisDevice, pushSupported, stopNotifyingThisDevice } from '../../push';
 import { ErrorText } from '../admin/ErrorText';
 
@@ -16,7 +16,12 @@ export function ThisDevicePush({ onChange }: { onChange?: () => void }) {
 
   useEffect(() => {
     if (!supported) return;
-    void currentPushSubscription().then((s) => setSubscribed(s !== null));
+    // Subscribed only when the server has it too (it may have been removed from another device's Profile, or gone at the push service).
+    void currentPushSubscription().then(async (s) => {
+      if (!s) return setSubscribed(false);
+      const devices = await api.pushDevices().catch(() => null);
+      setSubscribed(devices === null || devices.subscriptions.some((d) => d.endpoint === s.endpoint));
+    });
   }, [supported]);
 
   const act = async (on: boolean) => {
