@@ -3,8 +3,8 @@
  *  - the app shell: the hashed assets (/assets/…) and icons are kept in a
  *    cache as they are fetched and served from it afterwards (they never
  *    change: the names are content hashes), so the app opens at once; a page
- *    (navigation) is asked of the network first, and when the network fails
- *    the last app page kept is shown, or the "no connection" page;
+ *    (navigation) is asked of the network (its small index.html, never
+ *    stale), and when the network fails the "no connection" page is shown;
  *  - Web Push: a push from Parley (server/push/deliveryKind.ts: {kind, title,
  *    body, url, chat_id, tag}) is shown as a notification, one per chat
  *    (the tag); clicking it focuses an open agent-app window on that chat
@@ -13,7 +13,7 @@
  */
 /* global self, caches */
 const SHELL_CACHE = 'parley-shell-v1';
-const SHELL = ['/', '/offline.html', '/offline.css', '/icons/icon-192.png', '/icons/favicon-32.png'];
+const SHELL = ['/offline.html', '/offline.css', '/icons/icon-192.png', '/icons/favicon-32.png'];
 const NEVER = ['/api/', '/wh/', '/widget/', '/healthz', '/metrics', '/openapi.json'];
 
 self.addEventListener('install', (event) => {
@@ -40,17 +40,7 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || NEVER.some((p) => url.pathname.startsWith(p))) return;
   if (request.mode === 'navigate') {
-    event.respondWith(
-      fetch(request)
-        .then((response) => {
-          if (response.ok && (response.headers.get('content-type') || '').startsWith('text/html')) {
-            const copy = response.clone();
-            void caches.open(SHELL_CACHE).then((cache) => cache.put('/', copy));
-          }
-          return response;
-        })
-        .catch(async () => (await caches.match('/offline.html')) || Response.error()),
-    );
+    event.respondWith(fetch(request).catch(async () => (await caches.match('/offline.html')) || Response.error()));
     return;
   }
   if (url.pathname.startsWith('/assets/') || url.pathname.startsWith('/icons/') || url.pathname === '/offline.css') {
