@@ -86,14 +86,14 @@ describe.skipIf(!chromiumAvailable())('agent app: installable, offline, Web Push
     expect(favicon.headers()['content-type']).toBe('image/png');
   });
 
-  it('shows a push Parley produced as a notification, and its click opens the chat in the app', async () => {
+  it('shows a push Parley produced as a notification, and its click opens the chat in the app', { timeout: 60_000 }, async () => {
     // An agent without an open tab gets the push: what Parley sent, decrypted by the test push service.
     const pat = await addAgent(run.t, { email: 'pat@example.com', name: 'Pat' });
     const device = push.subscribe();
     expect((await api('POST', '/me/push-subscriptions', pat.token, { endpoint: device.endpoint, keys: device.keys })).statusCode).toBe(201);
     const channel = await createChatChannel(run.t);
     expect((await postInbound(run.t, channel, textMessage('pwa-visitor', 'Is my parcel on its way?'))).statusCode).toBe(200);
-    const received = await waitFor(() => push.pushesFor(device).find((p) => p.payload.kind === 'new_chat'), 15_000);
+    const received = await waitFor(() => push.pushesFor(device).find((p) => p.payload.kind === 'new_chat'), 20_000);
     const chatId = received.payload.chat_id as number;
 
     await page.goto(`${run.base}/profile`);
@@ -103,7 +103,7 @@ describe.skipIf(!chromiumAvailable())('agent app: installable, offline, Web Push
       registrations.push(...e.registrations),
     );
     await cdp.send('ServiceWorker.enable');
-    const registration = await waitFor(() => registrations.find((r) => r.scopeURL === `${run.base}/`));
+    const registration = await waitFor(() => registrations.find((r) => r.scopeURL === `${run.base}/`), 20_000);
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: run.base,
       registrationId: registration.registrationId,
@@ -115,7 +115,7 @@ describe.skipIf(!chromiumAvailable())('agent app: installable, offline, Web Push
         (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })),
       );
       return list.length > 0 && (list as ShownNotification[]);
-    });
+    }, 20_000);
     expect(shown).toEqual([
       {
         title: received.payload.title,
