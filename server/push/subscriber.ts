@@ -159,11 +159,14 @@ async function offered(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.offere
 
 async function visitorMessage(tx: Tx, ctx: AppContext, event: RelayedEvent<'message.created'>): Promise<void> {
   const message = event.data.message;
+  // One query on the chat channel's hot path: nothing more unless the chat's agent has a device subscribed.
   const chat = await tx
     .selectFrom('chats')
     .innerJoin('visitors', 'visitors.id', 'chats.visitor_id')
+    .innerJoin('push_subscriptions', 'push_subscriptions.agent_id', 'chats.accepted_by')
     .select(['chats.status', 'chats.accepted_by', 'visitors.name', 'visitors.number'])
     .where('chats.id', '=', message.chat_id)
+    .limit(1)
     .executeTakeFirst();
   // A waiting chat's messages: the new-chat notification (and the ringing) covers them.
   if (!chat || chat.status !== 'active' || chat.accepted_by === null) return;
