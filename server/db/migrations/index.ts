@@ -54,6 +54,7 @@ import * as m054 from './054_erasures.js';
 import * as m056 from './056_chat_retention.js';
 import * as m057 from './057_audit_log.js';
 import * as m058 from './058_email_changes.js';
+import * as m059 from './059_web_push.js';
 
 type MigrationModule = { up(db: AnyDb, k: ColumnKinds): Promise<void> };
 
@@ -101,6 +102,7 @@ const modules: Record<string, MigrationModule> = {
   '056_chat_retention': m056,
   '057_audit_log': m057,
   '058_email_changes': m058,
+  '059_web_push': m059,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
