@@ -210,7 +210,7 @@ export interface ChannelRefDto {
 
 export interface DeliveryDto {
   id: number;
-  kind: 'chat_channel' | 'event_webhook' | 'mail';
+  kind: 'chat_channel' | 'event_webhook' | 'mail' | 'web_push';
   event_type: string;
   url: string;
   /** `cancelled`: an event webhook whose type an admin switched off before it was sent. */

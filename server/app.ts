@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
+import { vapidKeys } from './push/vapid.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
@@ -115,6 +116,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   let realtime: Realtime;
   try {
     if ((options.bootstrap ?? 'build') === 'build') await createFirstAccount();
+    // The VAPID key pair is made at first start (push/vapid.ts), before any push can be asked for.
+    await vapidKeys(store.db, clock());
     realtime = await openRealtime(config, store, app.log);
   } catch (err) {
     await store.close();

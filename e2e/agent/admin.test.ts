@@ -221,7 +221,7 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
       })
       .toContain('delivered');
     const sent = customer.requests.length;
-    await row.getByRole('button', { name: /Send delivery \d+ again/ }).click();
+    await row.getByRole('button', { name: /Redeliver delivery \d+/ }).click();
     await waitFor(() => customer.requests.length > sent);
     await screenshot(page, 'agent-admin-deliveries');
   });

@@ -209,7 +209,7 @@ describe.skipIf(!chromiumAvailable())('agent app: reports', () => {
     expect(cells.map(Number)).toEqual([last.started, last.accepted, last.missed, last.offline_messages, last.callbacks]);
     expect(await table.locator('tfoot tr').first().locator('td').first().textContent()).toBe(String(chats.totals.started));
 
-    const [download] = await Promise.all([page.waitForEvent('download'), section('Chats').getByRole('button', { name: 'Download Chats as CSV' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), section('Chats').getByRole('button', { name: 'Download CSV: Chats' }).click()]);
     expect(download.suggestedFilename()).toBe(`parley-chats-${week.from}-to-${week.to}.csv`);
     const csv = fs
       .readFileSync(await download.path(), 'utf8')
@@ -238,7 +238,7 @@ describe.skipIf(!chromiumAvailable())('agent app: reports', () => {
       expect(cells.slice(0, 5).map(Number)).toEqual([c.started, c.accepted, c.missed, c.offline_messages, c.callbacks]);
       expect(cells[5]).toBe(`${Math.round((c.started / chats.totals.started) * 100)} %`);
     }
-    const [download] = await Promise.all([page.waitForEvent('download'), channels.getByRole('button', { name: 'Download Chats by channel as CSV' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), channels.getByRole('button', { name: 'Download CSV: Chats by channel' }).click()]);
     expect(download.suggestedFilename()).toBe(`parley-channels-${week.from}-to-${week.to}.csv`);
     const csv = fs
       .readFileSync(await download.path(), 'utf8')

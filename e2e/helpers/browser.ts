@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts');
@@ -13,24 +13,35 @@ export function chromiumAvailable(): boolean {
   return fs.existsSync(CHROMIUM);
 }
 
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
 export async function launchBrowser(): Promise<Browser> {
+  requireChromium();
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+/**
+ * A browser with a profile on disk (`userDataDir`), not an incognito one: what
+ * an installable app needs (Chromium reports `in-incognito` otherwise).
+ */
+export async function launchPersistentBrowser(userDataDir: string, options: { viewport: { width: number; height: number } }): Promise<BrowserContext> {
+  requireChromium();
+  return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: options.viewport });
+}
+
+function requireChromium(): void {
   if (!chromiumAvailable()) {
     throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install -y chromium); .ci/run does.`);
   }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -17,6 +17,7 @@ import { useNamedStatements } from './pgStatements.js';
 import { closeAfterReadTimeout, poolTimeouts, type DbTimeouts } from './pgTimeouts.js';
 import type { Database } from './schema.js';
 import { explainStoreStart } from './startErrors.js';
+import { startWalCheckpointer } from './walCheckpointer.js';
 import { isTransient, retryTransient } from './transient.js';
 
 export type Db = Kysely<Database>;
@@ -73,8 +74,13 @@ function openSqlite(dataDir: string, synchronous: 'normal' | 'full'): Store {
     file?.close();
     throw explainStoreStart(err, dataDir, 'open') ?? err;
   }
+  const checkpointer = startWalCheckpointer(file, (message) => process.emitWarning(`SQLite checkpoints: ${message}`, 'ParleyWarning'));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { db, dialect: 'sqlite', sqlite: file, close: () => db.destroy() };
+  const close = async (): Promise<void> => {
+    await checkpointer.stop();
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', sqlite: file, close };
 }
 
 /**

@@ -1,17 +1,18 @@
 /**
  * Group commit: jobs that arrive while a transaction is being written share the
  * next one. A request's job is queued, and whatever has queued by the next turn
- * of the event loop (or while the lane's previous transaction ran) is written in
+ * of the event loop (or while the previous transaction ran) is written in
  * one transaction, so its begin, its commit (the WAL write, and on PostgreSQL the
  * flush to disk and two round trips) and the relay wake-up are paid once per
  * batch, not once per request. Every caller still learns its own outcome only
  * after the commit that holds its job: what is answered 200 is on disk.
  *
- * Lanes: jobs with the same key (one visitor) always share a lane and are written
- * in arrival order; on PostgreSQL several lanes write at once on separate
- * connections. Lanes touch disjoint rows (a visitor and its chats), so they never
- * wait on each other except for rows every lane may lock (an account's visitor
- * counter), which each takes at most once per transaction: no lock cycle.
+ * One transaction at a time: a batch costs about the same whatever its size, so
+ * one queue makes the biggest batches, and commits in id order (the relay never
+ * meets ids still in flight). Jobs are written in arrival order. (Two writers
+ * side by side on PostgreSQL measured POST → frame p99 38–40 ms against 23–35 ms
+ * for one at 1,000 msg/s, at the same throughput: the relay waited for ids
+ * committed out of order, relayClaim.ts.)
  *
  * A failed batch is written again job by job, each in its own transaction, so one
  * bad job (or a conflict with another instance) fails only its own request.
@@ -20,9 +21,6 @@
 export interface GroupCommitOptions<J, R> {
   /** Writes the jobs in one transaction, in order, and returns one result per job. */
   run: (jobs: J[]) => Promise<R[]>;
-  /** Jobs with the same key are written in one lane, in arrival order. */
-  keyOf: (job: J) => string;
-  lanes: number;
   maxBatch: number;
   /** Called with each batch's size (metrics). */
   onBatch?: (size: number, outcome: 'committed' | 'failed') => void;
@@ -34,13 +32,18 @@ interface Pending<J, R> {
   reject: (err: unknown) => void;
 }
 
-class Lane<J, R> {
+export class GroupCommit<J, R> {
   private queue: Pending<J, R>[] = [];
   private busy = false;
 
   constructor(private readonly o: GroupCommitOptions<J, R>) {}
 
-  push(p: Pending<J, R>): void {
+  /** Resolves with the job's result once its transaction has committed. */
+  submit(job: J): Promise<R> {
+    return new Promise<R>((resolve, reject) => this.push({ job, resolve, reject }));
+  }
+
+  private push(p: Pending<J, R>): void {
     this.queue.push(p);
     if (this.busy) return;
     this.busy = true;
@@ -71,7 +74,7 @@ class Lane<J, R> {
     this.report(batch.length, 'committed');
   }
 
-  /** Metrics must not stop the lane: an error there is dropped. */
+  /** Metrics must not stop the writer: an error there is dropped. */
   private report(size: number, outcome: 'committed' | 'failed'): void {
     try {
       this.o.onBatch?.(size, outcome);
@@ -79,28 +82,4 @@ class Lane<J, R> {
       // nothing to do: the jobs' outcomes are already decided
     }
   }
-}
-
-export class GroupCommit<J, R> {
-  private readonly lanes: Lane<J, R>[];
-
-  constructor(private readonly o: GroupCommitOptions<J, R>) {
-    this.lanes = Array.from({ length: Math.max(1, o.lanes) }, () => new Lane(o));
-  }
-
-  /** Resolves with the job's result once its transaction has committed. */
-  submit(job: J): Promise<R> {
-    const lane = this.lanes.length === 1 ? this.lanes[0] : this.lanes[hash(this.o.keyOf(job)) % this.lanes.length];
-    return new Promise<R>((resolve, reject) => lane.push({ job, resolve, reject }));
-  }
-}
-
-/** FNV-1a: cheap, and spreads short keys like "12:visitor-7" evenly. */
-function hash(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }

@@ -308,7 +308,7 @@ export interface EventRetentionTable {
 export interface DeliveriesTable {
   id: Generated<number>;
   account_id: number;
-  kind: 'chat_channel' | 'event_webhook' | 'mail';
+  kind: 'chat_channel' | 'event_webhook' | 'mail' | 'web_push';
   event_type: string;
   event_id: number | null;
   chat_id: number | null;
@@ -594,7 +594,43 @@ export interface Database {
   audit_log: AuditLogTable;
   backup_runs: BackupRunsTable;
   erasures: ErasuresTable;
+  web_push_keys: WebPushKeysTable;
+  push_subscriptions: PushSubscriptionsTable;
+  agent_tabs: AgentTabsTable;
 }
+
+/** The deployment's VAPID key pair (migration 059, server/push/vapid.ts): one row, id 1, base64url keys. */
+export interface WebPushKeysTable {
+  id: number;
+  public_key: string;
+  private_key: string;
+  created_at: number;
+}
+
+/** One browser an agent asked to be notified on (migration 059, server/push/subscriptions.ts). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  account_id: number;
+  agent_id: number;
+  /** The push service's URL for this browser (RFC 8030); unique: a device signed in by another agent moves to them. */
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret (RFC 8291), base64url. */
+  p256dh: string;
+  auth: string;
+  user_agent: string | null;
+  created_at: number;
+  last_pushed_at: number | null;
+}
+
+/** An agent-app tab's visibility (migration 059): a visible tab, fresh, already alerts, so nothing is pushed. */
+export interface AgentTabsTable {
+  agent_id: number;
+  tab_id: string;
+  visible: Bool;
+  updated_at: number;
+}
+
+export type PushSubscription = Selectable<PushSubscriptionsTable>;
 
 /** One scheduled backup (migration 051, server/backup/scheduled.ts). */
 export interface BackupRunsTable {

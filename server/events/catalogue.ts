@@ -141,8 +141,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * The one place where stored (or published) JSON becomes a typed payload. The
- * outbox is written only through recordEvent and insertEventRow, which take the
- * payload of the name they are given, so a row whose name is in the catalogue
+ * outbox is written only through recordEvent and, for the chat-channel batch,
+ * payloadJson (outbox.ts), which take the payload of the name they are given
+ * (domain/chatChannel/batchMessages.ts inserts those rows), so a row whose name is in the catalogue
  * and whose data is an object is that name's event. A name no longer in the
  * catalogue gives null (the event is skipped).
  */

@@ -84,18 +84,9 @@ const insertChatEvent = prepared<Omit<EventRow, 'seq'> & { chat_id: number }, { 
       .returning(['id', 'seq']),
 );
 
-/** SQLite: takes the chat's next n sequence numbers and returns the first (for insertEventRow). */
+/** SQLite: takes the chat's next n sequence numbers and returns the first (for the chat-channel batch, domain/chatChannel/batchMessages.ts). */
 export async function takeSeqs(tx: Tx, chatId: number, n: number): Promise<number> {
   return (await bumpSeq.only(tx, { chatId, n })).last_seq - n + 1;
-}
-
-/** SQLite: an event row whose sequence number the caller took with takeSeqs (domain/chatChannel/storeInboundBatch.ts). */
-export async function insertEventRow<T extends EventType>(
-  tx: Tx,
-  row: Omit<EventRow, 'type' | 'data_json'> & { type: T; data: EventPayloads[T] },
-): Promise<number> {
-  const { data, ...rest } = row;
-  return (await insertEvent.only(tx, { ...rest, data_json: payloadJson(row.type, data) })).id;
 }
 
 /** A payload as the outbox stores it (events.data_json), for writers that insert many rows in one statement. */

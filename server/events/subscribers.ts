@@ -9,10 +9,11 @@
  */
 import { eventWebhooks } from '../eventWebhooks/subscriber.js';
 import { mailNotifications } from '../mail/subscriber.js';
+import { pushNotifications } from '../push/subscriber.js';
 import { reportsSubscriber } from '../domain/reports/subscriber.js';
 import type { Subscriber } from './subscriber.js';
 
 export type { Subscriber };
 
 /** Every subscriber of production, in the order they run for one event. */
-export const subscribers: Subscriber[] = [eventWebhooks, reportsSubscriber, mailNotifications];
+export const subscribers: Subscriber[] = [eventWebhooks, reportsSubscriber, mailNotifications, pushNotifications];

@@ -20,6 +20,7 @@ import { auditRoutes } from './api/v1/audit/audit.js';
 import { mailsRoutes } from './api/v1/mails/mails.js';
 import { meRoutes } from './api/v1/me/me.js';
 import { mePreferencesRoutes } from './api/v1/me/preferences.js';
+import { pushRoutes } from './api/v1/push/push.js';
 import { offlineMessagesRoutes } from './api/v1/offline-messages/offlineMessages.js';
 import { reportsRoutes } from './api/v1/reports/reports.js';
 import { streamRoutes } from './api/v1/stream/stream.js';
@@ -43,6 +44,7 @@ const apiV1: RouteModule[] = [
   authRoutes,
   meRoutes,
   mePreferencesRoutes,
+  pushRoutes,
   chatRoutes,
   chatUploadRoutes,
   deliveriesRoutes,

@@ -27,6 +27,8 @@ export interface DeliveryPolicy {
   deadlineMs: number | null;
   /** Schedule attempt n+1 from the first send (sum of delays) instead of from the end of attempt n. */
   fromCreation?: boolean;
+  /** When set, an answer's Retry-After (429, 503) delays the next attempt at least that long, this long at most. */
+  retryAfterCapMs?: number;
 }
 
 export type Verdict = { outcome: 'delivered' } | { outcome: 'refused'; error: string } | { outcome: 'retry'; error: string };

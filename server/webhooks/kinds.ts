@@ -8,6 +8,7 @@
 import { chatChannelDeliveries } from '../domain/chatChannel/deliveryKind.js';
 import { eventWebhookDeliveries } from '../eventWebhooks/deliveryKind.js';
 import { mailDeliveries } from '../mail/deliveryKind.js';
+import { webPushDeliveries } from '../push/deliveryKind.js';
 import type { DeliveryKind, DeliveryKindModule, DeliveryPolicy } from './kind.js';
 
 export type { DeliveryKind, DeliveryPolicy };
@@ -17,6 +18,7 @@ export const deliveryKinds: { readonly [K in DeliveryKind]: DeliveryKindModule<K
   chat_channel: chatChannelDeliveries,
   event_webhook: eventWebhookDeliveries,
   mail: mailDeliveries,
+  web_push: webPushDeliveries,
 };
 
 export function kindOf(kind: DeliveryKind): DeliveryKindModule {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Delivery } from '../db/schema.js';
 import { refusalOf } from '../domain/chatChannel/deliveryKind.js';
 import { deadlineDecision, decide, judge, nextAttemptTime } from './outcomes.js';
-import type { SendResult } from './send.js';
+import { RETRY_AFTER_CAP_MS } from '../push/deliveryKind.js';
+import { judgeAnswer, parseRetryAfter, type SendResult } from './send.js';
 
 const T0 = 1_700_000_000_000;
 const row = (over: Partial<Delivery> = {}): Delivery => ({
@@ -108,5 +109,34 @@ describe('scheduling', () => {
     const d = deadlineDecision(row({ attempts: 1, last_error: 'HTTP 500' }), T0 + 9000);
     expect(d).toMatchObject({ status: 'failed', attempts: 1 });
     expect(d.messageError).toContain('did not answer in time');
+  });
+});
+
+describe("an answer's Retry-After", () => {
+  const busy = (retryAfterMs?: number): SendResult => ({ ...fail('status', 'HTTP 429', 429), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+  const push = row({ kind: 'web_push', max_attempts: 6, deadline_at: T0 + 24 * 3600_000 });
+
+  it('is read from delta-seconds or an HTTP date, only on 429 and 503', () => {
+    expect(parseRetryAfter('120', T0)).toBe(120_000);
+    expect(parseRetryAfter(new Date(T0 + 90_000).toUTCString(), T0)).toBe(90_000);
+    expect(parseRetryAfter('soon', T0)).toBeUndefined();
+    expect(parseRetryAfter(undefined, T0)).toBeUndefined();
+    expect(judgeAnswer(429, '', undefined, '7').retryAfterMs).toBe(7000);
+    expect(judgeAnswer(503, '', undefined, '7').retryAfterMs).toBe(7000);
+    expect(judgeAnswer(500, '', undefined, '7').retryAfterMs).toBeUndefined();
+  });
+
+  it('delays the next attempt of a kind that honours it, no sooner than asked, capped', () => {
+    const random = () => 0.5;
+    expect(decide(push, busy(), T0, random).nextAttemptAt).toBe(T0 + 5000);
+    expect(decide(push, busy(120_000), T0, random).nextAttemptAt).toBe(T0 + 120_000);
+    // Shorter than the backoff: the backoff stands.
+    expect(decide(push, busy(1000), T0, random).nextAttemptAt).toBe(T0 + 5000);
+    expect(decide(push, busy(10 * 24 * 3600_000), T0, random).nextAttemptAt).toBe(T0 + RETRY_AFTER_CAP_MS);
+  });
+
+  it('leaves the schedule of kinds that do not honour it as it was', () => {
+    const hook = row({ kind: 'event_webhook', max_attempts: 10, deadline_at: null });
+    expect(decide(hook, busy(3600_000), T0, () => 0.5).nextAttemptAt).toBe(decide(hook, busy(), T0, () => 0.5).nextAttemptAt);
   });
 });

@@ -40,6 +40,13 @@ export function nextAttemptTime(row: Delivery, attempts: number, now: number, ra
   return now + Math.round(jittered);
 }
 
+/** The next attempt no sooner than the answer's Retry-After asks, for a kind whose policy honours it (capped). */
+function honourRetryAfter(row: Delivery, result: SendResult, next: number, now: number): number {
+  const cap = policyFor(row.kind).retryAfterCapMs;
+  if (cap === undefined || result.retryAfterMs === undefined) return next;
+  return Math.max(next, now + Math.min(result.retryAfterMs, cap));
+}
+
 /** The agent-facing sentence of a chat-channel message that was never delivered. */
 export function exhaustedSentence(result: SendResult | null, attempts: number): string {
   const times = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
@@ -74,7 +81,7 @@ export function decide(row: Delivery, result: SendResult, now: number, random?: 
           : verdict.error;
     return { status: 'failed', outcome: 'refused', attempts, nextAttemptAt: now, lastError, messageError };
   }
-  const next = nextAttemptTime(row, attempts, now, random);
+  const next = honourRetryAfter(row, result, nextAttemptTime(row, attempts, now, random), now);
   const exhausted = attempts >= row.max_attempts || (row.deadline_at !== null && next >= row.deadline_at);
   if (exhausted) {
     return { status: 'failed', outcome: 'failed', attempts, nextAttemptAt: now, lastError: verdict.error, messageError: exhaustedSentence(result, attempts) };

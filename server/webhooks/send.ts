@@ -31,7 +31,8 @@ export const USER_AGENT = 'Parley-Webhooks/1';
 
 export interface SendRequest {
   url: string;
-  body: string;
+  /** JSON text (sent as UTF-8), or bytes sent as they are (an encrypted Web Push payload: server/push/). */
+  body: string | Uint8Array;
   /** Extra headers (the Standard Webhooks signature). */
   headers: Record<string, string>;
   chunked: boolean;
@@ -57,6 +58,17 @@ export interface SendResult {
   excerpt: string;
   error?: string;
   failure?: FailureKind;
+  /** The answer's `Retry-After` (a 429 or 503), in ms from now; a kind whose policy says so waits at least that long (capped). */
+  retryAfterMs?: number;
+}
+
+/** `Retry-After` as ms from `now`: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** An idle pooled socket is closed after this long (sooner when the receiver's `Keep-Alive: timeout=` hint, less 1 s, is shorter). */
@@ -168,7 +180,7 @@ export function parseAnswer(text: string): { body: unknown; problem?: string } {
 }
 
 /** The result of a complete answer: status, parsed body, excerpt. */
-export function judgeAnswer(status: number, raw: string, location: string | undefined): SendResult {
+export function judgeAnswer(status: number, raw: string, location: string | undefined, retryAfter?: string | string[]): SendResult {
   // NUL characters dropped (raw or escaped in JSON): PostgreSQL cannot store them, and the
   // attempt (its excerpt, an answer's fields) must always be recordable.
   const text = stripNul(raw);
@@ -179,7 +191,8 @@ export function judgeAnswer(status: number, raw: string, location: string | unde
     return { ok: true, ...base };
   }
   const error = status >= 300 && status < 400 ? `HTTP ${status}: redirect${location ? ` to ${location}` : ''} not followed` : `HTTP ${status}`;
-  return { ok: false, ...base, error, failure: 'status' };
+  const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined;
+  return { ok: false, ...base, error, failure: 'status', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
 }
 
 export async function sendOnce(req: SendRequest): Promise<SendResult> {
@@ -225,7 +238,7 @@ function staleSocketError(err: unknown): boolean {
 }
 
 function request(target: Target, req: SendRequest): { result: Promise<SendResult>; abort: () => void } {
-  const payload = Buffer.from(req.body, 'utf8');
+  const payload = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : Buffer.from(req.body);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -276,7 +289,7 @@ function request(target: Target, req: SendRequest): { result: Promise<SendResult
         const finish = (): void => {
           if (settled) return;
           try {
-            settle(judgeAnswer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers.location));
+            settle(judgeAnswer(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers.location, res.headers['retry-after']));
           } catch (err) {
             // Unreachable by design; an exception here would end the process (it runs in an event handler).
             settle({

@@ -43,6 +43,13 @@ const AGENT_ROUTES = new Set([
   'POST /api/v1/me/email',
   'GET /api/v1/me/first-run',
   'POST /api/v1/me/first-run',
+  // Web Push: the key to subscribe with, each agent's own devices and tabs (docs/NOTIFICATIONS.md).
+  'GET /api/v1/push/vapid-public-key',
+  'GET /api/v1/me/push-subscriptions',
+  'POST /api/v1/me/push-subscriptions',
+  'DELETE /api/v1/me/push-subscriptions',
+  'DELETE /api/v1/me/push-subscriptions/:id',
+  'PUT /api/v1/me/tabs/:tab',
   // The company's name, for the app's header.
   'GET /api/v1/account',
   // The channels whose chats the agent sees (id, type, name): the Archive's channel filter.

@@ -12,7 +12,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default defineConfig({
   root: here,
   base: '/',
-  publicDir: false,
+  // sw.js, the offline page, the icons: copied as they are to the build's root (server/routes/app/pwa.ts serves them).
+  publicDir: path.resolve(here, 'public'),
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   build: {
     outDir: path.resolve(here, '../../dist/web/agent'),

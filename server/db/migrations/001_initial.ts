@@ -2,12 +2,8 @@
  * Initial data model: every table the spec needs, scoped by account.
  * Written once for both dialects through the helpers in ../columns.ts.
  */
-import type { Kysely } from 'kysely';
 import { idColumn, timeColumn, type ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema

@@ -3,12 +3,8 @@
  * lasted (charged against the callback balance on end), which provider placed
  * it, and an index for "does this visitor already have an active call".
  */
-import type { Kysely } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   // One column per statement: SQLite's ALTER TABLE adds one at a time.

@@ -3,12 +3,8 @@
  * agents insert with a `/shortcut` in the composer. A shortcut is unique
  * within its account.
  */
-import type { Kysely } from 'kysely';
 import { idColumn, timeColumn, type ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema

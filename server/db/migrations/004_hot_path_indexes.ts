@@ -14,11 +14,8 @@
  * (`relayed = 0`, `status <> 'finished'`), not bound parameters, or SQLite
  * cannot prove the index applies.
  */
-import { sql, type Kysely } from 'kysely';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { sql } from 'kysely';
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.dropIndex('events_unrelayed').execute();

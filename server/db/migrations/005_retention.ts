@@ -20,12 +20,9 @@
  * As in 004, a query that uses the partial index spells its condition with
  * the same literals (`status in ('pending', 'paused')`).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, _k: ColumnKinds): Promise<void> {
   await db.schema.createIndex('inbound_dedup_created_at').on('inbound_dedup').column('created_at').execute();

@@ -13,12 +13,9 @@
  * The cursor starts at the newest row already marked relayed; rows after it
  * are relayed by the next batch, as before.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, _k: ColumnKinds): Promise<void> {
   await db.schema

@@ -8,12 +8,9 @@
  *   over (one row per e-mail address or IP that ever failed: someone trying
  *   many addresses would otherwise grow the table without end).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, _k: ColumnKinds): Promise<void> {
   await db.schema.createIndex('auth_tokens_expires_at').on('auth_tokens').column('expires_at').execute();

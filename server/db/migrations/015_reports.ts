@@ -26,12 +26,9 @@
  * The bin edges are part of this schema: changing them needs a migration that
  * rebuilds report_hist. domain/reports/bins.ts holds the same list.
  */
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { sql, type CreateTableBuilder } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 /** Seconds; bin i is [edge i, edge i+1), the last one open-ended. */
 const BIN_EDGES_S = [

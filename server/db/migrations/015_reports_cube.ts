@@ -16,12 +16,9 @@
  * One index per table serves the cube's lookups: every dimension by
  * equality, then the hour range.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 const MEASURES = 'started, accepted, finished, missed, frt_count, frt_sum_ms, dur_count, dur_sum_ms, handled_ms, positive, negative';
 const SUMS = MEASURES.split(', ')

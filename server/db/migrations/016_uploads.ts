@@ -16,12 +16,9 @@
  * uploaded before this migration have no row: they are served as before and
  * never swept (nothing says whether a message uses them).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { idColumn, timeColumn, type ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema

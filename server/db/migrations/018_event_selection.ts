@@ -11,11 +11,7 @@
  * Deliveries gain the status `cancelled` (a type unticked while it was still
  * pending): the column is text, so no change is needed for it.
  */
-import type { Kysely } from 'kysely';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('settings').addColumn('event_webhook_types_json', 'text').execute();

@@ -7,12 +7,8 @@
  * No foreign key, as for the other columns of `uploads` (016): agents are
  * deactivated, not deleted.
  */
-import type { Kysely } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, _k: ColumnKinds): Promise<void> {
   await db.schema.alterTable('uploads').addColumn('agent_id', 'integer').execute();

@@ -10,12 +10,8 @@
  * content hash, and matter for 24 h only): a retry of a message sent before
  * the upgrade that arrives after it is stored a second time.
  */
-import type { Kysely } from 'kysely';
 import { timeColumn, type ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema.dropTable('inbound_dedup').execute();

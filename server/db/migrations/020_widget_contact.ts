@@ -8,12 +8,8 @@
  * (visitors from before this migration too: nothing tells which of their
  * details they typed, so none is shown back).
  */
-import type { Kysely } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, _k: ColumnKinds): Promise<void> {
   await db.schema.alterTable('visitors').addColumn('widget_contact_json', 'text').execute();

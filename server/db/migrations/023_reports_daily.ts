@@ -23,12 +23,9 @@
  *
  * The bin count (28) is frozen here like migration 015's edges.
  */
-import { type CreateTableBuilder, type Kysely } from 'kysely';
+import { type CreateTableBuilder } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 const BINS = 28;
 const MEASURES = [

@@ -11,12 +11,9 @@
  * wins and records the `working_hours.changed` event, so widgets hear of an
  * opening once, whichever instance is alive at that minute.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema.alterTable('settings').addColumn('chat_hours_json', 'text').execute();

@@ -12,12 +12,8 @@
  * Choosing a password in any way (own change, a password link, an
  * administrator) makes it `chosen` again.
  */
-import type { Kysely } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, _k: ColumnKinds): Promise<void> {
   await db.schema

@@ -13,12 +13,9 @@
  * start); `agent_status_changes_open` (partial: ended_at is null) finds the
  * row to close.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 /** Sets `ended_at` of every row to the `at` of the agent's next change (by at, then id); also run by the reports benchmark after its bulk insert. */
 export async function fillStatusEnds(db: AnyDb): Promise<void> {

@@ -9,12 +9,8 @@
  * without activity in the app an online agent turns Away
  * (`settings.away_after_idle_minutes`, null or 0 = never).
  */
-import type { Kysely } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema.alterTable('agents').addColumn('chosen_status', 'text').execute();

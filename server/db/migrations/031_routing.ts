@@ -12,12 +12,9 @@
  * The row is durable, so an offer outlives the instance that made it; each
  * move is a compare-and-set on `attempt`.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema

@@ -5,12 +5,8 @@
  * language = the department's `name`. The choice itself is a widget option
  * (`department_choice` in channels.options_json: off, optional, required).
  */
-import type { Kysely } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, _k: ColumnKinds): Promise<void> {
   await db.schema.alterTable('departments').addColumn('names_json', 'text').execute();

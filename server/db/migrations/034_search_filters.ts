@@ -4,11 +4,7 @@
  * read from an index in id order instead of a scan of the account's chats
  * (chats_account_status already serves the status filter).
  */
-import type { Kysely } from 'kysely';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('chats_account_accepted_by').on('chats').columns(['account_id', 'accepted_by', 'id']).execute();

@@ -6,11 +6,7 @@
  * 200 ms per window over 100,000 chats, the cost of a search by a common word
  * or a visitor's last name.
  */
-import type { Kysely } from 'kysely';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('chats_account_id').on('chats').columns(['account_id', 'id']).execute();

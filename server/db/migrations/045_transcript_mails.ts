@@ -12,12 +12,8 @@
  *   the caps per visitor and per account count in the store, whichever
  *   instance answered. `lang` is the widget's language the mails are in.
  */
-import type { Kysely } from 'kysely';
 import { idColumn, timeColumn, type ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema.alterTable('visitors').addColumn('transcript_email', 'text').execute();

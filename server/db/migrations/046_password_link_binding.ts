@@ -12,12 +12,8 @@
  * until the next change; used ones stay null and never open anyway.
  */
 import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, _k: ColumnKinds): Promise<void> {
   await db.schema.alterTable('password_links').addColumn('password_sha', 'text').execute();

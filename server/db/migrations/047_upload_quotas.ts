@@ -7,12 +7,8 @@
  * and size, and says when the file went (`file_removed_at`), so it stays
  * readable with the file shown as removed.
  */
-import type { Kysely } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema.createIndex('uploads_visitor_size').on('uploads').columns(['visitor_id', 'size']).execute();

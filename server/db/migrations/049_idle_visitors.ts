@@ -15,11 +15,8 @@
  * Calls (calls_visitor_status) and chats (chats_visitor) were indexed by
  * visitor already.
  */
-import { sql, type Kysely } from 'kysely';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { sql } from 'kysely';
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema

@@ -15,12 +15,8 @@
  * A primary key cannot be changed in place on SQLite, so the table is made
  * anew on both stores; its keys matter for minutes, so none is carried over.
  */
-import type { Kysely } from 'kysely';
 import { timeColumn, type ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema.dropTable('inbound_dedup').execute();

@@ -5,12 +5,8 @@
  * epoch); it is unique, so when several instances see the same backup fall
  * due, only the one whose insert wins takes it (server/backup/scheduled.ts).
  */
-import type { Kysely } from 'kysely';
 import { idColumn, timeColumn, type ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema

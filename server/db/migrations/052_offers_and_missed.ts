@@ -11,11 +11,8 @@
  *   Finished chats no agent answered were the reports' missed chats; they
  *   get `missed_at` (their finish), so the reports' history stays as it was.
  */
-import { sql, type Kysely } from 'kysely';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { sql } from 'kysely';
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('chat_offers').addColumn('previous_agent_id', 'integer').execute();

@@ -10,12 +10,9 @@
  * staying there behind a delete marker until the next merge; the store opens
  * with `PRAGMA secure_delete` (db/database.ts), so the freed bytes are zeroed.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { idColumn, timeColumn, type ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema

@@ -4,11 +4,8 @@
  * index of finished chats by when they finished, so a pass (and the count
  * the settings page shows) reads only the chats past the cutoff.
  */
-import { sql, type Kysely } from 'kysely';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import { sql } from 'kysely';
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('settings').addColumn('retention_chats_days', 'integer').execute();

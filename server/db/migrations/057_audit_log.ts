@@ -4,12 +4,8 @@
  * agents, password resets, sign-in throttle clears. One row per action; no
  * personal data of visitors beyond ids. Kept AUDIT_RETENTION_DAYS.
  */
-import type { Kysely } from 'kysely';
 import { idColumn, timeColumn, type ColumnKinds } from '../columns.js';
-
-// Migrations must not depend on the app's evolving types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
+import type { AnyDb } from './anyDb.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema

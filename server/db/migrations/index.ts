@@ -9,7 +9,8 @@
  * says "Not a rolling upgrade from <version>" in CHANGELOG.md. test/upgrade/ checks both
  * data from every earlier level and the previous release beside this one.
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Migration } from 'kysely';
+import type { AnyDb } from './anyDb.js';
 import type { ColumnKinds } from '../columns.js';
 import * as m001 from './001_initial.js';
 import * as m002 from './002_calls.js';
@@ -25,39 +26,40 @@ import * as m015 from './015_reports.js';
 import * as m015cube from './015_reports_cube.js';
 import * as m016 from './016_uploads.js';
 import * as m017 from './017_event_webhook_given_up.js';
-import * as m022 from './022_agent_departments.js';
-import * as m023 from './023_reports_daily.js';
-import * as m020 from './020_widget_contact.js';
+import * as m018 from './018_event_selection.js';
 import * as m019photos from './019_agent_photos.js';
 import * as m019 from './019_inbound_dedup_content.js';
+import * as m020 from './020_widget_contact.js';
+import * as m022 from './022_agent_departments.js';
+import * as m023 from './023_reports_daily.js';
 import * as m024 from './024_working_hours.js';
-import * as m018 from './018_event_selection.js';
 import * as m026otp from './026_one_time_password.js';
 import * as m026status from './026_status_ends.js';
-import * as m029 from './029_agent_presence.js';
 import * as m027 from './027_chat_reads.js';
 import * as m028 from './028_search.js';
+import * as m029 from './029_agent_presence.js';
 import * as m031 from './031_routing.js';
 import * as m032 from './032_department_names.js';
 import * as m034 from './034_search_filters.js';
 import * as m043 from './043_search_chat_order.js';
 import * as m044 from './044_deployment.js';
-import * as m050 from './050_inbound_dedup_retry.js';
-import * as m054 from './054_erasures.js';
-import * as m056 from './056_chat_retention.js';
+import * as m045 from './045_transcript_mails.js';
+import * as m046links from './046_password_link_binding.js';
 import * as m047uploads from './047_upload_quotas.js';
 import * as m049 from './049_idle_visitors.js';
-import * as m045 from './045_transcript_mails.js';
+import * as m050 from './050_inbound_dedup_retry.js';
+import * as m051 from './051_backup_runs.js';
 import * as m052 from './052_offers_and_missed.js';
+import * as m054 from './054_erasures.js';
+import * as m056 from './056_chat_retention.js';
 import * as m057 from './057_audit_log.js';
 import * as m058 from './058_email_changes.js';
+import * as m059 from './059_web_push.js';
 import * as m061 from './061_offline_handled.js';
-import * as m046links from './046_password_link_binding.js';
-import * as m051 from './051_backup_runs.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type MigrationModule = { up(db: Kysely<any>, k: ColumnKinds): Promise<void> };
+type MigrationModule = { up(db: AnyDb, k: ColumnKinds): Promise<void> };
 
+/** In the order they run: Kysely runs pending migrations sorted by name. */
 const modules: Record<string, MigrationModule> = {
   '001_initial': m001,
   '002_calls': m002,
@@ -73,34 +75,35 @@ const modules: Record<string, MigrationModule> = {
   '015_reports_cube': m015cube,
   '016_uploads': m016,
   '017_event_webhook_given_up': m017,
+  '018_event_selection': m018,
+  '019_agent_photos': m019photos,
+  '019_inbound_dedup_content': m019,
+  '020_widget_contact': m020,
   '022_agent_departments': m022,
   '023_reports_daily': m023,
-  '020_widget_contact': m020,
-  '019_inbound_dedup_content': m019,
-  '019_agent_photos': m019photos,
   '024_working_hours': m024,
-  '018_event_selection': m018,
   '026_one_time_password': m026otp,
   '026_status_ends': m026status,
-  '029_agent_presence': m029,
   '027_chat_reads': m027,
   '028_search': m028,
+  '029_agent_presence': m029,
   '031_routing': m031,
   '032_department_names': m032,
   '034_search_filters': m034,
   '043_search_chat_order': m043,
   '044_deployment': m044,
-  '050_inbound_dedup_retry': m050,
-  '047_upload_quotas': m047uploads,
-  '049_idle_visitors': m049,
   '045_transcript_mails': m045,
   '046_password_link_binding': m046links,
-  '052_offers_and_missed': m052,
-  '057_audit_log': m057,
+  '047_upload_quotas': m047uploads,
+  '049_idle_visitors': m049,
+  '050_inbound_dedup_retry': m050,
   '051_backup_runs': m051,
+  '052_offers_and_missed': m052,
   '054_erasures': m054,
   '056_chat_retention': m056,
+  '057_audit_log': m057,
   '058_email_changes': m058,
+  '059_web_push': m059,
   '061_offline_handled': m061,
 };
 

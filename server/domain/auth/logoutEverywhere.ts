@@ -1,7 +1,8 @@
 /**
  * "Sign out everywhere" (POST /api/v1/auth/logout-all): revokes every token of
  * the person, the one of the request included, ends every unused password
- * link of theirs (reset or invitation), and records an
+ * link of theirs (reset or invitation), stops Web Push to every device of
+ * theirs (a lost phone is notified no more), and records an
  * `agent.updated` event so each open stream rechecks its token and closes
  * (4401) at once, on every instance.
  */
@@ -18,6 +19,8 @@ export async function logoutEverywhere(ctx: AppContext, input: { agent: Pick<Age
     await revokeAgentTokens(tx, input.agent.id, now);
     // A reset link or invitation still in a mailbox would be a way back in: it ends too.
     await endPasswordLinks(tx, input.agent.id, now);
+    // A lost phone would go on showing visitors' messages: every device of theirs stops being notified.
+    await tx.deleteFrom('push_subscriptions').where('agent_id', '=', input.agent.id).execute();
     const agent = await tx
       .selectFrom('agents')
       .selectAll()

@@ -1,5 +1,5 @@
 /**
- * Chat-API channels kept in this process for the chat channel's hot path, by
+ * Channels kept in this process for the chat channel's hot path (docs/CHAT-CHANNEL.md), by
  * public id, each for at most CHANNEL_TTL_MS after the load that read it began.
  * This process's own changes evict their channel as soon as they commit
  * (domain/channels/*), so here a rotated secret or a deleted channel is refused

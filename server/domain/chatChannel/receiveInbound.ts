@@ -20,15 +20,6 @@ export type { InboundOutcome } from './storeInbound.js';
 
 /** Batches longer than this wait for the next transaction (bounds how long a row lock is held). */
 const MAX_BATCH = 64;
-/**
- * One transaction at a time per instance, on both stores. A batch costs about
- * the same whatever its size, so one lane makes the biggest batches; and on
- * PostgreSQL two lanes commit out of id order, so the relay meets ids still in
- * flight and waits for them (relayClaim.ts): at 1,000 msg/s two lanes measured
- * POST → frame p99 38–40 ms against 23–35 ms for one, at the same throughput.
- */
-const LANES = 1;
-
 const writers = new WeakMap<AppContext, GroupCommit<InboundJob, InboundOutcome>>();
 
 function writerOf(ctx: AppContext): GroupCommit<InboundJob, InboundOutcome> {
@@ -50,8 +41,6 @@ function writerOf(ctx: AppContext): GroupCommit<InboundJob, InboundOutcome> {
           throw err;
         }
       },
-      keyOf: (job) => `${job.channel.id}:${job.req.sender.id}`,
-      lanes: LANES,
       maxBatch: MAX_BATCH,
       onBatch: (size, outcome) => ctx.metrics.groupCommit.observe({ writer: 'chat_channel', outcome }, size),
     });

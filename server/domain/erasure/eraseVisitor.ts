@@ -22,6 +22,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { inTransaction, type Tx } from '../../db/database.js';
+import { truncateWal } from '../../db/walCheckpointer.js';
 import type { Erasure } from '../../db/schema.js';
 import { recordEvent } from '../../events/outbox.js';
 import { parseJson } from '../../lib/json.js';
@@ -201,6 +202,6 @@ export async function eraseVisitorStep(ctx: AppContext, id: number, limit: numbe
     return 'finished';
   });
   if (result !== 'finished') return result;
-  if (ctx.store.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(ctx.db);
+  if (ctx.store.dialect === 'sqlite') await truncateWal(ctx.db);
   return 'done';
 }

@@ -12,9 +12,10 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { errorBody } from '../../errors/handler.js';
+import { registerPwa } from './pwa.js';
 
 /** Paths that belong to the service, never to the app: unknown ones stay JSON 404s. */
-const SERVICE_PREFIXES = ['/api', '/wh', '/widget', '/healthz', '/metrics', '/openapi.json', '/assets'];
+const SERVICE_PREFIXES = ['/api', '/wh', '/widget', '/healthz', '/metrics', '/openapi.json', '/assets', '/icons'];
 
 /** Stream (ws:, wss:), avatars and photos (https:, data:), visitor media (https:), the alert chime the app makes itself (blob:, web/agent/src/alerts.ts). */
 export const CONTENT_SECURITY_POLICY = [
@@ -134,6 +135,8 @@ export async function registerAgentApp(app: FastifyInstance, options: { dir: str
   });
 }
 
-export async function agentAppRoutes(app: FastifyInstance, _ctx: AppContext): Promise<void> {
+export async function agentAppRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // The manifest, the service worker and the icons (pwa.ts): before the catch-all of client-side routes.
+  await registerPwa(app, ctx, { dir: defaultAgentAppDir() });
   await registerAgentApp(app, { dir: defaultAgentAppDir() });
 }

@@ -233,6 +233,16 @@ export interface PasswordLink {
   expires_at: number;
 }
 
+/** A device the agent is notified on (GET /api/v1/me/push-subscriptions). */
+export interface PushDevice {
+  id: number;
+  endpoint: string;
+  service: string;
+  user_agent: string | null;
+  created_at: number;
+  last_pushed_at: number | null;
+}
+
 export const api = {
   /** `must_change_password`: signed in with a one-time password, which must be changed before anything else. */
   login: (email: string, password: string) =>
@@ -259,6 +269,13 @@ export const api = {
   setPresence: (state: 'active' | 'idle') => request<Presence>('PUT', '/me/presence', { state }),
   notificationPrefs: () => request<NotificationPrefs>('GET', '/me/notifications'),
   updateNotificationPrefs: (changes: Partial<NotificationPrefs>) => request<NotificationPrefs>('PUT', '/me/notifications', changes),
+  /** Web Push (docs/NOTIFICATIONS.md): the key to subscribe with, this agent's devices, its tabs' visibility. */
+  vapidPublicKey: () => request<{ public_key: string }>('GET', '/push/vapid-public-key'),
+  pushDevices: () => request<{ subscriptions: PushDevice[] }>('GET', '/me/push-subscriptions'),
+  addPushDevice: (subscription: PushSubscriptionJSON) => request<PushDevice>('POST', '/me/push-subscriptions', subscription),
+  removePushDevice: (endpoint: string) => request<void>('DELETE', '/me/push-subscriptions', { endpoint }),
+  removePushDeviceById: (id: number) => request<void>('DELETE', `/me/push-subscriptions/${id}`),
+  markTab: (tab: string, visible: boolean) => request<void>('PUT', `/me/tabs/${encodeURIComponent(tab)}`, { visible }),
   guide: () => request<Guide>('GET', '/me/guide'),
   dismissGuide: () => request<void>('POST', '/me/guide/dismiss'),
   /** The channels whose chats this agent sees (all of them for an administrator). */

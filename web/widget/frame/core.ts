@@ -14,6 +14,7 @@ import {
   type VisitorFrame,
   type WidgetMessage,
 } from '../../../protocol/widget';
+import { textOn } from '../../../protocol/contrast';
 import type { CallbackName, InitPayload, Mirror, Utm, WidgetState } from '../shared/messages';
 import { ApiError, createApi, type Api } from './api';
 import type { Bridge } from './bridge';
@@ -411,7 +412,7 @@ const launcherCss = (s: UiState): string => {
     // The element's place: in the shadow root, so a page's own CSS on #svc_chat_widget wins (it may hide or move it).
     `:host{position:fixed;${a.position === 'left' ? 'left' : 'right'}:${a.offset_x}px;bottom:${a.offset_y}px;z-index:2147483646}` +
     `button{position:relative;display:inline-flex;align-items:center;gap:8px;padding:${round ? '16px' : '12px 18px'};border:0;border-radius:${round ? '50%' : '24px'};` +
-    `background:${s.color ?? DEFAULT_WIDGET_COLOR};color:#fff;direction:${dir()};` +
+    `background:${s.color ?? DEFAULT_WIDGET_COLOR};color:${textOn(s.color ?? DEFAULT_WIDGET_COLOR)};direction:${dir()};` +
     'font:600 15px/1.2 system-ui,sans-serif;white-space:nowrap;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25)}' +
     'svg{width:20px;height:20px;fill:currentColor}[hidden]{display:none}:focus-visible{outline:2px solid #1f2328;outline-offset:2px}' +
     'b{position:absolute;top:-6px;inset-inline-end:-6px;min-width:20px;height:20px;padding:0 6px;box-sizing:border-box;border-radius:10px;background:#d93025;font-size:12px;line-height:20px;text-align:center}' +

@@ -21,6 +21,7 @@ import { ForgotPasswordPage } from './ForgotPasswordPage';
 import { LoginForm } from './LoginForm';
 import { PasswordLinkPage } from './PasswordLinkPage';
 import { Shell } from './Shell';
+import { stopNotifyingThisDevice } from '../push';
 
 const SIGNED_OUT_EVERYWHERE = 'You are signed out on every device and browser.';
 
@@ -70,6 +71,8 @@ export function App() {
       setSession({ state: 'signedOut', notice: SIGNED_OUT_EVERYWHERE });
       return;
     }
+    // Signed out here, this device is no longer notified (the next person to sign in chooses for themselves).
+    await stopNotifyingThisDevice().catch(() => {});
     try {
       await api.logout();
     } catch {

@@ -7,7 +7,7 @@ import type { Chat, Message } from '../types';
 import { MessageItem } from './MessageItem';
 
 export function MessageList({ messages, chat }: { messages: Message[]; chat: Chat }) {
-  const box = useRef<HTMLOListElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const last = messages.length > 0 ? messages[messages.length - 1] : null;
   const lastId = last?.id ?? 0;
 
@@ -46,20 +46,23 @@ export function MessageList({ messages, chat }: { messages: Message[]; chat: Cha
   }, []);
 
   return (
-    <ol className="messages" ref={box} role="log" aria-live="polite" aria-relevant="additions" aria-label="Messages">
-      {chat.visitor.invite && (
-        <li className="message system">
-          <p className="invite">
-            <span className="muted small">Invitation shown to the visitor: </span>
-            {chat.visitor.invite}
-          </p>
-        </li>
-      )}
-      {messages.length === 0 && <li className="muted pad">No message yet.</li>}
-      {messages.map((m) => (
-        <MessageItem key={m.id} message={m} chat={chat} />
-      ))}
-      <li aria-hidden="true" className="messages-end" />
-    </ol>
+    // The live log is the scrolling box; the messages inside it stay a list (a list's own role may not be "log").
+    <div className="messages" ref={box} role="log" aria-live="polite" aria-relevant="additions" aria-label="Messages">
+      <ol className="message-items">
+        {chat.visitor.invite && (
+          <li className="message system">
+            <p className="invite">
+              <span className="muted small">Invitation shown to the visitor: </span>
+              {chat.visitor.invite}
+            </p>
+          </li>
+        )}
+        {messages.length === 0 && <li className="muted pad">No message yet.</li>}
+        {messages.map((m) => (
+          <MessageItem key={m.id} message={m} chat={chat} />
+        ))}
+        <li aria-hidden="true" className="messages-end" />
+      </ol>
+    </div>
   );
 }

@@ -5,7 +5,8 @@
  * account set an idle delay, watches for inactivity (idle.ts) and says
  * "idle" (an online agent turns Away) and "active" again on the next
  * activity. It also hands the agent's alert preferences, status and chats
- * (which are waiting, which are its own) to the alerts (alerts.ts). Renders
+ * (which are waiting, which are its own) to the alerts (alerts.ts), and says
+ * whether this tab is visible (tabVisibility.ts: no push while it is). Renders
  * nothing.
  */
 import { useEffect } from 'react';
@@ -14,6 +15,7 @@ import { api } from '../api';
 import { useApp } from '../context';
 import { chatsWithStatus } from '../inbox';
 import { watchIdle } from '../idle';
+import { reportTabVisibility } from '../tabVisibility';
 
 export function PresenceKeeper() {
   const { me, setMe, inbox, loaded } = useApp();
@@ -37,9 +39,12 @@ export function PresenceKeeper() {
       (prefs) => configureAlerts({ prefs }),
       () => {},
     );
+    // Whether this tab is visible: nothing is pushed to the agent's devices while one is (tabVisibility.ts).
+    const stopTab = reportTabVisibility();
     return () => {
       alive = false;
       stop();
+      stopTab();
       stopAllRinging();
     };
   }, [setMe]);

@@ -4,6 +4,7 @@
  * loader), the frame shows its own launcher when the window is closed.
  */
 import { useLayoutEffect, useRef } from 'preact/hooks';
+import { textColorOnWhite, textOn } from '../../../../protocol/contrast';
 import type { Widget } from '../widget';
 import { ChatWindow } from './ChatWindow';
 import { Launcher } from './Launcher';
@@ -30,8 +31,10 @@ export function App({ w }: { w: Widget }) {
     }
   });
   if (s.phase !== 'ready') return null;
+  // The admin's colour, with the text colour readable on it and a readable shade of it for text on white.
+  const colors = s.color ? { '--c': s.color, '--on-c': textOn(s.color), '--c-text': textColorOnWhite(s.color) } : undefined;
   return (
-    <div class={s.full || !w.bridge.embedded ? 'root full' : 'root'} style={s.color ? { '--c': s.color } : undefined}>
+    <div class={s.full || !w.bridge.embedded ? 'root full' : 'root'} style={colors}>
       {s.open ? <ChatWindow w={w} s={s} /> : !w.bridge.embedded && <Launcher w={w} s={s} btn={launcher} />}
     </div>
   );

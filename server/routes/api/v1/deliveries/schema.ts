@@ -8,7 +8,7 @@ const Status = Type.Union(
     description: 'cancelled: an event webhook whose type an admin switched off (settings event_webhook_types) before it was sent.',
   },
 );
-const Kind = Type.Union([Type.Literal('chat_channel'), Type.Literal('event_webhook'), Type.Literal('mail')]);
+const Kind = Type.Union([Type.Literal('chat_channel'), Type.Literal('event_webhook'), Type.Literal('mail'), Type.Literal('web_push')]);
 
 export const ListDeliveriesQuery = Type.Composite(
   [

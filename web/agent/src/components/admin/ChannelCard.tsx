@@ -43,9 +43,9 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
 
   return (
     <li className="card channel" data-channel-id={channel.id}>
-      <h3>
+      <h2 className="card-title">
         {channel.name} <span className="pill">{channel.type === 'chat_api' ? 'Chat API' : 'Widget'}</span>
-      </h3>
+      </h2>
       {channel.type === 'chat_api' ? (
         <>
           <CopyField label="Endpoint URL" value={channel.endpoint_url} />

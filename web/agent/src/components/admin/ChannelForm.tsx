@@ -11,6 +11,7 @@ import { AgentPicker } from './AgentPicker';
 import { ErrorText } from './ErrorText';
 import { DEFAULT_APPEARANCE } from '../../../../../protocol/widget';
 import { WidgetAppearanceFields } from './WidgetAppearance';
+import { ContrastWarning } from './ContrastWarning';
 
 interface Props {
   type: Channel['type'];
@@ -86,7 +87,15 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
       ) : (
         <>
           <label htmlFor={`${prefix}-color`}>Colour</label>
-          <input id={`${prefix}-color`} name="color" type="color" value={color} onChange={(e) => setColor(e.target.value)} />
+          <input
+            id={`${prefix}-color`}
+            name="color"
+            type="color"
+            value={color}
+            aria-describedby={`${prefix}-color-contrast`}
+            onChange={(e) => setColor(e.target.value)}
+          />
+          <ContrastWarning id={`${prefix}-color-contrast`} color={color} />
           <label htmlFor={`${prefix}-domains`}>Allowed domains (one per line; empty: any)</label>
           <textarea
             id={`${prefix}-domains`}

@@ -69,6 +69,7 @@ export function Deliveries() {
             <option value="">any</option>
             <option value="chat_channel">chat channel</option>
             <option value="event_webhook">event webhook</option>
+            <option value="web_push">push notification</option>
           </select>
         </label>
         <button type="button" onClick={list.reload}>
@@ -118,7 +119,7 @@ export function Deliveries() {
                   )}
                 </td>
                 <td>
-                  <button type="button" onClick={() => void redeliver(d)} aria-label={`Send delivery ${d.id} again`}>
+                  <button type="button" onClick={() => void redeliver(d)} aria-label={`Redeliver delivery ${d.id}`}>
                     Redeliver
                   </button>
                 </td>

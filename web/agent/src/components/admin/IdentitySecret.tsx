@@ -16,7 +16,7 @@ export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run: 
   if (!channel.identity_secret) {
     return (
       <section className="identity" aria-label="Identity verification">
-        <h4>Identity verification</h4>
+        <h3 className="subhead">Identity verification</h3>
         <p className="muted small">Off: any page can set any user token with svc_api.setUserToken(token).</p>
         <button type="button" onClick={change({ identity_verification: true })}>
           Turn on identity verification
@@ -26,7 +26,7 @@ export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run: 
   }
   return (
     <section className="identity" aria-label="Identity verification">
-      <h4>Identity verification</h4>
+      <h3 className="subhead">Identity verification</h3>
       <CopyField label="Identity secret" value={channel.identity_secret} />
       <p className="muted small">
         On your server, sign the user token with HMAC-SHA256 using this secret (as text) as the key, and pass the hex signature as the second argument:{' '}

@@ -9,6 +9,7 @@
 import type { CSSProperties } from 'react';
 import { WIDGET_LANGUAGES, type WidgetAppearance } from '../../../../../protocol/widget';
 import { previewLanguage, previewTexts, type PreviewTexts } from './widgetTexts';
+import { textOn } from '../../../../../protocol/contrast';
 
 const LANGUAGE_NAMES: Record<string, string> = {
   en: 'English',
@@ -106,11 +107,12 @@ function Preview({ value, color, lang, texts }: { value: WidgetAppearance; color
     [side]: value.offset_x * scale,
     bottom: value.offset_y * scale,
     background: color,
-    color: '#fff',
+    color: textOn(color),
     border: 0,
     borderRadius: value.launcher === 'button' ? '50%' : 16,
     padding: value.launcher === 'button' ? 10 : '6px 12px',
     font: '600 12px system-ui, sans-serif',
+    display: 'inline-flex',
   };
   const win: CSSProperties = {
     position: 'absolute',
@@ -131,7 +133,7 @@ function Preview({ value, color, lang, texts }: { value: WidgetAppearance; color
       style={{ position: 'relative', height: 280, background: '#f3f5f8', borderRadius: 8 }}
     >
       <div style={win} lang={lang} dir={lang === 'ar' ? 'rtl' : 'ltr'} data-lang={lang}>
-        <div style={{ background: color, color: '#fff', padding: 8, display: 'flex', gap: 8, alignItems: 'center' }}>
+        <div style={{ background: color, color: textOn(color), padding: 8, display: 'flex', gap: 8, alignItems: 'center' }}>
           {value.logo?.startsWith('https://') ? (
             <img src={value.logo} alt="" width={24} height={24} style={{ borderRadius: '50%' }} />
           ) : (
@@ -146,7 +148,8 @@ function Preview({ value, color, lang, texts }: { value: WidgetAppearance; color
         {value.greeting && <p style={{ margin: 8, padding: 6, background: '#f3f5f8', borderRadius: 6 }}>{value.greeting}</p>}
         <p style={{ margin: 8, padding: '6px 8px', border: '1px solid #d0d5dd', borderRadius: 6, color: '#667085' }}>{texts.typeHere}</p>
       </div>
-      <button type="button" tabIndex={-1} aria-hidden="true" style={launcher}>
+      {/* A picture of the launcher, not a control: a button inside role="img" would be an interactive element nested in it. */}
+      <span aria-hidden="true" style={launcher}>
         {value.launcher === 'button' ? (
           <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
             <path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z" />
@@ -156,7 +159,7 @@ function Preview({ value, color, lang, texts }: { value: WidgetAppearance; color
             {value.launcher_text ?? texts.chatWithUs}
           </span>
         )}
-      </button>
+      </span>
     </div>
   );
 }

@@ -5,7 +5,8 @@
  * permission is asked from the button, a gesture, as browsers require),
  * which events alert, and a mute that silences everything while keeping the
  * other choices. Saved ones take effect at once (alerts.ts); the result
- * shows beside the button.
+ * shows beside the button. "Notify me on this device" (ThisDevicePush) adds
+ * Web Push on this browser.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { configureAlerts, notificationPermission, playChime, requestNotifications } from '../../alerts';
@@ -13,6 +14,7 @@ import { api, errorText } from '../../api';
 import type { NotificationPrefs } from '../../types';
 import { ErrorText } from '../admin/ErrorText';
 import { SaveResult, useSaver } from '../admin/SaveResult';
+import { ThisDevicePush } from './ThisDevicePush';
 
 const EVENTS: Array<[keyof NotificationPrefs['events'], string]> = [
   ['new_chat', 'A new chat is waiting (rings until someone accepts it)'],
@@ -27,7 +29,7 @@ const PERMISSION_TEXT = {
   unsupported: 'This browser cannot show them.',
 } as const;
 
-export function NotificationPrefsForm() {
+export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?: () => void } = {}) {
   const [prefs, setPrefs] = useState<NotificationPrefs | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [permission, setPermission] = useState(notificationPermission());
@@ -122,6 +124,7 @@ export function NotificationPrefsForm() {
             </button>
           )}
         </p>
+        <ThisDevicePush onChange={onDevicesChanged} />
       </fieldset>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saver.busy}>

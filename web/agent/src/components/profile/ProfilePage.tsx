@@ -1,13 +1,16 @@
 /**
  * The Profile page (/profile), for everyone signed in: the photo visitors see
  * (PhotoCard), their own name and phone (PATCH /api/v1/me), their alerts
- * (NotificationPrefsForm: sound, volume, desktop, which events, mute), their
+ * (NotificationPrefsForm: sound, volume, desktop, which events, mute, Notify me
+ * on this device), the devices notified (DevicesCard), their
  * own password (PUT /api/v1/me/password), which signs out every other session
  * of theirs, and Sign out everywhere (SessionsCard), which ends them all.
  * Their own e-mail (EmailForm: confirmed by a link while mail is sent); an
  * administrator may change it too (Admin → Agents), and the role.
  */
+import { useState } from 'react';
 import { useApp } from '../../context';
+import { DevicesCard } from './DevicesCard';
 import { EmailForm } from './EmailForm';
 import { NotificationPrefsForm } from './NotificationPrefsForm';
 import { PasswordForm } from './PasswordForm';
@@ -17,6 +20,7 @@ import { SessionsCard } from './SessionsCard';
 
 export function ProfilePage() {
   const { me } = useApp();
+  const [devices, setDevices] = useState(0);
   return (
     <section className="page profile" aria-labelledby="profile-title">
       <h1 id="profile-title">Your profile</h1>
@@ -27,7 +31,8 @@ export function ProfilePage() {
       <PhotoCard />
       <ProfileForm />
       <EmailForm />
-      <NotificationPrefsForm />
+      <NotificationPrefsForm onDevicesChanged={() => setDevices((n) => n + 1)} />
+      <DevicesCard version={devices} />
       <PasswordForm />
       <SessionsCard />
     </section>

@@ -15,8 +15,9 @@ export function HeatMap({ grid, max, timezone }: { grid: number[][]; max: number
             <span className="sr-only">Weekday</span>
           </th>
           {Array.from({ length: 24 }, (_, h) => (
+            // Every third hour is written out; the others are there for screen readers only (no empty header cell).
             <th scope="col" key={h} aria-label={hourLabel(h)}>
-              {h % 3 === 0 ? String(h).padStart(2, '0') : ''}
+              {h % 3 === 0 ? String(h).padStart(2, '0') : <span className="sr-only">{hourLabel(h)}</span>}
             </th>
           ))}
         </tr>

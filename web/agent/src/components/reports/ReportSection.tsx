@@ -48,7 +48,7 @@ export function ReportSection({ id, title, note, csv, csvName, empty, error, onR
             </button>
           )}
           {ready && csv && (
-            <button type="button" onClick={() => download(csvName, csv())} aria-label={`Download ${title} as CSV`}>
+            <button type="button" onClick={() => download(csvName, csv())} aria-label={`Download CSV: ${title}`}>
               Download CSV
             </button>
           )}

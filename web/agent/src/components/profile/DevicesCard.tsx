@@ -1,0 +1,94 @@
+/**
+ * The devices the agent is notified on (GET /api/v1/me/push-subscriptions),
+ * on the Profile page: each with its browser, push service and last
+ * notification, and a Remove button (DELETE /api/v1/me/push-subscriptions/:id).
+ * This device is marked, and subscribes from the alerts above.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { api, errorText, type PushDevice } from '../../api';
+import { currentPushSubscription } from '../../push';
+import { ErrorText } from '../admin/ErrorText';
+
+/** A short name for a User-Agent: browser on system. */
+export function deviceName(userAgent: string | null): string {
+  if (!userAgent) return 'A browser';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrome\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : 'A browser';
+  const system = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : null;
+  return system ? `${browser} on ${system}` : browser;
+}
+
+export function DevicesCard({ version }: { version: number }) {
+  const [devices, setDevices] = useState<PushDevice[] | null>(null);
+  const [here, setHere] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    api.pushDevices().then(
+      (r) => setDevices(r.subscriptions),
+      (err: unknown) => setError(errorText(err)),
+    );
+    void currentPushSubscription().then((s) => setHere(s?.endpoint ?? null));
+  }, []);
+  useEffect(load, [load, version]);
+
+  const remove = async (id: number) => {
+    setError(null);
+    try {
+      await api.removePushDeviceById(id);
+      load();
+    } catch (err) {
+      setError(`Not removed: ${errorText(err)}`);
+    }
+  };
+
+  return (
+    <section className="card form-grid" aria-labelledby="profile-devices">
+      <h2 id="profile-devices">Devices notified</h2>
+      {devices === null ? (
+        error ? null : (
+          <p className="muted">Loading…</p>
+        )
+      ) : devices.length === 0 ? (
+        <p className="muted small">No device yet: "Notify me on this device" in Alerts above adds this one.</p>
+      ) : (
+        <ul className="devices">
+          {devices.map((d) => (
+            <li key={d.id}>
+              <span>
+                <strong>{deviceName(d.user_agent)}</strong>
+                {d.endpoint === here && ' (this device)'}
+                <span className="muted small">
+                  {' '}
+                  · via {d.service} · added {new Date(d.created_at).toLocaleDateString()}
+                  {d.last_pushed_at ? ` · last notified ${new Date(d.last_pushed_at).toLocaleString()}` : ''}
+                </span>
+              </span>
+              <button type="button" onClick={() => void remove(d.id)} aria-label={`Remove ${deviceName(d.user_agent)}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ErrorText error={error} />
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * "Notify me on this device", in the alert preferences: subscribes this
+ * browser to Web Push (push.ts) so the chosen alerts reach it when no tab of
+ * the app is open, or stops. What it does and when: docs/NOTIFICATIONS.md.
+ */
+import { useEffect, useState } from 'react';
+import { api, errorText } from '../../api';
+import { currentPushSubscription, notifyThisDevice, pushSupported, stopNotifyingThisDevice } from '../../push';
+import { ErrorText } from '../admin/ErrorText';
+
+export function ThisDevicePush({ onChange }: { onChange?: () => void }) {
+  const [subscribed, setSubscribed] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const supported = pushSupported();
+
+  useEffect(() => {
+    if (!supported) return;
+    // Subscribed only when the server has it too (it may have been removed from another device's Profile, or gone at the push service).
+    void currentPushSubscription().then(async (s) => {
+      if (!s) return setSubscribed(false);
+      const devices = await api.pushDevices().catch(() => null);
+      setSubscribed(devices === null || devices.subscriptions.some((d) => d.endpoint === s.endpoint));
+    });
+  }, [supported]);
+
+  const act = async (on: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      if (on) await notifyThisDevice();
+      else await stopNotifyingThisDevice();
+      setSubscribed(on);
+      onChange?.();
+    } catch (err) {
+      setError(err instanceof Error && !('code' in err) ? err.message : errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="this-device-push">
+      <p className="muted small">
+        {!supported
+          ? 'This browser cannot receive notifications when Parley is closed.'
+          : subscribed
+            ? 'This device is notified even when Parley is closed (new chats, your chats, transfers, callbacks, offline messages), unless a tab of yours is open and in front.'
+            : 'Get the alerts chosen above on this device even when Parley is closed. On a phone, install the app first (the browser menu: Add to Home screen).'}
+      </p>
+      {supported && subscribed !== null && (
+        <button type="button" disabled={busy} onClick={() => void act(!subscribed)}>
+          {subscribed ? 'Stop notifying this device' : 'Notify me on this device'}
+        </button>
+      )}
+      <ErrorText error={error} />
+    </div>
+  );
+}
