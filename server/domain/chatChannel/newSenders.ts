@@ -25,6 +25,7 @@ import { prepared } from '../../db/prepared.js';
 import type { Chat, Visitor } from '../../db/schema.js';
 import type { EventPayloads } from '../../events/catalogue.js';
 import { presentChat } from '../../presenters/chat.js';
+import { insertChatsSqlite, insertChatsStep, newChatRow, type NewChat } from '../chats/insertChats.js';
 import { accountRouting, type AccountRouting } from '../routing/routingConfig.js';
 import { newVisitorRow } from '../visitors/upsertVisitor.js';
 import { senderDetails, type InboundJob } from './storeInbound.js';
@@ -70,13 +71,12 @@ export function chatCreatedPayload({ chat, visitor }: OpenedChat): EventPayloads
 }
 
 /** The page a chat-channel chat opens with (storeInbound's opening). */
-function pageJson(job: InboundJob): string | null {
+function pageOf(job: InboundJob): { url: string } | null {
   const url = job.req.sender.url;
-  return url && /^https?:/.test(url) ? JSON.stringify({ url }) : null;
+  return url && /^https?:/.test(url) ? { url } : null;
 }
 
 type NewVisitorRow = Omit<Visitor, 'id' | 'number'>;
-type NewChatRow = Omit<Chat, 'id' | 'visitor_id'>;
 
 /** The visitor row upsertVisitor inserts, with the chats count openChat then sets. */
 function visitorRow({ channel, req, now }: InboundJob): NewVisitorRow {
@@ -94,31 +94,8 @@ function visitorRow({ channel, req, now }: InboundJob): NewVisitorRow {
 }
 
 /** The chat row openChat inserts (last_seq 0: the caller's events move it on). */
-function chatRow(job: InboundJob): NewChatRow {
-  return {
-    account_id: job.channel.account_id,
-    channel_id: job.channel.id,
-    department_id: null,
-    status: 'pending',
-    accepted_by: null,
-    agent_ids_json: '[]',
-    custom_data_json: '[]',
-    contact_info_json: null,
-    crm_link: null,
-    enable_assign: 0,
-    page_json: pageJson(job),
-    rate: null,
-    blacklisted: 0,
-    last_seq: 0,
-    created_at: job.now,
-    accepted_at: null,
-    missed_at: null,
-    finished_at: null,
-    updated_at: job.now,
-    first_response_at: null,
-    crm_custom_data_json: null,
-    crm_page_json: null,
-  };
+function chatRow(job: InboundJob): NewChat {
+  return newChatRow({ accountId: job.channel.account_id, channelId: job.channel.id, page: pageOf(job), now: job.now });
 }
 
 const VISITOR_INSERT_COLUMNS = [
@@ -143,32 +120,6 @@ const VISITOR_INSERT_COLUMNS = [
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof Omit<Visitor, 'id'>)[];
-
-const CHAT_INSERT_COLUMNS = [
-  'account_id',
-  'channel_id',
-  'visitor_id',
-  'department_id',
-  'status',
-  'accepted_by',
-  'agent_ids_json',
-  'custom_data_json',
-  'contact_info_json',
-  'crm_link',
-  'enable_assign',
-  'page_json',
-  'rate',
-  'blacklisted',
-  'last_seq',
-  'created_at',
-  'accepted_at',
-  'missed_at',
-  'finished_at',
-  'updated_at',
-  'first_response_at',
-  'crm_custom_data_json',
-  'crm_page_json',
-] as const satisfies readonly (keyof Omit<Chat, 'id'>)[];
 
 /**
  * Opens the visitors and chats of new senders, one job each (the sender's first
@@ -210,13 +161,12 @@ interface OpenedRow {
 async function openPostgres(
   tx: Tx,
   visitors: NewVisitorRow[],
-  chats: NewChatRow[],
+  chats: NewChat[],
   ord: number[],
   perAccount: Map<number, number>,
   events: number[],
 ): Promise<OpenedRow[]> {
   const v = <K extends keyof NewVisitorRow>(k: K) => visitors.map((r) => r[k]);
-  const c = <K extends keyof NewChatRow>(k: K) => chats.map((r) => r[k]);
   const result = await sql<OpenedRow>`with nums as (
       update accounts set next_visitor_number = accounts.next_visitor_number + k.n
       from unnest(cast(${[...perAccount.keys()]} as integer[]), cast(${[...perAccount.values()]} as integer[])) as k(id, n)
@@ -226,8 +176,8 @@ async function openPostgres(
       select * from unnest(cast(${v('account_id')} as integer[]), cast(${v('channel_id')} as integer[]), cast(${v('external_id')} as text[]),
         cast(${v('external_id_is_number')} as integer[]), cast(${ord} as integer[]), cast(${v('name')} as text[]), cast(${v('email')} as text[]),
         cast(${v('phone')} as text[]), cast(${v('photo')} as text[]), cast(${v('url')} as text[]), cast(${v('invite')} as text[]),
-        cast(${v('created_at')} as bigint[]), cast(${c('page_json')} as text[]), cast(${events} as integer[]))
-        as i(account_id, channel_id, external_id, external_id_is_number, ord, name, email, phone, photo, url, invite, now, page_json, last_seq)
+        cast(${v('created_at')} as bigint[]))
+        with ordinality as i(account_id, channel_id, external_id, external_id_is_number, ord, name, email, phone, photo, url, invite, now, position)
     ), v as (
       insert into visitors (${sql.raw(VISITOR_INSERT_COLUMNS.join(', '))})
       select i.account_id, i.channel_id, i.external_id, i.external_id_is_number, nums.base + i.ord, i.name, i.email, i.phone, i.photo, i.url, i.invite,
@@ -237,11 +187,10 @@ async function openPostgres(
       on conflict (channel_id, external_id) do nothing
       returning id, channel_id, external_id, number
     ), c as (
-      insert into chats (${sql.raw(CHAT_INSERT_COLUMNS.join(', '))})
-      select i.account_id, i.channel_id, v.id, null, 'pending', null, '[]', '[]', null, null, 0, i.page_json, null, 0, i.last_seq,
-        i.now, null, null, null, i.now, null, null, null
-      from v join input i on i.channel_id = v.channel_id and i.external_id = v.external_id
-      returning id, visitor_id
+      ${insertChatsStep(
+        chats.map((chat, i) => ({ ...chat, last_seq: events[i] })),
+        sql`select i.position, v.id as visitor_id from v join input i on i.channel_id = v.channel_id and i.external_id = v.external_id`,
+      )}
     )
     select v.id, v.channel_id, v.external_id, v.number, c.id as chat_id from v join c on c.visitor_id = v.id`.execute(tx);
   return result.rows;
@@ -259,7 +208,7 @@ const takeNumbers = prepared(['accountId', 'n'], (db, p: { accountId: number; n:
 async function openSqlite(
   tx: Tx,
   visitors: NewVisitorRow[],
-  chats: NewChatRow[],
+  chats: NewChat[],
   ord: number[],
   perAccount: Map<number, number>,
   events: number[],
@@ -275,19 +224,12 @@ async function openSqlite(
     on conflict (channel_id, external_id) do nothing
     returning id, channel_id, external_id, number`.execute(tx);
   const byKey = new Map(inserted.rows.map((r) => [`${r.channel_id}\n${r.external_id}`, r]));
-  const chatValues: unknown[][] = [];
-  visitors.forEach((v, i) => {
+  const toOpen = visitors.flatMap((v, i) => {
     const visitor = byKey.get(`${v.channel_id}\n${v.external_id}`);
-    if (!visitor) return;
-    const row: Omit<Chat, 'id'> = { ...chats[i], visitor_id: visitor.id, last_seq: events[i] };
-    chatValues.push(CHAT_INSERT_COLUMNS.map((col) => row[col]));
+    return visitor ? [{ ...chats[i], visitor_id: visitor.id, last_seq: events[i] }] : [];
   });
-  if (chatValues.length === 0) return [];
-  const opened = await sql<{ id: number; visitor_id: number }>`insert into chats (${sql.raw(CHAT_INSERT_COLUMNS.join(', '))})
-    select ${sql.raw(CHAT_INSERT_COLUMNS.map((_, i) => `c.value ->> ${i}`).join(', '))}
-    from json_each(${JSON.stringify(chatValues)}) c
-    order by c.key
-    returning id, visitor_id`.execute(tx);
-  const chatOf = new Map(opened.rows.map((r) => [r.visitor_id, r.id]));
+  const opened = await insertChatsSqlite(tx, toOpen);
+  if (opened.length === 0) return [];
+  const chatOf = new Map(opened.map((r) => [r.visitor_id, r.id]));
   return inserted.rows.map((r) => ({ ...r, chat_id: chatOf.get(r.id)! }));
 }
