@@ -15,10 +15,10 @@
  */
 import { sql } from 'kysely';
 import { isPostgres, type Tx } from '../../db/database.js';
-import type { Chat, Message } from '../../db/schema.js';
+import type { Chat } from '../../db/schema.js';
 import { payloadJson, takeSeqs } from '../../events/outbox.js';
 import { messageCreatedPayload } from '../chats/chatEvents.js';
-import { insertMessageRow, type MessageRow } from '../messages/insertMessage.js';
+import { insertMessages, type MessageRow } from '../messages/insertMessage.js';
 import { chatCreatedPayload, type OpenedChat } from './newSenders.js';
 
 export type BatchChat = Pick<Chat, 'id' | 'account_id' | 'channel_id'>;
@@ -42,7 +42,10 @@ export async function storeMessages(tx: Tx, items: BatchMessage[], opened: Opene
     ...(o.offered ? [{ chat: o.chat, type: 'chat.offered' as const, data_json: payloadJson('chat.offered', o.offered), created_at: o.chat.created_at }] : []),
   ]);
   const fresh = new Set(opened.map((o) => o.chat.id));
-  const messages = isPostgres(tx) ? await insertMessagesPostgres(tx, items) : await insertMessagesSqlite(tx, items);
+  const messages = await insertMessages(
+    tx,
+    items.map(({ row }) => row),
+  );
   const events = [
     ...created,
     ...items.map(({ chat }, i): EventToWrite => ({
@@ -65,32 +68,6 @@ function places(events: EventToWrite[]): { k: number[]; perChat: Map<number, num
     return n;
   });
   return { k, perChat };
-}
-
-/** PostgreSQL: one statement, taking the messages' ids as it inserts them and returning them in the order given. */
-async function insertMessagesPostgres(tx: Tx, items: BatchMessage[]): Promise<Message[]> {
-  if (items.length === 0) return [];
-  const column = <K extends keyof MessageRow>(k: K) => items.map(({ row }) => row[k]);
-  const ids = await sql<{ id: number }>`with input as (
-      select nextval(pg_get_serial_sequence('messages', 'id')) as id, u.*
-      from unnest(cast(${column('account_id')} as integer[]), cast(${column('chat_id')} as integer[]),
-        cast(${column('author')} as text[]), cast(${column('agent_id')} as integer[]), cast(${column('type')} as text[]), cast(${column('text')} as text[]),
-        cast(${column('file')} as text[]), cast(${column('file_name')} as text[]), cast(${column('file_size')} as bigint[]), cast(${column('thumb')} as text[]),
-        cast(${column('latitude')} as double precision[]), cast(${column('longitude')} as double precision[]), cast(${column('extra_json')} as text[]),
-        cast(${column('external_id')} as text[]), cast(${column('internal')} as integer[]), cast(${column('suppressed')} as integer[]),
-        cast(${column('delivery_status')} as text[]), cast(${column('delivery_error')} as text[]), cast(${column('created_at')} as bigint[]))
-        with ordinality as u(account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb, latitude, longitude,
-          extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at, position)
-    ), inserted as (
-      insert into messages (id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
-        latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at)
-      select id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
-        latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at
-      from input
-    )
-    select id from input order by position`.execute(tx);
-  if (ids.rows.length !== items.length) throw new Error('storeInboundBatch: message ids missing');
-  return items.map(({ row }, i) => ({ id: Number(ids.rows[i].id), ...row, file_removed_at: null }));
 }
 
 /**
@@ -120,13 +97,6 @@ async function insertEventsPostgres(tx: Tx, events: EventToWrite[], fresh: Set<n
     order by e.position
     returning id`.execute(tx);
   if (inserted.rows.length !== events.length) throw new Error('storeInboundBatch: a chat of the batch is gone');
-}
-
-/** SQLite, one writer: the messages one by one, as alone (most of a SQLite statement's cost is the row it writes). */
-async function insertMessagesSqlite(tx: Tx, items: BatchMessage[]): Promise<Message[]> {
-  const messages: Message[] = [];
-  for (const { row } of items) messages.push(await insertMessageRow(tx, row));
-  return messages;
 }
 
 /** SQLite: each chat's sequence moved on once (the chats the batch opened aside), then the events in one insert from a JSON array, in the order given. */
