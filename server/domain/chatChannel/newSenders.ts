@@ -27,7 +27,7 @@ import type { EventPayloads } from '../../events/catalogue.js';
 import { presentChat } from '../../presenters/chat.js';
 import { insertChatsSqlite, insertChatsStep, newChatRow, type NewChat } from '../chats/insertChats.js';
 import { accountRouting, type AccountRouting } from '../routing/routingConfig.js';
-import { newVisitorRow } from '../visitors/upsertVisitor.js';
+import { insertVisitorsSqlite, insertVisitorsStep, newVisitorRow, type NewVisitor } from '../visitors/insertVisitors.js';
 import { senderDetails, type InboundJob } from './storeInbound.js';
 
 /** Thrown when another transaction created one of the batch's new visitors meanwhile: the batch is then written job by job (db/groupCommit.ts), as alone. */
@@ -76,50 +76,23 @@ function pageOf(job: InboundJob): { url: string } | null {
   return url && /^https?:/.test(url) ? { url } : null;
 }
 
-type NewVisitorRow = Omit<Visitor, 'id' | 'number'>;
-
 /** The visitor row upsertVisitor inserts, with the chats count openChat then sets. */
-function visitorRow({ channel, req, now }: InboundJob): NewVisitorRow {
-  return {
-    ...newVisitorRow({
-      accountId: channel.account_id,
-      channelId: channel.id,
-      externalId: req.sender.id,
-      externalIdIsNumber: req.sender.idIsNumber,
-      details: senderDetails(req),
-      now,
-    }),
-    chats_count: 1,
-  };
+function visitorRow({ channel, req, now }: InboundJob): NewVisitor {
+  return newVisitorRow({
+    accountId: channel.account_id,
+    channelId: channel.id,
+    externalId: req.sender.id,
+    externalIdIsNumber: req.sender.idIsNumber,
+    details: senderDetails(req),
+    now,
+    chatsCount: 1,
+  });
 }
 
 /** The chat row openChat inserts (last_seq 0: the caller's events move it on). */
 function chatRow(job: InboundJob): NewChat {
   return newChatRow({ accountId: job.channel.account_id, channelId: job.channel.id, page: pageOf(job), now: job.now });
 }
-
-const VISITOR_INSERT_COLUMNS = [
-  'account_id',
-  'channel_id',
-  'external_id',
-  'external_id_is_number',
-  'number',
-  'name',
-  'email',
-  'phone',
-  'photo',
-  'url',
-  'invite',
-  'description',
-  'user_token',
-  'blacklisted',
-  'token_hash',
-  'session_json',
-  'widget_contact_json',
-  'chats_count',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof Omit<Visitor, 'id'>)[];
 
 /**
  * Opens the visitors and chats of new senders, one job each (the sender's first
@@ -160,32 +133,23 @@ interface OpenedRow {
 /** PostgreSQL: the numbers taken, the visitors inserted (a conflict skipped), and their chats, in one statement. */
 async function openPostgres(
   tx: Tx,
-  visitors: NewVisitorRow[],
+  visitors: NewVisitor[],
   chats: NewChat[],
   ord: number[],
   perAccount: Map<number, number>,
   events: number[],
 ): Promise<OpenedRow[]> {
-  const v = <K extends keyof NewVisitorRow>(k: K) => visitors.map((r) => r[k]);
   const result = await sql<OpenedRow>`with nums as (
       update accounts set next_visitor_number = accounts.next_visitor_number + k.n
       from unnest(cast(${[...perAccount.keys()]} as integer[]), cast(${[...perAccount.values()]} as integer[])) as k(id, n)
       where accounts.id = k.id
       returning accounts.id, accounts.next_visitor_number - k.n as base
     ), input as (
-      select * from unnest(cast(${v('account_id')} as integer[]), cast(${v('channel_id')} as integer[]), cast(${v('external_id')} as text[]),
-        cast(${v('external_id_is_number')} as integer[]), cast(${ord} as integer[]), cast(${v('name')} as text[]), cast(${v('email')} as text[]),
-        cast(${v('phone')} as text[]), cast(${v('photo')} as text[]), cast(${v('url')} as text[]), cast(${v('invite')} as text[]),
-        cast(${v('created_at')} as bigint[]))
-        with ordinality as i(account_id, channel_id, external_id, external_id_is_number, ord, name, email, phone, photo, url, invite, now, position)
+      select * from unnest(cast(${visitors.map((r) => r.account_id)} as integer[]), cast(${visitors.map((r) => r.channel_id)} as integer[]),
+        cast(${visitors.map((r) => r.external_id)} as text[]), cast(${ord} as integer[]))
+        with ordinality as i(account_id, channel_id, external_id, ord, position)
     ), v as (
-      insert into visitors (${sql.raw(VISITOR_INSERT_COLUMNS.join(', '))})
-      select i.account_id, i.channel_id, i.external_id, i.external_id_is_number, nums.base + i.ord, i.name, i.email, i.phone, i.photo, i.url, i.invite,
-        null, null, 0, null, '{}', null, 1, i.now, i.now
-      from input i join nums on nums.id = i.account_id
-      order by i.account_id, i.ord
-      on conflict (channel_id, external_id) do nothing
-      returning id, channel_id, external_id, number
+      ${insertVisitorsStep(visitors, sql`select i.position, nums.base + i.ord as number from input i join nums on nums.id = i.account_id`)}
     ), c as (
       ${insertChatsStep(
         chats.map((chat, i) => ({ ...chat, last_seq: events[i] })),
@@ -207,7 +171,7 @@ const takeNumbers = prepared(['accountId', 'n'], (db, p: { accountId: number; n:
 /** SQLite: each account's numbers (one statement each), the visitors, then their chats, each a multi-row insert from a JSON array. */
 async function openSqlite(
   tx: Tx,
-  visitors: NewVisitorRow[],
+  visitors: NewVisitor[],
   chats: NewChat[],
   ord: number[],
   perAccount: Map<number, number>,
@@ -215,15 +179,11 @@ async function openSqlite(
 ): Promise<OpenedRow[]> {
   const base = new Map<number, number>();
   for (const [accountId, n] of perAccount) base.set(accountId, (await takeNumbers.only(tx, { accountId, n })).next_visitor_number - n);
-  const visitorValues = visitors.map((r, i) => VISITOR_INSERT_COLUMNS.map((col) => (col === 'number' ? base.get(r.account_id)! + ord[i] : r[col])));
-  const inserted = await sql<Omit<OpenedRow, 'chat_id'>>`insert into visitors (${sql.raw(VISITOR_INSERT_COLUMNS.join(', '))})
-    select ${sql.raw(VISITOR_INSERT_COLUMNS.map((_, i) => `v.value ->> ${i}`).join(', '))}
-    from json_each(${JSON.stringify(visitorValues)}) v
-    where true
-    order by v.key
-    on conflict (channel_id, external_id) do nothing
-    returning id, channel_id, external_id, number`.execute(tx);
-  const byKey = new Map(inserted.rows.map((r) => [`${r.channel_id}\n${r.external_id}`, r]));
+  const inserted = await insertVisitorsSqlite(
+    tx,
+    visitors.map((r, i) => ({ ...r, number: base.get(r.account_id)! + ord[i] })),
+  );
+  const byKey = new Map(inserted.map((r) => [`${r.channel_id}\n${r.external_id}`, r]));
   const toOpen = visitors.flatMap((v, i) => {
     const visitor = byKey.get(`${v.channel_id}\n${v.external_id}`);
     return visitor ? [{ ...chats[i], visitor_id: visitor.id, last_seq: events[i] }] : [];
@@ -231,5 +191,5 @@ async function openSqlite(
   const opened = await insertChatsSqlite(tx, toOpen);
   if (opened.length === 0) return [];
   const chatOf = new Map(opened.map((r) => [r.visitor_id, r.id]));
-  return inserted.rows.map((r) => ({ ...r, chat_id: chatOf.get(r.id)! }));
+  return inserted.map((r) => ({ ...r, chat_id: chatOf.get(r.id)! }));
 }
