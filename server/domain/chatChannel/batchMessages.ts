@@ -12,6 +12,8 @@
  * ahead: the relay relies on an event's id being taken by the insert that
  * writes its row (events/relayClaim.ts); the events are inserted in the order
  * above, so their ids ascend as their sequence numbers do within a chat.
+ * The inserts are the owners' (messages/insertMessage.ts insertMessages,
+ * events/outbox.ts recordChatEvents).
  */
 import type { Tx } from '../../db/database.js';
 import type { Chat } from '../../db/schema.js';

@@ -5,7 +5,8 @@
  * insert, then openChat's pending chat and chats count, and its chat.created
  * event presenting both). On PostgreSQL the numbers, visitors and chats are one
  * statement; on SQLite one per account for the numbers, one for the visitors,
- * one for the chats.
+ * one for the chats. The rows and their inserts are the owners' (visitors/insertVisitors.ts,
+ * chats/insertChats.ts): this module only ties them together.
  *
  * A new sender is written here only when storeInbound would write nothing else
  * for it: every job of the sender in the batch is a message, all with the same
