@@ -25,6 +25,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Tx } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import type { EventsTable } from '../db/schema.js';
+import { insertGapProbe } from './outbox.js';
 
 export type EventRow = Selectable<EventsTable>;
 
@@ -148,13 +149,9 @@ export class PostgresClaimer {
 async function probeGap(tx: Tx, id: number, accountId: number): Promise<GapState> {
   await sql`savepoint relay_gap_probe`.execute(tx);
   try {
-    const inserted = await sql<{ id: number }>`
-      insert into events (id, account_id, type, data_json, created_at)
-      values (${id}, ${accountId}, '_relay_gap_probe', '{}', 0)
-      on conflict (id) do nothing
-      returning id`.execute(tx);
+    const free = await insertGapProbe(tx, id, accountId);
     await sql`rollback to savepoint relay_gap_probe`.execute(tx);
-    return inserted.rows.length > 0 ? 'free' : 'committed';
+    return free ? 'free' : 'committed';
   } catch (err) {
     await sql`rollback to savepoint relay_gap_probe`.execute(tx);
     if (isLockTimeout(err)) return 'in_flight';

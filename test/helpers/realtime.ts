@@ -14,7 +14,7 @@ import type { StreamEvent } from '../../server/realtime/hub.js';
 import { RELAYED_THROUGH } from '../../server/events/relayClaim.js';
 import { issueToken } from '../../server/domain/auth/tokens.js';
 import { wsText } from '../../server/lib/wsText.js';
-import { newVisitorRow } from '../../server/domain/visitors/upsertVisitor.js';
+import { newVisitorRow } from '../../server/domain/visitors/insertVisitors.js';
 
 export interface Frame {
   type: string;

@@ -10,7 +10,7 @@ import type { AppContext } from '../../server/context.js';
 import { commit } from '../../server/events/outbox.js';
 import { enqueueDelivery } from '../../server/webhooks/enqueue.js';
 import type { DeliveryKind } from '../../server/webhooks/kinds.js';
-import { newVisitorRow } from '../../server/domain/visitors/upsertVisitor.js';
+import { newVisitorRow } from '../../server/domain/visitors/insertVisitors.js';
 
 export interface Received {
   method: string;

@@ -12,13 +12,14 @@
  * ahead: the relay relies on an event's id being taken by the insert that
  * writes its row (events/relayClaim.ts); the events are inserted in the order
  * above, so their ids ascend as their sequence numbers do within a chat.
+ * The inserts are the owners' (messages/insertMessage.ts insertMessages,
+ * events/outbox.ts recordChatEvents).
  */
-import { sql } from 'kysely';
-import { isPostgres, type Tx } from '../../db/database.js';
-import type { Chat, Message } from '../../db/schema.js';
-import { payloadJson, takeSeqs } from '../../events/outbox.js';
+import type { Tx } from '../../db/database.js';
+import type { Chat } from '../../db/schema.js';
+import { payloadJson, recordChatEvents, type ChatEventRow } from '../../events/outbox.js';
 import { messageCreatedPayload } from '../chats/chatEvents.js';
-import { insertMessageRow, type MessageRow } from '../messages/insertMessage.js';
+import { insertMessages, type MessageRow } from '../messages/insertMessage.js';
 import { chatCreatedPayload, type OpenedChat } from './newSenders.js';
 
 export type BatchChat = Pick<Chat, 'id' | 'account_id' | 'channel_id'>;
@@ -28,116 +29,26 @@ export interface BatchMessage {
   row: MessageRow;
 }
 
-interface EventToWrite {
-  chat: BatchChat;
-  type: 'chat.created' | 'chat.offered' | 'message.created';
-  data_json: string;
-  created_at: number;
-}
-
 /** The messages' ids, in the order given. */
 export async function storeMessages(tx: Tx, items: BatchMessage[], opened: OpenedChat[]): Promise<number[]> {
-  const created: EventToWrite[] = opened.flatMap((o): EventToWrite[] => [
+  const created: ChatEventRow[] = opened.flatMap((o): ChatEventRow[] => [
     { chat: o.chat, type: 'chat.created', data_json: payloadJson('chat.created', chatCreatedPayload(o)), created_at: o.chat.created_at },
     ...(o.offered ? [{ chat: o.chat, type: 'chat.offered' as const, data_json: payloadJson('chat.offered', o.offered), created_at: o.chat.created_at }] : []),
   ]);
   const fresh = new Set(opened.map((o) => o.chat.id));
-  const messages = isPostgres(tx) ? await insertMessagesPostgres(tx, items) : await insertMessagesSqlite(tx, items);
+  const messages = await insertMessages(
+    tx,
+    items.map(({ row }) => row),
+  );
   const events = [
     ...created,
-    ...items.map(({ chat }, i): EventToWrite => ({
+    ...items.map(({ chat }, i): ChatEventRow => ({
       chat,
       type: 'message.created',
       data_json: payloadJson('message.created', messageCreatedPayload(messages[i])),
       created_at: messages[i].created_at,
     })),
   ];
-  await (isPostgres(tx) ? insertEventsPostgres(tx, events, fresh) : insertEventsSqlite(tx, events, fresh));
+  await recordChatEvents(tx, events, fresh);
   return messages.map((m) => m.id);
-}
-
-/** Each event's place among its chat's events of the batch: k = 1, 2, … */
-function places(events: EventToWrite[]): { k: number[]; perChat: Map<number, number> } {
-  const perChat = new Map<number, number>();
-  const k = events.map(({ chat }) => {
-    const n = (perChat.get(chat.id) ?? 0) + 1;
-    perChat.set(chat.id, n);
-    return n;
-  });
-  return { k, perChat };
-}
-
-/** PostgreSQL: one statement, taking the messages' ids as it inserts them and returning them in the order given. */
-async function insertMessagesPostgres(tx: Tx, items: BatchMessage[]): Promise<Message[]> {
-  if (items.length === 0) return [];
-  const column = <K extends keyof MessageRow>(k: K) => items.map(({ row }) => row[k]);
-  const ids = await sql<{ id: number }>`with input as (
-      select nextval(pg_get_serial_sequence('messages', 'id')) as id, u.*
-      from unnest(cast(${column('account_id')} as integer[]), cast(${column('chat_id')} as integer[]),
-        cast(${column('author')} as text[]), cast(${column('agent_id')} as integer[]), cast(${column('type')} as text[]), cast(${column('text')} as text[]),
-        cast(${column('file')} as text[]), cast(${column('file_name')} as text[]), cast(${column('file_size')} as bigint[]), cast(${column('thumb')} as text[]),
-        cast(${column('latitude')} as double precision[]), cast(${column('longitude')} as double precision[]), cast(${column('extra_json')} as text[]),
-        cast(${column('external_id')} as text[]), cast(${column('internal')} as integer[]), cast(${column('suppressed')} as integer[]),
-        cast(${column('delivery_status')} as text[]), cast(${column('delivery_error')} as text[]), cast(${column('created_at')} as bigint[]))
-        with ordinality as u(account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb, latitude, longitude,
-          extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at, position)
-    ), inserted as (
-      insert into messages (id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
-        latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at)
-      select id, account_id, chat_id, author, agent_id, type, text, file, file_name, file_size, thumb,
-        latitude, longitude, extra_json, external_id, internal, suppressed, delivery_status, delivery_error, created_at
-      from input
-    )
-    select id from input order by position`.execute(tx);
-  if (ids.rows.length !== items.length) throw new Error('storeInboundBatch: message ids missing');
-  return items.map(({ row }, i) => ({ id: Number(ids.rows[i].id), ...row, file_removed_at: null }));
-}
-
-/**
- * PostgreSQL: one statement that moves each chat's sequence on by its number
- * of events (the chats the batch opened aside) and inserts the events in the
- * order given (ORDER BY the array position).
- */
-async function insertEventsPostgres(tx: Tx, events: EventToWrite[], fresh: Set<number>): Promise<void> {
-  if (events.length === 0) return;
-  const { k, perChat } = places(events);
-  const moved = [...perChat].filter(([chatId]) => !fresh.has(chatId));
-  const inserted = await sql<{ id: number }>`with bumped as (
-      update chats set last_seq = chats.last_seq + v.n
-      from unnest(cast(${moved.map(([id]) => id)} as integer[]), cast(${moved.map(([, n]) => n)} as integer[])) as v(id, n)
-      where chats.id = v.id
-      returning chats.id, chats.last_seq - v.n as base
-    )
-    insert into events (account_id, type, chat_id, channel_id, seq, data_json, created_at)
-    select e.account_id, e.type, e.chat_id, e.channel_id, coalesce(b.base, 0) + e.k, e.data_json, e.created_at
-    from unnest(cast(${events.map((e) => e.chat.account_id)} as integer[]), cast(${events.map((e) => e.type)} as text[]),
-      cast(${events.map((e) => e.chat.id)} as integer[]), cast(${events.map((e) => e.chat.channel_id)} as integer[]),
-      cast(${k} as integer[]), cast(${events.map((e) => fresh.has(e.chat.id))} as boolean[]),
-      cast(${events.map((e) => e.data_json)} as text[]), cast(${events.map((e) => e.created_at)} as bigint[]))
-      with ordinality as e(account_id, type, chat_id, channel_id, k, fresh, data_json, created_at, position)
-    left join bumped b on b.id = e.chat_id
-    where e.fresh or b.id is not null
-    order by e.position
-    returning id`.execute(tx);
-  if (inserted.rows.length !== events.length) throw new Error('storeInboundBatch: a chat of the batch is gone');
-}
-
-/** SQLite, one writer: the messages one by one, as alone (most of a SQLite statement's cost is the row it writes). */
-async function insertMessagesSqlite(tx: Tx, items: BatchMessage[]): Promise<Message[]> {
-  const messages: Message[] = [];
-  for (const { row } of items) messages.push(await insertMessageRow(tx, row));
-  return messages;
-}
-
-/** SQLite: each chat's sequence moved on once (the chats the batch opened aside), then the events in one insert from a JSON array, in the order given. */
-async function insertEventsSqlite(tx: Tx, events: EventToWrite[], fresh: Set<number>): Promise<void> {
-  if (events.length === 0) return;
-  const { k, perChat } = places(events);
-  const base = new Map<number, number>();
-  for (const [chatId, n] of perChat) base.set(chatId, fresh.has(chatId) ? 0 : (await takeSeqs(tx, chatId, n)) - 1);
-  const rows = events.map((e, i) => [e.chat.account_id, e.type, e.chat.id, e.chat.channel_id, base.get(e.chat.id)! + k[i], e.data_json, e.created_at]);
-  await sql`insert into events (account_id, type, chat_id, channel_id, seq, data_json, created_at)
-    select e.value ->> 0, e.value ->> 1, e.value ->> 2, e.value ->> 3, e.value ->> 4, e.value ->> 5, e.value ->> 6
-    from json_each(${JSON.stringify(rows)}) e
-    order by e.key`.execute(tx);
 }

@@ -5,7 +5,8 @@
  * insert, then openChat's pending chat and chats count, and its chat.created
  * event presenting both). On PostgreSQL the numbers, visitors and chats are one
  * statement; on SQLite one per account for the numbers, one for the visitors,
- * one for the chats.
+ * one for the chats. The rows and their inserts are the owners' (visitors/insertVisitors.ts,
+ * chats/insertChats.ts): this module only ties them together.
  *
  * A new sender is written here only when storeInbound would write nothing else
  * for it: every job of the sender in the batch is a message, all with the same
@@ -25,8 +26,9 @@ import { prepared } from '../../db/prepared.js';
 import type { Chat, Visitor } from '../../db/schema.js';
 import type { EventPayloads } from '../../events/catalogue.js';
 import { presentChat } from '../../presenters/chat.js';
+import { insertChatsSqlite, insertChatsStep, newChatRow, type NewChat } from '../chats/insertChats.js';
 import { accountRouting, type AccountRouting } from '../routing/routingConfig.js';
-import { newVisitorRow } from '../visitors/upsertVisitor.js';
+import { insertVisitorsSqlite, insertVisitorsStep, newVisitorRow, type NewVisitor } from '../visitors/insertVisitors.js';
 import { senderDetails, type InboundJob } from './storeInbound.js';
 
 /** Thrown when another transaction created one of the batch's new visitors meanwhile: the batch is then written job by job (db/groupCommit.ts), as alone. */
@@ -70,105 +72,28 @@ export function chatCreatedPayload({ chat, visitor }: OpenedChat): EventPayloads
 }
 
 /** The page a chat-channel chat opens with (storeInbound's opening). */
-function pageJson(job: InboundJob): string | null {
+function pageOf(job: InboundJob): { url: string } | null {
   const url = job.req.sender.url;
-  return url && /^https?:/.test(url) ? JSON.stringify({ url }) : null;
+  return url && /^https?:/.test(url) ? { url } : null;
 }
 
-type NewVisitorRow = Omit<Visitor, 'id' | 'number'>;
-type NewChatRow = Omit<Chat, 'id' | 'visitor_id'>;
-
 /** The visitor row upsertVisitor inserts, with the chats count openChat then sets. */
-function visitorRow({ channel, req, now }: InboundJob): NewVisitorRow {
-  return {
-    ...newVisitorRow({
-      accountId: channel.account_id,
-      channelId: channel.id,
-      externalId: req.sender.id,
-      externalIdIsNumber: req.sender.idIsNumber,
-      details: senderDetails(req),
-      now,
-    }),
-    chats_count: 1,
-  };
+function visitorRow({ channel, req, now }: InboundJob): NewVisitor {
+  return newVisitorRow({
+    accountId: channel.account_id,
+    channelId: channel.id,
+    externalId: req.sender.id,
+    externalIdIsNumber: req.sender.idIsNumber,
+    details: senderDetails(req),
+    now,
+    chatsCount: 1,
+  });
 }
 
 /** The chat row openChat inserts (last_seq 0: the caller's events move it on). */
-function chatRow(job: InboundJob): NewChatRow {
-  return {
-    account_id: job.channel.account_id,
-    channel_id: job.channel.id,
-    department_id: null,
-    status: 'pending',
-    accepted_by: null,
-    agent_ids_json: '[]',
-    custom_data_json: '[]',
-    contact_info_json: null,
-    crm_link: null,
-    enable_assign: 0,
-    page_json: pageJson(job),
-    rate: null,
-    blacklisted: 0,
-    last_seq: 0,
-    created_at: job.now,
-    accepted_at: null,
-    missed_at: null,
-    finished_at: null,
-    updated_at: job.now,
-    first_response_at: null,
-    crm_custom_data_json: null,
-    crm_page_json: null,
-  };
+function chatRow(job: InboundJob): NewChat {
+  return newChatRow({ accountId: job.channel.account_id, channelId: job.channel.id, page: pageOf(job), now: job.now });
 }
-
-const VISITOR_INSERT_COLUMNS = [
-  'account_id',
-  'channel_id',
-  'external_id',
-  'external_id_is_number',
-  'number',
-  'name',
-  'email',
-  'phone',
-  'photo',
-  'url',
-  'invite',
-  'description',
-  'user_token',
-  'blacklisted',
-  'token_hash',
-  'session_json',
-  'widget_contact_json',
-  'chats_count',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof Omit<Visitor, 'id'>)[];
-
-const CHAT_INSERT_COLUMNS = [
-  'account_id',
-  'channel_id',
-  'visitor_id',
-  'department_id',
-  'status',
-  'accepted_by',
-  'agent_ids_json',
-  'custom_data_json',
-  'contact_info_json',
-  'crm_link',
-  'enable_assign',
-  'page_json',
-  'rate',
-  'blacklisted',
-  'last_seq',
-  'created_at',
-  'accepted_at',
-  'missed_at',
-  'finished_at',
-  'updated_at',
-  'first_response_at',
-  'crm_custom_data_json',
-  'crm_page_json',
-] as const satisfies readonly (keyof Omit<Chat, 'id'>)[];
 
 /**
  * Opens the visitors and chats of new senders, one job each (the sender's first
@@ -209,39 +134,28 @@ interface OpenedRow {
 /** PostgreSQL: the numbers taken, the visitors inserted (a conflict skipped), and their chats, in one statement. */
 async function openPostgres(
   tx: Tx,
-  visitors: NewVisitorRow[],
-  chats: NewChatRow[],
+  visitors: NewVisitor[],
+  chats: NewChat[],
   ord: number[],
   perAccount: Map<number, number>,
   events: number[],
 ): Promise<OpenedRow[]> {
-  const v = <K extends keyof NewVisitorRow>(k: K) => visitors.map((r) => r[k]);
-  const c = <K extends keyof NewChatRow>(k: K) => chats.map((r) => r[k]);
   const result = await sql<OpenedRow>`with nums as (
       update accounts set next_visitor_number = accounts.next_visitor_number + k.n
       from unnest(cast(${[...perAccount.keys()]} as integer[]), cast(${[...perAccount.values()]} as integer[])) as k(id, n)
       where accounts.id = k.id
       returning accounts.id, accounts.next_visitor_number - k.n as base
     ), input as (
-      select * from unnest(cast(${v('account_id')} as integer[]), cast(${v('channel_id')} as integer[]), cast(${v('external_id')} as text[]),
-        cast(${v('external_id_is_number')} as integer[]), cast(${ord} as integer[]), cast(${v('name')} as text[]), cast(${v('email')} as text[]),
-        cast(${v('phone')} as text[]), cast(${v('photo')} as text[]), cast(${v('url')} as text[]), cast(${v('invite')} as text[]),
-        cast(${v('created_at')} as bigint[]), cast(${c('page_json')} as text[]), cast(${events} as integer[]))
-        as i(account_id, channel_id, external_id, external_id_is_number, ord, name, email, phone, photo, url, invite, now, page_json, last_seq)
+      select * from unnest(cast(${visitors.map((r) => r.account_id)} as integer[]), cast(${visitors.map((r) => r.channel_id)} as integer[]),
+        cast(${visitors.map((r) => r.external_id)} as text[]), cast(${ord} as integer[]))
+        with ordinality as i(account_id, channel_id, external_id, ord, position)
     ), v as (
-      insert into visitors (${sql.raw(VISITOR_INSERT_COLUMNS.join(', '))})
-      select i.account_id, i.channel_id, i.external_id, i.external_id_is_number, nums.base + i.ord, i.name, i.email, i.phone, i.photo, i.url, i.invite,
-        null, null, 0, null, '{}', null, 1, i.now, i.now
-      from input i join nums on nums.id = i.account_id
-      order by i.account_id, i.ord
-      on conflict (channel_id, external_id) do nothing
-      returning id, channel_id, external_id, number
+      ${insertVisitorsStep(visitors, sql`select i.position, nums.base + i.ord as number from input i join nums on nums.id = i.account_id`)}
     ), c as (
-      insert into chats (${sql.raw(CHAT_INSERT_COLUMNS.join(', '))})
-      select i.account_id, i.channel_id, v.id, null, 'pending', null, '[]', '[]', null, null, 0, i.page_json, null, 0, i.last_seq,
-        i.now, null, null, null, i.now, null, null, null
-      from v join input i on i.channel_id = v.channel_id and i.external_id = v.external_id
-      returning id, visitor_id
+      ${insertChatsStep(
+        chats.map((chat, i) => ({ ...chat, last_seq: events[i] })),
+        sql`select i.position, v.id as visitor_id from v join input i on i.channel_id = v.channel_id and i.external_id = v.external_id`,
+      )}
     )
     select v.id, v.channel_id, v.external_id, v.number, c.id as chat_id from v join c on c.visitor_id = v.id`.execute(tx);
   return result.rows;
@@ -258,36 +172,25 @@ const takeNumbers = prepared(['accountId', 'n'], (db, p: { accountId: number; n:
 /** SQLite: each account's numbers (one statement each), the visitors, then their chats, each a multi-row insert from a JSON array. */
 async function openSqlite(
   tx: Tx,
-  visitors: NewVisitorRow[],
-  chats: NewChatRow[],
+  visitors: NewVisitor[],
+  chats: NewChat[],
   ord: number[],
   perAccount: Map<number, number>,
   events: number[],
 ): Promise<OpenedRow[]> {
   const base = new Map<number, number>();
   for (const [accountId, n] of perAccount) base.set(accountId, (await takeNumbers.only(tx, { accountId, n })).next_visitor_number - n);
-  const visitorValues = visitors.map((r, i) => VISITOR_INSERT_COLUMNS.map((col) => (col === 'number' ? base.get(r.account_id)! + ord[i] : r[col])));
-  const inserted = await sql<Omit<OpenedRow, 'chat_id'>>`insert into visitors (${sql.raw(VISITOR_INSERT_COLUMNS.join(', '))})
-    select ${sql.raw(VISITOR_INSERT_COLUMNS.map((_, i) => `v.value ->> ${i}`).join(', '))}
-    from json_each(${JSON.stringify(visitorValues)}) v
-    where true
-    order by v.key
-    on conflict (channel_id, external_id) do nothing
-    returning id, channel_id, external_id, number`.execute(tx);
-  const byKey = new Map(inserted.rows.map((r) => [`${r.channel_id}\n${r.external_id}`, r]));
-  const chatValues: unknown[][] = [];
-  visitors.forEach((v, i) => {
+  const inserted = await insertVisitorsSqlite(
+    tx,
+    visitors.map((r, i) => ({ ...r, number: base.get(r.account_id)! + ord[i] })),
+  );
+  const byKey = new Map(inserted.map((r) => [`${r.channel_id}\n${r.external_id}`, r]));
+  const toOpen = visitors.flatMap((v, i) => {
     const visitor = byKey.get(`${v.channel_id}\n${v.external_id}`);
-    if (!visitor) return;
-    const row: Omit<Chat, 'id'> = { ...chats[i], visitor_id: visitor.id, last_seq: events[i] };
-    chatValues.push(CHAT_INSERT_COLUMNS.map((col) => row[col]));
+    return visitor ? [{ ...chats[i], visitor_id: visitor.id, last_seq: events[i] }] : [];
   });
-  if (chatValues.length === 0) return [];
-  const opened = await sql<{ id: number; visitor_id: number }>`insert into chats (${sql.raw(CHAT_INSERT_COLUMNS.join(', '))})
-    select ${sql.raw(CHAT_INSERT_COLUMNS.map((_, i) => `c.value ->> ${i}`).join(', '))}
-    from json_each(${JSON.stringify(chatValues)}) c
-    order by c.key
-    returning id, visitor_id`.execute(tx);
-  const chatOf = new Map(opened.rows.map((r) => [r.visitor_id, r.id]));
-  return inserted.rows.map((r) => ({ ...r, chat_id: chatOf.get(r.id)! }));
+  const opened = await insertChatsSqlite(tx, toOpen);
+  if (opened.length === 0) return [];
+  const chatOf = new Map(opened.map((r) => [r.visitor_id, r.id]));
+  return inserted.map((r) => ({ ...r, chat_id: chatOf.get(r.id)! }));
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, testDialect, type TestApp } from '../../../test/helpers/testApp.js';
-import { newVisitorRow } from '../visitors/upsertVisitor.js';
+import { newVisitorRow } from '../visitors/insertVisitors.js';
 import { parseInbound } from './parseInbound.js';
 import { receiveInbound } from './receiveInbound.js';
 

@@ -9,6 +9,7 @@ import { prepared } from '../../db/prepared.js';
 import type { Chat, Visitor } from '../../db/schema.js';
 import { startRouting } from '../routing/offerChat.js';
 import { recordChatState } from './chatEvents.js';
+import { insertChat, newChatRow } from './insertChats.js';
 
 // The id from the partial index chats_visitor_open (its condition spelled as a literal, so
 // SQLite can prove the index applies), then the row by its key: SQLite reads the row through
@@ -47,31 +48,17 @@ export async function openChat(
   const open = input.visitorCreated ? undefined : await findOpenChat(tx, input.visitor.id);
   if (open) return { chat: open, created: false };
   const { visitor, now } = input;
-  const chat = await tx
-    .insertInto('chats')
-    .values({
-      account_id: visitor.account_id,
-      channel_id: visitor.channel_id,
-      visitor_id: visitor.id,
-      department_id: input.departmentId ?? null,
-      status: 'pending',
-      accepted_by: null,
-      agent_ids_json: '[]',
-      custom_data_json: input.customData ? JSON.stringify(input.customData) : '[]',
-      contact_info_json: null,
-      crm_link: null,
-      enable_assign: 0,
-      page_json: input.page ? JSON.stringify(input.page) : null,
-      rate: null,
-      blacklisted: 0,
-      last_seq: 0,
-      created_at: now,
-      accepted_at: null,
-      finished_at: null,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const chat = await insertChat(tx, {
+    ...newChatRow({
+      accountId: visitor.account_id,
+      channelId: visitor.channel_id,
+      departmentId: input.departmentId,
+      page: input.page,
+      customData: input.customData,
+      now,
+    }),
+    visitor_id: visitor.id,
+  });
   // Read back as the chat's event presents it (no second read of the visitor).
   const counted = await tx
     .updateTable('visitors')

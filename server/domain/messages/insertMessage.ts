@@ -1,6 +1,12 @@
-/** Writes one message row of a chat from a normalized message. */
-import type { Tx } from '../../db/database.js';
+/**
+ * The one writer of message rows (test/lint/writers.test.ts keeps it so): a
+ * new message's row is built by messageRow() from MESSAGE_COLUMNS' columns,
+ * and written by insertMessage (one) or insertMessages (a chat-channel batch).
+ */
+import { sql } from 'kysely';
+import { isPostgres, type Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
+import { unnestRows, type PgType } from '../../db/rowArrays.js';
 import type { Chat, Message, MessagesTable } from '../../db/schema.js';
 import type { NormalizedMessage } from './normalizeMessage.js';
 
@@ -18,27 +24,32 @@ export interface InsertMessageInput {
 /** A new message: its file is not freed yet (file_removed_at, migration 047, is set only by domain/uploads/freeUploads.ts). */
 export type MessageRow = Omit<Message, 'id' | 'file_removed_at'>;
 
-export const MESSAGE_COLUMNS = [
-  'account_id',
-  'chat_id',
-  'author',
-  'agent_id',
-  'type',
-  'text',
-  'file',
-  'file_name',
-  'file_size',
-  'thumb',
-  'latitude',
-  'longitude',
-  'extra_json',
-  'external_id',
-  'internal',
-  'suppressed',
-  'delivery_status',
-  'delivery_error',
-  'created_at',
-] as const satisfies readonly (keyof MessageRow)[];
+/** Every column a new message's row sets, with its PostgreSQL type (for the batch's arrays). */
+const PG_TYPES = {
+  account_id: 'integer',
+  chat_id: 'integer',
+  author: 'text',
+  agent_id: 'integer',
+  type: 'text',
+  text: 'text',
+  file: 'text',
+  file_name: 'text',
+  file_size: 'bigint',
+  thumb: 'text',
+  latitude: 'double precision',
+  longitude: 'double precision',
+  extra_json: 'text',
+  external_id: 'text',
+  internal: 'integer',
+  suppressed: 'integer',
+  delivery_status: 'text',
+  delivery_error: 'text',
+  created_at: 'bigint',
+} as const satisfies Record<keyof MessageRow, PgType>;
+
+/** The columns of a new message's row, in one order for every statement. */
+export const MESSAGE_COLUMNS = Object.keys(PG_TYPES) as (keyof MessageRow)[];
+const COLUMN_LIST = sql.raw(MESSAGE_COLUMNS.join(', '));
 
 const insertRow = prepared<MessageRow, Message>(MESSAGE_COLUMNS, (db, row) => db.insertInto('messages').values(row).returningAll());
 
@@ -46,9 +57,30 @@ export async function insertMessage(tx: Tx, input: InsertMessageInput): Promise<
   return insertRow.only(tx, messageRow(input));
 }
 
-/** Writes a row messageRow() built. */
-export async function insertMessageRow(tx: Tx, row: MessageRow): Promise<Message> {
-  return insertRow.only(tx, row);
+/**
+ * Writes rows messageRow() built, in the order given (the chat-channel batch,
+ * chatChannel/batchMessages.ts). PostgreSQL: one statement, taking the ids as
+ * it inserts the rows. SQLite, one writer: the rows one by one, as alone (most
+ * of a SQLite statement's cost is the row it writes).
+ */
+export async function insertMessages(tx: Tx, rows: MessageRow[]): Promise<Message[]> {
+  if (!isPostgres(tx)) {
+    const messages: Message[] = [];
+    for (const row of rows) messages.push(await insertRow.only(tx, row));
+    return messages;
+  }
+  if (rows.length === 0) return [];
+  const ids = await sql<{ id: number }>`with input as (
+      select nextval(pg_get_serial_sequence('messages', 'id')) as id, u.*
+      from ${unnestRows(rows, MESSAGE_COLUMNS, PG_TYPES, 'u')}
+    ), inserted as (
+      insert into messages (id, ${COLUMN_LIST})
+      select id, ${COLUMN_LIST}
+      from input
+    )
+    select id from input order by position`.execute(tx);
+  if (ids.rows.length !== rows.length) throw new Error('insertMessages: message ids missing');
+  return rows.map((row, i) => ({ id: Number(ids.rows[i].id), ...row, file_removed_at: null }));
 }
 
 /** The row insertMessage writes (storeInboundBatch.ts writes several at once). */

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Visitor } from '../../db/schema.js';
-import { bool } from '../../lib/json.js';
+import { insertVisitor, newVisitorRow } from './insertVisitors.js';
 
 export interface VisitorDetails {
   name?: string | null;
@@ -70,34 +70,6 @@ export function changes(details: VisitorDetails, current: Pick<Visitor, keyof Vi
   return out;
 }
 
-/** A new visitor's row as first inserted (no number yet, no chat counted), with the sender's details. */
-export function newVisitorRow(input: Omit<UpsertVisitorInput, 'absent'>): Omit<Visitor, 'id' | 'number'> {
-  return {
-    account_id: input.accountId,
-    channel_id: input.channelId,
-    external_id: input.externalId,
-    external_id_is_number: bool(input.externalIdIsNumber ?? false),
-    name: null,
-    email: null,
-    phone: null,
-    photo: null,
-    url: null,
-    invite: null,
-    description: null,
-    user_token: null,
-    blacklisted: 0,
-    token_hash: null,
-    session_json: '{}',
-    widget_contact_json: null,
-    transcript_email: null,
-    inbound_ids_reused: 0,
-    chats_count: 0,
-    created_at: input.now,
-    updated_at: input.now,
-    ...changes(input.details, null),
-  };
-}
-
 export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
   // The common case in one statement: the visitor exists and is touched (locked, on
   // PostgreSQL) and read back as it is now; details are compared with that row.
@@ -108,12 +80,7 @@ export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<
   // New: its number (locking the account row), then the row, unless a concurrent request
   // created it meanwhile (it held the account lock first): then that row is touched and updated.
   const number = await allocateVisitorNumber(tx, input.accountId);
-  const visitor = await tx
-    .insertInto('visitors')
-    .values({ ...newVisitorRow(input), number })
-    .onConflict((oc) => oc.columns(['channel_id', 'external_id']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const visitor = await insertVisitor(tx, { ...newVisitorRow(input), number });
   if (visitor) return { visitor, created: true, contactChanged: false };
   const existing = await touchVisitor.first(tx, { channelId: input.channelId, externalId: input.externalId, now: input.now });
   if (!existing) throw new Error('upsertVisitor: the visitor that conflicted is gone');
