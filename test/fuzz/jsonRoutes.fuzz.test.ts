@@ -76,7 +76,7 @@ describe('every JSON route of /openapi.json: hostile bodies answer 4xx', () => {
     const widget = await createWidget(t);
     const channel = await createChatChannel(t);
     const [, , secret, publicId] = channel.path.split('/');
-    params = { widgetId: widget.widget_id, secret, publicId, id: '1', name: 'x', event_type: 'call_event' };
+    params = { widgetId: widget.widget_id, secret, publicId, id: '1', name: 'x', event_type: 'call_event', tab: 'fuzz-tab' };
     visitorToken = (await startSession(t, widget.widget_id)).visitor_token;
   }, 60_000);
 
