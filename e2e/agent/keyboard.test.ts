@@ -86,14 +86,36 @@ describe.skipIf(!chromiumAvailable())('agent app: keyboard only', () => {
     await page.keyboard.press('Enter');
     await waitFor(() => sent().some((b) => b.message?.text === 'Let me check that for you.'));
 
-    // A canned response: "/" opens the list, the arrows choose, Enter inserts, Enter sends.
+    // A canned response: "/" opens the list, the arrows choose, Enter inserts, Enter sends. The
+    // composer is cleared when the app has the send's answer, which on a loaded machine may come
+    // after the customer endpoint got the message: typed before that, "/ref" would be cleared too.
+    await expect.poll(() => composer.inputValue(), { timeout: 20_000 }).toBe('');
+    await expect.poll(() => composer.isEditable(), { timeout: 20_000 }).toBe(true);
     await page.keyboard.type('/ref');
+    await expect.poll(() => composer.inputValue()).toBe('/ref');
     await page.getByRole('listbox', { name: 'Canned responses' }).waitFor();
     await page.keyboard.press('Enter');
     await expect.poll(() => composer.inputValue()).toBe('Refunds take 5 working days.');
     await page.keyboard.press('Enter');
     await waitFor(() => sent().some((b) => b.message?.text === 'Refunds take 5 working days.'));
     await screenshot(page, 'keyboard-agent-canned');
+
+    // Typed while a send is on its way: kept as the next message, not wiped when the answer comes.
+    const sends = '**/api/v1/chats/*/messages';
+    await page.route(sends, async (route) => {
+      if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    });
+    await page.keyboard.type('First part.');
+    const answered = page.waitForResponse((r) => r.url().includes('/messages') && r.request().method() === 'POST');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Still typing');
+    await answered;
+    await waitFor(() => sent().some((b) => b.message?.text === 'First part.'));
+    await page.unroute(sends);
+    await expect.poll(() => composer.inputValue()).toBe('Still typing');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
 
     // Transfer, back up the page with Shift+Tab: the disclosure opens with Enter, Escape closes it, then Bob.
     const transfer = page.getByRole('button', { name: 'Transfer', exact: true });

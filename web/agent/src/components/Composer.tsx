@@ -64,6 +64,8 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
     if ((!body && !attached) || busy || tooLong) return;
     setBusy(true);
     setError(null);
+    // Cleared at once, not when the answer comes: what the agent types meanwhile is the next message.
+    if (!attached) setText('');
     try {
       let message;
       if (attached) {
@@ -74,10 +76,12 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
         message = await api.send(chat.id, { type: 'text', text: body, ...(note ? { internal: true } : {}) });
       }
       dispatch({ type: 'message', message, unread: false });
-      setText('');
+      if (attached) setText('');
       if (!note) setTyping(false);
     } catch (err) {
       setError(errorText(err));
+      // Not sent: the text comes back, unless the agent has started another one meanwhile.
+      if (!attached) setText((current) => (current === '' ? body : current));
     } finally {
       setBusy(false);
     }
