@@ -15,23 +15,8 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer } from '../../test/helpers/testApp.
 import { createWidget, sendText, startSession, visitorCall } from '../../test/helpers/widget.js';
 import { ARTIFACTS, chromiumAvailable, launchBrowser, screenshot } from '../helpers/browser.js';
 import { describeViolations, runAxe, type AxeViolation } from '../helpers/axe.js';
+import { ADMIN_SECTIONS } from '../../web/agent/src/routes.js';
 import { collectBrowserLog, ensureAgentAppBuilt, reportFailure, signIn, startApp, type RunningApp } from './harness.js';
-
-const ADMIN_SECTIONS = [
-  'agents',
-  'departments',
-  'canned-responses',
-  'channels',
-  'settings',
-  'deliveries',
-  'mail',
-  'sign-in-throttles',
-  'working-hours',
-  'assignment',
-  'files',
-  'system',
-  'audit',
-];
 
 describe.skipIf(!chromiumAvailable())('agent app: axe-core finds no serious or critical violation', () => {
   let run: RunningApp;

@@ -11,7 +11,8 @@ export type Route =
   | { name: 'admin'; section: AdminSection }
   | { name: 'notFound' };
 
-const ADMIN_SECTIONS = [
+/** Every admin page, in the navigation's order (the accessibility test visits each). */
+export const ADMIN_SECTIONS = [
   'agents',
   'departments',
   'canned-responses',
