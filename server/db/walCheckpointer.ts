@@ -64,7 +64,11 @@ export interface WalCheckpointer {
  * again, as SQLite does by default: the log never grows without bound.
  */
 export function startWalCheckpointer(file: SqliteDatabase.Database, onError: (message: string) => void = () => undefined): WalCheckpointer {
+  let fellBack = false;
+  // Once: a worker that fails emits 'error' and then 'exit'.
   const fallBack = (message: string): void => {
+    if (fellBack) return;
+    fellBack = true;
     if (file.open) file.pragma('wal_autocheckpoint = 1000');
     onError(message);
   };
