@@ -1,9 +1,13 @@
 /**
  * The shapes the agent/admin API and the agent stream send (/openapi.json): the
  * server's presenters build them, the agent app (web/agent) reads them. Types
- * only, so the web build can import them; change them here for both sides.
+ * and constants only, so the web build can import them; change them here for both sides.
  */
 import type { WidgetAppearance } from './widget.js';
+
+/** The languages the agent app speaks (the widget's nine); `language` of GET/PATCH /api/v1/me is one of them or null. */
+export const AGENT_LANGUAGES = ['en', 'ru', 'es', 'de', 'fr', 'pt', 'tr', 'uk', 'ar'] as const;
+export type AgentLanguage = (typeof AGENT_LANGUAGES)[number];
 
 export interface AgentDto {
   id: number;
@@ -15,6 +19,8 @@ export interface AgentDto {
   photo_url: string | null;
   active: boolean;
   created_at: number;
+  /** The agent app's language the agent chose (a BCP 47 tag of AGENT_LANGUAGES), or null: the app follows the browser's languages. */
+  language: string | null;
   /** The departments the agent belongs to (ids, ascending): in the answers of /api/v1/agents and its agent.updated events. */
   department_ids?: number[];
 }

@@ -45,6 +45,8 @@ export interface AgentsTable {
   max_chats: number | null;
   /** When the agent was last offered a chat: round robin offers the least recent first (migration 031). */
   last_offered_at: number | null;
+  /** The agent app's language (protocol/agent.ts AGENT_LANGUAGES); null = the browser's (migration 062). */
+  language: string | null;
 }
 
 export interface AuthTokensTable {

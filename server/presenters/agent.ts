@@ -14,6 +14,7 @@ export function presentAgent(a: Agent & { department_ids?: number[] }): AgentDto
     photo_url: a.photo_url,
     active: a.active === 1,
     created_at: a.created_at,
+    language: a.language ?? null,
     ...(a.department_ids ? { department_ids: a.department_ids } : {}),
   };
 }

@@ -56,6 +56,7 @@ import * as m057 from './057_audit_log.js';
 import * as m058 from './058_email_changes.js';
 import * as m059 from './059_web_push.js';
 import * as m061 from './061_offline_handled.js';
+import * as m062 from './062_agent_language.js';
 
 type MigrationModule = { up(db: AnyDb, k: ColumnKinds): Promise<void> };
 
@@ -105,6 +106,7 @@ const modules: Record<string, MigrationModule> = {
   '058_email_changes': m058,
   '059_web_push': m059,
   '061_offline_handled': m061,
+  '062_agent_language': m062,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {

@@ -1,12 +1,13 @@
 /**
  * A signed-in person changes its own profile (PATCH /api/v1/me): name,
- * phone, and photo_url (a link, http or https, as the spec's sender.photo;
+ * phone, language (of the agent app; null = the browser's), and photo_url (a link, http or https, as the spec's sender.photo;
  * null clears it; an uploaded photo is set by setAgentPhoto.ts). Role, e-mail and activity stay the admin's to change;
  * the password has its own route (PUT /api/v1/me/password).
  */
 import type { Updateable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Agent, AgentsTable } from '../../db/schema.js';
+import { AGENT_LANGUAGES } from '../../../protocol/agent.js';
 import { invalid } from '../../errors/AppError.js';
 import { commit, recordEvent } from '../../events/outbox.js';
 import { presentAgent } from '../../presenters/agent.js';
@@ -17,6 +18,16 @@ export interface ProfileChanges {
   name?: string;
   phone?: string | null;
   photo_url?: string | null;
+  language?: string | null;
+}
+
+/** A BCP 47 tag whose language the agent app speaks (`pt-BR` → `pt`), or null (follow the browser). */
+export function cleanLanguage(value: string | null): string | null {
+  if (value === null || value.trim() === '') return null;
+  const primary = value.trim().toLowerCase().split(/[-_]/)[0];
+  const known = AGENT_LANGUAGES.find((l) => l === primary);
+  if (!known) throw invalid(`language must be one of ${AGENT_LANGUAGES.join(', ')} (a BCP 47 tag such as "de"), or null to follow the browser.`);
+  return known;
 }
 
 export function cleanPhotoUrl(value: string | null): string | null {
@@ -39,6 +50,7 @@ export async function updateProfile(ctx: AppContext, input: { agentId: number; a
   if (changes.name !== undefined) set.name = cleanName(changes.name);
   if (changes.phone !== undefined) set.phone = cleanPhone(changes.phone);
   if (changes.photo_url !== undefined) set.photo_url = cleanPhotoUrl(changes.photo_url);
+  if (changes.language !== undefined) set.language = cleanLanguage(changes.language);
   const now = ctx.clock();
   return commit(ctx.db, ctx.signals, async (tx) => {
     const agent = await tx

@@ -93,6 +93,7 @@ const agent: Agent = {
   password_state: 'chosen',
   role: 'agent',
   phone: '+15550100100',
+  language: null,
   photo_url: 'https://cdn.example.com/agents/3.png',
   status: 'online',
   active: 1,

@@ -5,13 +5,16 @@ import { App } from './components/App';
 import './styles.css';
 import { startServiceWorker } from './push';
 import { trackViewport } from './viewport';
+import { startLanguage } from './i18n';
 
 trackViewport();
 // /sw.js: the app shell offline and Web Push notifications (push.ts).
 startServiceWorker();
 
 const root = document.getElementById('root');
+// The first screen is drawn in the agent's language (remembered here) or the browser's: its chunk first.
 if (root) {
+  await startLanguage();
   createRoot(root).render(
     <StrictMode>
       <App />

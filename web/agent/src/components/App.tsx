@@ -22,6 +22,7 @@ import { LoginForm } from './LoginForm';
 import { PasswordLinkPage } from './PasswordLinkPage';
 import { Shell } from './Shell';
 import { stopNotifyingThisDevice } from '../push';
+import { followAgentLanguage, useLanguage } from '../i18n';
 
 const SIGNED_OUT_EVERYWHERE = 'You are signed out on every device and browser.';
 
@@ -34,6 +35,13 @@ type Session =
 
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'checking' });
+  // Every screen re-renders in the new language when it changes (texts are read at render, never kept).
+  useLanguage();
+  const chosenLanguage = session.state === 'signedIn' ? session.me.language : undefined;
+  useEffect(() => {
+    // The signed-in agent's choice (Profile, or another tab through the stream); null follows the browser.
+    if (chosenLanguage !== undefined) void followAgentLanguage(chosenLanguage);
+  }, [chosenLanguage]);
 
   // Signing out everywhere closes this browser's stream too, maybe before the API answers: say why the session ended.
   const leavingEverywhere = useRef(false);

@@ -1,5 +1,5 @@
 /**
- * PATCH /api/v1/me: a person changes its own name, phone and photo link;
+ * PATCH /api/v1/me: a person changes its own name, phone, photo link and language;
  * bad values are refused with a 400 saying what is wrong and change nothing;
  * role and e-mail cannot be changed this way.
  */
@@ -44,6 +44,21 @@ describe('PATCH /api/v1/me', () => {
       expect(res.json().error.message).toMatch(message);
     }
     expect(await me()).toMatchObject({ name: 'Pat Doe', role: 'agent', email: 'pat@example.com' });
+  });
+
+  it('keeps the agent app language the person chose (a BCP 47 tag it speaks), null follows the browser', async () => {
+    expect((await me()).language).toBeNull();
+    expect((await patch({ language: 'de' })).json()).toMatchObject({ language: 'de', name: 'Pat Doe' });
+    expect((await me()).language).toBe('de');
+    expect((await patch({ language: 'pt-BR' })).json().language).toBe('pt');
+    for (const language of ['xx', 'klingon', 5, 'a'.repeat(40)]) {
+      const res = await patch({ language });
+      expect(res.statusCode, String(language)).toBe(400);
+      expect(res.json().error.message).toMatch(/language/);
+    }
+    expect((await me()).language).toBe('pt');
+    expect((await patch({ language: null })).json().language).toBeNull();
+    expect((await me()).language).toBeNull();
   });
 
   it('needs a signed-in person', async () => {

@@ -1,5 +1,5 @@
 /**
- * GET /me, PATCH /me (own name, phone, photo link), POST /me/photo (upload a
+ * GET /me, PATCH /me (own name, phone, photo link, language), POST /me/photo (upload a
  * photo: the raw image as the body, its type as Content-Type), PUT /me/status,
  * PUT /me/password, GET/POST /me/email (its own address, confirmed by a link),
  * GET/POST /me/first-run (the first sign-in with the generated password),
@@ -42,6 +42,16 @@ const ProfileBody = Type.Object(
     name: Type.Optional(Type.String({ description: 'Shown to visitors and other agents; 1 to 200 characters.' })),
     phone: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     photo_url: Type.Optional(Type.Union([Type.String({ description: 'An http(s) link to the photo; null or empty clears it.' }), Type.Null()])),
+    language: Type.Optional(
+      Type.Union([
+        Type.String({
+          maxLength: 35,
+          description:
+            "The agent app's language, a BCP 47 tag it speaks (en, ru, es, de, fr, pt, tr, uk, ar; pt-BR is stored as pt); null or empty: follow the browser.",
+        }),
+        Type.Null(),
+      ]),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,28 @@
+/**
+ * English, the agent app's source language: every other language has the
+ * same keys (the types make a missing one a compile error, and
+ * i18n/catalogues.test.ts checks the `{name}` values too). Each part of the
+ * app keeps its texts in a file of its own; keys start with the part's name.
+ */
+import { admin } from './admin';
+import { common } from './common';
+import { pages } from './pages';
+import { workspace } from './workspace';
+
+/** A text that depends on a count: the forms Intl.PluralRules names (`other` is required). */
+export interface Plural {
+  zero?: string;
+  one?: string;
+  two?: string;
+  few?: string;
+  many?: string;
+  other: string;
+}
+
+export const en = { ...common, ...workspace, ...pages, ...admin };
+
+/** Another language's version of a part of the catalogue: every key, plain texts as texts and plurals as plurals. */
+export type Translated<T> = { [K in keyof T]: T[K] extends string ? string : Plural };
+export type Texts = Translated<typeof en>;
+export type TextKey = { [K in keyof Texts]: Texts[K] extends string ? K : never }[keyof Texts];
+export type PluralKey = { [K in keyof Texts]: Texts[K] extends string ? never : K }[keyof Texts];
