@@ -88,34 +88,48 @@ describe.skipIf(!chromiumAvailable())('agent app: installable, offline, Web Push
 
   it('shows a push Parley produced as a notification, and its click opens the chat in the app', { timeout: 60_000 }, async () => {
     // An agent without an open tab gets the push: what Parley sent, decrypted by the test push service.
-    const pat = await addAgent(run.t, { email: 'pat@example.com', name: 'Pat' });
+    // A new address on each attempt: CI runs a failed test once more on the same server.
+    const pat = await addAgent(run.t, { email: `pat-${Date.now()}@example.com`, name: 'Pat' });
     const device = push.subscribe();
     expect((await api('POST', '/me/push-subscriptions', pat.token, { endpoint: device.endpoint, keys: device.keys })).statusCode).toBe(201);
     const channel = await createChatChannel(run.t);
-    expect((await postInbound(run.t, channel, textMessage('pwa-visitor', 'Is my parcel on its way?'))).statusCode).toBe(200);
+    expect((await postInbound(run.t, channel, textMessage(`pwa-visitor-${Date.now()}`, 'Is my parcel on its way?'))).statusCode).toBe(200);
     const received = await waitFor(() => push.pushesFor(device).find((p) => p.payload.kind === 'new_chat'), 20_000);
     const chatId = received.payload.chat_id as number;
 
     await page.goto(`${run.base}/profile`);
     await page.getByRole('heading', { name: 'Your profile' }).waitFor();
-    const registrations: { registrationId: string; scopeURL: string }[] = [];
-    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string }[] }) =>
+    const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] }) =>
       registrations.push(...e.registrations),
     );
-    await cdp.send('ServiceWorker.enable');
-    const registration = await waitFor(() => registrations.find((r) => r.scopeURL === `${run.base}/`), 20_000);
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: run.base,
-      registrationId: registration.registrationId,
-      data: JSON.stringify(received.payload),
-    });
-
-    const shown = await waitFor(async () => {
-      const list = await page.evaluate(async () =>
+    // Enabling the domain reports the registrations there are; on a loaded machine that report was
+    // once missed for 20 s, so the domain is enabled again until it comes.
+    let registration: { registrationId: string } | undefined;
+    for (let round = 0; round < 4 && !registration; round++) {
+      if (round > 0) await cdp.send('ServiceWorker.disable');
+      await cdp.send('ServiceWorker.enable');
+      registration = await waitFor(() => registrations.find((r) => r.scopeURL === `${run.base}/` && !r.isDeleted), 5_000).catch(() => undefined);
+    }
+    if (!registration) throw new Error('the DevTools protocol reported no service worker registration at scope /');
+    // The push as the browser's push service hands it to the worker. Chromium drops a delivery now and
+    // then on a loaded machine (the worker is still starting): delivered again until it shows.
+    const notifications = () =>
+      page.evaluate(async () =>
         (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })),
       );
-      return list.length > 0 && (list as ShownNotification[]);
-    }, 20_000);
+    let shown: ShownNotification[] | false = false;
+    for (let round = 0; round < 4 && !shown; round++) {
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: run.base,
+        registrationId: registration.registrationId,
+        data: JSON.stringify(received.payload),
+      });
+      shown = await waitFor(async () => {
+        const list = await notifications();
+        return list.length > 0 && (list as ShownNotification[]);
+      }, 5_000).catch(() => false as const);
+    }
     expect(shown).toEqual([
       {
         title: received.payload.title,
