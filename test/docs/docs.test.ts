@@ -2,7 +2,8 @@
  * The docs stay inside the repo and true (#17 item 13): every relative link of
  * README.md and docs/*.md names a file of the repo, none points outside it
  * (no document of the project's own planning is a reader's to open), and the
- * chat channel's table of answers carries the registry's own numbers.
+ * chat channel's table of answers carries the registry's own numbers;
+ * the files ARCHITECTURE.md names (its feature index) exist.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,6 +32,13 @@ describe('docs', () => {
     // Documents outside the repo, by name: a reader of the repo cannot open them.
     for (const outside of [/\bCONTRACT\b/, /\.\.\/shared\b/, /\/work\//, /DESIGN\.md/]) if (outside.test(text)) problems.push(`mentions ${outside.source}`);
     expect(problems).toEqual([]);
+  });
+
+  it('ARCHITECTURE.md names only files and folders that exist', () => {
+    const text = fs.readFileSync(path.join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8');
+    const named = [...text.matchAll(/`((?:server|web|protocol|test|e2e|deploy|bench|scripts)\/[\w./-]*)`/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(40);
+    expect(named.filter((p) => !fs.existsSync(path.join(ROOT, p)))).toEqual([]);
   });
 
   it('CHAT-CHANNEL.md answers with the numbers and statuses of the error registry', () => {
