@@ -30,6 +30,7 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/database.js';
+import { deleteByIds } from '../db/deleteByIds.js';
 import { isTempName, STRAY_TEMP_MS } from '../domain/uploads/uploadFiles.js';
 import { uploadsDir } from '../domain/widget/storeUpload.js';
 import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
@@ -59,14 +60,11 @@ export async function sweepUploads(ctx: AppContext, options: { batchSize?: numbe
         .$if(ctx.store.dialect === 'postgres', (q) => q.forUpdate().skipLocked())
         .execute();
       if (rows.length === 0) return 0;
-      await tx
-        .deleteFrom('uploads')
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
+      await deleteByIds(
+        tx,
+        'uploads',
+        rows.map((r) => r.id),
+      );
       // After the last statement: the files go only once the batch's statements all went through.
       // The names are ones storeUpload made (one path segment); checked again all the same.
       for (const row of rows) if (!row.name.includes('/') && !row.name.startsWith('.')) await fs.rm(path.join(dir, row.name), { force: true });

@@ -20,6 +20,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
+import { deleteByIds } from '../../db/deleteByIds.js';
 import { uploadsDir } from '../widget/storeUpload.js';
 
 /**
@@ -44,18 +45,22 @@ export async function removeUploadFiles(ctx: AppContext, names: readonly string[
   for (const name of names) if (!name.includes('/') && !name.startsWith('.') && name !== '') await fs.rm(path.join(dir, name), { force: true });
 }
 
+/** Deletes these outbox rows of the account and the deliveries made of them. */
+export async function deleteEvents(tx: Tx, accountId: number, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.deleteFrom('deliveries').where('event_id', 'in', ids).where('account_id', '=', accountId).execute();
+  await deleteByIds(tx, 'events', ids);
+}
+
 /** Deletes the uploads rows of these messages; returns their file names (removed by the caller before commit). */
 async function takeMessageUploads(tx: Tx, accountId: number, messageIds: readonly number[]): Promise<string[]> {
   const rows = await tx.selectFrom('uploads').select(['id', 'name']).where('account_id', '=', accountId).where('message_id', 'in', messageIds).execute();
   if (rows.length === 0) return [];
-  await tx
-    .deleteFrom('uploads')
-    .where(
-      'id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .execute();
+  await deleteByIds(
+    tx,
+    'uploads',
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => r.name);
 }
 
@@ -80,21 +85,20 @@ export async function eraseChatsBatch(ctx: AppContext, tx: Tx, accountId: number
   }
   const events = await tx.selectFrom('events').select('id').where('chat_id', 'in', chatIds).where('account_id', '=', accountId).limit(limit).execute();
   if (events.length > 0) {
-    const ids = events.map((e) => e.id);
-    await tx.deleteFrom('deliveries').where('event_id', 'in', ids).where('account_id', '=', accountId).execute();
-    await tx.deleteFrom('events').where('id', 'in', ids).execute();
+    await deleteEvents(
+      tx,
+      accountId,
+      events.map((e) => e.id),
+    );
     return { ...none, more: true };
   }
   const deliveries = await tx.selectFrom('deliveries').select('id').where('chat_id', 'in', chatIds).where('account_id', '=', accountId).limit(limit).execute();
   if (deliveries.length > 0) {
-    await tx
-      .deleteFrom('deliveries')
-      .where(
-        'id',
-        'in',
-        deliveries.map((d) => d.id),
-      )
-      .execute();
+    await deleteByIds(
+      tx,
+      'deliveries',
+      deliveries.map((d) => d.id),
+    );
     return { ...none, more: true };
   }
   await tx.deleteFrom('chat_reads').where('chat_id', 'in', chatIds).execute();

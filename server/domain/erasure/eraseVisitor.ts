@@ -26,7 +26,8 @@ import { truncateWal } from '../../db/walCheckpointer.js';
 import type { Erasure } from '../../db/schema.js';
 import { recordEvent } from '../../events/outbox.js';
 import { parseJson } from '../../lib/json.js';
-import { eraseChatsBatch, removeUploadFiles } from './eraseChats.js';
+import { deleteByIds } from '../../db/deleteByIds.js';
+import { deleteEvents, eraseChatsBatch, removeUploadFiles } from './eraseChats.js';
 import type { ErasureIdentifiers } from './requestErasure.js';
 
 /** Chats erased together (the `in` list of one batch's statements). */
@@ -80,35 +81,26 @@ async function eraseVisitorRows(ctx: AppContext, tx: Tx, job: Erasure, limit: nu
   const v = job.visitor_id;
   const events = await noChatEventsOf(tx, job);
   if (events) {
-    if (events.ids.length > 0) {
-      await tx.deleteFrom('deliveries').where('event_id', 'in', events.ids).where('account_id', '=', a).execute();
-      await tx.deleteFrom('events').where('id', 'in', events.ids).execute();
-    }
+    await deleteEvents(tx, a, events.ids);
     await tx.updateTable('erasures').set({ events_scanned_through: events.through }).where('id', '=', job.id).execute();
     return { files: 0, more: true };
   }
   const deliveries = await tx.selectFrom('deliveries').select('id').where('visitor_id', '=', v).where('account_id', '=', a).limit(limit).execute();
   if (deliveries.length > 0) {
-    await tx
-      .deleteFrom('deliveries')
-      .where(
-        'id',
-        'in',
-        deliveries.map((d) => d.id),
-      )
-      .execute();
+    await deleteByIds(
+      tx,
+      'deliveries',
+      deliveries.map((d) => d.id),
+    );
     return { files: 0, more: true };
   }
   const uploads = await tx.selectFrom('uploads').select(['id', 'name']).where('visitor_id', '=', v).where('account_id', '=', a).limit(limit).execute();
   if (uploads.length > 0) {
-    await tx
-      .deleteFrom('uploads')
-      .where(
-        'id',
-        'in',
-        uploads.map((u) => u.id),
-      )
-      .execute();
+    await deleteByIds(
+      tx,
+      'uploads',
+      uploads.map((u) => u.id),
+    );
     await removeUploadFiles(
       ctx,
       uploads.map((u) => u.name),

@@ -22,6 +22,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/database.js';
+import { deleteByIds } from '../../db/deleteByIds.js';
 import type { Agent, Database } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
 import { loadChatFor } from '../chats/loadChat.js';
@@ -53,14 +54,11 @@ async function freeWhere(ctx: AppContext, accountId: number, which: Which): Prom
         .$if(ctx.store.dialect === 'postgres', (q) => q.forUpdate())
         .execute();
       if (rows.length === 0) return rows;
-      await tx
-        .deleteFrom('uploads')
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
+      await deleteByIds(
+        tx,
+        'uploads',
+        rows.map((r) => r.id),
+      );
       const messageIds = rows.flatMap((r) => (r.message_id === null ? [] : [r.message_id]));
       if (messageIds.length > 0) {
         await tx.updateTable('messages').set({ file_removed_at: ctx.clock() }).where('id', 'in', messageIds).where('account_id', '=', accountId).execute();
