@@ -7,6 +7,7 @@
  * 25 s ping, and the agent's other sessions stay open.
  */
 import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/database.js';
 import type { Agent } from '../../db/schema.js';
 import { commit, recordEvent } from '../../events/outbox.js';
 import { presentAgent } from '../../presenters/agent.js';
@@ -16,13 +17,16 @@ export async function logout(ctx: AppContext, input: { agent: Pick<Agent, 'id' |
   const now = ctx.clock();
   await commit(ctx.db, ctx.signals, async (tx) => {
     await revokeToken(tx, input.token, now);
-    // Read in the transaction: the event carries the agent as it is, so clients that apply it change nothing.
-    const agent = await tx
-      .selectFrom('agents')
-      .selectAll()
-      .where('id', '=', input.agent.id)
-      .where('account_id', '=', input.agent.account_id)
-      .executeTakeFirst();
-    if (agent) await recordEvent(tx, { accountId: agent.account_id, type: 'agent.updated', data: { agent: presentAgent(agent) } }, now);
+    await recordSignedOut(tx, input.agent, now);
   });
+}
+
+/**
+ * The agent.updated event of a sign-out, which ends the agent's streams. Read in
+ * the transaction: the event carries the agent as it is, so clients that apply
+ * it change nothing.
+ */
+export async function recordSignedOut(tx: Tx, ref: Pick<Agent, 'id' | 'account_id'>, now: number): Promise<void> {
+  const agent = await tx.selectFrom('agents').selectAll().where('id', '=', ref.id).where('account_id', '=', ref.account_id).executeTakeFirst();
+  if (agent) await recordEvent(tx, { accountId: agent.account_id, type: 'agent.updated', data: { agent: presentAgent(agent) } }, now);
 }

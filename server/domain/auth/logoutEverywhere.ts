@@ -8,8 +8,8 @@
  */
 import type { AppContext } from '../../context.js';
 import type { Agent } from '../../db/schema.js';
-import { commit, recordEvent } from '../../events/outbox.js';
-import { presentAgent } from '../../presenters/agent.js';
+import { commit } from '../../events/outbox.js';
+import { recordSignedOut } from './logout.js';
 import { endPasswordLinks } from './passwordLinks.js';
 import { revokeAgentTokens } from './tokens.js';
 
@@ -21,12 +21,6 @@ export async function logoutEverywhere(ctx: AppContext, input: { agent: Pick<Age
     await endPasswordLinks(tx, input.agent.id, now);
     // A lost phone would go on showing visitors' messages: every device of theirs stops being notified.
     await tx.deleteFrom('push_subscriptions').where('agent_id', '=', input.agent.id).execute();
-    const agent = await tx
-      .selectFrom('agents')
-      .selectAll()
-      .where('id', '=', input.agent.id)
-      .where('account_id', '=', input.agent.account_id)
-      .executeTakeFirst();
-    if (agent) await recordEvent(tx, { accountId: agent.account_id, type: 'agent.updated', data: { agent: presentAgent(agent) } }, now);
+    await recordSignedOut(tx, input.agent, now);
   });
 }

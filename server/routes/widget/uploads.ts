@@ -9,21 +9,15 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { MAX_UPLOAD_BYTES, storeUpload, uploadFile } from '../../domain/widget/storeUpload.js';
-import { AppError, notFound } from '../../errors/AppError.js';
-import { classify } from '../../errors/handler.js';
+import { notFound } from '../../errors/AppError.js';
 import type { RateLimiter } from '../rateLimit.js';
+import { readBodyAsBytes } from '../rawBody.js';
 import { LIMITS } from './limits.js';
 import { visitorOf, type WidgetParams } from './visitorCall.js';
 
 export async function widgetUploadRoutes(app: FastifyInstance, ctx: AppContext, limiter: RateLimiter): Promise<void> {
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((err) => {
-      // The parent handler answers; only the sentence is made for the visitor.
-      if (classify(err).code === 'payload_too_large') throw new AppError('payload_too_large', 'The file is too large; files of up to 10 MB can be sent.');
-      throw err;
-    });
+    readBodyAsBytes(scope, MAX_UPLOAD_BYTES, 'The file is too large; files of up to 10 MB can be sent.');
     scope.post<{ Params: WidgetParams }>(
       '/api/:widgetId/uploads',
       { bodyLimit: MAX_UPLOAD_BYTES, schema: { tags: ['widget'], summary: 'Upload a file (raw body, X-File-Name header) → UploadResponse' } },

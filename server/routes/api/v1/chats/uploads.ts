@@ -9,22 +9,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../../context.js';
 import { storeAgentUpload } from '../../../../domain/messages/storeAgentUpload.js';
 import { MAX_UPLOAD_BYTES } from '../../../../domain/widget/storeUpload.js';
-import { AppError } from '../../../../errors/AppError.js';
-import { classify } from '../../../../errors/handler.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { IdParams, readId } from '../../../params.js';
+import { readBodyAsBytes } from '../../../rawBody.js';
 
 export async function chatUploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { requireAgent } = makeGuards(ctx);
   // The file itself is the body, so this scope reads any Content-Type as bytes.
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((err) => {
-      // The parent handler answers; only the sentence is made for the person.
-      if (classify(err).code === 'payload_too_large') throw new AppError('payload_too_large', 'The file is too large; files of up to 10 MB can be sent.');
-      throw err;
-    });
+    readBodyAsBytes(scope, MAX_UPLOAD_BYTES, 'The file is too large; files of up to 10 MB can be sent.');
     scope.post<{ Params: { id: string } }>(
       '/chats/:id/uploads',
       {

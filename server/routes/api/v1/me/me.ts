@@ -19,11 +19,10 @@ import { updateProfile } from '../../../../domain/agents/updateProfile.js';
 import { setAgentStatus } from '../../../../domain/agents/setAgentStatus.js';
 import { listVisibleChannels } from '../../../../domain/channels/visibleChannels.js';
 import { changeOwnPassword } from '../../../../domain/auth/changeOwnPassword.js';
-import { AppError } from '../../../../errors/AppError.js';
-import { classify } from '../../../../errors/handler.js';
 import { presentAgent } from '../../../../presenters/agent.js';
 import { presentChannelRef } from '../../../../presenters/channel.js';
 import { actor, makeGuards } from '../../../authenticate.js';
+import { readBodyAsBytes } from '../../../rawBody.js';
 import { readableSchemaErrors } from '../../../validationMessage.js';
 import { PasswordBody } from '../auth/schema.js';
 
@@ -117,13 +116,7 @@ export async function meRoutes(base: FastifyInstance, ctx: AppContext): Promise<
 
   // The image itself is the body (as the widget's uploads), so this route reads any Content-Type as bytes.
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: AGENT_PHOTO_MAX_BYTES }, (_req, body, done) => done(null, body));
-    scope.setErrorHandler((err) => {
-      // The parent handler answers; only the sentence is made for the person.
-      if (classify(err).code === 'payload_too_large') throw new AppError('payload_too_large', 'The photo is too large; photos of up to 2 MB can be used.');
-      throw err;
-    });
+    readBodyAsBytes(scope, AGENT_PHOTO_MAX_BYTES, 'The photo is too large; photos of up to 2 MB can be used.');
     scope.post(
       '/me/photo',
       {
