@@ -47,6 +47,12 @@ function ratioRow(r: ScenarioResult): string {
   return `| ${r.db} | ${SCENARIO[r.scenario]} | **${medianRange(ratios(r, 'rows baseline'), ratio)}** | ${goal} | ${(p99 / base99).toFixed(1)} × | ${medianRange(searchShare(r), ratio)} | ${medianRange(ratios(r, 'rows + search index'), ratio)} | ${medianRange(ratios(r, 'single insert'), ratio)} |`;
 }
 
+/** The frames each side's agent socket received: every message accepted reaches an agent on each side. */
+function framesLine(r: ScenarioResult): string {
+  const sides = Object.entries(r.frames).map(([name, n]) => `${name} ${n.toLocaleString('en-US')}`);
+  return `${r.db}, ${SCENARIO[r.scenario]}: ${sides.join(', ')}`;
+}
+
 function framesRow(f: FramesResult): string {
   return `| ${f.db} | ${f.server === 'parley' ? 'Parley' : 'rows baseline (floor)'} | ${ms(percentile(f.sequential, 50))} / ${ms(percentile(f.sequential, 99))} | ${ms(percentile(f.posts, 50))} / ${ms(percentile(f.posts, 99))} | ${ms(percentile(f.frames, 50))} / ${ms(percentile(f.frames, 99))} | ≤ ${FRAME_P99_GOAL[f.db]} ms | ${f.sequentialLost + f.lost} | ${f.errors} |`;
 }
@@ -63,6 +69,8 @@ ${today()} — ${machineLine()}; ${load.line()}. Parley (built, \`node dist/serv
 | store | scenario | server | msg/s, median (range) | latency p50 / p99 | server CPU / msg | errors |
 |---|---|---|---|---|---|---|
 ${throughput.flatMap(serverRows).join('\n')}
+
+An agent's socket is open on every side that tells agents during warm-up and rounds, and receives every message (issue 39): Parley's stream, signed in as the admin, and the rows baselines' \`/ws\`. The \`message.created\` frames they received: ${throughput.map(framesLine).join('; ')}.
 
 | store | scenario | Parley ÷ rows baseline, median (range) | goal | Parley's p99 ÷ rows baseline's | rows + search index ÷ rows baseline | Parley ÷ rows + search index | Parley ÷ single insert (reference) |
 |---|---|---|---|---|---|---|---|

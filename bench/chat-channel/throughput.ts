@@ -8,7 +8,11 @@
  *     a chat);
  *   - existing: senders from a pool of POOL, every one with its open chat
  *     before the rounds start.
+ * On every side that tells agents, an agent's socket is open and receives
+ * every message (issue 39): Parley's stream (`/api/v1/stream`, the admin
+ * signed in) and the rows baselines' `/ws`; the single-insert floor has none.
  */
+import { AgentFrames } from '../lib/agentFrames.js';
 import { startBaseline, type Baseline } from '../lib/baselines.js';
 import { realBodies } from '../lib/bodies.js';
 import { closedLoop } from '../lib/load.js';
@@ -33,6 +37,8 @@ export interface ScenarioResult {
   scenario: Scenario;
   /** Each server's turns, in round order. */
   turns: Record<ServerName, Turn[]>;
+  /** The `message.created` frames each side's agent socket received (warm-up and rounds). */
+  frames: Partial<Record<ServerName, number>>;
 }
 
 const BASELINE_NAME: Record<Baseline['kind'], ServerName> = { rows: 'rows baseline', search: 'rows + search index', single: 'single insert' };
@@ -56,16 +62,25 @@ async function warm(c: Contender, scenario: Scenario): Promise<void> {
 async function benchScenario(db: Db, scenario: Scenario, load: LoadWatch): Promise<ScenarioResult> {
   const parley = await startParley({ db });
   const baselines: Baseline[] = [];
+  const listeners = new Map<ServerName, AgentFrames>();
   try {
-    const { endpointUrl } = await chatApiSetup(parley.base, { name: 'bench' });
+    const { endpointUrl, token } = await chatApiSetup(parley.base, { name: 'bench' });
     baselines.push(await startBaseline('rows', db, parley.dataDir, parley.schema));
     baselines.push(await startBaseline('search', db, parley.dataDir, parley.schema));
     baselines.push(await startBaseline('single', db, parley.dataDir, parley.schema));
     const list = contenders({ url: endpointUrl, pid: parley.pid }, baselines, scenario);
+    // The agent's socket on each side, open through warm-up and rounds.
+    listeners.set('Parley', await AgentFrames.open(parley.ws, token));
+    for (const b of baselines) {
+      if (b.kind !== 'single') listeners.set(BASELINE_NAME[b.kind], await AgentFrames.openUrl(`${b.url.replace(/^http/, 'ws').replace(/\/rows\/1$/, '')}/ws`));
+    }
     for (const c of list) await warm(c, scenario);
     const turns = await alternate(list, { rounds: ROUNDS, seconds: ROUND_SECONDS, concurrency: CONCURRENCY, settleMs: SETTLE_MS, load });
-    return { db, scenario, turns: Object.fromEntries(SERVERS.map((s) => [s, turns.get(s)!])) as Record<ServerName, Turn[]> };
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const frames = Object.fromEntries([...listeners].map(([name, l]) => [name, l.received]));
+    return { db, scenario, turns: Object.fromEntries(SERVERS.map((s) => [s, turns.get(s)!])) as Record<ServerName, Turn[]>, frames };
   } finally {
+    for (const l of listeners.values()) l.close();
     for (const b of baselines) await b.stop();
     await parley.stop();
     await cleanup(parley);

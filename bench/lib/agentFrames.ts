@@ -16,6 +16,8 @@ interface Pending {
 export class AgentFrames {
   /** POST → frame, in ms, in arrival order. */
   readonly latencies: number[] = [];
+  /** Every `message.created` frame received, expected or not (a listener that only counts). */
+  received = 0;
   private readonly pending = new Map<string, Pending>();
 
   private constructor(private readonly ws: WebSocket) {
@@ -68,6 +70,7 @@ export class AgentFrames {
 
   private onFrame(text: string): void {
     if (!text.includes('"message.created"')) return;
+    this.received++;
     const ref = REF_PATTERN.exec(text)?.[1];
     const p = ref === undefined ? undefined : this.pending.get(ref);
     if (!p || ref === undefined) return;
