@@ -349,7 +349,7 @@ export interface CallDto {
   duration_seconds: number | null;
 }
 
-/** An offline message as agents see it (GET /api/v1/offline-messages, the offline_message.created frame). */
+/** An offline message as agents see it (GET /api/v1/offline-messages, the offline_message.created and .updated frames). */
 export interface OfflineMessageDto {
   id: number;
   channel_id: number;
@@ -396,6 +396,7 @@ export interface EventPayloads {
   'message.updated': { message: MessageDto };
   typing: TypingEventData;
   'offline_message.created': { offline_message: OfflineMessageDto };
+  'offline_message.updated': { offline_message: OfflineMessageDto };
   'call.updated': { call: CallDto; visitor_id: number | null };
   'agent.updated': { agent: AgentDto };
   'working_hours.changed': WorkingHoursChangedData;

@@ -65,6 +65,7 @@ export function webhookNameOf(event: RelayedEvent): WebhookEventName | null {
       return 'visitor_erased';
     case 'message.created':
     case 'message.updated':
+    case 'offline_message.updated':
     case 'typing':
     case 'agent.updated':
     case 'working_hours.changed':
@@ -161,6 +162,7 @@ export async function buildBody(tx: Tx, name: WebhookEventName, event: RelayedEv
     }
     case 'message.created':
     case 'message.updated':
+    case 'offline_message.updated':
     case 'typing':
     case 'agent.updated':
     case 'working_hours.changed':

@@ -56,6 +56,7 @@ export const EVENT_CATALOGUE: { readonly [T in EventType]: { readonly [F in keyo
     typing: { doc: '`true` when typing started, `false` when it stopped' },
   },
   'offline_message.created': { offline_message: { doc: 'the offline message as agents see it (`GET /api/v1/offline-messages`)' } },
+  'offline_message.updated': { offline_message: { doc: 'the offline message after an agent marked it handled or not handled' } },
   'call.updated': {
     call: { doc: 'the call as agents see it (`GET /api/v1/calls`), with its new status' },
     visitor_id: { doc: "the calling visitor's id, or `null`" },
@@ -107,6 +108,7 @@ export const EVENT_TYPES = [
   'message.updated',
   'typing',
   'offline_message.created',
+  'offline_message.updated',
   'call.updated',
   'agent.updated',
   'working_hours.changed',

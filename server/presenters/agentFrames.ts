@@ -22,6 +22,7 @@ export function toFrame(e: RelayedEvent): StreamFrame {
     case 'typing':
       return positioned({ type: e.type, data: e.data }, e);
     case 'offline_message.created':
+    case 'offline_message.updated':
       return positioned({ type: e.type, data: e.data }, e);
     case 'call.updated':
       return positioned({ type: e.type, data: e.data }, e);

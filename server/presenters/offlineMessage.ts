@@ -1,4 +1,4 @@
-/** An offline message as agents see it (GET /api/v1/offline-messages, the offline_message.created stream frame). */
+/** An offline message as agents see it (GET /api/v1/offline-messages, the offline_message.created and .updated stream frames). */
 import type { OfflineMessageDto } from '../../protocol/agent.js';
 import type { OfflineMessage } from '../db/schema.js';
 

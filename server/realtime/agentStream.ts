@@ -88,6 +88,7 @@ export class AgentStream {
       case 'message.updated':
       case 'typing':
       case 'offline_message.created':
+      case 'offline_message.updated':
       case 'call.updated':
       case 'working_hours.changed':
       case 'chat.offered':

@@ -66,6 +66,7 @@ export class VisitorFrames {
         // A department's own hours do not decide the channel's availability: the account's do.
         return e.data.department_id === null ? this.availabilityChanged(e) : null;
       case 'offline_message.created':
+      case 'offline_message.updated':
       case 'chat.offered':
       case 'chat.read':
       case 'channel.changed':

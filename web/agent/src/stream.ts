@@ -20,6 +20,7 @@ const FRAME_TYPES: Record<EventType | WireFrame['type'], true> = {
   'message.updated': true,
   typing: true,
   'offline_message.created': true,
+  'offline_message.updated': true,
   'call.updated': true,
   'agent.updated': true,
   'working_hours.changed': true,

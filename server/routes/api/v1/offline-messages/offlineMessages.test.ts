@@ -109,6 +109,33 @@ describe('offline messages', () => {
       t.app.inject({ method: 'PATCH', url: `/api/v1/offline-messages/${id}`, headers: bearer(token), payload: payload as Record<string, unknown> });
     const messagesOf = async (query: string, token = t.adminToken) => (await list(token, query)).json().map((m: { message: string }) => m.message);
 
+    it("tells the other agents' streams live: offline_message.updated with the message as it is now, once per change", async () => {
+      const s = await startSession(t, widget.widget_id);
+      await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { message: 'seen live' });
+      const target = (await list(t.adminToken)).json<Array<{ id: number; message: string }>>().find((m) => m.message === 'seen live')!;
+      await allRelayed(t.app);
+      const deliveries = async () => (await t.app.ctx.db.selectFrom('deliveries').select('id').execute()).length;
+      const deliveriesBefore = await deliveries();
+      const socket = await StreamClient.ready(streamUrl(base, t.adminToken));
+      const updates = () => socket.events().filter((f) => f.type === 'offline_message.updated');
+      const handled = (await patch(target.id, { handled: true })).json();
+      await socket.until(() => updates().length === 1);
+      expect(updates()[0].data).toEqual({ offline_message: handled });
+      // Marked handled again: nothing changed, nothing told.
+      await patch(target.id, { handled: true });
+      const undone = (await patch(target.id, { handled: false })).json();
+      await socket.until(() => updates().length === 2);
+      expect(updates().map((f) => (f.data as { offline_message: { handled_at: number | null } }).offline_message.handled_at)).toEqual([
+        handled.handled_at,
+        null,
+      ]);
+      expect(updates()[1].data).toEqual({ offline_message: undone });
+      await socket.close();
+      // Not a customer webhook (the spec's events have no such one): no delivery is made of it.
+      await allRelayed(t.app);
+      expect(await deliveries()).toBe(deliveriesBefore);
+    });
+
     it('marks a message handled (when, by whom), filters by it, and marks it not handled again', async () => {
       const s = await startSession(t, widget.widget_id);
       await visitorCall(t, widget.widget_id, s.visitor_token, 'offline', { message: 'handle me' });
