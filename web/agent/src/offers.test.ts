@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api';
 import { emptyInbox, inboxReducer, type InboxState } from './inbox';
-import { declineRefusal, liveOffer, nextExpiry, NOT_OFFERED, timeLeft, timeLeftWords } from './offers';
+import { declineRefusal, liveOffer, nextExpiry, timeLeft, timeLeftWords } from './offers';
 import type { Chat, ChatOffer } from './types';
 
 const chat = (seq: number, extra: Partial<Chat> = {}): Chat =>
@@ -80,7 +80,9 @@ describe('offer display', () => {
 
   it("says a 409 to Decline in the screen's words, other refusals as the app does", () => {
     const refusal = new ApiError(409, 'conflict', 'This chat is not offered to you (any more): it may have gone to another agent.');
-    expect(declineRefusal(refusal)).toBe(NOT_OFFERED);
+    expect(declineRefusal(refusal)).toBe(
+      'This chat is no longer offered to you: its time ran out or it went to another agent, so there is nothing to decline. It stays in Waiting: press Reply to take it.',
+    );
     expect(declineRefusal(new ApiError(404, 'not_found', 'The chat was not found.'))).toBe('The chat was not found.');
   });
 });

@@ -14,6 +14,7 @@ import { api, errorText } from '../api';
 import { MESSAGE_LIMIT } from '../canned';
 import { useApp } from '../context';
 import { fileSize } from '../format';
+import { formatNumber, t } from '../i18n';
 import type { Chat } from '../types';
 import { WIDGET_UPLOAD_MAX_BYTES } from '../../../../protocol/widget';
 import { useCannedPicker } from './CannedPicker';
@@ -96,9 +97,9 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
   };
 
   return (
-    <form className={`composer${note ? ' composer-note' : ''}`} onSubmit={submit} aria-label="Reply">
+    <form className={`composer${note ? ' composer-note' : ''}`} onSubmit={submit} aria-label={t('workspace.composer.label')}>
       <label htmlFor={`composer-${chat.id}`} className="sr-only">
-        {note ? 'Private note (not sent to the visitor)' : 'Message to the visitor'}
+        {note ? t('workspace.composer.noteLabel') : t('workspace.composer.messageLabel')}
       </label>
       {picker.list}
       <textarea
@@ -108,7 +109,7 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
         rows={3}
         maxLength={MESSAGE_LIMIT}
         value={text}
-        placeholder={note ? 'Private note — only agents see it' : 'Write a reply… (Enter sends, Shift+Enter for a new line, / for canned responses)'}
+        placeholder={note ? t('workspace.composer.notePlaceholder') : t('workspace.composer.placeholder')}
         onChange={(e) => {
           change(e.target.value);
           picker.track(e);
@@ -121,8 +122,8 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
       {file && !note && (
         <p className="attachment">
           <span className="file-link">{file.name}</span> <span className="muted small">({fileSize(file.size)})</span>
-          <button type="button" className="link" onClick={() => setFile(null)} aria-label={`Remove ${file.name}`}>
-            Remove
+          <button type="button" className="link" onClick={() => setFile(null)} aria-label={t('workspace.composer.removeFile', { name: file.name })}>
+            {t('common.remove')}
           </button>
         </p>
       )}
@@ -134,14 +135,14 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
               id={`attach-${chat.id}`}
               type="file"
               name="file"
-              aria-label="File to attach"
+              aria-label={t('workspace.composer.fileInput')}
               tabIndex={-1}
               className="sr-only"
               onChange={(e) => {
                 const chosen = e.target.files?.[0] ?? null;
                 e.target.value = '';
                 if (chosen && chosen.size > WIDGET_UPLOAD_MAX_BYTES) {
-                  setError(`“${chosen.name}” is too large: files of up to 10 MB can be sent.`);
+                  setError(t('workspace.composer.tooLarge', { name: chosen.name }));
                   return;
                 }
                 setError(null);
@@ -149,7 +150,7 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
               }}
             />
             <button type="button" className="attach" onClick={() => fileInput.current?.click()}>
-              Attach file
+              {t('workspace.composer.attach')}
             </button>
           </>
         )}
@@ -164,15 +165,15 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
                 if (e.target.checked) setTyping(false);
               }}
             />
-            Private note
+            {t('workspace.composer.privateNote')}
           </label>
         )}
         <span className={tooLong ? 'error small' : 'muted small'}>
-          {text.length}/{MESSAGE_LIMIT}
-          {tooLong && ' — too long to send; shorten it'}
+          {formatNumber(text.length, { useGrouping: false })}/{formatNumber(MESSAGE_LIMIT, { useGrouping: false })}
+          {tooLong && ` ${t('workspace.composer.tooLong')}`}
         </span>
         <button type="submit" className="primary" disabled={busy || (text.trim() === '' && !(file && !note)) || tooLong}>
-          {busy && file ? 'Sending the file…' : note ? 'Add note' : 'Send'}
+          {busy && file ? t('workspace.composer.sendingFile') : note ? t('workspace.composer.addNote') : t('workspace.composer.send')}
         </button>
       </div>
       {error && (
