@@ -8,7 +8,7 @@
  */
 import { useApp } from '../context';
 import { chatTitle, dateTime, time } from '../format';
-import { t, tn } from '../i18n';
+import { dir, t, tn } from '../i18n';
 import { previewOf, previewText } from '../inbox';
 import { liveOffer, nextExpiry } from '../offers';
 import { Link } from '../router';
@@ -42,6 +42,8 @@ function when(ms: number, withDate: boolean | undefined): string {
 
 export function ChatList({ chats, openId, empty, label, matches, withDate }: Props) {
   const { inbox } = useApp();
+  // The row's room beside its Reply button is at its end: the left when the page runs right to left (styles.css gives it on the right).
+  const rowPadding = dir() === 'rtl' ? { paddingRight: 0, paddingLeft: 8 } : {};
   // Rows keep the offer's line only while some offer is live: when the last one runs out, they shrink back.
   const now = Date.now();
   useRerenderAt(nextExpiry(chats, now));
@@ -64,7 +66,7 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
           <li
             key={chat.id}
             className={`chat-item status-${chat.status}${chat.id === openId ? ' open' : ''}`}
-            style={{ height: rowHeight }}
+            style={{ height: rowHeight, ...rowPadding }}
             data-chat-id={chat.id}
             aria-setsize={chats.length}
             aria-posinset={index + 1}

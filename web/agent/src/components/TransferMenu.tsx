@@ -9,11 +9,18 @@ import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { mayActOnChat } from '../chatRights';
 import { useApp } from '../context';
-import { t } from '../i18n';
+import { dir, t } from '../i18n';
 import { routingApi } from '../routingApi';
 import type { Agent, Chat, Department } from '../types';
 
 const ORDER = { online: 0, away: 1, offline: 2 } as const;
+/**
+ * Right to left, the header's buttons sit at the page's left: the panel opens from the button's left edge
+ * (styles.css anchors it right, for left-to-right), and its rows read from the right.
+ */
+const RTL_PANEL = { right: 'auto', left: 0 } as const;
+const RTL_ROW = { textAlign: 'right' } as const;
+
 const STATUS = { online: 'workspace.transfer.online', away: 'workspace.transfer.away', offline: 'workspace.transfer.offline' } as const;
 
 /** Who the chat can go to: active agents other than its holder, online first, then by name. */
@@ -40,6 +47,7 @@ export function TransferMenu({ chat }: { chat: Chat }) {
   if (!mayTransfer(me, chat)) return null;
   const targets = transferTargets(agents, chat);
   const panelId = `transfer-${chat.id}`;
+  const rtl = dir() === 'rtl';
 
   const transfer = async (agent: Agent) => {
     setBusy(true);
@@ -75,7 +83,7 @@ export function TransferMenu({ chat }: { chat: Chat }) {
         {t('workspace.transfer.button')}
       </button>
       {open && (
-        <div id={panelId} className="transfer-panel" role="group" aria-label={t('workspace.transfer.panel')}>
+        <div id={panelId} className="transfer-panel" style={rtl ? RTL_PANEL : undefined} role="group" aria-label={t('workspace.transfer.panel')}>
           {targets.length === 0 ? (
             <p className="muted small">{t('workspace.transfer.none')}</p>
           ) : (
@@ -84,6 +92,7 @@ export function TransferMenu({ chat }: { chat: Chat }) {
                 <li key={a.id}>
                   <button
                     type="button"
+                    style={rtl ? RTL_ROW : undefined}
                     disabled={busy}
                     onClick={() => void transfer(a)}
                     aria-label={t('workspace.transfer.toAgent', { name: a.name, status: t(STATUS[a.status]) })}
@@ -100,6 +109,7 @@ export function TransferMenu({ chat }: { chat: Chat }) {
                 <li key={d.id}>
                   <button
                     type="button"
+                    style={rtl ? RTL_ROW : undefined}
                     disabled={busy}
                     onClick={() => void toDepartment(d)}
                     aria-label={t('workspace.transfer.toDepartment', { name: d.name })}
