@@ -28,6 +28,8 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
   const note = noteChosen || notesOnly;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The name of a file refused as too large: its sentence is said at render, in the agent's language. */
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const typing = useRef(false);
@@ -65,6 +67,7 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
     if ((!body && !attached) || busy || tooLong) return;
     setBusy(true);
     setError(null);
+    setTooLarge(null);
     // Cleared at once, not when the answer comes: what the agent types meanwhile is the next message.
     if (!attached) setText('');
     try {
@@ -142,10 +145,12 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
                 const chosen = e.target.files?.[0] ?? null;
                 e.target.value = '';
                 if (chosen && chosen.size > WIDGET_UPLOAD_MAX_BYTES) {
-                  setError(t('workspace.composer.tooLarge', { name: chosen.name }));
+                  setError(null);
+                  setTooLarge(chosen.name);
                   return;
                 }
                 setError(null);
+                setTooLarge(null);
                 setFile(chosen);
               }}
             />
@@ -176,9 +181,9 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
           {busy && file ? t('workspace.composer.sendingFile') : note ? t('workspace.composer.addNote') : t('workspace.composer.send')}
         </button>
       </div>
-      {error && (
+      {(error || tooLarge !== null) && (
         <p className="error" role="alert">
-          {error}
+          {error ?? t('workspace.composer.tooLarge', { name: tooLarge ?? '' })}
         </p>
       )}
     </form>
