@@ -134,7 +134,7 @@ export const workspace: Translated<typeof en> = {
   'workspace.visitor.currentPage': 'Aktuelle Seite',
   'workspace.visitor.startedOn': 'Chat begonnen auf',
   'workspace.contact.title': 'Kontaktdaten',
-  'workspace.contact.same': '{fields} wie beim Besucher oben.',
+  'workspace.contact.same': 'Wie beim Besucher oben: {fields}.',
   'workspace.contact.name': 'Name',
   'workspace.contact.email': 'E-Mail',
   'workspace.contact.phone': 'Telefon',
