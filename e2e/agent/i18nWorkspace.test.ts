@@ -158,6 +158,17 @@ describe.skipIf(!chromiumAvailable())('agent app: the workspace in German and Ar
     await row.getByRole('button', { name: 'الرد على سارة' }).waitFor();
     expect(await row.textContent()).toContain('مرحبا، أحتاج إلى مساعدة');
     await screenshot(page, 'i18n-workspace-ar-inbox');
+  });
+
+  it('Arabic at phone width: the conversation alone, its way back pointing right', async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.locator('.chat-item', { hasText: 'سارة' }).getByRole('button', { name: 'الرد على سارة' }).click();
+    await page.waitForURL(/\/chats\/\d+$/);
+    const back = page.locator('.conversation-header .back');
+    await back.waitFor();
+    expect((await back.textContent())?.replace(/\s+/g, ' ').trim()).toBe('→ صندوق الوارد');
+    await page.getByRole('form', { name: 'الرد' }).getByRole('textbox', { name: 'رسالة إلى الزائر' }).waitFor();
+    await screenshot(page, 'i18n-workspace-ar-phone');
     await setLanguage(null);
   });
 });
