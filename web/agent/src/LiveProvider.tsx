@@ -8,6 +8,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type Rea
 import { setTitleCount } from './alerts';
 import { api, errorText } from './api';
 import { AppCtx, type AppContextValue } from './context';
+import { t } from './i18n';
 import { applyFrame } from './frames';
 import { attentionCount, emptyInbox, inboxReducer } from './inbox';
 import { AgentStream, type StreamState } from './stream';
@@ -116,7 +117,7 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
     const load = () =>
       loadLists().catch((err: unknown) => {
         if (!alive) return;
-        toast(`The chat lists could not be loaded (${errorText(err)}); trying again.`);
+        toast(t('workspace.live.listsFailed', { error: errorText(err) }));
         retry = window.setTimeout(load, 3000);
       });
     const s = new AgentStream({
@@ -217,7 +218,7 @@ export function LiveProvider({ me, setMe, signOut, sessionLost, children }: Prop
         {toastText && (
           <p className="toast">
             {toastText}
-            <button type="button" className="link" onClick={() => setToastText(null)} aria-label="Dismiss">
+            <button type="button" className="link" onClick={() => setToastText(null)} aria-label={t('workspace.live.dismiss')}>
               ×
             </button>
           </p>

@@ -9,6 +9,7 @@
  * Every alert is best effort: a browser that blocks audio or notifications
  * simply gets none.
  */
+import { formatNumber } from './i18n';
 import type { AgentStatus, NotificationPrefs } from './types';
 
 const BASE_TITLE = 'Parley';
@@ -175,5 +176,5 @@ export function stopAllRinging(): void {
 }
 
 export function setTitleCount(count: number): void {
-  document.title = count > 0 ? `(${count}) ${BASE_TITLE}` : BASE_TITLE;
+  document.title = count > 0 ? `(${formatNumber(count)}) ${BASE_TITLE}` : BASE_TITLE;
 }

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { api } from './api';
+import { language, t } from './i18n';
 
 let known: Map<number, string> | null = null;
 let loading: Promise<Map<number, string>> | null = null;
@@ -43,18 +44,16 @@ export function useDepartmentName(id: number | null): string | null {
   }, [id, names]);
   if (id === null) return null;
   if (!names) return null;
-  return names.get(id) ?? `Department ${id}`;
+  return names.get(id) ?? t('workspace.visitor.departmentGone', { id: String(id) });
 }
 
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
-
-/** The visitor's language as the widget shows it (session.language), in English words: "Arabic (ar)"; null when unknown. */
+/** The visitor's language as the widget shows it (session.language), named in the app's language: "Arabic (ar)", "Arabisch (ar)"; null when unknown. */
 export function languageName(session: Record<string, unknown>): string | null {
   const code = typeof session.language === 'string' && /^[a-z]{2,3}$/.test(session.language) ? session.language : null;
   if (!code) return null;
   let name: string | undefined;
   try {
-    name = LANGUAGE_NAMES.of(code);
+    name = new Intl.DisplayNames([language()], { type: 'language' }).of(code);
   } catch {
     name = undefined;
   }

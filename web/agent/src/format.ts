@@ -2,10 +2,11 @@
  * Display helpers: names, times, sizes, URL checks. Visitor-supplied strings
  * only ever reach the page as React text or as checked http(s) hrefs.
  */
+import { formatDateTime, formatNumber, t } from './i18n';
 import type { Chat, Visitor } from './types';
 
 export function visitorName(v: Pick<Visitor, 'name' | 'email' | 'phone'>): string {
-  return v.name?.trim() || v.email?.trim() || v.phone?.trim() || 'Anonymous';
+  return v.name?.trim() || v.email?.trim() || v.phone?.trim() || t('workspace.visitor.anonymous');
 }
 
 export function chatTitle(chat: Chat): string {
@@ -42,20 +43,25 @@ export function allowedBySafeUrl(link: string, safeUrl: string | null | undefine
   }
 }
 
+/** A time of day in the app's language ("14:05", "02:05 PM"). */
 export function time(ms: number): string {
-  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return formatDateTime(ms, { hour: '2-digit', minute: '2-digit' });
 }
 
+/** A date and time in the app's language. */
 export function dateTime(ms: number | null | undefined): string {
   if (typeof ms !== 'number') return '';
-  return new Date(ms).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(ms, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** One decimal, in the app's number format ("12.1", "12,1"). */
+const oneDecimal = (n: number): string => formatNumber(n, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 export function fileSize(bytes: number | undefined): string {
   if (!bytes || bytes < 0) return '';
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return t('workspace.size.bytes', { size: formatNumber(bytes, { useGrouping: false }) });
+  if (bytes < 1024 * 1024) return t('workspace.size.kilobytes', { size: oneDecimal(bytes / 1024) });
+  return t('workspace.size.megabytes', { size: oneDecimal(bytes / 1024 / 1024) });
 }
 
 export function str(value: unknown): string | null {
@@ -95,6 +101,6 @@ export function describeUserAgent(ua: string): string {
   }
   const os = SYSTEMS.find(([, re]) => re.test(ua))?.[0] ?? null;
   if (!browser && !os) return ua.slice(0, 120);
-  const device = /iPad|Tablet/.test(ua) ? 'tablet' : /Mobi|iPhone/.test(ua) ? 'phone' : 'desktop';
-  return `${browser ?? 'Unknown browser'} on ${os ?? 'unknown OS'} (${device})`;
+  const device = t(/iPad|Tablet/.test(ua) ? 'workspace.device.tablet' : /Mobi|iPhone/.test(ua) ? 'workspace.device.phone' : 'workspace.device.desktop');
+  return t('workspace.device.summary', { browser: browser ?? t('workspace.device.unknownBrowser'), os: os ?? t('workspace.device.unknownOs'), device });
 }

@@ -11,6 +11,7 @@ import type { Dispatch } from 'react';
 import { alertOf, isMine, isRinging, ringFor, stopRinging } from './alerts';
 import { api } from './api';
 import { chatTitle, isRecord } from './format';
+import { t } from './i18n';
 import { chatOfFrame, type InboxAction } from './inbox';
 import { navigate } from './router';
 import { parseRoute } from './routes';
@@ -47,17 +48,18 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       fx.known[chat.id] = true;
       if (frame.type === 'chat.created' && chat.status === 'pending') {
         const who = chatTitle(chat);
-        fx.announce(`New chat from ${who}`);
+        fx.announce(t('workspace.alert.newChatFrom', { name: who }));
         // Rings in every eligible agent's app until someone accepts it.
-        ringFor(chat.id, 'New chat', who, () => navigate(`/chats/${chat.id}`));
+        ringFor(chat.id, t('workspace.alert.newChat'), who, () => navigate(`/chats/${chat.id}`));
       }
       if (chat.status !== 'pending') stopRinging(chat.id);
       // A rating may come after the finish: the chat's header shows it at once; a screen reader hears it.
-      if (data.change === 'rated' && chat.rate) fx.announce(`${chatTitle(chat)} rated the chat ${chat.rate === 'positive' ? 'good' : 'bad'}`);
+      if (data.change === 'rated' && chat.rate)
+        fx.announce(t(chat.rate === 'positive' ? 'workspace.alert.ratedGood' : 'workspace.alert.ratedBad', { name: chatTitle(chat) }));
       if (data.change === 'transferred' && chat.accepted_by === fx.meId() && data.agent_id !== fx.meId()) {
         const who = chatTitle(chat);
-        fx.announce(`Chat with ${who} transferred to you`);
-        alertOf('transfer', 'Chat transferred to you', who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}?list=mine`));
+        fx.announce(t('workspace.alert.transferredFrom', { name: who }));
+        alertOf('transfer', t('workspace.alert.transferred'), who, `chat-${chat.id}`, () => navigate(`/chats/${chat.id}?list=mine`));
         // On the inbox with no conversation open (a Waiting list saying "No chat is waiting", only a badge
         // counting it): the chat opens, beside "My chats". A conversation on screen, or another page, stays.
         if (fx.openChatId() === null && parseRoute(location.pathname).name === 'inbox') navigate(`/chats/${chat.id}?list=mine`);
@@ -80,7 +82,9 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
         );
       }
       if (unread && isMine(message.chat_id) && !isRinging(message.chat_id))
-        alertOf('new_message', 'New message', message.text ?? 'New message', `chat-${message.chat_id}`, () => navigate(`/chats/${message.chat_id}`));
+        alertOf('new_message', t('workspace.alert.newMessage'), message.text ?? t('workspace.alert.newMessage'), `chat-${message.chat_id}`, () =>
+          navigate(`/chats/${message.chat_id}`),
+        );
       return;
     }
     case 'typing': {
@@ -105,10 +109,12 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       }
       if (data.agent_id === fx.meId()) {
         const seconds = Math.max(1, Math.round((data.expires_at - Date.now()) / 1000));
-        fx.announce(`A waiting chat is offered to you: accept it within ${seconds} s`);
-        alertOf('new_chat', 'A chat is offered to you', `Accept it within ${seconds} s`, `chat-${data.chat_id}`, () => navigate(`/chats/${data.chat_id}`));
+        fx.announce(t('workspace.alert.offeredAnnounced', { seconds }));
+        alertOf('new_chat', t('workspace.alert.offered'), t('workspace.alert.offeredBody', { seconds }), `chat-${data.chat_id}`, () =>
+          navigate(`/chats/${data.chat_id}`),
+        );
       } else if (data.previous_agent_id === fx.meId()) {
-        fx.announce('The chat offered to you went on to another agent; it stays in Waiting, so you can still reply.');
+        fx.announce(t('workspace.alert.offerMoved'));
       }
       return;
     }
@@ -131,14 +137,14 @@ export function applyFrame(frame: StreamFrame, fx: FrameEffects): void {
       return;
     case 'offline_message.created':
       fx.bump('offline');
-      fx.announce('New offline message');
-      alertOf('other', 'New offline message', 'A visitor left a message.', 'offline-message', () => navigate('/offline'));
+      fx.announce(t('workspace.alert.offline'));
+      alertOf('other', t('workspace.alert.offline'), t('workspace.alert.offlineBody'), 'offline-message', () => navigate('/offline'));
       return;
     case 'call.updated':
       if (isRecord(frame.data.call) && frame.data.call.status === 'start') {
         fx.bump('calls');
-        fx.announce('New callback request');
-        alertOf('other', 'New callback request', 'A visitor asked to be called back.', 'callback', () => navigate('/calls'));
+        fx.announce(t('workspace.alert.callback'));
+        alertOf('other', t('workspace.alert.callback'), t('workspace.alert.callbackBody'), 'callback', () => navigate('/calls'));
       }
       return;
   }

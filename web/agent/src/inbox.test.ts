@@ -2,10 +2,16 @@
  * The inbox after a stream reset (`stale`): every chat but the one on screen
  * is dropped, so chats finished or moved while the cursor was too old do not
  * linger; the one on screen keeps its messages (the view and a draft survive
- * until its refetch merges in), and typing indicators go.
+ * until its refetch merges in), and typing indicators go. A preview line of
+ * a message without text is put in words when drawn, in the language of that
+ * moment.
  */
-import { describe, expect, it } from 'vitest';
-import { emptyInbox, inboxReducer, type InboxState } from './inbox';
+
+// setLanguage sets <html lang dir>: a stand-in document is enough here.
+(globalThis as { document?: unknown }).document ??= { documentElement: { lang: '', dir: '' } };
+import { afterEach, describe, expect, it } from 'vitest';
+import { setLanguage } from './i18n';
+import { emptyInbox, inboxReducer, previewText, type InboxState } from './inbox';
 import type { Chat, Message } from './types';
 
 const chat = (id: number): Chat =>
@@ -105,5 +111,21 @@ describe('inbox after a channel change', () => {
       counted: { 1: 5 },
     });
     expect(inboxReducer(full, { type: 'channels', visible: [1, 2] })).toBe(full);
+  });
+});
+
+describe('preview lines', () => {
+  afterEach(() => setLanguage('en'));
+  const media = (id: number, type: string, file_name?: string) => ({ id, chat_id: 1, author: 'visitor', type, created_at: id, file_name }) as Message;
+
+  it('keep what kind of message it was and say it in the language of the moment they are drawn', async () => {
+    const state = inboxReducer({ ...emptyInbox, messages: { 1: [] } }, { type: 'message', message: media(10, 'location'), unread: true });
+    expect(previewText(state.preview[1])).toBe('📍 Location');
+    await setLanguage('de');
+    expect(previewText(state.preview[1])).toBe('📍 Standort');
+    expect(previewText(inboxReducer(state, { type: 'message', message: media(11, 'document', 'invoice.pdf'), unread: true }).preview[1])).toBe(
+      '📎 invoice.pdf',
+    );
+    expect(previewText(inboxReducer(state, { type: 'message', message: media(12, 'contact'), unread: true }).preview[1])).toBe('[contact]');
   });
 });

@@ -7,12 +7,20 @@
  * or an older copy after a newer one, changes nothing (messages are merged by
  * id, chats and their offers by their sequence number).
  */
+import { t } from './i18n';
 import type { Chat, ChatOffer, Message } from './types';
+
+/**
+ * A chat's last line as the state keeps it: the message's own text, or what
+ * kind of message it was, put in words only when drawn (previewText), so the
+ * lines follow the agent's language when it changes.
+ */
+export type PreviewLine = string | { type: string; file_name?: string };
 
 export interface InboxState {
   chats: Record<number, Chat>;
   messages: Record<number, Message[]>;
-  preview: Record<number, string>;
+  preview: Record<number, PreviewLine>;
   /** chat id → time (ms) the visitor's typing indicator expires. */
   typing: Record<number, number>;
   unread: Record<number, number>;
@@ -65,12 +73,18 @@ export function mergeMessages(current: Message[] | undefined, incoming: Message[
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
-export function previewOf(m: Message): string | null {
+export function previewOf(m: Message): PreviewLine | null {
   if (m.internal) return null;
   if (m.text) return m.text;
-  if (m.type === 'location') return '📍 Location';
-  if (m.file_name) return `📎 ${m.file_name}`;
-  return `[${m.type}]`;
+  return { type: m.type, file_name: m.file_name };
+}
+
+/** A preview line in words, in the app's language: "📍 Location", "📎 invoice.pdf", "[contact]". */
+export function previewText(line: PreviewLine): string {
+  if (typeof line === 'string') return line;
+  if (line.type === 'location') return t('workspace.preview.location');
+  if (line.file_name) return `📎 ${line.file_name}`;
+  return `[${line.type}]`;
 }
 
 /** The chat on screen stays (its conversation is fetched again), so the view and a draft survive. */

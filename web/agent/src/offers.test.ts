@@ -3,12 +3,16 @@
  * from the API's `offer` and moves it with chat.offered frames by sequence
  * number (an older copy never undoes a newer move; a frame's chat, which has
  * no `offer`, keeps the one known); the countdown's words; a refused Decline
- * in the screen's words.
+ * in the screen's words; the countdown's words in another language's plural forms.
  */
-import { describe, expect, it } from 'vitest';
+
+// setLanguage sets <html lang dir>: a stand-in document is enough here.
+(globalThis as { document?: unknown }).document ??= { documentElement: { lang: '', dir: '' } };
+import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from './api';
+import { setLanguage } from './i18n';
 import { emptyInbox, inboxReducer, type InboxState } from './inbox';
-import { declineRefusal, liveOffer, nextExpiry, NOT_OFFERED, timeLeft, timeLeftWords } from './offers';
+import { declineRefusal, liveOffer, nextExpiry, timeLeft, timeLeftWords } from './offers';
 import type { Chat, ChatOffer } from './types';
 
 const chat = (seq: number, extra: Partial<Chat> = {}): Chat =>
@@ -80,7 +84,26 @@ describe('offer display', () => {
 
   it("says a 409 to Decline in the screen's words, other refusals as the app does", () => {
     const refusal = new ApiError(409, 'conflict', 'This chat is not offered to you (any more): it may have gone to another agent.');
-    expect(declineRefusal(refusal)).toBe(NOT_OFFERED);
+    expect(declineRefusal(refusal)).toBe(
+      'This chat is no longer offered to you: its time ran out or it went to another agent, so there is nothing to decline. It stays in Waiting: press Reply to take it.',
+    );
     expect(declineRefusal(new ApiError(404, 'not_found', 'The chat was not found.'))).toBe('The chat was not found.');
+  });
+});
+
+describe("offer words in the agent's language", () => {
+  afterEach(() => setLanguage('en'));
+
+  it('counts down with the plural forms each language needs', async () => {
+    await setLanguage('ru');
+    expect(timeLeftWords(21_000)).toBe('21 секунда');
+    expect(timeLeftWords(22_000)).toBe('22 секунды');
+    expect(timeLeftWords(25_000)).toBe('25 секунд');
+    expect(timeLeftWords(61_000)).toBe('1 минута 1 секунда');
+    await setLanguage('ar');
+    expect(timeLeftWords(2000)).toBe('ثانيتان');
+    expect(timeLeftWords(120_000)).toBe('دقيقتان');
+    await setLanguage('de');
+    expect(declineRefusal(new ApiError(409, 'conflict', 'x'))).toMatch(/^Dieser Chat wird Ihnen nicht mehr angeboten/);
   });
 });

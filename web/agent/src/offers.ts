@@ -5,6 +5,7 @@
  * conversation's offer bar and their tests read offers the same way.
  */
 import { ApiError, errorText } from './api';
+import { t, tn } from './i18n';
 import type { Chat, ChatOffer } from './types';
 
 /** A waiting chat's offer, run out or not; null once the chat stops waiting. */
@@ -39,20 +40,16 @@ export function timeLeftWords(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   const m = Math.floor(seconds / 60);
   const s = seconds % 60;
-  const part = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-  if (m === 0) return part(s, 'second');
-  return s === 0 ? part(m, 'minute') : `${part(m, 'minute')} ${part(s, 'second')}`;
+  if (m === 0) return tn('workspace.offer.seconds', s);
+  if (s === 0) return tn('workspace.offer.minutes', m);
+  return t('workspace.offer.minutesSeconds', { minutes: tn('workspace.offer.minutes', m), seconds: tn('workspace.offer.seconds', s) });
 }
 
-/** Said after a Decline the server took. */
-export const DECLINED = 'You declined this chat: it is offered to the next agent. It stays in Waiting, so you can still press Reply.';
-
-/** Said when the server refuses a Decline with 409: the offer is not this agent's (any more). */
-export const NOT_OFFERED =
-  'This chat is no longer offered to you: its time ran out or it went to another agent, so there is nothing to decline. It stays in Waiting: press Reply to take it.';
-
-/** A failed Decline in words: the 409 in this screen's terms, anything else as the app says it everywhere. */
+/**
+ * A failed Decline in words: the 409 in this screen's terms (the offer is not
+ * this agent's any more), anything else as the app says it everywhere.
+ */
 export function declineRefusal(err: unknown): string {
-  if (err instanceof ApiError && err.status === 409) return NOT_OFFERED;
+  if (err instanceof ApiError && err.status === 409) return t('workspace.offer.notOffered');
   return errorText(err);
 }

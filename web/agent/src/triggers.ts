@@ -3,6 +3,7 @@
  * the form edits it (strings, empty = condition not used) and back. The
  * server checks the rules again and names the first problem.
  */
+import { t } from './i18n';
 import type { WidgetRule, WidgetRules } from './types';
 
 export interface RuleDraft {
@@ -44,8 +45,8 @@ export function newDraft(existing: RuleDraft[]): RuleDraft {
 
 /** A number field: empty = not used; anything else is sent as typed, for the server to judge. */
 function num(value: string): number | undefined {
-  const t = value.trim();
-  return t === '' ? undefined : Number(t);
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : Number(trimmed);
 }
 
 export function toRule(d: RuleDraft): WidgetRule {
@@ -74,6 +75,6 @@ export function patternProblem(pattern: string): string | null {
     new RegExp(pattern.trim());
     return null;
   } catch (err) {
-    return err instanceof Error ? err.message : 'not a regular expression';
+    return err instanceof Error ? err.message : t('workspace.triggers.notRegex');
   }
 }

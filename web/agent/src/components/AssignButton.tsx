@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { api, errorText } from '../api';
 import { mayActOnChat } from '../chatRights';
 import { useApp } from '../context';
+import { t } from '../i18n';
 import type { Chat } from '../types';
 
 export function AssignButton({ chat }: { chat: Chat }) {
@@ -24,10 +25,10 @@ export function AssignButton({ chat }: { chat: Chat }) {
   return (
     <div className="assign">
       <button type="button" disabled={state.busy} onClick={() => void assign()}>
-        Bind to CRM card
+        {t('workspace.assign.button')}
       </button>
       <span role="status" className="small">
-        {state.done ? 'Bound to the CRM card.' : ''}
+        {state.done ? t('workspace.assign.done') : ''}
       </span>
       {state.error && (
         <p className="error small" role="alert">

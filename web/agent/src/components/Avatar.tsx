@@ -4,6 +4,7 @@
  * person's initials stand in its place, never a broken image.
  */
 import { useState } from 'react';
+import { t } from '../i18n';
 
 /** Up to two initials of a name ("Ann Lee" → "AL", "سارة" → "س"); "?" for none. */
 export function initials(name: string | null | undefined): string {
@@ -24,7 +25,12 @@ export function Avatar({ src, name, size = 64 }: { src: string | null | undefine
     return <img className="avatar" src={usable} alt="" width={size} height={size} onError={() => setFailed(usable)} />;
   }
   return (
-    <span className="avatar avatar-initials" role="img" aria-label={`${name} (no photo)`} style={{ width: size, height: size, fontSize: size * 0.4 }}>
+    <span
+      className="avatar avatar-initials"
+      role="img"
+      aria-label={t('workspace.avatar.noPhoto', { name })}
+      style={{ width: size, height: size, fontSize: size * 0.4 }}
+    >
       <bdi aria-hidden="true">{initials(name)}</bdi>
     </span>
   );

@@ -8,6 +8,7 @@
  */
 import { useEffect, useId, useState, type KeyboardEvent, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import { insertCanned, loadCannedResponses, matchCanned, slashQueryAt } from '../canned';
+import { t, tn } from '../i18n';
 import type { CannedResponse } from '../types';
 
 export interface CannedPicker {
@@ -76,7 +77,7 @@ export function useCannedPicker(textarea: RefObject<HTMLTextAreaElement | null>,
 
   const list = open ? (
     <div className="canned-picker">
-      <ul role="listbox" id={listId} aria-label="Canned responses" className="canned-list">
+      <ul role="listbox" id={listId} aria-label={t('workspace.canned.label')} className="canned-list">
         {matches.map((c, i) => (
           <li
             key={c.id}
@@ -94,7 +95,7 @@ export function useCannedPicker(textarea: RefObject<HTMLTextAreaElement | null>,
         ))}
       </ul>
       <p id={`${listId}-hint`} className="sr-only" aria-live="polite">
-        {`${matches.length} canned ${matches.length === 1 ? 'response' : 'responses'}: arrows to choose, Enter to insert, Escape to close.`}
+        {tn('workspace.canned.hint', matches.length)}
       </p>
     </div>
   ) : null;

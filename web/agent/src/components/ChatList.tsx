@@ -8,7 +8,8 @@
  */
 import { useApp } from '../context';
 import { chatTitle, dateTime, time } from '../format';
-import { previewOf } from '../inbox';
+import { dir, t, tn } from '../i18n';
+import { previewOf, previewText } from '../inbox';
 import { liveOffer, nextExpiry } from '../offers';
 import { Link } from '../router';
 import type { Chat, ChatMatch } from '../types';
@@ -41,6 +42,8 @@ function when(ms: number, withDate: boolean | undefined): string {
 
 export function ChatList({ chats, openId, empty, label, matches, withDate }: Props) {
   const { inbox } = useApp();
+  // The row's room beside its Reply button is at its end: the left when the page runs right to left (styles.css gives it on the right).
+  const rowPadding = dir() === 'rtl' ? { paddingRight: 0, paddingLeft: 8 } : {};
   // Rows keep the offer's line only while some offer is live: when the last one runs out, they shrink back.
   const now = Date.now();
   useRerenderAt(nextExpiry(chats, now));
@@ -56,13 +59,14 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
       renderRow={(chat, index) => {
         const unread = chat.id === openId ? 0 : (inbox.unread[chat.id] ?? 0);
         const typing = inbox.typing[chat.id] !== undefined;
-        const preview = inbox.preview[chat.id] ?? (chat.last_message ? previewOf(chat.last_message) : null) ?? chat.visitor.invite ?? '';
+        const line = inbox.preview[chat.id] ?? (chat.last_message ? previewOf(chat.last_message) : null);
+        const preview = line !== null ? previewText(line) : (chat.visitor.invite ?? '');
         const match = matches?.[chat.id];
         return (
           <li
             key={chat.id}
             className={`chat-item status-${chat.status}${chat.id === openId ? ' open' : ''}`}
-            style={{ height: rowHeight }}
+            style={{ height: rowHeight, ...rowPadding }}
             data-chat-id={chat.id}
             aria-setsize={chats.length}
             aria-posinset={index + 1}
@@ -74,15 +78,19 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
               </span>
               <span className="chat-time">
                 {chat.rate && (
-                  <span className={`rating rating-${chat.rate}`} role="img" aria-label={chat.rate === 'positive' ? 'Rated good' : 'Rated bad'}>
+                  <span
+                    className={`rating rating-${chat.rate}`}
+                    role="img"
+                    aria-label={t(chat.rate === 'positive' ? 'workspace.rating.good' : 'workspace.rating.bad')}
+                  >
                     {chat.rate === 'positive' ? '👍' : '👎'}{' '}
                   </span>
                 )}
                 {when(chat.updated_at, withDate)}
               </span>
-              <span className="chat-preview">{typing ? 'typing…' : <bdi>{match ? <Highlighted parts={match.parts} /> : preview}</bdi>}</span>
+              <span className="chat-preview">{typing ? t('workspace.list.typing') : <bdi>{match ? <Highlighted parts={match.parts} /> : preview}</bdi>}</span>
               {unread > 0 && (
-                <span className="badge" aria-label={`${unread} unread`}>
+                <span className="badge" aria-label={tn('workspace.list.unread', unread)}>
                   {unread}
                 </span>
               )}

@@ -14,6 +14,7 @@ import { api, errorText } from '../api';
 import { MESSAGE_LIMIT } from '../canned';
 import { useApp } from '../context';
 import { fileSize } from '../format';
+import { formatNumber, t } from '../i18n';
 import type { Chat } from '../types';
 import { WIDGET_UPLOAD_MAX_BYTES } from '../../../../protocol/widget';
 import { useCannedPicker } from './CannedPicker';
@@ -27,6 +28,8 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
   const note = noteChosen || notesOnly;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The name of a file refused as too large: its sentence is said at render, in the agent's language. */
+  const [tooLarge, setTooLarge] = useState<string | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const typing = useRef(false);
@@ -64,6 +67,7 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
     if ((!body && !attached) || busy || tooLong) return;
     setBusy(true);
     setError(null);
+    setTooLarge(null);
     // Cleared at once, not when the answer comes: what the agent types meanwhile is the next message.
     if (!attached) setText('');
     try {
@@ -96,9 +100,9 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
   };
 
   return (
-    <form className={`composer${note ? ' composer-note' : ''}`} onSubmit={submit} aria-label="Reply">
+    <form className={`composer${note ? ' composer-note' : ''}`} onSubmit={submit} aria-label={t('workspace.composer.label')}>
       <label htmlFor={`composer-${chat.id}`} className="sr-only">
-        {note ? 'Private note (not sent to the visitor)' : 'Message to the visitor'}
+        {note ? t('workspace.composer.noteLabel') : t('workspace.composer.messageLabel')}
       </label>
       {picker.list}
       <textarea
@@ -108,7 +112,7 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
         rows={3}
         maxLength={MESSAGE_LIMIT}
         value={text}
-        placeholder={note ? 'Private note — only agents see it' : 'Write a reply… (Enter sends, Shift+Enter for a new line, / for canned responses)'}
+        placeholder={note ? t('workspace.composer.notePlaceholder') : t('workspace.composer.placeholder')}
         onChange={(e) => {
           change(e.target.value);
           picker.track(e);
@@ -121,8 +125,8 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
       {file && !note && (
         <p className="attachment">
           <span className="file-link">{file.name}</span> <span className="muted small">({fileSize(file.size)})</span>
-          <button type="button" className="link" onClick={() => setFile(null)} aria-label={`Remove ${file.name}`}>
-            Remove
+          <button type="button" className="link" onClick={() => setFile(null)} aria-label={t('workspace.composer.removeFile', { name: file.name })}>
+            {t('common.remove')}
           </button>
         </p>
       )}
@@ -134,22 +138,24 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
               id={`attach-${chat.id}`}
               type="file"
               name="file"
-              aria-label="File to attach"
+              aria-label={t('workspace.composer.fileInput')}
               tabIndex={-1}
               className="sr-only"
               onChange={(e) => {
                 const chosen = e.target.files?.[0] ?? null;
                 e.target.value = '';
                 if (chosen && chosen.size > WIDGET_UPLOAD_MAX_BYTES) {
-                  setError(`“${chosen.name}” is too large: files of up to 10 MB can be sent.`);
+                  setError(null);
+                  setTooLarge(chosen.name);
                   return;
                 }
                 setError(null);
+                setTooLarge(null);
                 setFile(chosen);
               }}
             />
             <button type="button" className="attach" onClick={() => fileInput.current?.click()}>
-              Attach file
+              {t('workspace.composer.attach')}
             </button>
           </>
         )}
@@ -164,20 +170,20 @@ export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: 
                 if (e.target.checked) setTyping(false);
               }}
             />
-            Private note
+            {t('workspace.composer.privateNote')}
           </label>
         )}
         <span className={tooLong ? 'error small' : 'muted small'}>
-          {text.length}/{MESSAGE_LIMIT}
-          {tooLong && ' — too long to send; shorten it'}
+          {formatNumber(text.length, { useGrouping: false })}/{formatNumber(MESSAGE_LIMIT, { useGrouping: false })}
+          {tooLong && ` ${t('workspace.composer.tooLong')}`}
         </span>
         <button type="submit" className="primary" disabled={busy || (text.trim() === '' && !(file && !note)) || tooLong}>
-          {busy && file ? 'Sending the file…' : note ? 'Add note' : 'Send'}
+          {busy && file ? t('workspace.composer.sendingFile') : note ? t('workspace.composer.addNote') : t('workspace.composer.send')}
         </button>
       </div>
-      {error && (
+      {(error || tooLarge !== null) && (
         <p className="error" role="alert">
-          {error}
+          {error ?? t('workspace.composer.tooLarge', { name: tooLarge ?? '' })}
         </p>
       )}
     </form>

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { useApp } from '../context';
 import { mayActOnChat } from '../chatRights';
+import { t } from '../i18n';
 import { Composer } from './Composer';
 import { ConversationHeader } from './ConversationHeader';
 import { MessageList } from './MessageList';
@@ -44,7 +45,7 @@ export function Conversation({ chatId }: { chatId: number }) {
   if (!chat || !messages) {
     return (
       <p className="muted pad" aria-busy="true">
-        Loading the conversation…
+        {t('workspace.conversation.loading')}
       </p>
     );
   }
@@ -58,17 +59,18 @@ export function Conversation({ chatId }: { chatId: number }) {
         <div className="thread">
           <MessageList messages={messages} chat={chat} />
           <p className="typing-note" aria-live="polite">
-            {typing ? 'The visitor is typing…' : ''}
+            {typing ? t('workspace.conversation.typing') : ''}
           </p>
           {chat.status === 'active' && !mayActOnChat(me, chat) && (
             <p className="muted pad">
-              This chat is with {agents[chat.accepted_by ?? 0]?.name ?? 'another agent'}: only they or an administrator can write to the visitor. You can add a
-              private note.
+              {agents[chat.accepted_by ?? 0]
+                ? t('workspace.conversation.heldBy', { name: agents[chat.accepted_by ?? 0].name })
+                : t('workspace.conversation.heldByOther')}
             </p>
           )}
           {chat.status === 'active' && <Composer chat={chat} notesOnly={!mayActOnChat(me, chat)} />}
-          {chat.status === 'pending' && <p className="muted pad">Press Reply to take this chat and answer.</p>}
-          {chat.status === 'finished' && <p className="muted pad">This chat is finished.</p>}
+          {chat.status === 'pending' && <p className="muted pad">{t('workspace.conversation.pressReply')}</p>}
+          {chat.status === 'finished' && <p className="muted pad">{t('workspace.conversation.finished')}</p>}
         </div>
         <VisitorPanel chat={chat} />
       </div>

@@ -9,14 +9,16 @@ import { useApp } from '../context';
 import { mayActOnChat } from '../chatRights';
 import { useDepartmentName, languageName } from '../departments';
 import { chatTitle } from '../format';
+import { dir, t } from '../i18n';
 import { Link } from '../router';
 import type { Chat } from '../types';
 import { FinishForm } from './FinishForm';
+import { Phrase } from './Phrase';
 import { RatingBadge } from './RatingBadge';
 import { ReplyButton } from './ReplyButton';
 import { TransferMenu } from './TransferMenu';
 
-const STATE = { pending: 'Waiting for an agent', active: 'Active', finished: 'Finished' } as const;
+const STATE = { pending: 'workspace.state.pending', active: 'workspace.state.active', finished: 'workspace.state.finished' } as const;
 
 export function ConversationHeader({ chat }: { chat: Chat }) {
   const { agents, me } = useApp();
@@ -28,33 +30,34 @@ export function ConversationHeader({ chat }: { chat: Chat }) {
   return (
     <header className="conversation-header">
       <Link href="/" className="back">
-        <span aria-hidden="true">←</span> Inbox
+        {/* Back points to where the lists are: the left, or the right when the page runs right to left. */}
+        <span aria-hidden="true">{dir() === 'rtl' ? '→' : '←'}</span> {t('workspace.inbox.title')}
       </Link>
       <div className="who">
         <h2 id="conversation-title">
           <bdi>{chatTitle(chat)}</bdi>
         </h2>
         <p className="muted small">
-          <span className={`pill pill-${chat.status}`}>{STATE[chat.status]}</span>
+          <span className={`pill pill-${chat.status}`}>{t(STATE[chat.status])}</span>
           {owner && (
             <>
               {' '}
-              · with <bdi>{owner}</bdi>
+              · <Phrase text={t('workspace.header.with')} parts={{ name: <bdi>{owner}</bdi> }} />
             </>
           )}
           {department && (
-            <span className="chat-department" title="Department">
+            <span className="chat-department" title={t('workspace.header.department')}>
               {' '}
               · <bdi>{department}</bdi>
             </span>
           )}
           {language && (
-            <span className="chat-language" title="The visitor's language">
+            <span className="chat-language" title={t('workspace.header.language')}>
               {' '}
               · {language}
             </span>
           )}
-          {chat.blacklisted && <> · blacklisted</>}
+          {chat.blacklisted && <> · {t('workspace.header.blacklisted')}</>}
           {chat.rate && (
             <>
               {' '}
@@ -68,7 +71,7 @@ export function ConversationHeader({ chat }: { chat: Chat }) {
         <TransferMenu key={chat.accepted_by ?? 0} chat={chat} />
         {chat.status === 'active' && mine && !finishing && (
           <button type="button" onClick={() => setFinishing(true)}>
-            Finish chat
+            {t('workspace.header.finish')}
           </button>
         )}
       </div>

@@ -1,5 +1,6 @@
 /** The delivery of an agent message to the customer's endpoint: sending, delivered, or failed with the reason. */
 import { deliveryFailureText } from '../deliveryText';
+import { t } from '../i18n';
 import type { Delivery } from '../types';
 
 export function DeliveryStatus({ delivery }: { delivery: Delivery }) {
@@ -14,13 +15,14 @@ export function DeliveryStatus({ delivery }: { delivery: Delivery }) {
   if (delivery.status === 'delivered') {
     return (
       <p className="delivery delivery-delivered" data-delivery="delivered">
-        <span aria-hidden="true">✓ </span>Delivered
+        <span aria-hidden="true">✓ </span>
+        {t('workspace.delivery.delivered')}
       </p>
     );
   }
   return (
     <p className="delivery delivery-pending" data-delivery="pending">
-      Sending…
+      {t('workspace.delivery.sending')}
     </p>
   );
 }

@@ -6,12 +6,13 @@
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { dateTime } from '../format';
-import { previewOf } from '../inbox';
+import { t } from '../i18n';
+import { previewOf, previewText } from '../inbox';
 import { Link } from '../router';
 import type { Chat } from '../types';
 
 const SHOWN = 20;
-const STATUS = { pending: 'waiting', active: 'active', finished: 'finished' } as const;
+const STATUS = { pending: 'workspace.earlier.pending', active: 'workspace.earlier.active', finished: 'workspace.earlier.finished' } as const;
 
 export function EarlierChats({ chat }: { chat: Chat }) {
   const [others, setOthers] = useState<Chat[] | null>(null);
@@ -25,7 +26,7 @@ export function EarlierChats({ chat }: { chat: Chat }) {
     setError(null);
     api.visitorChats(visitorId, { limit: SHOWN + 1 }).then(
       (list) => !cancelled && setOthers(list.filter((c) => c.id !== chatId).slice(0, SHOWN)),
-      (err: unknown) => !cancelled && setError(`Earlier chats could not be loaded: ${errorText(err)}`),
+      (err: unknown) => !cancelled && setError(errorText(err)),
     );
     return () => {
       cancelled = true;
@@ -34,21 +35,22 @@ export function EarlierChats({ chat }: { chat: Chat }) {
 
   return (
     <section className="earlier-chats" aria-labelledby={`earlier-${chatId}`}>
-      <h4 id={`earlier-${chatId}`}>Earlier chats</h4>
-      {error && <p className="error small">{error}</p>}
-      {!error && others === null && <p className="muted small">Loading…</p>}
-      {others?.length === 0 && <p className="muted small">This is the visitor’s first chat.</p>}
+      <h4 id={`earlier-${chatId}`}>{t('workspace.earlier.title')}</h4>
+      {error && <p className="error small">{t('workspace.earlier.error', { error })}</p>}
+      {!error && others === null && <p className="muted small">{t('common.loading')}</p>}
+      {others?.length === 0 && <p className="muted small">{t('workspace.earlier.first')}</p>}
       {others && others.length > 0 && (
         <ul className="earlier-list">
           {others.map((c) => {
-            const line = c.last_message ? previewOf(c.last_message) : null;
+            const last = c.last_message ? previewOf(c.last_message) : null;
+            const line = last !== null ? previewText(last) : null;
             return (
               <li key={c.id}>
                 <Link href={`/chats/${c.id}`}>
                   <span className="earlier-when">{dateTime(c.created_at)}</span>{' '}
                   <span className="muted small">
-                    {STATUS[c.status]}
-                    {c.rate ? ` · ${c.rate === 'positive' ? '👍 rated good' : '👎 rated bad'}` : ''}
+                    {t(STATUS[c.status])}
+                    {c.rate ? ` · ${t(c.rate === 'positive' ? 'workspace.earlier.ratedGood' : 'workspace.earlier.ratedBad')}` : ''}
                   </span>
                   {line && <bdi className="earlier-line">{line}</bdi>}
                 </Link>

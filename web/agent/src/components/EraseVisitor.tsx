@@ -9,20 +9,22 @@
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { useApp } from '../context';
+import { t, tn } from '../i18n';
 import type { Erasure } from '../types';
 
-const WHAT_GOES = [
-  'the visitor’s details: name, e-mail, phone, session and pages',
-  'every chat of the visitor, with all messages, notes and files',
-  'calls, offline messages and transcript mails',
-  'the webhooks and mails sent about the visitor, and the search index entries',
-];
-
-const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+const WHAT_GOES = ['workspace.erase.goesDetails', 'workspace.erase.goesChats', 'workspace.erase.goesCalls', 'workspace.erase.goesDeliveries'] as const;
 
 function progressText(e: Erasure): string {
-  if (e.status === 'done') return `Erased: ${count(e.chats_total, 'chat')}, ${count(e.messages_total, 'message')}, ${count(e.files_erased, 'file')}.`;
-  return `Erasing… ${e.messages_erased} of ${count(e.messages_total, 'message')}, ${e.chats_erased} of ${count(e.chats_total, 'chat')}.`;
+  if (e.status === 'done')
+    return t('workspace.erase.done', {
+      chats: tn('workspace.erase.chats', e.chats_total),
+      messages: tn('workspace.erase.messages', e.messages_total),
+      files: tn('workspace.erase.files', e.files_erased),
+    });
+  return t('workspace.erase.erasing', {
+    messages: tn('workspace.erase.messagesOf', e.messages_total, { erased: e.messages_erased }),
+    chats: tn('workspace.erase.chatsOf', e.chats_total, { erased: e.chats_erased }),
+  });
 }
 
 export function EraseVisitor({ visitorId, visitorNumber }: { visitorId: number; visitorNumber: number }) {
@@ -46,9 +48,9 @@ export function EraseVisitor({ visitorId, visitorNumber }: { visitorId: number; 
   if (erasure) {
     const share = erasure.messages_total === 0 ? 1 : erasure.messages_erased / erasure.messages_total;
     return (
-      <section className="erase-visitor" aria-label="Erasure">
+      <section className="erase-visitor" aria-label={t('workspace.erase.region')}>
         <p role="status">{progressText(erasure)}</p>
-        <progress max={1} value={erasure.status === 'done' ? 1 : share} aria-label="Erasure progress" />
+        <progress max={1} value={erasure.status === 'done' ? 1 : share} aria-label={t('workspace.erase.progress')} />
         {error && <p className="error">{error}</p>}
       </section>
     );
@@ -58,27 +60,25 @@ export function EraseVisitor({ visitorId, visitorNumber }: { visitorId: number; 
       <div className="row">
         {/* The sign-in cookie goes with a plain link: the browser saves the file (GET /api/v1/visitors/:id/export). */}
         <a className="button" href={`/api/v1/visitors/${visitorId}/export`} download data-action="export-visitor">
-          Download visitor’s data
+          {t('workspace.erase.download')}
         </a>
         <button type="button" className="danger erase" onClick={() => setAsking(true)}>
-          Erase visitor
+          {t('workspace.erase.button')}
         </button>
       </div>
     );
   }
   return (
     <section className="erase-visitor card" role="alertdialog" aria-labelledby="erase-title" aria-describedby="erase-what">
-      <h4 id="erase-title">Erase visitor {visitorNumber} everywhere?</h4>
+      <h4 id="erase-title">{t('workspace.erase.confirmTitle', { number: String(visitorNumber) })}</h4>
       <div id="erase-what">
-        <p className="small">This removes for good, and cannot be undone:</p>
+        <p className="small">{t('workspace.erase.removes')}</p>
         <ul className="small">
           {WHAT_GOES.map((w) => (
-            <li key={w}>{w}</li>
+            <li key={w}>{t(w)}</li>
           ))}
         </ul>
-        <p className="small muted">
-          Report totals stay. A later message from the same person starts a new visitor. If they asked for a copy of their data, download it first.
-        </p>
+        <p className="small muted">{t('workspace.erase.stays')}</p>
       </div>
       {error && <p className="error">{error}</p>}
       <div className="form-actions">
@@ -94,10 +94,10 @@ export function EraseVisitor({ visitorId, visitorNumber }: { visitorId: number; 
             }
           }}
         >
-          Erase for good
+          {t('workspace.erase.confirm')}
         </button>
         <button type="button" onClick={() => setAsking(false)}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </section>

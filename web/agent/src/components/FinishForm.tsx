@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
 import { useApp } from '../context';
+import { t } from '../i18n';
 import type { Chat } from '../types';
 
 export function FinishForm({ chat, onDone }: { chat: Chat; onDone: () => void }) {
@@ -15,7 +16,7 @@ export function FinishForm({ chat, onDone }: { chat: Chat; onDone: () => void })
     setError(null);
     try {
       dispatch({ type: 'chat', chat: await api.finish(chat.id, blacklist) });
-      announce('Chat finished');
+      announce(t('workspace.finish.done'));
       onDone();
     } catch (err) {
       setError(errorText(err));
@@ -23,17 +24,17 @@ export function FinishForm({ chat, onDone }: { chat: Chat; onDone: () => void })
     }
   };
   return (
-    <form className="finish-form" onSubmit={submit} aria-label="Finish chat">
+    <form className="finish-form" onSubmit={submit} aria-label={t('workspace.finish.title')}>
       <label className="check">
         <input type="checkbox" name="blacklist" checked={blacklist} onChange={(e) => setBlacklist(e.target.checked)} />
-        Add the visitor to the blacklist (later messages never reach agents)
+        {t('workspace.finish.blacklist')}
       </label>
       <div className="row">
         <button type="submit" className="danger" disabled={busy}>
-          Finish
+          {t('workspace.finish.submit')}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
       {error && (

@@ -1,5 +1,6 @@
 /** The three live lists of the inbox: waiting (pending) chats, my chats, every active chat. */
 import { useApp } from '../context';
+import { t } from '../i18n';
 import { chatsWithStatus } from '../inbox';
 import { Link } from '../router';
 import { ChatList } from './ChatList';
@@ -14,17 +15,17 @@ export function InboxLists({ tab, openId }: { tab: InboxTab; openId: number | nu
   const mine = active.filter((c) => c.accepted_by === me.id);
   const lists = { pending, mine, active };
   const tabs: Array<[InboxTab, string]> = [
-    ['pending', 'Waiting'],
-    ['mine', 'My chats'],
-    ['active', 'All active'],
+    ['pending', t('workspace.inbox.pending')],
+    ['mine', t('workspace.inbox.mine')],
+    ['active', t('workspace.inbox.active')],
   ];
-  const empty = { pending: 'No chat is waiting.', mine: 'You have no open chat.', active: 'No chat is active.' }[tab];
+  const empty = t(({ pending: 'workspace.inbox.emptyPending', mine: 'workspace.inbox.emptyMine', active: 'workspace.inbox.emptyActive' } as const)[tab]);
   return (
     <>
       <h1 id="inbox-title" className="sr-only">
-        Inbox
+        {t('workspace.inbox.title')}
       </h1>
-      <nav className="tabs" aria-label="Chat lists">
+      <nav className="tabs" aria-label={t('workspace.inbox.tabs')}>
         {tabs.map(([key, label]) => (
           <Link key={key} href={`/inbox/${key}`} aria-current={tab === key ? 'page' : undefined} className="tab">
             {label} <span className="count">{lists[key].length}</span>
@@ -33,7 +34,7 @@ export function InboxLists({ tab, openId }: { tab: InboxTab; openId: number | nu
       </nav>
       {!loaded ? (
         <p className="muted pad" aria-busy="true">
-          Loading chats…
+          {t('workspace.inbox.loading')}
         </p>
       ) : (
         <ChatList chats={lists[tab]} openId={openId} empty={empty} label={tabs.find(([k]) => k === tab)?.[1] ?? ''} />

@@ -6,6 +6,7 @@
  * A file an administrator freed (file_removed) is named, not linked.
  */
 import { fileSize, safeHref, safeImage } from '../format';
+import { t } from '../i18n';
 import type { Message } from '../types';
 import { LinkedText } from './LinkedText';
 
@@ -27,17 +28,17 @@ function FileLink({ href, message, label }: { href: string; message: Message; la
 export function MessageBody({ message: m }: { message: Message }) {
   if (m.file_removed) {
     const size = fileSize(m.file_size);
+    const name = m.file_name || t('workspace.media.file');
     return (
       <div className="media">
         <Caption text={m.text} />
-        <p className="muted">
-          {m.file_name || 'File'}
-          {size && ` (${size})`}: removed by an administrator to free space
-        </p>
+        <p className="muted">{t('workspace.media.removed', { file: size ? t('workspace.media.nameSize', { name, size }) : name })}</p>
       </div>
     );
   }
   const file = safeHref(m.file);
+  const photoWord = t(m.type === 'sticker' ? 'workspace.media.sticker' : 'workspace.media.photo');
+  const audioWord = t(m.type === 'voice' ? 'workspace.media.voice' : 'workspace.media.audio');
   switch (m.type) {
     case 'text':
       return <LinkedText text={m.text ?? ''} />;
@@ -48,10 +49,10 @@ export function MessageBody({ message: m }: { message: Message }) {
         <div className="media">
           {src && file ? (
             <a href={file} target="_blank" rel="noopener noreferrer">
-              <img src={src} alt={m.file_name || (m.type === 'sticker' ? m.emoji || 'Sticker' : 'Photo')} loading="lazy" />
+              <img src={src} alt={m.file_name || (m.type === 'sticker' && m.emoji) || photoWord} loading="lazy" />
             </a>
           ) : (
-            file && <FileLink href={file} message={m} label={m.type === 'sticker' ? 'Sticker' : 'Photo'} />
+            file && <FileLink href={file} message={m} label={photoWord} />
           )}
           <Caption text={m.text} />
         </div>
@@ -60,8 +61,10 @@ export function MessageBody({ message: m }: { message: Message }) {
     case 'video':
       return (
         <div className="media">
-          {file && <video controls preload="metadata" src={file} poster={safeImage(m.thumb) ?? undefined} aria-label={m.file_name || 'Video'} />}
-          {file && <FileLink href={file} message={m} label="Video" />}
+          {file && (
+            <video controls preload="metadata" src={file} poster={safeImage(m.thumb) ?? undefined} aria-label={m.file_name || t('workspace.media.video')} />
+          )}
+          {file && <FileLink href={file} message={m} label={t('workspace.media.video')} />}
           <Caption text={m.text} />
         </div>
       );
@@ -70,15 +73,15 @@ export function MessageBody({ message: m }: { message: Message }) {
       return (
         <div className="media">
           {m.performer || m.title ? <p className="small">{[m.performer, m.title].filter(Boolean).join(' — ')}</p> : null}
-          {file && <audio controls preload="metadata" src={file} aria-label={m.file_name || (m.type === 'voice' ? 'Voice message' : 'Audio')} />}
-          {file && <FileLink href={file} message={m} label={m.type === 'voice' ? 'Voice message' : 'Audio'} />}
+          {file && <audio controls preload="metadata" src={file} aria-label={m.file_name || audioWord} />}
+          {file && <FileLink href={file} message={m} label={audioWord} />}
           <Caption text={m.text} />
         </div>
       );
     case 'document':
       return (
         <div className="media">
-          {file ? <FileLink href={file} message={m} label="Document" /> : <p className="muted">Document</p>}
+          {file ? <FileLink href={file} message={m} label={t('workspace.media.document')} /> : <p className="muted">{t('workspace.media.document')}</p>}
           <Caption text={m.text} />
         </div>
       );
@@ -89,10 +92,11 @@ export function MessageBody({ message: m }: { message: Message }) {
         <div className="media">
           {href ? (
             <a href={href} target="_blank" rel="noopener noreferrer" className="file-link">
-              <span aria-hidden="true">📍 </span>Location {m.latitude?.toFixed(5)}, {m.longitude?.toFixed(5)} (open map)
+              <span aria-hidden="true">📍 </span>
+              {t('workspace.media.locationLink', { latitude: m.latitude?.toFixed(5) ?? '', longitude: m.longitude?.toFixed(5) ?? '' })}
             </a>
           ) : (
-            <p className="muted">Location</p>
+            <p className="muted">{t('workspace.media.location')}</p>
           )}
           <Caption text={m.text} />
         </div>
@@ -102,7 +106,7 @@ export function MessageBody({ message: m }: { message: Message }) {
       return (
         <div className="media">
           {m.text ? <LinkedText text={m.text} /> : <p className="muted">[{m.type}]</p>}
-          {file && <FileLink href={file} message={m} label="Attachment" />}
+          {file && <FileLink href={file} message={m} label={t('workspace.media.attachment')} />}
         </div>
       );
   }

@@ -5,6 +5,7 @@
  */
 import { useApp } from '../context';
 import { time, visitorName } from '../format';
+import { t } from '../i18n';
 import type { Chat, Message } from '../types';
 import { DeliveryStatus } from './DeliveryStatus';
 import { MessageBody } from './MessageBody';
@@ -12,13 +13,17 @@ import { MessageBody } from './MessageBody';
 export function MessageItem({ message, chat }: { message: Message; chat: Chat }) {
   const { agents } = useApp();
   const author =
-    message.author === 'visitor' ? visitorName(chat.visitor) : message.author === 'agent' ? (agents[message.agent_id ?? -1]?.name ?? 'Agent') : 'System';
+    message.author === 'visitor'
+      ? visitorName(chat.visitor)
+      : message.author === 'agent'
+        ? (agents[message.agent_id ?? -1]?.name ?? t('workspace.message.agent'))
+        : t('workspace.message.system');
   const kind = message.internal ? 'note' : message.author;
   return (
     <li className={`message ${kind}`} data-message-id={message.id}>
       <div className="meta">
         <bdi className="author">{author}</bdi>
-        {message.internal && <span className="pill pill-note">Private note — only agents see this</span>}
+        {message.internal && <span className="pill pill-note">{t('workspace.message.note')}</span>}
         <time dateTime={new Date(message.created_at).toISOString()}>{time(message.created_at)}</time>
       </div>
       <MessageBody message={message} />

@@ -3,6 +3,7 @@
  * A list showing its newest message keeps showing it when it gets shorter (a phone's on-screen keyboard opening).
  */
 import { useEffect, useRef } from 'react';
+import { t } from '../i18n';
 import type { Chat, Message } from '../types';
 import { MessageItem } from './MessageItem';
 
@@ -47,17 +48,17 @@ export function MessageList({ messages, chat }: { messages: Message[]; chat: Cha
 
   return (
     // The live log is the scrolling box; the messages inside it stay a list (a list's own role may not be "log").
-    <div className="messages" ref={box} role="log" aria-live="polite" aria-relevant="additions" aria-label="Messages">
+    <div className="messages" ref={box} role="log" aria-live="polite" aria-relevant="additions" aria-label={t('workspace.messages.label')}>
       <ol className="message-items">
         {chat.visitor.invite && (
           <li className="message system">
             <p className="invite">
-              <span className="muted small">Invitation shown to the visitor: </span>
+              <span className="muted small">{t('workspace.messages.invite')} </span>
               {chat.visitor.invite}
             </p>
           </li>
         )}
-        {messages.length === 0 && <li className="muted pad">No message yet.</li>}
+        {messages.length === 0 && <li className="muted pad">{t('workspace.messages.none')}</li>}
         {messages.map((m) => (
           <MessageItem key={m.id} message={m} chat={chat} />
         ))}

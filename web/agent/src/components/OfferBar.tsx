@@ -11,14 +11,16 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { useApp } from '../context';
-import { DECLINED, declineRefusal, pendingOffer, timeLeft, timeLeftWords } from '../offers';
+import { t } from '../i18n';
+import { declineRefusal, pendingOffer, timeLeft, timeLeftWords } from '../offers';
 import type { Chat } from '../types';
+import { Phrase } from './Phrase';
 import { ReplyButton } from './ReplyButton';
 import { useTimeLeft } from './useTimeLeft';
 
 interface Note {
-  text: string;
-  error: boolean;
+  /** The server's refusal in words; null: the Decline was taken (said at render, in the agent's language). */
+  refusal: string | null;
   /** The offer it answered. */
   attempt: number;
 }
@@ -37,10 +39,10 @@ export function OfferBar({ chat }: { chat: Chat }) {
     try {
       await api.decline(chat.id);
       dispatch({ type: 'declined', chatId: chat.id, attempt });
-      setNote({ text: DECLINED, error: false, attempt });
-      announce('You declined the chat: it is offered to the next agent.');
+      setNote({ refusal: null, attempt });
+      announce(t('workspace.offer.declinedAnnounced'));
     } catch (err) {
-      setNote({ text: declineRefusal(err), error: true, attempt });
+      setNote({ refusal: declineRefusal(err), attempt });
     } finally {
       setBusy(false);
     }
@@ -51,32 +53,38 @@ export function OfferBar({ chat }: { chat: Chat }) {
   const shown = note && !(mine && mine.attempt !== note.attempt) ? note : null;
   if (!mine && !shown) return null;
   return (
-    <section className={`offer-bar${mine ? ' offer-mine' : ''}`} aria-label="Offer">
+    <section className={`offer-bar${mine ? ' offer-mine' : ''}`} aria-label={t('workspace.offer.region')}>
       {mine && (
         <>
           <p className="offer-text">
-            <strong>Offered to you</strong>: accept within{' '}
-            <span className="offer-time" role="timer" aria-label={`${timeLeftWords(left)} left`}>
-              {timeLeft(left)}
-            </span>
-            , or decline to pass it to the next agent.
+            <Phrase
+              text={t('workspace.offer.acceptWithin')}
+              parts={{
+                offered: <strong>{t('workspace.offer.you')}</strong>,
+                time: (
+                  <span className="offer-time" role="timer" aria-label={t('workspace.offer.left', { time: timeLeftWords(left) })}>
+                    {timeLeft(left)}
+                  </span>
+                ),
+              }}
+            />
           </p>
           <div className="offer-actions">
-            <ReplyButton chat={chat} label="Accept" />
+            <ReplyButton chat={chat} label={t('workspace.offer.accept')} />
             <button type="button" disabled={busy} onClick={() => void decline(mine.attempt)}>
-              Decline
+              {t('workspace.offer.decline')}
             </button>
           </div>
         </>
       )}
       {shown &&
-        (shown.error ? (
+        (shown.refusal !== null ? (
           <p className="error offer-note" role="alert">
-            {shown.text}
+            {shown.refusal}
           </p>
         ) : (
           <p className="muted offer-note" role="status">
-            {shown.text}
+            {t('workspace.offer.declined')}
           </p>
         ))}
     </section>

@@ -5,8 +5,10 @@
  * stops waiting. Follows the inbox state, which chat.offered frames move.
  */
 import { useApp } from '../context';
+import { t } from '../i18n';
 import { pendingOffer, timeLeft, timeLeftWords } from '../offers';
 import type { Chat } from '../types';
+import { Phrase } from './Phrase';
 import { useTimeLeft } from './useTimeLeft';
 
 export function OfferMark({ chat }: { chat: Chat }) {
@@ -16,14 +18,20 @@ export function OfferMark({ chat }: { chat: Chat }) {
   if (!offer || left <= 0) return null;
   if (offer.agent_id !== me.id) {
     const name = agents[offer.agent_id]?.name;
-    return <span className="pill pill-offer-other">{name ? `Offered to ${name}` : 'Offered to another agent'}</span>;
+    return <span className="pill pill-offer-other">{name ? t('workspace.offer.to', { name }) : t('workspace.offer.toOther')}</span>;
   }
   return (
     <span className="pill pill-offer">
-      Offered to you ·{' '}
-      <span role="timer" aria-label={`${timeLeftWords(left)} left to accept`}>
-        {timeLeft(left)}
-      </span>
+      <Phrase
+        text={t('workspace.offer.youTimer')}
+        parts={{
+          time: (
+            <span role="timer" aria-label={t('workspace.offer.leftToAccept', { time: timeLeftWords(left) })}>
+              {timeLeft(left)}
+            </span>
+          ),
+        }}
+      />
     </span>
   );
 }

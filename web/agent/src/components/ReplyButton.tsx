@@ -3,10 +3,9 @@ import { useState } from 'react';
 import { api, ApiError, errorText } from '../api';
 import { useApp } from '../context';
 import { chatTitle } from '../format';
+import { t } from '../i18n';
 import { navigate } from '../router';
 import type { Chat } from '../types';
-
-export const TAKEN = 'This chat was already taken by another agent.';
 
 export function ReplyButton({ chat, className, label }: { chat: Chat; className?: string; label?: string }) {
   const { dispatch, toast } = useApp();
@@ -18,7 +17,7 @@ export function ReplyButton({ chat, className, label }: { chat: Chat; className?
       dispatch({ type: 'chat', chat: accepted });
       navigate(`/chats/${chat.id}`);
     } catch (err) {
-      const text = err instanceof ApiError && err.code === 'chat_already_accepted' ? TAKEN : errorText(err);
+      const text = err instanceof ApiError && err.code === 'chat_already_accepted' ? t('workspace.reply.taken') : errorText(err);
       toast(text);
       // Another agent took it: fetch the current state so the lists move it.
       api.chat(chat.id).then(
@@ -35,9 +34,9 @@ export function ReplyButton({ chat, className, label }: { chat: Chat; className?
       className={`primary ${className ?? ''}`}
       disabled={busy}
       onClick={() => void reply()}
-      aria-label={label ? undefined : `Reply to ${chatTitle(chat)}`}
+      aria-label={label ? undefined : t('workspace.reply.to', { name: chatTitle(chat) })}
     >
-      {label ?? 'Reply'}
+      {label ?? t('workspace.reply.button')}
     </button>
   );
 }

@@ -9,10 +9,19 @@ import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { mayActOnChat } from '../chatRights';
 import { useApp } from '../context';
+import { dir, t } from '../i18n';
 import { routingApi } from '../routingApi';
 import type { Agent, Chat, Department } from '../types';
 
 const ORDER = { online: 0, away: 1, offline: 2 } as const;
+/**
+ * Right to left, the header's buttons sit at the page's left: the panel opens from the button's left edge
+ * (styles.css anchors it right, for left-to-right), and its rows read from the right.
+ */
+const RTL_PANEL = { right: 'auto', left: 0 } as const;
+const RTL_ROW = { textAlign: 'right' } as const;
+
+const STATUS = { online: 'workspace.transfer.online', away: 'workspace.transfer.away', offline: 'workspace.transfer.offline' } as const;
 
 /** Who the chat can go to: active agents other than its holder, online first, then by name. */
 export function transferTargets(agents: Record<number, Agent>, chat: Chat): Agent[] {
@@ -38,13 +47,14 @@ export function TransferMenu({ chat }: { chat: Chat }) {
   if (!mayTransfer(me, chat)) return null;
   const targets = transferTargets(agents, chat);
   const panelId = `transfer-${chat.id}`;
+  const rtl = dir() === 'rtl';
 
   const transfer = async (agent: Agent) => {
     setBusy(true);
     setError(null);
     try {
       dispatch({ type: 'chat', chat: await api.transfer(chat.id, agent.id) });
-      announce(`Chat transferred to ${agent.name}`);
+      announce(t('workspace.transfer.doneAgent', { name: agent.name }));
       setOpen(false);
     } catch (err) {
       setError(errorText(err));
@@ -58,7 +68,7 @@ export function TransferMenu({ chat }: { chat: Chat }) {
     setError(null);
     try {
       dispatch({ type: 'chat', chat: await routingApi.transferToDepartment(chat.id, d.id) });
-      announce(`Chat transferred to the ${d.name} department`);
+      announce(t('workspace.transfer.doneDepartment', { name: d.name }));
       setOpen(false);
     } catch (err) {
       setError(errorText(err));
@@ -70,29 +80,41 @@ export function TransferMenu({ chat }: { chat: Chat }) {
   return (
     <div className="transfer" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
       <button type="button" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
-        Transfer
+        {t('workspace.transfer.button')}
       </button>
       {open && (
-        <div id={panelId} className="transfer-panel" role="group" aria-label="Transfer to another agent">
+        <div id={panelId} className="transfer-panel" style={rtl ? RTL_PANEL : undefined} role="group" aria-label={t('workspace.transfer.panel')}>
           {targets.length === 0 ? (
-            <p className="muted small">No other active agent.</p>
+            <p className="muted small">{t('workspace.transfer.none')}</p>
           ) : (
             <ul className="plain">
               {targets.map((a) => (
                 <li key={a.id}>
-                  <button type="button" disabled={busy} onClick={() => void transfer(a)} aria-label={`Transfer to ${a.name} (${a.status})`}>
-                    <span className={`dot dot-${a.status}`} aria-hidden="true" /> {a.name} <span className="muted small">{a.status}</span>
+                  <button
+                    type="button"
+                    style={rtl ? RTL_ROW : undefined}
+                    disabled={busy}
+                    onClick={() => void transfer(a)}
+                    aria-label={t('workspace.transfer.toAgent', { name: a.name, status: t(STATUS[a.status]) })}
+                  >
+                    <span className={`dot dot-${a.status}`} aria-hidden="true" /> {a.name} <span className="muted small">{t(STATUS[a.status])}</span>
                   </button>
                 </li>
               ))}
             </ul>
           )}
           {departments.length > 0 && (
-            <ul className="plain" aria-label="Departments">
+            <ul className="plain" aria-label={t('workspace.transfer.departments')}>
               {departments.map((d) => (
                 <li key={d.id}>
-                  <button type="button" disabled={busy} onClick={() => void toDepartment(d)} aria-label={`Transfer to the ${d.name} department`}>
-                    {d.name} <span className="muted small">department</span>
+                  <button
+                    type="button"
+                    style={rtl ? RTL_ROW : undefined}
+                    disabled={busy}
+                    onClick={() => void toDepartment(d)}
+                    aria-label={t('workspace.transfer.toDepartment', { name: d.name })}
+                  >
+                    {d.name} <span className="muted small">{t('workspace.transfer.department')}</span>
                   </button>
                 </li>
               ))}

@@ -15,6 +15,7 @@
 import { useState } from 'react';
 import { languageName, useDepartmentName } from '../departments';
 import { str, isRecord, safeHref, visitorName } from '../format';
+import { formatNumber, t } from '../i18n';
 import type { Chat } from '../types';
 import { AssignButton } from './AssignButton';
 import { Avatar } from './Avatar';
@@ -52,22 +53,22 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
       {/* At phone width the panel starts folded, so the conversation has the screen. */}
       <details open={!folded}>
         <summary>
-          <h3 id={`visitor-${chat.id}`}>Visitor</h3>
+          <h3 id={`visitor-${chat.id}`}>{t('workspace.visitor.title')}</h3>
         </summary>
         {v.photo && <Avatar src={v.photo} name={v.name?.trim() || visitorName(v)} />}
         <dl className="fields">
-          <Field label="Name" value={v.name ?? 'Anonymous'} />
-          <Field label="E-mail" value={v.email} />
-          <Field label="Phone" value={v.phone} />
-          <Field label="Visitor number" value={String(v.number)} />
-          <Field label="Department" value={department} />
-          <Field label="Language" value={languageName(v.session)} />
-          <Field label="Chats" value={String(v.chats_count)} />
-          <Field label="About" value={v.description} />
-          {v.blacklisted && <Field label="Blacklisted" value="yes" />}
+          <Field label={t('common.name')} value={v.name ?? t('workspace.visitor.anonymous')} />
+          <Field label={t('common.email')} value={v.email} />
+          <Field label={t('common.phone')} value={v.phone} />
+          <Field label={t('workspace.visitor.number')} value={String(v.number)} />
+          <Field label={t('workspace.visitor.department')} value={department} />
+          <Field label={t('workspace.visitor.language')} value={languageName(v.session)} />
+          <Field label={t('workspace.visitor.chats')} value={formatNumber(v.chats_count)} />
+          <Field label={t('workspace.visitor.about')} value={v.description} />
+          {v.blacklisted && <Field label={t('workspace.visitor.blacklisted')} value={t('workspace.visitor.yes')} />}
           {chat.rate && (
             <>
-              <dt>This chat</dt>
+              <dt>{t('workspace.visitor.thisChat')}</dt>
               <dd>
                 <RatingBadge rate={chat.rate} />
               </dd>
@@ -76,16 +77,16 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
         </dl>
         <ContactInfo contact={contact} visitor={v} />
         {chat.enable_assign && <AssignButton chat={chat} />}
-        <CustomData heading="From the page" fields={pageData} />
-        <CustomData heading="From your CRM" fields={crmData} />
+        <CustomData heading={t('workspace.visitor.fromPage')} fields={pageData} />
+        <CustomData heading={t('workspace.visitor.fromCrm')} fields={crmData} />
         {crm && (
           <a className="button crm" href={crm} target="_blank" rel="noopener noreferrer">
-            Open in CRM
+            {t('workspace.visitor.openCrm')}
           </a>
         )}
         {crmPageUrl && (
-          <section aria-label="Page in your CRM">
-            <h4>Page in your CRM</h4>
+          <section aria-label={t('workspace.visitor.crmPage')}>
+            <h4>{t('workspace.visitor.crmPage')}</h4>
             <p className="break">
               <a href={crmPageUrl} target="_blank" rel="noopener noreferrer">
                 {str(crmPage?.title) ?? crmPageUrl}
@@ -94,8 +95,8 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
           </section>
         )}
         {nowUrl && (
-          <section aria-label="Current page">
-            <h4>Current page</h4>
+          <section aria-label={t('workspace.visitor.currentPage')}>
+            <h4>{t('workspace.visitor.currentPage')}</h4>
             <p className="break">
               <a href={nowUrl} target="_blank" rel="noopener noreferrer">
                 {str(now?.title) ?? nowUrl}
@@ -104,14 +105,14 @@ export function VisitorPanel({ chat }: { chat: Chat }) {
           </section>
         )}
         {whereText && (
-          <section aria-label="Current page">
-            <h4>Current page</h4>
+          <section aria-label={t('workspace.visitor.currentPage')}>
+            <h4>{t('workspace.visitor.currentPage')}</h4>
             <p className="break">{whereText}</p>
           </section>
         )}
         {pageUrl && pageUrl !== nowUrl && (
-          <section aria-label="Chat started on">
-            <h4>Chat started on</h4>
+          <section aria-label={t('workspace.visitor.startedOn')}>
+            <h4>{t('workspace.visitor.startedOn')}</h4>
             <p className="break">
               <a href={pageUrl} target="_blank" rel="noopener noreferrer">
                 {str(page?.title) ?? pageUrl}

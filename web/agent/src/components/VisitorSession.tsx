@@ -1,8 +1,15 @@
 /** The visitor's browser session (widget chats): location and organization (from the address), UTM tags, device and browser, IP. */
 import { describeUserAgent, isRecord, str } from '../format';
+import { t } from '../i18n';
 import { Field } from './Field';
+import { Phrase } from './Phrase';
+
+/** The address data's own names, as their licences ask to credit them: the same in every language. */
+const SOURCES = { maxmind: 'MaxMind', dbip: 'IP Geolocation by DB-IP', routeviews: 'RouteViews' } as const;
 
 const UTM_KEYS = ['source', 'medium', 'campaign', 'content', 'term'] as const;
+/** Each tag's row is labelled with its parameter's name as the page's URL has it (utm_source): code, the same in every language. */
+const utmParameter = (key: string): string => 'utm_' + key;
 
 export function VisitorSession({ session }: { session: Record<string, unknown> }) {
   const geo = isRecord(session.geoip) ? session.geoip : {};
@@ -14,16 +21,16 @@ export function VisitorSession({ session }: { session: Record<string, unknown> }
   const utmRows = UTM_KEYS.map((k) => [k, str(utm[k])] as const).filter(([, v]) => v !== null);
   if (!place && !organization && !device && utmRows.length === 0 && !str(session.ip)) return null;
   return (
-    <section aria-label="Session">
-      <h4>Session</h4>
+    <section aria-label={t('workspace.session.title')}>
+      <h4>{t('workspace.session.title')}</h4>
       <dl className="fields">
-        <Field label="Location" value={place || null} />
-        <Field label="Organization" value={organization} />
-        <Field label="Device" value={device} />
-        <Field label="IP address" value={str(session.ip) ?? str(session.ip_addr)} />
-        <Field label="Visits" value={str(session.visits)} />
+        <Field label={t('workspace.session.location')} value={place || null} />
+        <Field label={t('workspace.session.organization')} value={organization} />
+        <Field label={t('workspace.session.device')} value={device} />
+        <Field label={t('workspace.session.ip')} value={str(session.ip) ?? str(session.ip_addr)} />
+        <Field label={t('workspace.session.visits')} value={str(session.visits)} />
         {utmRows.map(([k, v]) => (
-          <Field key={k} label={`utm_${k}`} value={v} />
+          <Field key={k} label={utmParameter(k)} value={v} />
         ))}
       </dl>
       {place || organization ? <GeoCredit /> : null}
@@ -35,19 +42,26 @@ export function VisitorSession({ session }: { session: Record<string, unknown> }
 function GeoCredit() {
   return (
     <p className="muted small">
-      Location from GeoLite2 by{' '}
-      <a href="https://www.maxmind.com" target="_blank" rel="noreferrer">
-        MaxMind
-      </a>
-      ; organization from{' '}
-      <a href="https://db-ip.com" target="_blank" rel="noreferrer">
-        IP Geolocation by DB-IP
-      </a>{' '}
-      and{' '}
-      <a href="https://www.routeviews.org" target="_blank" rel="noreferrer">
-        RouteViews
-      </a>
-      .
+      <Phrase
+        text={t('workspace.session.credit')}
+        parts={{
+          maxmind: (
+            <a href="https://www.maxmind.com" target="_blank" rel="noreferrer">
+              {SOURCES.maxmind}
+            </a>
+          ),
+          dbip: (
+            <a href="https://db-ip.com" target="_blank" rel="noreferrer">
+              {SOURCES.dbip}
+            </a>
+          ),
+          routeviews: (
+            <a href="https://www.routeviews.org" target="_blank" rel="noreferrer">
+              {SOURCES.routeviews}
+            </a>
+          ),
+        }}
+      />
     </p>
   );
 }

@@ -8,6 +8,7 @@
  */
 import { useEffect, useState } from 'react';
 import { isRecord, safeHref, str, time } from '../format';
+import { formatNumber, t, tn } from '../i18n';
 import { Field } from './Field';
 
 /** As the server's VISIT_GAP_MS: a visitor silent for longer has left. */
@@ -34,9 +35,9 @@ function pagesOf(session: Record<string, unknown>): Page[] {
 /** "4 min", "1 h 12 min", "less than a minute". */
 export function duration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
-  if (minutes < 1) return 'less than a minute';
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (minutes < 1) return t('workspace.visit.underMinute');
+  if (minutes < 60) return t('workspace.visit.minutes', { minutes });
+  return t('workspace.visit.hoursMinutes', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
 function useNow(everyMs: number): number {
@@ -60,13 +61,16 @@ export function VisitorVisit({ session }: { session: Record<string, unknown> }) 
   if (!onSite && !referrer && pages.length === 0) return null;
   const shown = all ? pages : pages.slice(0, SHOWN);
   return (
-    <section aria-label="This visit">
-      <h4>This visit</h4>
+    <section aria-label={t('workspace.visit.title')}>
+      <h4>{t('workspace.visit.title')}</h4>
       <dl className="fields">
-        <Field label="Time on site" value={onSite && (gone ? `${onSite} (left at ${time(seen ?? 0)})` : onSite)} />
+        <Field
+          label={t('workspace.visit.timeOnSite')}
+          value={onSite && (gone ? t('workspace.visit.leftAt', { duration: onSite, time: time(seen ?? 0) }) : onSite)}
+        />
         {referrer && (
           <>
-            <dt>Came from</dt>
+            <dt>{t('workspace.visit.cameFrom')}</dt>
             <dd className="break">
               <a href={referrer} target="_blank" rel="noopener noreferrer">
                 {referrer}
@@ -78,9 +82,9 @@ export function VisitorVisit({ session }: { session: Record<string, unknown> }) 
       {pages.length > 0 && (
         <>
           <h5>
-            Pages visited <span className="muted small">({pages.length})</span>
+            {t('workspace.visit.pages')} <span className="muted small">({formatNumber(pages.length)})</span>
           </h5>
-          <ol className="visited-pages" aria-label="Pages visited" reversed start={pages.length}>
+          <ol className="visited-pages" aria-label={t('workspace.visit.pages')} reversed start={pages.length}>
             {shown.map((p, i) => (
               <li key={`${p.at}-${i}`}>
                 <a className="break" href={p.url} target="_blank" rel="noopener noreferrer">
@@ -94,7 +98,7 @@ export function VisitorVisit({ session }: { session: Record<string, unknown> }) 
           </ol>
           {pages.length > SHOWN && (
             <button type="button" className="link" onClick={() => setAll(!all)}>
-              {all ? 'Show fewer' : `Show all ${pages.length} pages`}
+              {all ? t('workspace.visit.showFewer') : tn('workspace.visit.showAll', pages.length)}
             </button>
           )}
         </>

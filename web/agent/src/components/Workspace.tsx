@@ -4,6 +4,7 @@
  * open, with a link back). `/chats/:id?list=mine` shows that list beside it.
  */
 import { useRef } from 'react';
+import { t } from '../i18n';
 import type { Route } from '../router';
 import { Conversation } from './Conversation';
 import { InboxLists, type InboxTab } from './InboxLists';
@@ -20,12 +21,8 @@ export function Workspace({ route }: { route: Extract<Route, { name: 'inbox' | '
       <section className="lists" aria-labelledby="inbox-title">
         <InboxLists tab={lastTab.current} openId={chatId} />
       </section>
-      <section className="conversation-pane" aria-label="Conversation">
-        {chatId !== null ? (
-          <Conversation key={chatId} chatId={chatId} />
-        ) : (
-          <p className="placeholder">Choose a chat to read it. New chats appear under “Waiting” as they arrive.</p>
-        )}
+      <section className="conversation-pane" aria-label={t('workspace.inbox.conversation')}>
+        {chatId !== null ? <Conversation key={chatId} chatId={chatId} /> : <p className="placeholder">{t('workspace.inbox.choose')}</p>}
       </section>
     </div>
   );
