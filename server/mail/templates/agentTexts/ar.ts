@@ -66,8 +66,8 @@ export const ar: AgentTexts = {
   answerChat: 'الرد على المحادثة',
   missedSubjectWaiting: 'محادثة فائتة: {who} ينتظر منذ {n} د',
   missedSubjectFinished: 'محادثة فائتة: {who} – انتهت دون رد',
-  missedHeadingWaiting: '{who} ينتظر الرد منذ {minutes}',
-  missedHeadingFinished: 'لم يتلقَّ {who} أي رد من موظفي الدعم، وانتهت المحادثة بعد {minutes}',
+  missedHeadingWaiting: '{who} ينتظر الرد، ومدة الانتظار حتى الآن {minutes}',
+  missedHeadingFinished: 'لم يتلقَّ {who} أي رد من موظفي الدعم وانتهت المحادثة، ومدة الانتظار {minutes}',
 
   backupSubject: 'Parley: فشل النسخ الاحتياطي المجدول',
   backupHeading: 'فشل النسخ الاحتياطي المجدول',
