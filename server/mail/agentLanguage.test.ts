@@ -5,14 +5,15 @@
  * Arabic right to left), to an agent who chose none in English; a
  * notification address that is no agent's gets the language every active
  * admin chose, English once they differ; an invitation is in the inviting
- * admin's language, a reset and an e-mail confirmation in the agent's own.
+ * admin's language, a reset and an e-mail confirmation in the agent's own;
+ * the archive copy to an agent's address in that agent's language.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
 import { waitFor } from '../../test/helpers/chatChannel.js';
 import { htmlLinks, startSmtp, type ReceivedMail, type TestSmtp } from '../../test/helpers/smtp.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
-import { createWidget, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
+import { createWidget, sendText, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
 
 const ACCOUNT = 'Eckladen';
 const SHARED = 'desk@shared.example';
@@ -139,5 +140,22 @@ describe('mails in the agent’s language', () => {
     expect(confirm.parsed.subject).toBe(`Bestätigen Sie Ihre neue E-Mail-Adresse für ${ACCOUNT}`);
     expect(confirm.parsed.text).toContain('Sie möchten dora.neu@example.com statt dora@example.com als Ihre E-Mail-Adresse');
     expect(confirm.parsed.text).toContain('Die Adresse bleibt dora@example.com.');
+  });
+
+  it("writes the archive copy to an agent's address in that agent's language, private notes marked in it", async () => {
+    expect((await inject('PUT', '/settings', t.adminToken, { notifications: { archive_email: 'amal@example.com' } })).statusCode).toBe(200);
+    const s = await startSession(t, widget.widget_id);
+    expect((await visitorCall(t, widget.widget_id, s.visitor_token, 'contact', { name: 'Vera' })).statusCode).toBe(200);
+    const { chat_id } = await sendText(t, widget.widget_id, s.visitor_token, 'Where is my order?');
+    expect((await inject('POST', `/chats/${chat_id}/accept`, t.adminToken)).statusCode).toBe(200);
+    expect((await inject('POST', `/chats/${chat_id}/messages`, t.adminToken, { type: 'text', text: 'VIP customer', internal: true })).statusCode).toBe(201);
+    expect((await inject('POST', `/chats/${chat_id}/finish`, t.adminToken, {})).statusCode).toBe(200);
+    const mail = await mailTo('amal@example.com', (subject) => subject.includes(String(chat_id)));
+    expect(mail.parsed.subject).toBe(`المحادثة رقم ${chat_id} مع Vera`);
+    const text = mail.parsed.text ?? '';
+    expect(text).toContain('الاسم: Vera');
+    expect(text).toContain('(ملاحظة داخلية)\u2069: VIP customer');
+    expect(text).toContain(`فتح المحادثة: http://parley.test/chats/${chat_id}`);
+    expect(mail.parsed.html).toMatch(/^<!doctype html><html lang="ar" dir="rtl">/);
   });
 });
