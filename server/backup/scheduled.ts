@@ -22,6 +22,7 @@ import type { AppContext, Worker } from '../context.js';
 import { inTransaction, type Tx } from '../db/database.js';
 import { dueWorker } from '../dueWorker.js';
 import { enqueueMail } from '../mail/enqueueMail.js';
+import { textLanguage } from '../mail/templates/agentTexts/index.js';
 import { backupFailedMail } from '../mail/templates/system.js';
 import { createBackup } from './createBackup.js';
 
@@ -104,14 +105,18 @@ async function mailAdmins(ctx: AppContext, tx: Tx, now: number, dir: string, err
   if (!account) return;
   const admins = await tx
     .selectFrom('agents')
-    .select('email')
+    .select(['email', 'language'])
     .where('account_id', '=', account.id)
     .where('role', '=', 'admin')
     .where('active', '=', 1)
     .orderBy('id')
     .execute();
-  const content = backupFailedMail({ accountName: account.name, publicUrl: ctx.config.publicUrl, startedAt: new Date(now).toISOString(), dir, error });
-  for (const admin of admins) await enqueueMail(tx, ctx.config, { accountId: account.id, type: 'backup_failed', to: admin.email, ...content }, now);
+  // Each admin's mail in that admin's language (docs/I18N.md "Mails and notifications").
+  const data = { accountName: account.name, publicUrl: ctx.config.publicUrl, startedAt: new Date(now).toISOString(), dir, error };
+  for (const admin of admins) {
+    const content = backupFailedMail(data, textLanguage(admin.language));
+    await enqueueMail(tx, ctx.config, { accountId: account.id, type: 'backup_failed', to: admin.email, ...content }, now);
+  }
 }
 
 /**

@@ -9,10 +9,13 @@
  * Names and messages are bidi-isolated, so an Arabic line keeps its
  * punctuation where it belongs: `dir="auto"` in HTML, and in plain text a
  * line holding right-to-left letters sits between FSI and PDI. The footer names the account and, for a
- * notification, links to where its addresses are set.
+ * notification, links to where its addresses are set; it is written in the mail's language
+ * (templates/agentTexts/), as "(no messages)" is.
  */
 import { hasRtl, splitLinks } from '../../protocol/links.js';
 import { singleLine } from '../lib/singleLine.js';
+import { say } from './templates/agentTexts/index.js';
+import { fill } from './templates/visitorTexts.js';
 
 export type Block =
   | { kind: 'p'; text: string }
@@ -33,7 +36,7 @@ export interface Layout {
   blocks: Block[];
   /** The account's name, in the footer. */
   accountName: string;
-  /** The language the mail is written in (the visitor's mails: the widget's); its direction is the mail's. English when absent. */
+  /** The language the mail is written in (an agent's: mailLanguages.ts; the visitor's mails: the widget's); its direction and footer are the mail's. English when absent. */
   lang?: string;
   /** A notification's settings link ("why do I get this"), absent for personal mails (invitation, reset, transcript). */
   settingsUrl?: string;
@@ -78,7 +81,7 @@ export function subjectLine(value: string): string {
   return one.length > 200 ? `${one.slice(0, 199)}…` : one;
 }
 
-function textBlock(b: Block): string {
+function textBlock(b: Block, lang: string): string {
   switch (b.kind) {
     case 'p':
       return b.text;
@@ -95,11 +98,11 @@ function textBlock(b: Block): string {
     case 'link':
       return `${b.label}: ${b.url}`;
     case 'transcript':
-      return b.lines.length === 0 ? '(no messages)' : b.lines.map((l) => `[${l.at}] ${isolate(singleLine(l.who))}: ${isolate(l.text)}`).join('\n');
+      return b.lines.length === 0 ? say(lang, 'noMessages') : b.lines.map((l) => `[${l.at}] ${isolate(singleLine(l.who))}: ${isolate(l.text)}`).join('\n');
   }
 }
 
-function htmlBlock(b: Block): string {
+function htmlBlock(b: Block, lang: string): string {
   switch (b.kind) {
     case 'p':
       return `<p>${htmlLines(b.text)}</p>`;
@@ -117,7 +120,7 @@ function htmlBlock(b: Block): string {
     case 'link':
       return `<p><a href="${escapeHtml(b.url)}" style="display:inline-block;padding:8px 14px;background:#2563eb;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(b.label)}</a></p>`;
     case 'transcript':
-      if (b.lines.length === 0) return '<p><em>(no messages)</em></p>';
+      if (b.lines.length === 0) return `<p><em>${escapeHtml(say(lang, 'noMessages'))}</em></p>`;
       return `<table cellspacing="0" cellpadding="0">${b.lines
         .map(
           (l) =>
@@ -131,22 +134,26 @@ function htmlBlock(b: Block): string {
 export function renderTranscript(lines: Array<{ who: string; at: string; text: string }>): { text: string; html: string } {
   if (lines.length === 0) return { text: '', html: '' };
   const block: Block = { kind: 'transcript', lines };
-  return { text: textBlock(block), html: htmlBlock(block) };
+  return { text: textBlock(block, 'en'), html: htmlBlock(block, 'en') };
 }
 
 export function renderMail(layout: Layout): MailContent {
-  const footerText = layout.settingsUrl
-    ? `Sent by Parley for ${layout.accountName}. You get this mail because your address is a notification address of this account; change it here: ${layout.settingsUrl}`
-    : `Sent by Parley for ${layout.accountName}.`;
-  const text = [singleLine(layout.heading), ...layout.blocks.map(textBlock), '--', footerText].join('\n\n') + '\n';
+  const lang = layout.lang ?? 'en';
+  const account = layout.accountName;
+  const footerText = layout.settingsUrl ? say(lang, 'footerNotification', { account, url: layout.settingsUrl }) : say(lang, 'footerSent', { account });
+  const text = [singleLine(layout.heading), ...layout.blocks.map((b) => textBlock(b, lang)), '--', footerText].join('\n\n') + '\n';
+  // The catalogue's text escaped, then the escaped values and the link filled in.
   const footerHtml = layout.settingsUrl
-    ? `Sent by Parley for ${escapeHtml(layout.accountName)}. You get this mail because your address is a notification address of this account; <a href="${escapeHtml(layout.settingsUrl)}">change the notification settings</a>.`
-    : `Sent by Parley for ${escapeHtml(layout.accountName)}.`;
+    ? fill(escapeHtml(say(lang, 'footerNotificationHtml')), {
+        account: escapeHtml(account),
+        link: `<a href="${escapeHtml(layout.settingsUrl)}">${escapeHtml(say(lang, 'footerSettingsLink'))}</a>`,
+      })
+    : escapeHtml(say(lang, 'footerSent', { account }));
   const html = [
-    `<!doctype html><html lang="${escapeHtml(layout.lang ?? 'en')}" dir="${RTL_LANGUAGES.has(layout.lang ?? 'en') ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"></head>`,
+    `<!doctype html><html lang="${escapeHtml(lang)}" dir="${RTL_LANGUAGES.has(lang) ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"></head>`,
     '<body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:15px;line-height:1.45;color:#111">',
     `<h1 style="font-size:18px">${escapeHtml(layout.heading)}</h1>`,
-    ...layout.blocks.map(htmlBlock),
+    ...layout.blocks.map((b) => htmlBlock(b, lang)),
     `<hr style="border:0;border-top:1px solid #ddd;margin:20px 0"><p style="font-size:12px;color:#666">${footerHtml}</p>`,
     '</body></html>',
   ].join('\n');

@@ -8,6 +8,7 @@ import type { Config } from '../config/config.js';
 import type { Executor } from '../db/database.js';
 import { parseJson } from '../lib/json.js';
 import { shownAccountName } from '../domain/accounts/accountName.js';
+import { textLanguage } from './templates/agentTexts/index.js';
 
 export interface MailScope {
   accountName: string;
@@ -47,10 +48,15 @@ export async function notificationScope(tx: Executor, config: Pick<Config, 'publ
   };
 }
 
-/** A time as people read it in mails: "25 Nov 2026, 14:05 (Europe/Paris)"; UTC when the zone is unknown. */
-export function mailTime(at: number, timezone: string): string {
+/**
+ * A time as people read it in mails, in the mail's language: "25 Nov 2026, 14:05 (Europe/Paris)",
+ * "25. Nov. 2026, 14:05 (Europe/Paris)"; UTC when the zone is unknown. English is written the British way (day first, 24 hours).
+ */
+export function mailTime(at: number, timezone: string, lang: string = 'en'): string {
+  const known = textLanguage(lang);
+  const locale = known === 'en' ? 'en-GB' : known;
   const format = (timeZone: string) =>
-    new Intl.DateTimeFormat('en-GB', {
+    new Intl.DateTimeFormat(locale, {
       timeZone,
       day: 'numeric',
       month: 'short',

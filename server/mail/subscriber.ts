@@ -7,7 +7,10 @@
  *   chat.updated (change finished)          → chat_archive mail to the archive address, when set
  *   chat.updated (change missed)            → missed_chat mail, when the account set missed_chat_minutes
  *                                             (what a missed chat is: domain/chats/missedChat.ts)
+ * Each mail is written in its address's language (mailLanguages.ts): composed
+ * once per language among the recipients.
  */
+import type { AgentLanguage } from '../../protocol/agent.js';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
 import { waitedMinutes } from '../domain/chats/missedChat.js';
@@ -16,6 +19,7 @@ import type { Subscriber } from '../events/subscriber.js';
 import { parseJson } from '../lib/json.js';
 import type { MailContent } from './compose.js';
 import { enqueueMail } from './enqueueMail.js';
+import { languagesOf } from './mailLanguages.js';
 import { notificationScope, type MailScope } from './recipients.js';
 import { callbackRequestMail, offlineMessageMail } from './templates/notifications.js';
 import { archiveMail, missedChatMail } from './templates/transcript.js';
@@ -26,14 +30,18 @@ async function notify(
   ctx: AppContext,
   event: RelayedEvent,
   type: string,
-  compose: (scope: MailScope) => Promise<MailContent | null>,
+  compose: (scope: MailScope, lang: AgentLanguage) => Promise<MailContent | null>,
   replyTo?: string | null,
 ) {
   const scope = await notificationScope(tx, ctx.config, event.account_id);
   if (scope.recipients.length === 0) return;
-  const content = await compose(scope);
-  if (!content) return;
+  const languages = await languagesOf(tx, event.account_id, scope.recipients);
+  const composed = new Map<AgentLanguage, MailContent | null>();
   for (const to of scope.recipients) {
+    const lang = languages.get(to) ?? 'en';
+    if (!composed.has(lang)) composed.set(lang, await compose(scope, lang));
+    const content = composed.get(lang);
+    if (!content) continue;
     await enqueueMail(
       tx,
       ctx.config,
@@ -62,7 +70,7 @@ async function offlineMessage(tx: Tx, ctx: AppContext, event: RelayedEvent<'offl
     ctx,
     event,
     'offline_message',
-    async (scope) => offlineMessageMail(scope, ctx.config.publicUrl, { offline, channel: channel ?? { name: '' }, visitor }),
+    async (scope, lang) => offlineMessageMail(scope, ctx.config.publicUrl, { offline, channel: channel ?? { name: '' }, visitor }, lang),
     offline.email,
   );
 }
@@ -78,13 +86,13 @@ async function callbackRequested(tx: Tx, ctx: AppContext, event: RelayedEvent<'c
       ? undefined
       : await tx.selectFrom('visitors').select(['number', 'name', 'session_json']).where('id', '=', call.visitor_id).executeTakeFirst();
   const page = parseJson<{ page?: { url?: unknown } }>(visitor?.session_json, {}).page?.url;
-  await notify(tx, ctx, event, 'callback_request', async (scope) =>
-    callbackRequestMail(scope, ctx.config.publicUrl, {
-      call,
-      channel: channel ?? { name: '' },
-      visitor: visitor ?? null,
-      page: typeof page === 'string' ? page : null,
-    }),
+  await notify(tx, ctx, event, 'callback_request', async (scope, lang) =>
+    callbackRequestMail(
+      scope,
+      ctx.config.publicUrl,
+      { call, channel: channel ?? { name: '' }, visitor: visitor ?? null, page: typeof page === 'string' ? page : null },
+      lang,
+    ),
   );
 }
 
@@ -93,18 +101,19 @@ async function chatFinished(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.u
   const to = settings?.archive_email;
   if (!to) return;
   const scope = await notificationScope(tx, ctx.config, event.account_id);
-  const transcript = await loadTranscript(tx, { accountId: event.account_id, chatId: event.data.chat.id, timezone: scope.timezone, withNotes: true });
+  const lang = (await languagesOf(tx, event.account_id, [to])).get(to) ?? 'en';
+  const transcript = await loadTranscript(tx, { accountId: event.account_id, chatId: event.data.chat.id, timezone: scope.timezone, withNotes: true, lang });
   if (!transcript) return;
-  const content = archiveMail(scope, ctx.config.publicUrl, transcript);
+  const content = archiveMail(scope, ctx.config.publicUrl, transcript, lang);
   await enqueueMail(tx, ctx.config, { accountId: event.account_id, type: 'chat_archive', to, chatId: transcript.chat.id, ...content }, ctx.clock());
 }
 
 async function chatMissed(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.updated'>): Promise<void> {
   const settings = await tx.selectFrom('settings').select('missed_chat_minutes').where('account_id', '=', event.account_id).executeTakeFirst();
   if (settings?.missed_chat_minutes == null) return;
-  await notify(tx, ctx, event, 'missed_chat', async (scope) => {
-    const transcript = await loadTranscript(tx, { accountId: event.account_id, chatId: event.data.chat.id, timezone: scope.timezone, withNotes: false });
-    return transcript && missedChatMail(scope, ctx.config.publicUrl, transcript, waitedMinutes(transcript.chat, event.created_at));
+  await notify(tx, ctx, event, 'missed_chat', async (scope, lang) => {
+    const transcript = await loadTranscript(tx, { accountId: event.account_id, chatId: event.data.chat.id, timezone: scope.timezone, withNotes: false, lang });
+    return transcript && missedChatMail(scope, ctx.config.publicUrl, transcript, waitedMinutes(transcript.chat, event.created_at), lang);
   });
 }
 

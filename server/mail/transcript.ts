@@ -3,11 +3,13 @@
  * number, the agent's name, "Parley" for system lines), when (HH:MM in the
  * account's time zone), and what (text; a file's name and link; a place's
  * coordinates). Suppressed messages are never shown; private notes only in
- * the business's archive copy, marked as such.
+ * the business's archive copy, marked as such. The words around them
+ * ("Visitor 12", "Agent", "(private note)") are in the mail's language.
  */
 import type { Executor } from '../db/database.js';
 import type { Chat, Message, Visitor } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
+import { say } from './templates/agentTexts/index.js';
 
 export interface TranscriptLine {
   who: string;
@@ -49,6 +51,8 @@ export async function loadTranscript(
     withNotes: boolean;
     /** How the visitor's lines are signed; its name or number by default. */
     visitorName?: string;
+    /** The mail's language (templates/agentTexts/); English by default. */
+    lang?: string;
   },
 ): Promise<ChatTranscript | null> {
   const chat = await db.selectFrom('chats').selectAll().where('id', '=', q.chatId).where('account_id', '=', q.accountId).executeTakeFirst();
@@ -67,12 +71,13 @@ export async function loadTranscript(
   const agentIds = [...new Set(messages.map((m) => m.agent_id).filter((id): id is number => id !== null))];
   const agents = agentIds.length === 0 ? [] : await db.selectFrom('agents').select(['id', 'name']).where('id', 'in', agentIds).execute();
   const agentName = new Map(agents.map((a) => [a.id, a.name]));
-  const visitorName = q.visitorName ?? visitor?.name ?? (visitor ? `Visitor ${visitor.number}` : 'Visitor');
+  const lang = q.lang ?? 'en';
+  const visitorName = q.visitorName ?? visitor?.name ?? (visitor ? say(lang, 'visitorNumbered', { number: visitor.number }) : say(lang, 'labelVisitor'));
   const lines: TranscriptLine[] = [];
   for (const m of messages) {
     if (m.internal && !q.withNotes) continue;
-    const who = m.author === 'visitor' ? visitorName : m.author === 'agent' ? (agentName.get(m.agent_id ?? 0) ?? 'Agent') : 'Parley';
-    lines.push({ who: m.internal ? `${who} (private note)` : who, at: clock(m.created_at, q.timezone), text: messageText(m) });
+    const who = m.author === 'visitor' ? visitorName : m.author === 'agent' ? (agentName.get(m.agent_id ?? 0) ?? say(lang, 'agent')) : 'Parley';
+    lines.push({ who: m.internal ? say(lang, 'privateNote', { who }) : who, at: clock(m.created_at, q.timezone), text: messageText(m) });
   }
   const contact = parseJson<ChatTranscript['contact']>(chat.contact_info_json, null);
   return { chat, visitor, channelName: channel?.name ?? '', contact, lines };

@@ -18,13 +18,17 @@
  * (or whose account's default is Offline and who never chose) gets nothing;
  * an agent with a visible agent-app tab (subscriptions.ts) gets nothing, as
  * that tab already alerts. The agent who caused the event is never notified of it.
+ * Titles and bodies are in each receiving agent's language (Profile → Language;
+ * English while none is chosen), from the server's catalogue (mail/templates/agentTexts/).
  */
+import type { AgentLanguage } from '../../protocol/agent.js';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
 import { chosenStatus, presenceSettingsOf } from '../domain/agents/chosenStatus.js';
 import { notificationPrefsOf, type AlertEvent } from '../domain/agents/notificationPrefs.js';
 import type { RelayedEvent } from '../events/catalogue.js';
 import type { Subscriber } from '../events/subscriber.js';
+import { say, textLanguage } from '../mail/templates/agentTexts/index.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';
 import type { PushJob, PushPayload, Urgency } from './deliveryKind.js';
 import { agentsWithVisibleTab } from './subscriptions.js';
@@ -33,8 +37,12 @@ export const TEXT_CHARS = 100;
 const HOUR_S = 3600;
 const DAY_S = 24 * HOUR_S;
 
+/** A notification's title and body in one language. */
+type Words = (lang: AgentLanguage) => Pick<PushPayload, 'title' | 'body'>;
+
 interface Notice {
-  payload: PushPayload;
+  payload: Omit<PushPayload, 'title' | 'body'>;
+  words: Words;
   ttl: number;
   urgency: Urgency;
   topic: string;
@@ -51,8 +59,8 @@ export function excerpt(text: string | null | undefined): string {
   return chars.length > TEXT_CHARS ? `${chars.slice(0, TEXT_CHARS - 1).join('')}…` : flat;
 }
 
-function visitorLabel(v: { name: string | null; number: number } | undefined | null): string {
-  return v?.name?.trim() || (v ? `Visitor ${v.number}` : 'A visitor');
+function visitorLabel(v: { name: string | null; number: number } | undefined | null, lang: AgentLanguage): string {
+  return v?.name?.trim() || (v ? say(lang, 'visitorNumbered', { number: v.number }) : say(lang, 'someVisitor'));
 }
 
 async function visitorOfChat(tx: Tx, chatId: number): Promise<{ name: string | null; number: number } | undefined> {
@@ -83,7 +91,7 @@ async function pushTo(tx: Tx, ctx: AppContext, event: RelayedEvent, agentIds: nu
   const now = ctx.clock();
   const agents = await tx
     .selectFrom('agents')
-    .select(['id', 'active', 'chosen_status', 'notification_prefs_json'])
+    .select(['id', 'active', 'chosen_status', 'notification_prefs_json', 'language'])
     .where('id', 'in', [...new Set(subs.map((s) => s.agent_id))])
     .where('account_id', '=', event.account_id)
     .execute();
@@ -102,9 +110,18 @@ async function pushTo(tx: Tx, ctx: AppContext, event: RelayedEvent, agentIds: nu
       })
       .map((a) => a.id),
   );
+  const languageOf = new Map(agents.map((a) => [a.id, textLanguage(a.language)]));
+  const worded = new Map<AgentLanguage, PushPayload>();
+  const payloadIn = (lang: AgentLanguage): PushPayload => {
+    const { kind, url, chat_id, tag } = notice.payload;
+    const payload = worded.get(lang) ?? { kind, ...notice.words(lang), url, chat_id, tag };
+    worded.set(lang, payload);
+    return payload;
+  };
   for (const sub of subs) {
     if (!wanted.has(sub.agent_id)) continue;
-    const job: PushJob = { subscription_id: sub.id, payload: notice.payload, ttl: notice.ttl, urgency: notice.urgency, topic: notice.topic };
+    const payload = payloadIn(languageOf.get(sub.agent_id) ?? 'en');
+    const job: PushJob = { subscription_id: sub.id, payload, ttl: notice.ttl, urgency: notice.urgency, topic: notice.topic };
     await enqueueDelivery(
       tx,
       {
@@ -122,9 +139,10 @@ async function pushTo(tx: Tx, ctx: AppContext, event: RelayedEvent, agentIds: nu
   }
 }
 
-function chatNotice(kind: PushPayload['kind'], chatId: number, title: string, body: string, alert: AlertEvent, ttl: number): Notice {
+function chatNotice(kind: PushPayload['kind'], chatId: number, words: Words, alert: AlertEvent, ttl: number): Notice {
   return {
-    payload: { kind, title, body, url: `/chats/${chatId}`, chat_id: chatId, tag: `chat-${chatId}` },
+    payload: { kind, url: `/chats/${chatId}`, chat_id: chatId, tag: `chat-${chatId}` },
+    words,
     ttl,
     urgency: 'high',
     topic: `chat-${chatId}`,
@@ -136,7 +154,7 @@ function chatNotice(kind: PushPayload['kind'], chatId: number, title: string, bo
 
 async function newChat(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.created'>): Promise<void> {
   const chat = event.data.chat;
-  const name = visitorLabel(await visitorOfChat(tx, chat.id));
+  const visitor = await visitorOfChat(tx, chat.id);
   const first = await tx
     .selectFrom('messages')
     .select('text')
@@ -145,15 +163,23 @@ async function newChat(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.create
     .orderBy('id', 'asc')
     .limit(1)
     .executeTakeFirst();
-  const notice = chatNotice('new_chat', chat.id, `New chat: ${name}`, excerpt(first?.text) || 'A visitor is waiting.', 'new_chat', HOUR_S);
+  const words: Words = (lang) => ({
+    title: say(lang, 'pushNewChatTitle', { name: visitorLabel(visitor, lang) }),
+    body: excerpt(first?.text) || say(lang, 'pushNewChatBody'),
+  });
+  const notice = chatNotice('new_chat', chat.id, words, 'new_chat', HOUR_S);
   await pushTo(tx, ctx, event, await agentsOfChannel(tx, event.account_id, chat.channel_id), notice);
 }
 
 async function offered(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.offered'>): Promise<void> {
   const { chat_id: chatId, agent_id: agentId, expires_at: expiresAt } = event.data;
   const seconds = Math.max(1, Math.round((expiresAt - event.created_at) / 1000));
-  const name = visitorLabel(await visitorOfChat(tx, chatId));
-  const notice = chatNotice('offered', chatId, `A chat is offered to you: ${name}`, `Accept it within ${seconds} s.`, 'new_chat', seconds);
+  const visitor = await visitorOfChat(tx, chatId);
+  const words: Words = (lang) => ({
+    title: say(lang, 'pushOfferedTitle', { name: visitorLabel(visitor, lang) }),
+    body: say(lang, 'pushOfferedBody', { seconds }),
+  });
+  const notice = chatNotice('offered', chatId, words, 'new_chat', seconds);
   await pushTo(tx, ctx, event, [agentId], notice);
 }
 
@@ -170,16 +196,24 @@ async function visitorMessage(tx: Tx, ctx: AppContext, event: RelayedEvent<'mess
     .executeTakeFirst();
   // A waiting chat's messages: the new-chat notification (and the ringing) covers them.
   if (!chat || chat.status !== 'active' || chat.accepted_by === null) return;
-  const body = message.text ? excerpt(message.text) : message.file_name ? `Sent a file: ${excerpt(message.file_name)}` : 'Sent a message.';
-  const notice = chatNotice('message', message.chat_id, visitorLabel(chat), body, 'new_message', DAY_S);
+  const words: Words = (lang) => ({
+    title: visitorLabel(chat, lang),
+    body: message.text
+      ? excerpt(message.text)
+      : message.file_name
+        ? say(lang, 'pushMessageFile', { file: excerpt(message.file_name) })
+        : say(lang, 'pushMessageOther'),
+  });
+  const notice = chatNotice('message', message.chat_id, words, 'new_message', DAY_S);
   await pushTo(tx, ctx, event, [chat.accepted_by], notice);
 }
 
 async function transferred(tx: Tx, ctx: AppContext, event: RelayedEvent<'chat.updated'>): Promise<void> {
   const chat = event.data.chat;
   if (chat.accepted_by === null) return;
-  const name = visitorLabel(await visitorOfChat(tx, chat.id));
-  const notice = chatNotice('transfer', chat.id, 'Chat transferred to you', name, 'transfer', DAY_S);
+  const visitor = await visitorOfChat(tx, chat.id);
+  const words: Words = (lang) => ({ title: say(lang, 'pushTransferTitle'), body: visitorLabel(visitor, lang) });
+  const notice = chatNotice('transfer', chat.id, words, 'transfer', DAY_S);
   await pushTo(tx, ctx, event, [chat.accepted_by], notice, event.data.agent_id ?? null);
 }
 
@@ -190,12 +224,11 @@ async function callback(tx: Tx, ctx: AppContext, event: RelayedEvent<'call.updat
   const notice: Notice = {
     payload: {
       kind: 'callback',
-      title: 'Callback request',
-      body: `${visitorLabel(visitor)} asks to be called back.`,
       url: `/calls?call=${call.id}`,
       chat_id: call.chat_id,
       tag: `call-${call.id}`,
     },
+    words: (lang) => ({ title: say(lang, 'pushCallbackTitle'), body: say(lang, 'pushCallbackBody', { name: visitorLabel(visitor, lang) }) }),
     ttl: DAY_S,
     urgency: 'high',
     topic: `call-${call.id}`,
@@ -211,11 +244,13 @@ async function offlineMessage(tx: Tx, ctx: AppContext, event: RelayedEvent<'offl
   const notice: Notice = {
     payload: {
       kind: 'offline_message',
-      title: `Offline message: ${offline.name?.trim() || 'a visitor'}`,
-      body: excerpt(offline.message),
       url: '/offline',
       chat_id: null,
       tag: `offline-${offline.id}`,
+    },
+    words: (lang) => {
+      const name = offline.name?.trim();
+      return { title: name ? say(lang, 'pushOfflineTitle', { name }) : say(lang, 'pushOfflineTitleAnonymous'), body: excerpt(offline.message) };
     },
     ttl: DAY_S,
     urgency: 'normal',

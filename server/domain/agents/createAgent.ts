@@ -52,8 +52,8 @@ export async function createAgent(ctx: AppContext, input: CreateAgentInput): Pro
         .returningAll()
         .executeTakeFirstOrThrow();
       if (input.password === undefined) {
-        const by = await tx.selectFrom('agents').select('name').where('id', '=', input.actor.id).executeTakeFirst();
-        await mailPasswordLink(tx, ctx, { agent, kind: 'invite', by: by?.name ?? null, now, replaces: 'all' });
+        const by = await tx.selectFrom('agents').select(['name', 'language']).where('id', '=', input.actor.id).executeTakeFirst();
+        await mailPasswordLink(tx, ctx, { agent, kind: 'invite', by: by?.name ?? null, byLanguage: by?.language, now, replaces: 'all' });
       }
       return agent;
     });

@@ -22,6 +22,7 @@ import { randomToken, sha256 } from '../../lib/ids.js';
 import { enqueueMail } from '../../mail/enqueueMail.js';
 import { mailTime } from '../../mail/recipients.js';
 import { emailChangeMail } from '../../mail/templates/accounts.js';
+import { textLanguage } from '../../mail/templates/agentTexts/index.js';
 import { presentAgent } from '../../presenters/agent.js';
 import { accountNameOf } from '../accounts/accountName.js';
 import { endPasswordLinks, LINK_SLOT } from '../auth/passwordLinks.js';
@@ -105,13 +106,12 @@ export async function requestOwnEmailChange(ctx: AppContext, input: { agent: Age
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const content = emailChangeMail({
-      accountName: await accountNameOf(tx, agent.account_id),
-      agent,
-      newEmail: email,
-      url: LINK_SLOT,
-      expiresAt: mailTime(expiresAt, 'UTC'),
-    });
+    // In the agent's own language (docs/I18N.md "Mails and notifications").
+    const lang = textLanguage(agent.language);
+    const content = emailChangeMail(
+      { accountName: await accountNameOf(tx, agent.account_id), agent, newEmail: email, url: LINK_SLOT, expiresAt: mailTime(expiresAt, 'UTC', lang) },
+      lang,
+    );
     await enqueueMail(tx, ctx.config, { accountId: agent.account_id, type: 'email_change', to: email, ...content, emailChangeId: row.id }, now);
   });
   return { changed: false, pending_email: email, sent_to: email, expires_at: expiresAt };

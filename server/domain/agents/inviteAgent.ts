@@ -20,8 +20,8 @@ export async function inviteAgent(ctx: AppContext, input: { actor: Actor; id: nu
   return commit(ctx.db, ctx.signals, async (tx) => {
     const agent = await tx.selectFrom('agents').selectAll().where('id', '=', input.id).where('account_id', '=', input.actor.account_id).executeTakeFirst();
     if (!agent || agent.active !== 1) throw notFound(`Agent ${input.id}`);
-    const by = await tx.selectFrom('agents').select('name').where('id', '=', input.actor.id).executeTakeFirst();
-    const { expiresAt } = await mailPasswordLink(tx, ctx, { agent, kind: 'invite', by: by?.name ?? null, now, replaces: 'all' });
+    const by = await tx.selectFrom('agents').select(['name', 'language']).where('id', '=', input.actor.id).executeTakeFirst();
+    const { expiresAt } = await mailPasswordLink(tx, ctx, { agent, kind: 'invite', by: by?.name ?? null, byLanguage: by?.language, now, replaces: 'all' });
     return { sent_to: agent.email, expires_at: expiresAt };
   });
 }

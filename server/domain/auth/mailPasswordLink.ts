@@ -1,7 +1,8 @@
 /**
  * Writes a password link and the mail that carries it, in the caller's
  * transaction: the invitation (72 h) or the password reset (1 h), to the
- * agent's own address. The mail is a `mail` delivery (server/mail/): sent by
+ * agent's own address, in the agent's language, or, for an invitation to
+ * someone who has chosen none yet, the inviting admin's (docs/I18N.md). The mail is a `mail` delivery (server/mail/): sent by
  * the deliverer, or kept for the admins' Mail page when no SMTP_URL is set.
  * The stored mail holds LINK_SLOT, not the link: the deliverer makes the
  * link's token as it sends it (mail/passwordLinkMail.ts), so a kept mail, and
@@ -13,6 +14,7 @@ import type { Agent } from '../../db/schema.js';
 import { enqueueMail } from '../../mail/enqueueMail.js';
 import { mailTime } from '../../mail/recipients.js';
 import { invitationMail, passwordResetMail } from '../../mail/templates/accounts.js';
+import { textLanguage } from '../../mail/templates/agentTexts/index.js';
 import { createPasswordLink, LINK_SLOT, type LinkKind, type Replaces } from './passwordLinks.js';
 import { shownAccountName } from '../accounts/accountName.js';
 
@@ -20,9 +22,11 @@ export async function mailPasswordLink(
   tx: Tx,
   ctx: Pick<AppContext, 'config'>,
   input: {
-    agent: Pick<Agent, 'id' | 'account_id' | 'name' | 'email' | 'password_hash'>;
+    agent: Pick<Agent, 'id' | 'account_id' | 'name' | 'email' | 'password_hash' | 'language'>;
     kind: LinkKind;
     by: string | null;
+    /** The inviting admin's language: an invitation's, while the agent has chosen none. */
+    byLanguage?: string | null;
     now: number;
     /** The earlier links it ends (passwordLinks.ts): 'resets' when the person asked, 'all' when an administrator sends it. */
     replaces: Replaces;
@@ -34,11 +38,12 @@ export async function mailPasswordLink(
   const accountName = shownAccountName(account?.name);
   // The stored mail has the slot, never a link (issueLinkToken fills it as it is sent).
   const url = LINK_SLOT;
-  const expires = mailTime(expiresAt, 'UTC');
+  const lang = textLanguage(agent.language ?? (kind === 'invite' ? input.byLanguage : null));
+  const expires = mailTime(expiresAt, 'UTC', lang);
   const content =
     kind === 'invite'
-      ? invitationMail({ accountName, agent, invitedBy: input.by ?? 'An administrator', url, expiresAt: expires })
-      : passwordResetMail({ accountName, agent, forcedBy: input.by, url, expiresAt: expires });
+      ? invitationMail({ accountName, agent, invitedBy: input.by, url, expiresAt: expires }, lang)
+      : passwordResetMail({ accountName, agent, forcedBy: input.by, url, expiresAt: expires }, lang);
   await enqueueMail(
     tx,
     ctx.config,

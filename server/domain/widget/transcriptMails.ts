@@ -69,6 +69,7 @@ export async function sendVisitorTranscript(
     timezone: scope.timezone,
     withNotes: false,
     visitorName: readOwnContact(visitor).name ?? visitorTexts(lang).you,
+    lang,
   });
   if (!transcript) throw new AppError('conflict', 'There is no conversation to send yet: write a message first.');
   const content = visitorTranscriptMail(scope, transcript, lang);

@@ -1,8 +1,9 @@
 /**
  * Counted words in mails ("1 minute", "5 minutes", "5 минут"), by each
  * language's plural rules (Intl.PluralRules), in every language mails are
- * written in: English for the business's notifications, the widget's
- * languages for the visitor's mails (visitorTexts.ts). A form a language does
+ * written in: the agent app's languages for the mails to agents and
+ * notification addresses (agentTexts/), the widget's (the same nine) for the
+ * visitor's mails (visitorTexts.ts). A form a language does
  * not name falls back to its `other`.
  */
 import type { WidgetLanguage } from '../../../protocol/widget.js';
@@ -32,7 +33,7 @@ const MINUTES: Record<WidgetLanguage, PluralForms> = {
   ar: { zero: '{n} دقيقة', one: 'دقيقة واحدة', two: 'دقيقتان', few: '{n} دقائق', many: '{n} دقيقة', other: '{n} دقيقة' },
 };
 
-/** "1 minute", "2 minutes"; in the widget's languages for the visitor's mails (English for any other). */
+/** "1 minute", "2 minutes", "5 Minuten"; in any of the nine languages (English for any other). */
 export function minutesText(n: number, lang: string = 'en'): string {
   const forms = MINUTES[lang as WidgetLanguage] ?? MINUTES.en;
   return plural(lang in MINUTES ? lang : 'en', n, forms);

@@ -1,29 +1,28 @@
 /**
  * Mails about the deployment itself, to the administrators: a scheduled
- * backup that failed (server/backup/scheduled.ts). Pure: the data in,
- * subject + text + HTML out.
+ * backup that failed (server/backup/scheduled.ts), each in its admin's
+ * language (`lang`). Pure: the data in, subject + text + HTML out.
  */
 import { renderMail, type MailContent } from '../compose.js';
+import { say } from './agentTexts/index.js';
 
-export function backupFailedMail(d: { accountName: string; publicUrl: string; startedAt: string; dir: string; error: string }): MailContent {
+export function backupFailedMail(d: { accountName: string; publicUrl: string; startedAt: string; dir: string; error: string }, lang = 'en'): MailContent {
   return renderMail({
-    subject: 'Parley: the scheduled backup failed',
-    heading: 'The scheduled backup failed',
+    subject: say(lang, 'backupSubject'),
+    heading: say(lang, 'backupHeading'),
     accountName: d.accountName,
+    lang,
     blocks: [
       {
         kind: 'rows',
         rows: [
-          ['Started', d.startedAt],
-          ['Directory', d.dir],
+          [say(lang, 'labelStarted'), d.startedAt],
+          [say(lang, 'labelDirectory'), d.dir],
         ],
       },
       { kind: 'quote', text: d.error },
-      {
-        kind: 'p',
-        text: 'Until a backup succeeds, the last good one is older than planned. Fix the cause (disk space, permissions, pg_dump on PATH) and run npm run backup -- <file> to take one now; the next scheduled one runs at its time.',
-      },
-      { kind: 'link', label: 'Open Admin → System', url: `${d.publicUrl}/admin/system` },
+      { kind: 'p', text: say(lang, 'backupAdvice') },
+      { kind: 'link', label: say(lang, 'backupButton'), url: `${d.publicUrl}/admin/system` },
     ],
   });
 }

@@ -15,53 +15,57 @@
 import { renderMail, type MailContent } from '../compose.js';
 import { mailTime, type MailScope } from '../recipients.js';
 import type { ChatTranscript } from '../transcript.js';
+import { say } from './agentTexts/index.js';
 import { minutesText } from './plural.js';
 import { fill, visitorTexts } from './visitorTexts.js';
 
 const differs = (value: string | undefined, shown: string | null | undefined): string | null => (value && value !== shown ? value : null);
 
-export function archiveMail(scope: MailScope, publicUrl: string, t: ChatTranscript): MailContent {
-  const who = t.visitor?.name ?? t.contact?.name ?? (t.visitor ? `Visitor ${t.visitor.number}` : 'a visitor');
-  return renderMail({
-    subject: `Chat #${t.chat.id} with ${who}`,
-    heading: `Chat #${t.chat.id} with ${who}`,
-    accountName: scope.accountName,
-    blocks: [
-      {
-        kind: 'rows',
-        rows: [
-          ['Visitor', t.visitor ? `#${t.visitor.number}` : null],
-          ['Name', t.visitor?.name],
-          ['E-mail', t.visitor?.email],
-          ['Phone', t.visitor?.phone],
-          // The chat_accepted answer's contact_info, when it says more than the visitor's details now do.
-          ['Contact name', differs(t.contact?.name, t.visitor?.name)],
-          ['Contact e-mail', differs(t.contact?.email, t.visitor?.email)],
-          ['Contact phone', differs(t.contact?.phone, t.visitor?.phone)],
-          ['Contact description', t.contact?.description],
-          ['Channel', t.channelName],
-          ['Started', mailTime(t.chat.created_at, scope.timezone)],
-          ['Finished', t.chat.finished_at === null ? null : mailTime(t.chat.finished_at, scope.timezone)],
-          ['Rating', t.chat.rate],
-        ],
-      },
-      { kind: 'transcript', lines: t.lines },
-      { kind: 'link', label: 'Open the chat', url: `${publicUrl}/chats/${t.chat.id}` },
-    ],
-  });
-}
-
-/** The visitor's copy, in the widget's language (`lang`, visitorTexts.ts). */
-export function visitorTranscriptMail(scope: Pick<MailScope, 'accountName' | 'timezone'>, t: ChatTranscript, lang = 'en'): MailContent {
-  const say = visitorTexts(lang);
-  const title = fill(say.transcriptSubject, { account: scope.accountName });
+/** In `lang`, the language of the archive address (mailLanguages.ts). */
+export function archiveMail(scope: MailScope, publicUrl: string, t: ChatTranscript, lang = 'en'): MailContent {
+  const who = t.visitor?.name ?? t.contact?.name ?? (t.visitor ? say(lang, 'visitorNumbered', { number: t.visitor.number }) : null);
+  const title = who === null ? say(lang, 'archiveSubjectAnonymous', { id: t.chat.id }) : say(lang, 'archiveSubject', { id: t.chat.id, who });
   return renderMail({
     subject: title,
     heading: title,
     accountName: scope.accountName,
     lang,
     blocks: [
-      { kind: 'p', text: fill(say.transcriptIntro, { time: mailTime(t.chat.created_at, scope.timezone) }) },
+      {
+        kind: 'rows',
+        rows: [
+          [say(lang, 'labelVisitor'), t.visitor ? `#${t.visitor.number}` : null],
+          [say(lang, 'labelName'), t.visitor?.name],
+          [say(lang, 'labelEmail'), t.visitor?.email],
+          [say(lang, 'labelPhone'), t.visitor?.phone],
+          // The chat_accepted answer's contact_info, when it says more than the visitor's details now do.
+          [say(lang, 'labelContactName'), differs(t.contact?.name, t.visitor?.name)],
+          [say(lang, 'labelContactEmail'), differs(t.contact?.email, t.visitor?.email)],
+          [say(lang, 'labelContactPhone'), differs(t.contact?.phone, t.visitor?.phone)],
+          [say(lang, 'labelContactDescription'), t.contact?.description],
+          [say(lang, 'labelChannel'), t.channelName],
+          [say(lang, 'labelStarted'), mailTime(t.chat.created_at, scope.timezone, lang)],
+          [say(lang, 'labelFinished'), t.chat.finished_at === null ? null : mailTime(t.chat.finished_at, scope.timezone, lang)],
+          [say(lang, 'labelRating'), t.chat.rate],
+        ],
+      },
+      { kind: 'transcript', lines: t.lines },
+      { kind: 'link', label: say(lang, 'openChat'), url: `${publicUrl}/chats/${t.chat.id}` },
+    ],
+  });
+}
+
+/** The visitor's copy, in the widget's language (`lang`, visitorTexts.ts). */
+export function visitorTranscriptMail(scope: Pick<MailScope, 'accountName' | 'timezone'>, t: ChatTranscript, lang = 'en'): MailContent {
+  const texts = visitorTexts(lang);
+  const title = fill(texts.transcriptSubject, { account: scope.accountName });
+  return renderMail({
+    subject: title,
+    heading: title,
+    accountName: scope.accountName,
+    lang,
+    blocks: [
+      { kind: 'p', text: fill(texts.transcriptIntro, { time: mailTime(t.chat.created_at, scope.timezone, lang) }) },
       { kind: 'transcript', lines: t.lines },
     ],
   });
@@ -73,47 +77,47 @@ export function visitorTranscriptMail(scope: Pick<MailScope, 'accountName' | 'ti
  * in the widget's language.
  */
 export function transcriptConfirmationMail(scope: Pick<MailScope, 'accountName'>, url: string, lang: string): MailContent {
-  const say = visitorTexts(lang);
+  const texts = visitorTexts(lang);
   const account = { account: scope.accountName };
   return renderMail({
-    subject: fill(say.confirmSubject, account),
-    heading: fill(say.confirmSubject, account),
+    subject: fill(texts.confirmSubject, account),
+    heading: fill(texts.confirmSubject, account),
     accountName: scope.accountName,
     lang,
     blocks: [
-      { kind: 'p', text: fill(say.confirmIntro, account) },
-      { kind: 'link', label: say.confirmButton, url },
-      { kind: 'p', text: say.confirmNote },
+      { kind: 'p', text: fill(texts.confirmIntro, account) },
+      { kind: 'link', label: texts.confirmButton, url },
+      { kind: 'p', text: texts.confirmNote },
     ],
   });
 }
 
-/** `minutes`: how long the chat waited for an answer (missedChat.ts waitedMinutes). */
-export function missedChatMail(scope: MailScope, publicUrl: string, t: ChatTranscript, minutes: number): MailContent {
-  const who = t.visitor?.name ?? (t.visitor ? `Visitor ${t.visitor.number}` : 'A visitor');
+/** `minutes`: how long the chat waited for an answer (missedChat.ts waitedMinutes); in `lang`, the language of the address (mailLanguages.ts). */
+export function missedChatMail(scope: MailScope, publicUrl: string, t: ChatTranscript, minutes: number, lang = 'en'): MailContent {
+  const who = t.visitor?.name ?? (t.visitor ? say(lang, 'visitorNumbered', { number: t.visitor.number }) : say(lang, 'someVisitor'));
   // Missed by its finish (no agent had answered), not by the time it waited.
   const closed = t.chat.finished_at !== null && t.chat.missed_at === t.chat.finished_at;
+  const counted = { who, n: minutes, minutes: minutesText(minutes, lang) };
   return renderMail({
-    subject: closed ? `Missed chat: ${who}'s chat was finished unanswered` : `Missed chat: ${who} waited ${minutes} min`,
-    heading: closed
-      ? `${who}'s chat was finished after ${minutesText(minutes)} without an answer from an agent`
-      : `${who} has waited ${minutesText(minutes)} for an answer`,
+    subject: say(lang, closed ? 'missedSubjectFinished' : 'missedSubjectWaiting', counted),
+    heading: say(lang, closed ? 'missedHeadingFinished' : 'missedHeadingWaiting', counted),
     accountName: scope.accountName,
     settingsUrl: scope.settingsUrl,
+    lang,
     blocks: [
       {
         kind: 'rows',
         rows: [
-          ['Visitor', t.visitor ? `#${t.visitor.number}` : null],
-          ['Name', t.visitor?.name],
-          ['E-mail', t.visitor?.email],
-          ['Phone', t.visitor?.phone],
-          ['Channel', t.channelName],
-          ['Started', mailTime(t.chat.created_at, scope.timezone)],
+          [say(lang, 'labelVisitor'), t.visitor ? `#${t.visitor.number}` : null],
+          [say(lang, 'labelName'), t.visitor?.name],
+          [say(lang, 'labelEmail'), t.visitor?.email],
+          [say(lang, 'labelPhone'), t.visitor?.phone],
+          [say(lang, 'labelChannel'), t.channelName],
+          [say(lang, 'labelStarted'), mailTime(t.chat.created_at, scope.timezone, lang)],
         ],
       },
       { kind: 'transcript', lines: t.lines },
-      { kind: 'link', label: closed ? 'Open the chat' : 'Answer the chat', url: `${publicUrl}/chats/${t.chat.id}` },
+      { kind: 'link', label: say(lang, closed ? 'openChat' : 'answerChat'), url: `${publicUrl}/chats/${t.chat.id}` },
     ],
   });
 }
