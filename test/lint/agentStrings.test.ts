@@ -72,7 +72,10 @@ const READ_PROPS = new Set([
 const isReadProp = (name: string): boolean => READ_PROPS.has(name) || /(Label|Text|Title)$/.test(name);
 const LETTER = /\p{L}/u;
 
-const hasLetters = (s: string): boolean => LETTER.test(s) && !(s.trim() in ALLOWED);
+/** An example address or link (a placeholder such as you@example.com): the same in every language. */
+const ADDRESS = /^(\S+@\S+\.\S+|https?:\/\/\S+)$/;
+
+const hasLetters = (s: string): boolean => LETTER.test(s) && !(s.trim() in ALLOWED) && !ADDRESS.test(s.trim());
 
 /** The bare texts of one source: `line: text` for each. */
 export function bareTexts(fileName: string, source: string): string[] {
@@ -137,7 +140,8 @@ describe('agent app texts', () => {
       "1: aria-label={'Off'}",
       "1: 'Hi there'",
     ]);
-    const done = `const A = () => <div title={t('x.close')}><p>{t('common.saved')}</p><input placeholder={t('common.search')} className="big" data-k="a b" /><i>{tn('x.n', 2)} · {n}</i><b>Parley</b></div>;`;
+    const done = `const A = () => <div title={t('x.close')}><p>{t('common.saved')}</p><input placeholder={t('common.search')} className="big" data-k="a b" /><i>{tn('x.n', 2)} · {n}</i><b>Parley</b><input placeholder="you@example.com" /></div>;`;
+
     expect(bareTexts('a.tsx', done)).toEqual([]);
   });
 
