@@ -159,6 +159,8 @@ export interface ProfileChanges {
   name?: string;
   phone?: string | null;
   photo_url?: string | null;
+  /** The app's language (AGENT_LANGUAGES); null follows the browser's. */
+  language?: string | null;
 }
 
 export interface ChannelFields {
@@ -371,7 +373,6 @@ export function errorText(err: unknown): string {
   if (err instanceof ApiError) return humanMessage(err.code, err.message);
   if (err instanceof Error) return err.message;
   return t('pages.errors.unknown');
-
 }
 
 /** True when an endpoint is not deployed on this server (yet). */

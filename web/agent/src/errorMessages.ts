@@ -10,13 +10,12 @@
  * api.ts's errorText() passes every failure through humanMessage().
  */
 
-import { formatDateTime, t} from './i18n';
+import { formatDateTime, t } from './i18n';
 import type { TextKey } from './i18n/en';
 
 /** A weekday the API names (mon … sun) in the app's language: 2024-01-01 was a Monday. */
 const DAY_INDEX: Record<string, number> = { mon: 0, tue: 1, wed: 2, thu: 3, fri: 4, sat: 5, sun: 6 };
-const dayName = (day: string): string =>
-  day in DAY_INDEX ? formatDateTime(Date.UTC(2024, 0, 1 + DAY_INDEX[day]), { timeZone: 'UTC', weekday: 'long' }) : day;
+const dayName = (day: string): string => (day in DAY_INDEX ? formatDateTime(Date.UTC(2024, 0, 1 + DAY_INDEX[day]), { timeZone: 'UTC', weekday: 'long' }) : day);
 
 /** The value a message quotes after "got", when it does. */
 const got = (text: string): string | null => /\(got "?([^")]*)"?\)/.exec(text)?.[1] ?? null;
@@ -61,7 +60,6 @@ export const CODE_MESSAGES: Readonly<Record<string, TextKey>> = {
   service_unavailable: 'pages.errors.unavailable',
   // api.ts's own: fetch failed, so there is no server sentence (said again at display, in the language of the moment).
   network_error: 'pages.errors.network',
-
 };
 
 /** The field a validation message starts with, in dots: "body/callback/hours/mon/0 must …" → "callback.hours.mon.0 must …". */

@@ -59,6 +59,5 @@ export function statusText(s: HoursStatusDto, always: boolean): string {
 /** "Mon 5 Jan" for a preview's YYYY-MM-DD. */
 export function dayText(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
-  return new Intl.DateTimeFormat(locale(), { timeZone: 'UTC',
- weekday: 'short', day: 'numeric', month: 'short' }).format(Date.UTC(y, m - 1, d));
+  return new Intl.DateTimeFormat(locale(), { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(Date.UTC(y, m - 1, d));
 }

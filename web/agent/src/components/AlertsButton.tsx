@@ -15,7 +15,6 @@ export function AlertsButton() {
       }}
     >
       {t('pages.alerts.enable')}
-
     </button>
   );
 }

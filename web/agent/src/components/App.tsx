@@ -149,7 +149,6 @@ function PasswordGate({ oneTimePassword, onChanged, onSignOut }: { oneTimePasswo
     return (
       <main className="center-page" aria-busy="true">
         <p>{t('common.loading')}</p>
-
       </main>
     );
   }

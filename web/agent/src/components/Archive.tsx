@@ -188,7 +188,10 @@ export function Archive() {
       <p className="muted small" role="status">
         {newSearch
           ? t('pages.archive.searching')
-          : tn(searching ? (more ? 'pages.archive.matchesMore' : 'pages.archive.matches') : more ? 'pages.archive.chatsMore' : 'pages.archive.chats', hits.length)}
+          : tn(
+              searching ? (more ? 'pages.archive.matchesMore' : 'pages.archive.matches') : more ? 'pages.archive.chatsMore' : 'pages.archive.chats',
+              hits.length,
+            )}
       </p>
       {error && (
         <p className="error" role="alert">
@@ -208,7 +211,6 @@ export function Archive() {
       {more && (
         <button type="button" disabled={busy} onClick={() => void load(hits[hits.length - 1]?.id)}>
           {busy && !newSearch ? t('common.loading') : t('pages.archive.older')}
-
         </button>
       )}
     </section>

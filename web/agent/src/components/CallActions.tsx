@@ -1,7 +1,7 @@
 /** Status actions of a call (POST /api/v1/calls/:id/status): connected, ended, or failed with a reason. */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
-import { t} from '../i18n';
+import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import type { Call } from '../types';
 
@@ -55,7 +55,6 @@ export function CallActions({ call, onChanged }: { call: Call; onChanged: (call:
           </label>
           <button type="submit" className="danger" disabled={busy}>
             {t('pages.calls.markFailed')}
-
           </button>
         </form>
       )}

@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'react';
 import { api } from '../api';
 import { useApp, useOnResync } from '../context';
 import { dateTime, isRecord, safeHref } from '../format';
-import { t} from '../i18n';
+import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import { Link } from '../router';
 import type { Call } from '../types';
@@ -98,11 +98,14 @@ export function Calls() {
                   aria-current={call.id === wanted ? 'true' : undefined}
                 >
                   <p className="card-title">
-                    <a href={`tel:${call.phone}`}>{call.phone}</a> <span className={`pill pill-call-${call.status}`}>{LABEL[call.status] ? t(LABEL[call.status]) : call.status}</span>
+                    <a href={`tel:${call.phone}`}>{call.phone}</a>{' '}
+                    <span className={`pill pill-call-${call.status}`}>{LABEL[call.status] ? t(LABEL[call.status]) : call.status}</span>
                   </p>
                   <p className="muted small">
                     {dateTime(call.created_at)}
-                    {typeof call.duration_seconds === 'number' && call.duration_seconds > 0 && <> · {t('pages.calls.seconds', { count: call.duration_seconds })}</>}
+                    {typeof call.duration_seconds === 'number' && call.duration_seconds > 0 && (
+                      <> · {t('pages.calls.seconds', { count: call.duration_seconds })}</>
+                    )}
                     {typeof call.chat_id === 'number' && (
                       <>
                         {' · '}
@@ -116,7 +119,6 @@ export function Calls() {
                       <audio controls preload="none" src={record} aria-label={t('pages.calls.recordingOf', { phone: call.phone })} />{' '}
                       <a href={record} target="_blank" rel="noopener noreferrer">
                         {t('pages.calls.recording')}
-
                       </a>
                     </p>
                   )}

@@ -91,7 +91,6 @@ export function ChooseOwnPasswordPage({
         </button>
         <button type="button" onClick={onSignOut}>
           {t('pages.signOut')}
-
         </button>
       </form>
     </main>

@@ -22,7 +22,6 @@ export class ChunkBoundary extends Component<Props, { failed: boolean }> {
         <p className="error">{t('pages.chunk.failed', { screen: this.props.what() })}</p>
         <button type="button" onClick={() => location.reload()}>
           {t('pages.chunk.reload')}
-
         </button>
       </div>
     );

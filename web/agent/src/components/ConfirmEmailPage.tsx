@@ -47,7 +47,6 @@ export function ConfirmEmailPage({ onDone }: { onDone: (notice: string) => void 
         </button>
         <button type="button" onClick={() => onDone('')}>
           {t('pages.confirmEmail.toSignIn')}
-
         </button>
       </section>
     </main>

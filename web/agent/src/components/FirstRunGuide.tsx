@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { useApp } from '../context';
-import { t, tn} from '../i18n';
+import { t, tn } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import { Link, usePath } from '../router';
 import type { Guide } from '../types';
@@ -88,7 +88,6 @@ export function FirstRunGuide() {
                     onClick={() => void api.setStatus('online').then(setMe, (err: unknown) => toast(t('pages.guide.statusFailed', { error: errorText(err) })))}
                   >
                     {t('pages.guide.goOnline')}
-
                   </button>
                 )}
               </span>

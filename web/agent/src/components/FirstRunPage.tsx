@@ -126,7 +126,6 @@ export function FirstRunPage({
         </button>
         <button type="button" onClick={onSignOut}>
           {t('pages.signOut')}
-
         </button>
       </form>
     </main>

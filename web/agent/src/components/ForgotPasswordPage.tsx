@@ -52,7 +52,6 @@ export function ForgotPasswordPage() {
         </button>
         <p>
           <a href="/">{t('pages.forgot.back')}</a>
-
         </p>
       </form>
     </main>

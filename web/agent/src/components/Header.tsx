@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { useAccountName } from '../accountName';
 import { attentionCount, chatsWithStatus } from '../inbox';
 import { useApp } from '../context';
-import { t} from '../i18n';
+import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import { Link, type Route } from '../router';
 import { AlertsButton } from './AlertsButton';
@@ -90,7 +90,6 @@ export function Header({ route }: { route: Route }) {
           </span>
           <button type="button" onClick={() => void signOut()}>
             {t('pages.signOut')}
-
           </button>
         </div>
       </div>

@@ -60,7 +60,6 @@ export function LoginForm({
         </button>
         <p>
           <a href="/forgot-password">{t('pages.login.forgot')}</a>
-
         </p>
       </form>
     </main>

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { useApp, useOnResync } from '../context';
 import { dateTime, isRecord, str } from '../format';
-import { t} from '../i18n';
+import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import type { OfflineMessage } from '../types';
 import { LinkedText } from './LinkedText';
@@ -146,7 +146,6 @@ export function OfflineMessages() {
                   {m.handled_by != null && agents[m.handled_by]
                     ? t('pages.offline.handledBy', { name: agents[m.handled_by].name, time: dateTime(m.handled_at) })
                     : t('pages.offline.handledAt', { time: dateTime(m.handled_at) })}
-
                 </p>
               )}
               <HandledButton m={m} onChanged={upsert} />

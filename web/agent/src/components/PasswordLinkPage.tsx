@@ -68,10 +68,14 @@ export function PasswordLinkPage({ onDone }: { onDone: (notice: string) => void 
         )}
         {state.step === 'form' && (
           <form onSubmit={submit} aria-labelledby="link-title">
-            <h1 id="link-title">{state.link.kind === 'invite' ? t('pages.passwordLink.welcome', { name: state.link.name }) : t('pages.passwordLink.choose')}</h1>
+            <h1 id="link-title">
+              {state.link.kind === 'invite' ? t('pages.passwordLink.welcome', { name: state.link.name }) : t('pages.passwordLink.choose')}
+            </h1>
             <p className="muted">
               <Phrase
-                text={t(state.link.kind === 'invite' ? 'pages.passwordLink.inviteAs' : 'pages.passwordLink.resetAs', { until: dateTime(state.link.expires_at) })}
+                text={t(state.link.kind === 'invite' ? 'pages.passwordLink.inviteAs' : 'pages.passwordLink.resetAs', {
+                  until: dateTime(state.link.expires_at),
+                })}
                 parts={{ email: <strong>{state.link.email}</strong> }}
               />
             </p>
@@ -118,7 +122,6 @@ export function PasswordLinkPage({ onDone }: { onDone: (notice: string) => void 
             </p>
             <button type="button" className="primary" onClick={() => onDone(t('pages.passwordLink.setNotice', { email: state.link.email }))}>
               {t('pages.login.signIn')}
-
             </button>
           </>
         )}

@@ -8,9 +8,5 @@ import { Fragment, type ReactNode } from 'react';
 
 export function Phrase({ text, parts }: { text: string; parts: Record<string, ReactNode> }) {
   const pieces = text.split(/\{(\w+)\}/);
-  return (
-    <>
-      {pieces.map((piece, i) => (i % 2 === 1 ? <Fragment key={i}>{piece in parts ? parts[piece] : `{${piece}}`}</Fragment> : piece))}
-    </>
-  );
+  return <>{pieces.map((piece, i) => (i % 2 === 1 ? <Fragment key={i}>{piece in parts ? parts[piece] : `{${piece}}`}</Fragment> : piece))}</>;
 }

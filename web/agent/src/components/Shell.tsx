@@ -41,10 +41,8 @@ export function Shell() {
             </Suspense>
           </ChunkBoundary>
         )}
-        {route.name === 'admin' &&
-          (me.role === 'admin' ? <AdminPage section={route.section} /> : <p className="page-note">{t('pages.shell.adminOnly')}</p>)}
+        {route.name === 'admin' && (me.role === 'admin' ? <AdminPage section={route.section} /> : <p className="page-note">{t('pages.shell.adminOnly')}</p>)}
         {route.name === 'notFound' && <p className="page-note">{t('pages.shell.notFound')}</p>}
-
       </main>
     </div>
   );

@@ -2,12 +2,11 @@
 import { useState } from 'react';
 import { api, errorText } from '../api';
 import { useApp } from '../context';
-import { t} from '../i18n';
+import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import type { AgentStatus } from '../types';
 
 const ANNOUNCED: Record<AgentStatus, TextKey> = { online: 'pages.status.nowOnline', away: 'pages.status.nowAway', offline: 'pages.status.nowOffline' };
-
 
 export function StatusSwitch() {
   const { me, setMe, announce } = useApp();
@@ -30,7 +29,6 @@ export function StatusSwitch() {
         <option value="online">{t('pages.status.online')}</option>
         <option value="away">{t('pages.status.away')}</option>
         <option value="offline">{t('pages.status.offline')}</option>
-
       </select>
     </label>
   );

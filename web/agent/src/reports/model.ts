@@ -6,7 +6,7 @@
  * dates are in the app's language (i18n); the CSV keeps English column names
  * and weekdays, a file for programs as much as for people.
  */
-import { formatDateTime, formatNumber, language, t} from '../i18n';
+import { formatDateTime, formatNumber, language, t } from '../i18n';
 import type { TextKey } from '../i18n/en';
 
 export interface ReportRange {
@@ -249,7 +249,8 @@ export function change(current: number | null, previous: number | null, higherIs
   const better = higherIsBetter === null ? null : up === higherIsBetter;
   if (previous === 0) return { text: t('pages.reports.newFigure'), direction: 'up', better };
   const pct = Math.round(((current - previous) / previous) * 100);
-  const text = pct === 0 ? (up ? t('pages.units.upTiny') : t('pages.units.downTiny')) : t(pct > 0 ? 'pages.units.up' : 'pages.units.down', { n: Math.abs(pct) });
+  const text =
+    pct === 0 ? (up ? t('pages.units.upTiny') : t('pages.units.downTiny')) : t(pct > 0 ? 'pages.units.up' : 'pages.units.down', { n: Math.abs(pct) });
   return { text, direction: up ? 'up' : 'down', better };
 }
 
@@ -266,7 +267,6 @@ export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday',
 export function weekday(index: number, width: 'long' | 'short'): string {
   return formatDateTime(Date.UTC(2024, 0, 1 + index), { ...UTC, weekday: width });
 }
-
 
 export function hourLabel(hour: number): string {
   return `${String(hour).padStart(2, '0')}:00`;

@@ -79,12 +79,13 @@ export function DevicesCard({ version }: { version: number }) {
                 <span className="muted small">
                   {' · '}
                   {t('pages.devices.via', { service: d.service, added: formatDateTime(new Date(d.created_at).getTime(), { dateStyle: 'short' }) })}
-                  {d.last_pushed_at ? ` · ${t('pages.devices.lastNotified', { time: formatDateTime(new Date(d.last_pushed_at).getTime(), { dateStyle: 'short', timeStyle: 'medium' }) })}` : ''}
+                  {d.last_pushed_at
+                    ? ` · ${t('pages.devices.lastNotified', { time: formatDateTime(new Date(d.last_pushed_at).getTime(), { dateStyle: 'short', timeStyle: 'medium' }) })}`
+                    : ''}
                 </span>
               </span>
               <button type="button" onClick={() => void remove(d.id)} aria-label={t('pages.devices.removeOne', { name: deviceName(d.user_agent) })}>
                 {t('common.remove')}
-
               </button>
             </li>
           ))}

@@ -71,7 +71,6 @@ export function EmailForm() {
         </button>
         <span role="status" className="saved">
           {saved?.()}
-
         </span>
       </div>
       <ErrorText error={error} />

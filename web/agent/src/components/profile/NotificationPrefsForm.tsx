@@ -11,7 +11,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { configureAlerts, notificationPermission, playChime, requestNotifications } from '../../alerts';
 import { api, errorText } from '../../api';
-import { t} from '../../i18n';
+import { t } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import type { NotificationPrefs } from '../../types';
 import { ErrorText } from '../admin/ErrorText';
@@ -131,7 +131,6 @@ export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?:
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saver.busy}>
           {t('pages.alertPrefs.save')}
-
         </button>
         <SaveResult saver={saver} />
       </div>

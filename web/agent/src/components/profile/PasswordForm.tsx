@@ -71,7 +71,6 @@ export function PasswordForm() {
         </button>
         <span role="status" className="saved">
           {saved && t('pages.profilePassword.changed')}
-
         </span>
       </div>
       <ErrorText error={error} />

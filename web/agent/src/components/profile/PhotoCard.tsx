@@ -7,7 +7,7 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
-import { t} from '../../i18n';
+import { t } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import { ErrorText } from '../admin/ErrorText';
 import { PHOTO_TYPES, photoProblem } from '../../photo';
@@ -109,7 +109,6 @@ export function PhotoCard() {
         </button>
         <span role="status" className="saved">
           {saved && t(saved)}
-
         </span>
       </div>
       <ErrorText error={error} />

@@ -53,7 +53,6 @@ export function ProfileForm() {
         </button>
         <span role="status" className="saved">
           {saved && t('pages.profile.saved')}
-
         </span>
       </div>
       <ErrorText error={error} />

@@ -14,6 +14,7 @@ import { t } from '../../i18n';
 import { Phrase } from '../Phrase';
 import { DevicesCard } from './DevicesCard';
 import { EmailForm } from './EmailForm';
+import { LanguageForm } from './LanguageForm';
 import { NotificationPrefsForm } from './NotificationPrefsForm';
 import { PasswordForm } from './PasswordForm';
 import { PhotoCard } from './PhotoCard';
@@ -33,6 +34,8 @@ export function ProfilePage() {
       <PhotoCard />
       <ProfileForm />
       <EmailForm />
+      <LanguageForm />
+
       <NotificationPrefsForm onDevicesChanged={() => setDevices((n) => n + 1)} />
       <DevicesCard version={devices} />
       <PasswordForm />

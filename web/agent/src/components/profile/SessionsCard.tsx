@@ -28,7 +28,6 @@ export function SessionsCard() {
               await signOut(true);
             } catch (err) {
               setError(t('pages.sessions.failed', { error: errorText(err) }));
-
             }
           }}
         />

@@ -42,17 +42,10 @@ export function ThisDevicePush({ onChange }: { onChange?: () => void }) {
 
   return (
     <div className="this-device-push">
-      <p className="muted small">
-        {!supported
-          ? t('pages.push.unsupported')
-          : subscribed
-            ? t('pages.push.on')
-            : t('pages.push.off')}
-      </p>
+      <p className="muted small">{!supported ? t('pages.push.unsupported') : subscribed ? t('pages.push.on') : t('pages.push.off')}</p>
       {supported && subscribed !== null && (
         <button type="button" disabled={busy} onClick={() => void act(!subscribed)}>
           {subscribed ? t('pages.push.stop') : t('pages.push.start')}
-
         </button>
       )}
       <ErrorText error={error} />

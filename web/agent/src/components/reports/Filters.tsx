@@ -107,7 +107,6 @@ export function Filters({ value, onChange, days, channels, departments, agents }
         <label className="check compare">
           <input type="checkbox" name="compare" checked={value.compare} onChange={(e) => set({ compare: e.target.checked })} />
           {t('pages.reports.compare')}
-
         </label>
       </div>
     </form>

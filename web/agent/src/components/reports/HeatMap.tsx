@@ -51,7 +51,6 @@ export function HeatLegend({ max }: { max: number }) {
         <span key={l} className={`heat heat-swatch heat-${l}`} />
       ))}
       <span>{tn('pages.reports.more', max)}</span>
-
     </p>
   );
 }

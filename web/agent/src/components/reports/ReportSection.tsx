@@ -61,7 +61,6 @@ export function ReportSection({ id, title, note, csv, csvName, empty, error, onR
           <p className="error">{error}</p>
           <button type="button" onClick={onRetry}>
             {t('common.retry')}
-
           </button>
         </div>
       ) : empty ? (

@@ -35,7 +35,6 @@ function day(date: string): string {
   return formatDateTime(ms, { dateStyle: 'medium', timeZone: 'UTC' });
 }
 
-
 export default function ReportsPage() {
   const { me, agents } = useApp();
   const admin = me.role === 'admin';

@@ -109,6 +109,5 @@ export function TimeChart({ title, labels, series, unit, yLabel, height = 260 }:
       chart.destroy();
     };
   }, [title, labels, series, unit, yLabel, height]);
-  return <div ref={holder} className="chart" role="img" aria-label={t('pages.reports.chartHint', { title })} />
-;
+  return <div ref={holder} className="chart" role="img" aria-label={t('pages.reports.chartHint', { title })} />;
 }

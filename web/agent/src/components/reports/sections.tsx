@@ -26,7 +26,7 @@ import {
   type ResponseTimesReport,
   type TimeFigures,
 } from '../../reports/model';
-import { formatNumber, t, tn, useLanguage} from '../../i18n';
+import { formatNumber, t, tn, useLanguage } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 
 import { HeatLegend, HeatMap } from './HeatMap';
@@ -232,10 +232,7 @@ export function ChatsSection({ slot, previous, ctx }: { slot: Slot<ChatsReport>;
                 [
                   [t('pages.reports.total'), r.totals],
                   ...(ctx.compare ? [[t('pages.reports.previousRange', { from: r.range.previous_from, to: r.range.previous_to }), r.previous]] : []),
-                ] as [
-                  string,
-                  ChatCounts,
-                ][]
+                ] as [string, ChatCounts][]
               ).map(([label, c]) => (
                 <tr key={label}>
                   <th scope="row">{label}</th>
@@ -329,8 +326,7 @@ function timeSeries(
 
 const FIGURE_HEADS: readonly TextKey[] = ['pages.reports.chats', 'pages.reports.median', 'pages.reports.p90Short', 'pages.reports.average'];
 
-const figureCells = (f: TimeFigures) =>
- [count(f.count), duration(f.median_s), duration(f.p90_s), duration(f.average_s)];
+const figureCells = (f: TimeFigures) => [count(f.count), duration(f.median_s), duration(f.p90_s), duration(f.average_s)];
 
 export function ResponseTimesSection({ slot, previous, ctx }: { slot: Slot<ResponseTimesReport>; previous: ResponseTimesReport | null; ctx: SectionContext }) {
   const r = slot.data;
@@ -372,7 +368,14 @@ export function ResponseTimesSection({ slot, previous, ctx }: { slot: Slot<Respo
           </div>
           <div>
             <h3>{t('pages.reports.chatDuration')}</h3>
-            <TimeChart title={t('pages.reports.chatDuration')} labels={labels} series={length} unit="duration" yLabel={t('pages.reports.duration')} height={220} />
+            <TimeChart
+              title={t('pages.reports.chatDuration')}
+              labels={labels}
+              series={length}
+              unit="duration"
+              yLabel={t('pages.reports.duration')}
+              height={220}
+            />
           </div>
         </div>
       }
@@ -404,9 +407,8 @@ export function ResponseTimesSection({ slot, previous, ctx }: { slot: Slot<Respo
                 ...r.series.map((b) => [bucketTitle(b.label), b] as const),
                 [t('pages.reports.total'), r.totals] as const,
                 ...(ctx.compare ? [[t('pages.reports.previous'), r.previous] as const] : []),
-
               ].map(([label, f]) => (
-                <tr key={label + ('start' in f ? f.start : '')}>
+                <tr key={'start' in f ? `${label}${String(f.start)}` : label}>
                   <th scope="row">{label}</th>
                   {[...figureCells(f.first_response), ...figureCells(f.duration)].map((v, i) => (
                     <td key={i}>{v}</td>
@@ -441,11 +443,7 @@ export function RatingsSection({ slot, ctx }: { slot: Slot<RatingsReport>; ctx: 
     <ReportSection
       id="report-ratings"
       title={t('pages.reports.ratings')}
-      note={
-        r && !none
-          ? tn('pages.reports.ratingsNote', r.totals.positive + r.totals.negative, { share: share(r.totals.positive_share) })
-          : undefined
-      }
+      note={r && !none ? tn('pages.reports.ratingsNote', r.totals.positive + r.totals.negative, { share: share(r.totals.positive_share) }) : undefined}
       csv={r ? () => ratingsCsv(r) : null}
       csvName={r ? csvName('ratings', r.range) : ''}
       error={slot.error}

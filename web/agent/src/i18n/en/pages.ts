@@ -192,6 +192,12 @@ export const pages = {
   'pages.profile.phone': 'Phone (optional)',
   'pages.profile.save': 'Save profile',
   'pages.profile.saved': 'Saved.',
+  'pages.language.title': 'Language',
+  'pages.language.label': 'Language of the app',
+  'pages.language.browser': 'Browser’s language ({name})',
+  'pages.language.hint': 'Menus, buttons and dates in this language, on every device you sign in on. Messages from visitors stay as they were written.',
+  'pages.language.saved': 'Saved: the app now speaks this language.',
+
   'pages.devices.aBrowser': 'A browser',
   'pages.devices.browserOn': '{browser} on {system}',
   'pages.devices.notRemoved': 'Not removed: {error}',
