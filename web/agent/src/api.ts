@@ -7,6 +7,7 @@
  */
 import type { UploadResponse, WidgetAppearance } from '../../../protocol/widget';
 import { humanMessage } from './errorMessages';
+import { t } from './i18n';
 import type {
   Agent,
   AuditEntry,
@@ -88,7 +89,7 @@ export async function request<T>(method: Method, path: string, body?: unknown, q
       body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, 'network_error', 'The server cannot be reached; check the connection and try again.');
+    throw new ApiError(0, 'network_error', t('pages.errors.network'));
   }
   if (res.status === 204) return undefined as T;
   const text = await res.text();
@@ -101,7 +102,7 @@ export async function request<T>(method: Method, path: string, body?: unknown, q
   if (!res.ok) {
     const err = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
     const code = typeof err?.code === 'string' ? err.code : `http_${res.status}`;
-    const message = typeof err?.message === 'string' ? err.message : `The server answered ${res.status}.`;
+    const message = typeof err?.message === 'string' ? err.message : t('pages.errors.answered', { status: String(res.status) });
     if (res.status === 401 && path !== '/auth/login') onUnauthorized();
     throw new ApiError(res.status, code, message);
   }
@@ -158,6 +159,8 @@ export interface ProfileChanges {
   name?: string;
   phone?: string | null;
   photo_url?: string | null;
+  /** The app's language (AGENT_LANGUAGES); null follows the browser's. */
+  language?: string | null;
 }
 
 export interface ChannelFields {
@@ -369,7 +372,7 @@ export const api = {
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) return humanMessage(err.code, err.message);
   if (err instanceof Error) return err.message;
-  return 'Something went wrong.';
+  return t('pages.errors.unknown');
 }
 
 /** True when an endpoint is not deployed on this server (yet). */

@@ -4,7 +4,9 @@
  * as "Open now · closes Mon 5 Jan, 17:00 (Europe/Berlin)".
  */
 import type { HoursStatusDto, TimeRange, Weekday } from '../../../protocol/routing';
+import { language, t } from './i18n';
 
+/** The week's days in order (the English names are for code; screens name a day in the app's language). */
 export const WEEKDAYS: Array<[Weekday, string]> = [
   ['mon', 'Monday'],
   ['tue', 'Tuesday'],
@@ -31,9 +33,12 @@ export function parseRanges(text: string): TimeRange[] {
     });
 }
 
+/** English writes the day before the month ("Tue 6 Jan"), as the admin screens always did; the others as their language does. */
+const locale = (): string => (language() === 'en' ? 'en-GB' : language());
+
 /** An instant as the hours' zone reads it: "Tue 6 Jan, 09:00". */
 export function instantText(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+  return new Intl.DateTimeFormat(locale(), {
     timeZone,
     weekday: 'short',
     day: 'numeric',
@@ -45,14 +50,14 @@ export function instantText(ms: number, timeZone: string): string {
 }
 
 export function statusText(s: HoursStatusDto, always: boolean): string {
-  if (always) return 'Open now · always open (no working hours set)';
-  if (s.changes_at === null) return s.open ? 'Open now · no closing time ahead' : 'Closed · no opening time ahead';
-  const at = `${instantText(s.changes_at, s.timezone)} (${s.timezone})`;
-  return s.open ? `Open now · closes ${at}` : `Closed until ${at}`;
+  if (always) return t('pages.hours.alwaysOpen');
+  if (s.changes_at === null) return s.open ? t('pages.hours.openNoClosing') : t('pages.hours.closedNoOpening');
+  const vars = { at: instantText(s.changes_at, s.timezone), zone: s.timezone };
+  return s.open ? t('pages.hours.openUntil', vars) : t('pages.hours.closedUntil', vars);
 }
 
 /** "Mon 5 Jan" for a preview's YYYY-MM-DD. */
 export function dayText(date: string): string {
   const [y, m, d] = date.split('-').map(Number);
-  return new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(Date.UTC(y, m - 1, d));
+  return new Intl.DateTimeFormat(locale(), { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(Date.UTC(y, m - 1, d));
 }

@@ -9,6 +9,7 @@
  * workers or push simply offers none.
  */
 import { api } from './api';
+import { t } from './i18n';
 import { navigate } from './router';
 
 export function serviceWorkerSupported(): boolean {
@@ -59,11 +60,12 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 
 /** Notify me on this device: asks the permission, subscribes, registers. Throws a sentence when it cannot. */
 export async function notifyThisDevice(): Promise<void> {
-  if (!pushSupported()) throw new Error('This browser cannot receive notifications from Parley.');
+  if (!pushSupported()) throw new Error(t('pages.errors.pushUnsupported'));
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error('This browser blocks notifications for this site: allow them in its settings, then try again.');
+  if (permission !== 'granted') throw new Error(t('pages.errors.pushBlocked'));
   const reg = await registration();
-  if (!reg) throw new Error('The service worker could not start; reload the page and try again.');
+  if (!reg) throw new Error(t('pages.errors.noServiceWorker'));
+
   const { public_key } = await api.vapidPublicKey();
   let sub = await reg.pushManager.getSubscription();
   // A subscription made with another key (the server's was replaced) cannot be used.

@@ -1,11 +1,12 @@
 /** Asks for desktop notification permission (only from a click, as browsers require). */
 import { useState } from 'react';
 import { notificationPermission, requestNotifications } from '../alerts';
+import { t } from '../i18n';
 
 export function AlertsButton() {
   const [permission, setPermission] = useState(notificationPermission());
   if (permission === 'unsupported' || permission === 'granted') return null;
-  if (permission === 'denied') return <span className="muted small">Desktop alerts blocked</span>;
+  if (permission === 'denied') return <span className="muted small">{t('pages.alerts.blocked')}</span>;
   return (
     <button
       type="button"
@@ -13,7 +14,7 @@ export function AlertsButton() {
         setPermission(await requestNotifications());
       }}
     >
-      Enable desktop alerts
+      {t('pages.alerts.enable')}
     </button>
   );
 }

@@ -22,9 +22,10 @@ import { LoginForm } from './LoginForm';
 import { PasswordLinkPage } from './PasswordLinkPage';
 import { Shell } from './Shell';
 import { stopNotifyingThisDevice } from '../push';
-import { followAgentLanguage, useLanguage } from '../i18n';
+import { followAgentLanguage, t, useLanguage } from '../i18n';
 
-const SIGNED_OUT_EVERYWHERE = 'You are signed out on every device and browser.';
+/** Read when the session ends (never kept: the language can change meanwhile). */
+const signedOutEverywhere = (): string => t('pages.session.signedOutEverywhere');
 
 type Session =
   | { state: 'checking' }
@@ -46,7 +47,7 @@ export function App() {
   // Signing out everywhere closes this browser's stream too, maybe before the API answers: say why the session ended.
   const leavingEverywhere = useRef(false);
   const sessionLost = useCallback(() => {
-    const notice = leavingEverywhere.current ? SIGNED_OUT_EVERYWHERE : 'Your session ended; sign in again.';
+    const notice = leavingEverywhere.current ? signedOutEverywhere() : t('pages.session.ended');
     setSession((s) => (s.state === 'signedIn' || s.state === 'mustChangePassword' ? { state: 'signedOut', notice } : s));
   }, []);
 
@@ -76,7 +77,7 @@ export function App() {
       } finally {
         leavingEverywhere.current = false;
       }
-      setSession({ state: 'signedOut', notice: SIGNED_OUT_EVERYWHERE });
+      setSession({ state: 'signedOut', notice: signedOutEverywhere() });
       return;
     }
     // Signed out here, this device is no longer notified (the next person to sign in chooses for themselves).
@@ -116,7 +117,7 @@ export function App() {
   if (session.state === 'checking') {
     return (
       <main className="center-page" aria-busy="true">
-        <p>Loading…</p>
+        <p>{t('common.loading')}</p>
       </main>
     );
   }
@@ -147,7 +148,7 @@ function PasswordGate({ oneTimePassword, onChanged, onSignOut }: { oneTimePasswo
   if (firstRun === null) {
     return (
       <main className="center-page" aria-busy="true">
-        <p>Loading…</p>
+        <p>{t('common.loading')}</p>
       </main>
     );
   }

@@ -9,6 +9,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText, type SearchFilters } from '../api';
 import { useApp } from '../context';
+import { t, tn } from '../i18n';
 import type { ChannelRef, ChatMatch, ChatSearchHit, ChatStatus, Department } from '../types';
 import { ChatList } from './ChatList';
 
@@ -107,44 +108,44 @@ export function Archive() {
 
   return (
     <section className="page" aria-labelledby="archive-title">
-      <h1 id="archive-title">Archive</h1>
+      <h1 id="archive-title">{t('pages.archive.title')}</h1>
       <form role="search" className="search" onSubmit={(e) => e.preventDefault()}>
         <label>
-          Search all chats
-          <input type="search" name="q" value={form.q} maxLength={200} placeholder="Message text, visitor name, e-mail or phone" onChange={set('q')} />
+          {t('pages.archive.search')}
+          <input type="search" name="q" value={form.q} maxLength={200} placeholder={t('pages.archive.searchHint')} onChange={set('q')} />
         </label>
       </form>
-      <div className="archive-filters" aria-label="Filters">
+      <div className="archive-filters" aria-label={t('pages.archive.filters')}>
         <label>
-          Status
+          {t('pages.archive.status')}
           <select name="status" value={form.status} onChange={set('status')}>
-            <option value="finished">Finished</option>
-            <option value="active">Active</option>
-            <option value="pending">Waiting</option>
-            <option value="">Any status</option>
+            <option value="finished">{t('pages.archive.finished')}</option>
+            <option value="active">{t('pages.archive.active')}</option>
+            <option value="pending">{t('pages.archive.waiting')}</option>
+            <option value="">{t('pages.archive.anyStatus')}</option>
           </select>
         </label>
         <label>
-          Rating
+          {t('pages.archive.rating')}
           <select name="rating" value={form.rating} onChange={set('rating')}>
-            <option value="">Any rating</option>
-            <option value="positive">Rated good</option>
-            <option value="negative">Rated bad</option>
-            <option value="none">Not rated</option>
+            <option value="">{t('pages.archive.anyRating')}</option>
+            <option value="positive">{t('pages.archive.ratedGood')}</option>
+            <option value="negative">{t('pages.archive.ratedBad')}</option>
+            <option value="none">{t('pages.archive.notRated')}</option>
           </select>
         </label>
         <label>
-          From
+          {t('pages.archive.from')}
           <input type="date" name="from" value={form.from} onChange={set('from')} />
         </label>
         <label>
-          To
+          {t('pages.archive.to')}
           <input type="date" name="to" value={form.to} onChange={set('to')} />
         </label>
         <label>
-          Agent
+          {t('pages.archive.agent')}
           <select name="agent" value={form.agent} onChange={set('agent')}>
-            <option value="">Any agent</option>
+            <option value="">{t('pages.archive.anyAgent')}</option>
             {Object.values(agents).map((a) => (
               <option key={a.id} value={a.id}>
                 {a.name}
@@ -154,9 +155,9 @@ export function Archive() {
         </label>
         {departments.length > 0 && (
           <label>
-            Department
+            {t('pages.archive.department')}
             <select name="department" value={form.department} onChange={set('department')}>
-              <option value="">Any department</option>
+              <option value="">{t('pages.archive.anyDepartment')}</option>
               {departments.map((d) => (
                 <option key={d.id} value={d.id}>
                   {d.name}
@@ -167,9 +168,9 @@ export function Archive() {
         )}
         {channels.length > 1 && (
           <label>
-            Channel
+            {t('pages.archive.channel')}
             <select name="channel" value={form.channel} onChange={set('channel')}>
-              <option value="">Any channel</option>
+              <option value="">{t('pages.archive.anyChannel')}</option>
               {channels.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name}
@@ -180,16 +181,21 @@ export function Archive() {
         )}
         {JSON.stringify(form) !== JSON.stringify(EMPTY) && (
           <button type="button" className="link" onClick={() => setForm(EMPTY)}>
-            Clear
+            {t('pages.archive.clear')}
           </button>
         )}
       </div>
       <p className="muted small" role="status">
-        {newSearch ? 'Searching…' : `${hits.length}${more ? '+' : ''} ${hits.length === 1 ? 'chat' : 'chats'}${searching ? ' match' : ''}.`}
+        {newSearch
+          ? t('pages.archive.searching')
+          : tn(
+              searching ? (more ? 'pages.archive.matchesMore' : 'pages.archive.matches') : more ? 'pages.archive.chatsMore' : 'pages.archive.chats',
+              hits.length,
+            )}
       </p>
       {error && (
         <p className="error" role="alert">
-          The search failed: {error}
+          {t('pages.archive.failed', { error })}
         </p>
       )}
       {shown ? (
@@ -198,13 +204,13 @@ export function Archive() {
           openId={null}
           withDate
           matches={searching ? matches : undefined}
-          empty={searching ? 'No chat matches. Try fewer words or other filters.' : 'No chat here yet with these filters.'}
-          label={searching ? 'Matching chats' : 'Chats'}
+          empty={searching ? t('pages.archive.noMatch') : t('pages.archive.noChat')}
+          label={searching ? t('pages.archive.matching') : t('pages.archive.chatsLabel')}
         />
       ) : null}
       {more && (
         <button type="button" disabled={busy} onClick={() => void load(hits[hits.length - 1]?.id)}>
-          {busy && !newSearch ? 'Loading…' : 'Load older chats'}
+          {busy && !newSearch ? t('common.loading') : t('pages.archive.older')}
         </button>
       )}
     </section>

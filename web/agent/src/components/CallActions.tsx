@@ -1,13 +1,15 @@
 /** Status actions of a call (POST /api/v1/calls/:id/status): connected, ended, or failed with a reason. */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
+import { t } from '../i18n';
+import type { TextKey } from '../i18n/en';
 import type { Call } from '../types';
 
-const ACTIONS = [
-  ['agent_connected', 'Agent connected'],
-  ['client_connected', 'Client connected'],
-  ['end', 'End call'],
-] as const;
+const ACTIONS: ReadonlyArray<readonly [string, TextKey]> = [
+  ['agent_connected', 'pages.calls.agentConnected'],
+  ['client_connected', 'pages.calls.clientConnected'],
+  ['end', 'pages.calls.endCall'],
+];
 
 export function CallActions({ call, onChanged }: { call: Call; onChanged: (call: Call) => void }) {
   const [busy, setBusy] = useState(false);
@@ -35,24 +37,24 @@ export function CallActions({ call, onChanged }: { call: Call; onChanged: (call:
 
   return (
     <div className="call-actions">
-      <div className="row" role="group" aria-label={`Status of the call with ${call.phone}`}>
+      <div className="row" role="group" aria-label={t('pages.calls.statusOf', { phone: call.phone })}>
         {ACTIONS.map(([status, label]) => (
           <button key={status} type="button" disabled={busy || call.status === status} onClick={() => void post(status)}>
-            {label}
+            {t(label)}
           </button>
         ))}
         <button type="button" disabled={busy} onClick={() => setFailing((f) => !f)} aria-expanded={failing}>
-          Failed…
+          {t('pages.calls.failedButton')}
         </button>
       </div>
       {failing && (
         <form className="row" onSubmit={fail}>
           <label>
-            Reason
+            {t('pages.calls.reason')}
             <input name="reason" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
           </label>
           <button type="submit" className="danger" disabled={busy}>
-            Mark as failed
+            {t('pages.calls.markFailed')}
           </button>
         </form>
       )}

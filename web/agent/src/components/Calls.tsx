@@ -7,37 +7,36 @@ import { useEffect, useRef } from 'react';
 import { api } from '../api';
 import { useApp, useOnResync } from '../context';
 import { dateTime, isRecord, safeHref } from '../format';
+import { t } from '../i18n';
+import type { TextKey } from '../i18n/en';
 import { Link } from '../router';
 import type { Call } from '../types';
 import { CallActions } from './CallActions';
 import { useList } from './useList';
 
-const LABEL: Record<string, string> = {
-  start: 'Requested',
-  agent_connected: 'Agent connected',
-  client_connected: 'Client connected',
-  end: 'Ended',
-  error: 'Failed',
+const LABEL: Record<string, TextKey> = {
+  start: 'pages.calls.requested',
+  agent_connected: 'pages.calls.agentConnected',
+  client_connected: 'pages.calls.clientConnected',
+  end: 'pages.calls.ended',
+  error: 'pages.calls.failed',
 };
 
 /** What the statuses and buttons mean: an agent rings the visitor from their own phone and tells Parley how it goes. */
 function CallsHelp({ open }: { open: boolean }) {
   return (
     <details className="card calls-help" open={open || undefined}>
-      <summary>How callback requests work</summary>
-      <p>
-        A visitor asked in the widget to be called back and left this number. Parley places no call: ring the number from your own phone (it is a link), and
-        press the buttons as the call goes, so the visitor&apos;s widget and the page&apos;s scripts follow it.
-      </p>
+      <summary>{t('pages.calls.helpTitle')}</summary>
+      <p>{t('pages.calls.help')}</p>
       <dl>
-        <dt>Agent connected</dt>
-        <dd>You are dialling: the widget tells the visitor &quot;An agent is calling you now&quot;. The call is yours from here.</dd>
-        <dt>Client connected</dt>
-        <dd>The visitor answered: the widget says you are connected.</dd>
-        <dt>End call</dt>
-        <dd>You hung up. The time from the first &quot;connected&quot; to the end is charged against the call time left (Admin → Settings → Callbacks).</dd>
-        <dt>Failed…</dt>
-        <dd>Nobody answered, or the number is wrong: give a short reason (the visitor&apos;s widget says the call failed) and the request is closed.</dd>
+        <dt>{t('pages.calls.agentConnected')}</dt>
+        <dd>{t('pages.calls.helpAgentConnected')}</dd>
+        <dt>{t('pages.calls.clientConnected')}</dt>
+        <dd>{t('pages.calls.helpClientConnected')}</dd>
+        <dt>{t('pages.calls.endCall')}</dt>
+        <dd>{t('pages.calls.helpEnd')}</dd>
+        <dt>{t('pages.calls.failedButton')}</dt>
+        <dd>{t('pages.calls.helpFailed')}</dd>
       </dl>
     </details>
   );
@@ -70,23 +69,23 @@ export function Calls() {
 
   return (
     <section className="page" aria-labelledby="calls-title">
-      <h1 id="calls-title">Callback requests</h1>
+      <h1 id="calls-title">{t('pages.calls.title')}</h1>
       <CallsHelp open={!list.loading && list.items.length === 0} />
       {list.missing ? (
-        <p className="page-note">Calls are not available on this server yet.</p>
+        <p className="page-note">{t('pages.calls.missing')}</p>
       ) : list.error ? (
         <p className="error" role="alert">
           {list.error}
         </p>
       ) : list.loading ? (
         <p className="muted" aria-busy="true">
-          Loading…
+          {t('common.loading')}
         </p>
       ) : list.items.length === 0 ? (
-        <p className="muted">No callback request yet.</p>
+        <p className="muted">{t('pages.calls.none')}</p>
       ) : (
         <>
-          {wanted !== null && !found && <p className="page-note">Call #{wanted} is not among the latest callback requests.</p>}
+          {wanted !== null && !found && <p className="page-note">{t('pages.calls.notFound', { id: String(wanted) })}</p>}
           <ul className="cards" aria-live="polite">
             {list.items.map((call) => {
               const record = safeHref(call.record_url);
@@ -99,24 +98,27 @@ export function Calls() {
                   aria-current={call.id === wanted ? 'true' : undefined}
                 >
                   <p className="card-title">
-                    <a href={`tel:${call.phone}`}>{call.phone}</a> <span className={`pill pill-call-${call.status}`}>{LABEL[call.status] ?? call.status}</span>
+                    <a href={`tel:${call.phone}`}>{call.phone}</a>{' '}
+                    <span className={`pill pill-call-${call.status}`}>{LABEL[call.status] ? t(LABEL[call.status]) : call.status}</span>
                   </p>
                   <p className="muted small">
                     {dateTime(call.created_at)}
-                    {typeof call.duration_seconds === 'number' && call.duration_seconds > 0 && <> · {call.duration_seconds} s</>}
+                    {typeof call.duration_seconds === 'number' && call.duration_seconds > 0 && (
+                      <> · {t('pages.calls.seconds', { count: call.duration_seconds })}</>
+                    )}
                     {typeof call.chat_id === 'number' && (
                       <>
                         {' · '}
-                        <Link href={`/chats/${call.chat_id}`}>Open the chat</Link>
+                        <Link href={`/chats/${call.chat_id}`}>{t('pages.calls.openChat')}</Link>
                       </>
                     )}
                   </p>
                   {call.reason && <p className="error small">{call.reason}</p>}
                   {record && (
                     <p>
-                      <audio controls preload="none" src={record} aria-label={`Recording of the call with ${call.phone}`} />{' '}
+                      <audio controls preload="none" src={record} aria-label={t('pages.calls.recordingOf', { phone: call.phone })} />{' '}
                       <a href={record} target="_blank" rel="noopener noreferrer">
-                        Recording
+                        {t('pages.calls.recording')}
                       </a>
                     </p>
                   )}

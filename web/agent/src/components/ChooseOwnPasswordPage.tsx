@@ -9,6 +9,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
+import { t } from '../i18n';
 import type { Agent } from '../types';
 
 export function ChooseOwnPasswordPage({
@@ -30,8 +31,8 @@ export function ChooseOwnPasswordPage({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    if (password !== repeat) return setError('The two passwords differ; type the same password twice.');
-    if (password.length < 8) return setError('Your password needs at least 8 characters.');
+    if (password !== repeat) return setError(t('pages.password.differ'));
+    if (password.length < 8) return setError(t('pages.password.tooShort'));
     setBusy(true);
     try {
       await api.changePassword(oneTimePassword ?? current, password);
@@ -45,14 +46,11 @@ export function ChooseOwnPasswordPage({
   return (
     <main className="center-page">
       <form className="card login" onSubmit={submit} aria-labelledby="own-password-title">
-        <h1 id="own-password-title">Choose your own password</h1>
-        <p className="muted">
-          You signed in with a one-time password. It works for this session only: choose the password you will sign in with from now on. Nothing else can be
-          done until you do.
-        </p>
+        <h1 id="own-password-title">{t('pages.ownPassword.title')}</h1>
+        <p className="muted">{t('pages.ownPassword.intro')}</p>
         {oneTimePassword === undefined && (
           <label>
-            One-time password
+            {t('pages.ownPassword.oneTime')}
             <input
               type="password"
               name="current_password"
@@ -64,7 +62,7 @@ export function ChooseOwnPasswordPage({
           </label>
         )}
         <label>
-          New password
+          {t('pages.password.new')}
           <input
             type="password"
             name="new_password"
@@ -77,10 +75,10 @@ export function ChooseOwnPasswordPage({
           />
         </label>
         <span id="own-password-hint" className="muted small">
-          At least 8 characters.
+          {t('pages.password.hint')}
         </span>
         <label>
-          The same password again
+          {t('pages.password.again')}
           <input type="password" name="new_password_again" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
         </label>
         {error && (
@@ -89,10 +87,10 @@ export function ChooseOwnPasswordPage({
           </p>
         )}
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save and continue'}
+          {busy ? t('common.saving') : t('pages.ownPassword.save')}
         </button>
         <button type="button" onClick={onSignOut}>
-          Sign out
+          {t('pages.signOut')}
         </button>
       </form>
     </main>

@@ -6,14 +6,12 @@
  */
 import { useState } from 'react';
 import { api, ApiError, errorText } from '../api';
+import { t } from '../i18n';
 
 function problem(err: unknown): string {
-  if (err instanceof ApiError && err.code === 'link_expired')
-    return 'This link has expired (it works for 24 hours). Sign in and change your e-mail again on your Profile page: a new link will be mailed.';
-  if (err instanceof ApiError && err.code === 'link_invalid')
-    return 'This link is no longer valid: it was already used, or a newer change of address replaced it. Use the newest mail, or change your e-mail again on your Profile page.';
-  if (err instanceof ApiError && err.code === 'email_taken')
-    return 'Another agent signs in with this address now, so it cannot be yours. Choose another one on your Profile page.';
+  if (err instanceof ApiError && err.code === 'link_expired') return t('pages.confirmEmail.expired');
+  if (err instanceof ApiError && err.code === 'link_invalid') return t('pages.confirmEmail.invalid');
+  if (err instanceof ApiError && err.code === 'email_taken') return t('pages.confirmEmail.taken');
   return errorText(err);
 }
 
@@ -27,7 +25,7 @@ export function ConfirmEmailPage({ onDone }: { onDone: (notice: string) => void 
     setError(null);
     try {
       const agent = await api.confirmEmail(token);
-      onDone(`Your e-mail address is now ${agent.email}: sign in with it from now on.`);
+      onDone(t('pages.confirmEmail.done', { email: agent.email }));
     } catch (err) {
       setError(problem(err));
       setBusy(false);
@@ -37,20 +35,18 @@ export function ConfirmEmailPage({ onDone }: { onDone: (notice: string) => void 
   return (
     <main className="center-page">
       <section className="card login" aria-labelledby="confirm-email-title">
-        <h1 id="confirm-email-title">Confirm your new e-mail address</h1>
-        <p className="muted">
-          You asked to use the address this link was mailed to as your e-mail for Parley: your sign-in name and where Parley writes to you.
-        </p>
+        <h1 id="confirm-email-title">{t('pages.confirmEmail.title')}</h1>
+        <p className="muted">{t('pages.confirmEmail.intro')}</p>
         {error && (
           <p className="error" role="alert">
             {error}
           </p>
         )}
         <button type="button" className="primary" disabled={busy || token === ''} onClick={() => void confirm()}>
-          {busy ? 'Confirming…' : 'Use this address'}
+          {busy ? t('pages.confirmEmail.confirming') : t('pages.confirmEmail.use')}
         </button>
         <button type="button" onClick={() => onDone('')}>
-          Go to sign-in
+          {t('pages.confirmEmail.toSignIn')}
         </button>
       </section>
     </main>

@@ -9,27 +9,17 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { useApp } from '../context';
+import { t, tn } from '../i18n';
+import type { TextKey } from '../i18n/en';
 import { Link, usePath } from '../router';
 import type { Guide } from '../types';
 
 const REFRESH_MS = 10_000;
 
-const STEPS: Record<Guide['steps'][number]['id'], { title: string; todo: string; done: string }> = {
-  channel: {
-    title: 'Add a website widget',
-    todo: 'Create a widget (or a chat channel for your own system) under Admin → Channels.',
-    done: 'A channel is ready.',
-  },
-  snippet: {
-    title: 'Put the snippet on your site',
-    todo: "Copy the widget's install snippet from Admin → Channels into your site's pages; this is ticked when the first visitor arrives.",
-    done: 'Visitors are arriving.',
-  },
-  online: {
-    title: 'Go Online',
-    todo: 'The widget takes chats while an agent is Online.',
-    done: 'You went Online.',
-  },
+const STEPS: Record<Guide['steps'][number]['id'], { title: TextKey; todo: TextKey; done: TextKey }> = {
+  channel: { title: 'pages.guide.channelTitle', todo: 'pages.guide.channelTodo', done: 'pages.guide.channelDone' },
+  snippet: { title: 'pages.guide.snippetTitle', todo: 'pages.guide.snippetTodo', done: 'pages.guide.snippetDone' },
+  online: { title: 'pages.guide.goOnline', todo: 'pages.guide.onlineTodo', done: 'pages.guide.onlineDone' },
 };
 
 export function FirstRunGuide() {
@@ -60,7 +50,7 @@ export function FirstRunGuide() {
     <section className="guide" aria-labelledby="guide-title">
       <div className="row">
         <h2 id="guide-title" className="grow">
-          Get started: {left === 1 ? 'one step' : `${left} steps`} left
+          {tn('pages.guide.left', left)}
         </h2>
         <button
           type="button"
@@ -68,11 +58,11 @@ export function FirstRunGuide() {
           onClick={() =>
             void api.dismissGuide().then(
               () => setGuide({ ...guide, dismissed: true, show: false }),
-              (err: unknown) => toast(`The guide could not be hidden: ${errorText(err)}`),
+              (err: unknown) => toast(t('pages.guide.hideFailed', { error: errorText(err) })),
             )
           }
         >
-          Hide this guide
+          {t('pages.guide.hide')}
         </button>
       </div>
       <ol className="guide-steps">
@@ -84,18 +74,20 @@ export function FirstRunGuide() {
                 {step.done ? '✓' : '○'}
               </span>
               <span>
-                <strong>{words.title}</strong>
-                <span className="sr-only">{step.done ? ' (done)' : ' (to do)'}</span>
+                <strong>{t(words.title)}</strong>
+                <span className="sr-only">{step.done ? ` ${t('pages.guide.done')}` : ` ${t('pages.guide.todo')}`}</span>
                 <br />
-                <span className="muted small">{step.done ? words.done : words.todo}</span>{' '}
-                {!step.done && step.id !== 'online' && <Link href="/admin/channels">{step.id === 'channel' ? 'Set up a widget' : 'Find the snippet'}</Link>}
+                <span className="muted small">{step.done ? t(words.done) : t(words.todo)}</span>{' '}
+                {!step.done && step.id !== 'online' && (
+                  <Link href="/admin/channels">{step.id === 'channel' ? t('pages.guide.setUpWidget') : t('pages.guide.findSnippet')}</Link>
+                )}
                 {!step.done && step.id === 'online' && (
                   <button
                     type="button"
                     className="primary"
-                    onClick={() => void api.setStatus('online').then(setMe, (err: unknown) => toast(`Your status did not change: ${errorText(err)}`))}
+                    onClick={() => void api.setStatus('online').then(setMe, (err: unknown) => toast(t('pages.guide.statusFailed', { error: errorText(err) })))}
                   >
-                    Go Online
+                    {t('pages.guide.goOnline')}
                   </button>
                 )}
               </span>

@@ -10,6 +10,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, errorText, type FirstRun } from '../api';
 import { setAccountName } from '../accountName';
+import { t } from '../i18n';
 import type { Agent } from '../types';
 
 export function FirstRunPage({
@@ -32,9 +33,9 @@ export function FirstRunPage({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    if (form.password !== form.repeat) return setError('The two passwords differ; type the same password twice.');
-    if (form.password.length < 8) return setError('Your password needs at least 8 characters.');
-    if (form.company.trim() === '') return setError("Enter your company's name, as visitors and mails should show it.");
+    if (form.password !== form.repeat) return setError(t('pages.password.differ'));
+    if (form.password.length < 8) return setError(t('pages.password.tooShort'));
+    if (form.company.trim() === '') return setError(t('pages.firstRun.companyMissing'));
     setBusy(true);
     try {
       await api.completeFirstRun({
@@ -54,19 +55,16 @@ export function FirstRunPage({
   return (
     <main className="center-page">
       <form className="card login first-run" onSubmit={submit} aria-labelledby="first-run-title">
-        <h1 id="first-run-title">Welcome to Parley</h1>
-        <p className="muted">
-          You signed in with the password printed when the server first started. Tell Parley who you are before you begin: it writes to this address (a
-          forgotten password, offline messages, callback requests) and signs its mails and the chat window with your company&apos;s name.
-        </p>
+        <h1 id="first-run-title">{t('pages.firstRun.title')}</h1>
+        <p className="muted">{t('pages.firstRun.intro')}</p>
         {generatedPassword === undefined && (
           <label>
-            The password from the server&apos;s log
+            {t('pages.firstRun.printedPassword')}
             <input type="password" name="current_password" autoComplete="current-password" required value={form.current} onChange={set('current')} />
           </label>
         )}
         <label>
-          Your e-mail address
+          {t('pages.firstRun.email')}
           <input
             type="email"
             name="email"
@@ -80,26 +78,26 @@ export function FirstRunPage({
           />
         </label>
         <span id="first-run-email-hint" className="muted small">
-          Your sign-in name from now on{placeholder ? `, in place of ${state.email}` : ''}.
+          {placeholder ? t('pages.firstRun.emailHintReplacing', { email: state.email }) : t('pages.firstRun.emailHint')}
         </span>
         <label>
-          Company name
+          {t('pages.firstRun.company')}
           <input
             name="account_name"
             required
             maxLength={100}
             autoComplete="organization"
-            placeholder="Acme Bikes"
+            placeholder={t('pages.firstRun.companyExample')}
             aria-describedby="first-run-company-hint"
             value={form.company}
             onChange={set('company')}
           />
         </label>
         <span id="first-run-company-hint" className="muted small">
-          Mails say &quot;Sent by Parley for …&quot; with it, visitors see it on the chat window. You can change it in Admin → Settings.
+          {t('pages.firstRun.companyHint')}
         </span>
         <label>
-          New password
+          {t('pages.password.new')}
           <input
             type="password"
             name="new_password"
@@ -112,10 +110,10 @@ export function FirstRunPage({
           />
         </label>
         <span id="first-run-password-hint" className="muted small">
-          At least 8 characters. The printed password stops working.
+          {t('pages.firstRun.passwordHint')}
         </span>
         <label>
-          The same password again
+          {t('pages.password.again')}
           <input type="password" name="new_password_again" autoComplete="new-password" required value={form.repeat} onChange={set('repeat')} />
         </label>
         {error && (
@@ -124,10 +122,10 @@ export function FirstRunPage({
           </p>
         )}
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save and start'}
+          {busy ? t('common.saving') : t('pages.firstRun.save')}
         </button>
         <button type="button" onClick={onSignOut}>
-          Sign out
+          {t('pages.signOut')}
         </button>
       </form>
     </main>

@@ -5,11 +5,12 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
+import { t } from '../i18n';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const submit = async (e: FormEvent) => {
@@ -17,8 +18,9 @@ export function ForgotPasswordPage() {
     setBusy(true);
     setError(null);
     try {
-      const res = await api.forgotPassword(email.trim());
-      setSent(res.message);
+      // The server's answer is the same for every address; it is said in the page's language.
+      await api.forgotPassword(email.trim());
+      setSent(true);
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -29,15 +31,15 @@ export function ForgotPasswordPage() {
   return (
     <main className="center-page">
       <form className="card login" onSubmit={submit} aria-labelledby="forgot-title">
-        <h1 id="forgot-title">Forgot your password?</h1>
-        <p className="muted">Type the e-mail you sign in with; we mail you a link to choose a new password.</p>
+        <h1 id="forgot-title">{t('pages.forgot.title')}</h1>
+        <p className="muted">{t('pages.forgot.intro')}</p>
         <label>
-          E-mail
+          {t('common.email')}
           <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </label>
         {sent && (
           <p className="saved" role="status">
-            {sent}
+            {t('pages.forgot.sent')}
           </p>
         )}
         {error && (
@@ -46,10 +48,10 @@ export function ForgotPasswordPage() {
           </p>
         )}
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Sending…' : 'Send me a link'}
+          {busy ? t('pages.forgot.sending') : t('pages.forgot.send')}
         </button>
         <p>
-          <a href="/">Back to sign-in</a>
+          <a href="/">{t('pages.forgot.back')}</a>
         </p>
       </form>
     </main>

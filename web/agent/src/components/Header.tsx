@@ -8,11 +8,18 @@ import { useEffect, useState } from 'react';
 import { useAccountName } from '../accountName';
 import { attentionCount, chatsWithStatus } from '../inbox';
 import { useApp } from '../context';
+import { t } from '../i18n';
+import type { TextKey } from '../i18n/en';
 import { Link, type Route } from '../router';
 import { AlertsButton } from './AlertsButton';
 import { StatusSwitch } from './StatusSwitch';
 
-const STREAM_LABEL = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', closed: 'Offline' } as const;
+const STREAM_LABEL: Record<'connecting' | 'live' | 'reconnecting' | 'closed', TextKey> = {
+  connecting: 'pages.header.connecting',
+  live: 'pages.header.live',
+  reconnecting: 'pages.header.reconnecting',
+  closed: 'pages.status.offline',
+};
 
 export function Header({ route }: { route: Route }) {
   const { me, inbox, stream, badges, signOut } = useApp();
@@ -30,48 +37,48 @@ export function Header({ route }: { route: Route }) {
         {accountName}
       </div>
       <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
-        <span aria-hidden="true">☰</span> Menu
+        <span aria-hidden="true">☰</span> {t('pages.header.menu')}
         {attention > 0 && (
-          <span className="badge" aria-label={`${pending} waiting, ${attention - pending} unread`}>
+          <span className="badge" aria-label={t('pages.header.attention', { waiting: pending, unread: attention - pending })}>
             {attention}
           </span>
         )}
       </button>
-      <nav aria-label="Main" className="nav" id="main-nav">
+      <nav aria-label={t('pages.header.main')} className="nav" id="main-nav">
         <Link href="/" aria-current={current(route.name === 'inbox' || route.name === 'chat')}>
-          Inbox
+          {t('pages.nav.inbox')}
           {attention > 0 && (
-            <span className="badge" aria-label={`${pending} waiting, ${attention - pending} unread`}>
+            <span className="badge" aria-label={t('pages.header.attention', { waiting: pending, unread: attention - pending })}>
               {attention}
             </span>
           )}
         </Link>
         <Link href="/archive" aria-current={current(route.name === 'archive')}>
-          Archive
+          {t('pages.nav.archive')}
         </Link>
         <Link href="/offline" aria-current={current(route.name === 'offline')}>
-          Offline messages
+          {t('pages.offline.title')}
           {badges.offline > 0 && <span className="badge">{badges.offline}</span>}
         </Link>
         <Link href="/calls" aria-current={current(route.name === 'calls')}>
-          Calls
+          {t('pages.nav.calls')}
           {badges.calls > 0 && <span className="badge">{badges.calls}</span>}
         </Link>
         <Link href="/reports" aria-current={current(route.name === 'reports')}>
-          Reports
+          {t('pages.nav.reports')}
         </Link>
-        <Link href="/profile" title="Your name, photo and password" aria-current={current(route.name === 'profile')}>
-          Profile
+        <Link href="/profile" title={t('pages.nav.profileTitle')} aria-current={current(route.name === 'profile')}>
+          {t('pages.nav.profile')}
         </Link>
         {me.role === 'admin' && (
           <Link href="/admin/agents" aria-current={current(route.name === 'admin')}>
-            Admin
+            {t('pages.nav.admin')}
           </Link>
         )}
       </nav>
       <div className="header-tools">
-        <span className={`conn conn-${stream}`} role="status" title="Live updates">
-          {STREAM_LABEL[stream]}
+        <span className={`conn conn-${stream}`} role="status" title={t('pages.header.liveUpdates')}>
+          {t(STREAM_LABEL[stream])}
         </span>
         <StatusSwitch />
         <div className="header-more">
@@ -82,7 +89,7 @@ export function Header({ route }: { route: Route }) {
             <span className="me-name">{me.name}</span>
           </span>
           <button type="button" onClick={() => void signOut()}>
-            Sign out
+            {t('pages.signOut')}
           </button>
         </div>
       </div>

@@ -5,6 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
+import { t } from '../i18n';
 import type { Agent } from '../types';
 
 export function LoginForm({
@@ -39,14 +40,14 @@ export function LoginForm({
   return (
     <main className="center-page">
       <form className="card login" onSubmit={submit} aria-labelledby="login-title">
-        <h1 id="login-title">Sign in to Parley</h1>
+        <h1 id="login-title">{t('pages.login.title')}</h1>
         {notice && <p className="notice">{notice}</p>}
         <label>
-          E-mail
+          {t('common.email')}
           <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </label>
         <label>
-          Password
+          {t('common.password')}
           <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         </label>
         {error && (
@@ -55,10 +56,10 @@ export function LoginForm({
           </p>
         )}
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('pages.login.signingIn') : t('pages.login.signIn')}
         </button>
         <p>
-          <a href="/forgot-password">Forgot password?</a>
+          <a href="/forgot-password">{t('pages.login.forgot')}</a>
         </p>
       </form>
     </main>

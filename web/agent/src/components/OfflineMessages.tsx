@@ -7,21 +7,23 @@ import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { useApp, useOnResync } from '../context';
 import { dateTime, isRecord, str } from '../format';
+import { t } from '../i18n';
+import type { TextKey } from '../i18n/en';
 import type { OfflineMessage } from '../types';
 import { LinkedText } from './LinkedText';
 import { useList } from './useList';
 
 type Filter = 'open' | 'handled' | 'all';
-const FILTERS: Array<[Filter, string]> = [
-  ['open', 'Not handled'],
-  ['handled', 'Handled'],
-  ['all', 'All'],
+const FILTERS: Array<[Filter, TextKey]> = [
+  ['open', 'pages.offline.notHandled'],
+  ['handled', 'pages.offline.handled'],
+  ['all', 'pages.offline.all'],
 ];
 const handledOf = (f: Filter): boolean | undefined => (f === 'all' ? undefined : f === 'handled');
-const EMPTY: Record<Filter, string> = {
-  open: 'Every offline message is handled.',
-  handled: 'No offline message is marked handled yet.',
-  all: 'No offline message yet.',
+const EMPTY: Record<Filter, TextKey> = {
+  open: 'pages.offline.emptyOpen',
+  handled: 'pages.offline.emptyHandled',
+  all: 'pages.offline.emptyAll',
 };
 
 function HandledButton({ m, onChanged }: { m: OfflineMessage; onChanged: (m: OfflineMessage) => void }) {
@@ -42,7 +44,7 @@ function HandledButton({ m, onChanged }: { m: OfflineMessage; onChanged: (m: Off
   return (
     <div className="row">
       <button type="button" className={handled ? undefined : 'primary'} disabled={busy} onClick={() => void toggle()}>
-        {handled ? 'Mark not handled' : 'Mark handled'}
+        {handled ? t('pages.offline.markNotHandled') : t('pages.offline.markHandled')}
       </button>
       {error && (
         <span className="error small" role="alert">
@@ -77,8 +79,8 @@ export function OfflineMessages() {
 
   return (
     <section className="page" aria-labelledby="offline-title">
-      <h1 id="offline-title">Offline messages</h1>
-      <div className="row" role="group" aria-label="Show">
+      <h1 id="offline-title">{t('pages.offline.title')}</h1>
+      <div className="row" role="group" aria-label={t('pages.offline.show')}>
         {FILTERS.map(([key, label]) => (
           <button
             key={key}
@@ -91,33 +93,33 @@ export function OfflineMessages() {
               reload();
             }}
           >
-            {label}
+            {t(label)}
           </button>
         ))}
       </div>
       {list.missing ? (
-        <p className="page-note">Offline messages are not available on this server yet.</p>
+        <p className="page-note">{t('pages.offline.missing')}</p>
       ) : list.error ? (
         <p className="error" role="alert">
           {list.error}
         </p>
       ) : list.loading ? (
         <p className="muted" aria-busy="true">
-          Loading…
+          {t('common.loading')}
         </p>
       ) : shown.length === 0 ? (
-        <p className="muted">{EMPTY[filter]}</p>
+        <p className="muted">{t(EMPTY[filter])}</p>
       ) : (
-        <ul className="cards" aria-live="polite" aria-label="Offline messages">
+        <ul className="cards" aria-live="polite" aria-label={t('pages.offline.title')}>
           {shown.map((m) => (
             <li key={m.id} className={m.handled_at != null ? 'card handled' : 'card'}>
               <p className="card-title">
-                <bdi>{str(m.name) ?? 'Anonymous'}</bdi> <span className="muted small">{dateTime(m.created_at)}</span>
+                <bdi>{str(m.name) ?? t('pages.offline.anonymous')}</bdi> <span className="muted small">{dateTime(m.created_at)}</span>
               </p>
               <dl className="fields">
                 {str(m.email) && (
                   <>
-                    <dt>E-mail</dt>
+                    <dt>{t('common.email')}</dt>
                     <dd>
                       <a href={`mailto:${m.email}`}>{m.email}</a>
                     </dd>
@@ -125,13 +127,13 @@ export function OfflineMessages() {
                 )}
                 {str(m.phone) && (
                   <>
-                    <dt>Phone</dt>
+                    <dt>{t('common.phone')}</dt>
                     <dd>{m.phone}</dd>
                   </>
                 )}
                 {str(m.description) && (
                   <>
-                    <dt>About</dt>
+                    <dt>{t('pages.offline.about')}</dt>
                     <dd>
                       <bdi>{m.description}</bdi>
                     </dd>
@@ -141,7 +143,9 @@ export function OfflineMessages() {
               <LinkedText text={m.message ?? ''} />
               {m.handled_at != null && (
                 <p className="muted small">
-                  Handled{m.handled_by != null && agents[m.handled_by] ? <> by {agents[m.handled_by].name}</> : null} · {dateTime(m.handled_at)}
+                  {m.handled_by != null && agents[m.handled_by]
+                    ? t('pages.offline.handledBy', { name: agents[m.handled_by].name, time: dateTime(m.handled_at) })
+                    : t('pages.offline.handledAt', { time: dateTime(m.handled_at) })}
                 </p>
               )}
               <HandledButton m={m} onChanged={upsert} />

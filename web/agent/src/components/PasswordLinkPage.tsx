@@ -7,14 +7,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, errorText, type PasswordLink } from '../api';
 import { dateTime } from '../format';
+import { t } from '../i18n';
+import { Phrase } from './Phrase';
 
 type State = { step: 'checking' } | { step: 'bad'; message: string } | { step: 'form'; link: PasswordLink } | { step: 'done'; link: PasswordLink };
 
 function linkProblem(err: unknown): string {
-  if (err instanceof ApiError && err.code === 'link_expired')
-    return 'This link has expired. Ask an administrator for a new invitation, or use “Forgot password?” on the sign-in page.';
-  if (err instanceof ApiError && err.code === 'link_invalid')
-    return 'This link is no longer valid: it was already used, or a newer one replaced it. Use the newest mail, or ask for a new link.';
+  if (err instanceof ApiError && err.code === 'link_expired') return t('pages.passwordLink.expired');
+  if (err instanceof ApiError && err.code === 'link_invalid') return t('pages.passwordLink.invalid');
   return errorText(err);
 }
 
@@ -37,7 +37,7 @@ export function PasswordLinkPage({ onDone }: { onDone: (notice: string) => void 
     e.preventDefault();
     if (state.step !== 'form') return;
     if (password !== repeat) {
-      setError('The two passwords differ; type the same password twice.');
+      setError(t('pages.password.differ'));
       return;
     }
     setBusy(true);
@@ -56,25 +56,31 @@ export function PasswordLinkPage({ onDone }: { onDone: (notice: string) => void 
   return (
     <main className="center-page">
       <div className="card login">
-        {state.step === 'checking' && <p aria-busy="true">Checking the link…</p>}
+        {state.step === 'checking' && <p aria-busy="true">{t('pages.passwordLink.checking')}</p>}
         {state.step === 'bad' && (
           <>
-            <h1>This link cannot be used</h1>
+            <h1>{t('pages.passwordLink.bad')}</h1>
             <p className="error" role="alert">
               {state.message}
             </p>
-            <a href="/">Go to sign-in</a>
+            <a href="/">{t('pages.confirmEmail.toSignIn')}</a>
           </>
         )}
         {state.step === 'form' && (
           <form onSubmit={submit} aria-labelledby="link-title">
-            <h1 id="link-title">{state.link.kind === 'invite' ? `Welcome, ${state.link.name}` : 'Choose a new password'}</h1>
+            <h1 id="link-title">
+              {state.link.kind === 'invite' ? t('pages.passwordLink.welcome', { name: state.link.name }) : t('pages.passwordLink.choose')}
+            </h1>
             <p className="muted">
-              {state.link.kind === 'invite' ? 'Choose the password you will sign in with' : 'Choose a new password'} as <strong>{state.link.email}</strong>.
-              This link works once, until {dateTime(state.link.expires_at)}.
+              <Phrase
+                text={t(state.link.kind === 'invite' ? 'pages.passwordLink.inviteAs' : 'pages.passwordLink.resetAs', {
+                  until: dateTime(state.link.expires_at),
+                })}
+                parts={{ email: <strong>{state.link.email}</strong> }}
+              />
             </p>
             <label>
-              New password
+              {t('pages.password.new')}
               <input
                 type="password"
                 name="password"
@@ -86,7 +92,7 @@ export function PasswordLinkPage({ onDone }: { onDone: (notice: string) => void 
               />
             </label>
             <label>
-              The same password again
+              {t('pages.password.again')}
               <input
                 type="password"
                 name="repeat"
@@ -97,25 +103,25 @@ export function PasswordLinkPage({ onDone }: { onDone: (notice: string) => void 
                 onChange={(e) => setRepeat(e.target.value)}
               />
             </label>
-            <p className="muted small">At least 8 characters.</p>
+            <p className="muted small">{t('pages.password.hint')}</p>
             {error && (
               <p className="error" role="alert">
                 {error}
               </p>
             )}
             <button type="submit" className="primary" disabled={busy}>
-              {busy ? 'Saving…' : 'Set my password'}
+              {busy ? t('common.saving') : t('pages.passwordLink.set')}
             </button>
           </form>
         )}
         {state.step === 'done' && (
           <>
-            <h1>Password set</h1>
+            <h1>{t('pages.passwordLink.setTitle')}</h1>
             <p className="saved" role="status">
-              Your password is set. Sign in with {state.link.email} and your new password.
+              {t('pages.passwordLink.setDone', { email: state.link.email })}
             </p>
-            <button type="button" className="primary" onClick={() => onDone(`Password set for ${state.link.email}; sign in with it.`)}>
-              Sign in
+            <button type="button" className="primary" onClick={() => onDone(t('pages.passwordLink.setNotice', { email: state.link.email }))}>
+              {t('pages.login.signIn')}
             </button>
           </>
         )}

@@ -8,6 +8,7 @@ import { Calls } from './Calls';
 import { ChunkBoundary } from './ChunkBoundary';
 import { FirstRunGuide } from './FirstRunGuide';
 import { Header } from './Header';
+import { t } from '../i18n';
 import { OfflineMessages } from './OfflineMessages';
 import { PresenceKeeper } from './PresenceKeeper';
 import { ProfilePage } from './profile/ProfilePage';
@@ -22,7 +23,7 @@ export function Shell() {
   return (
     <div className="app">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('pages.shell.skip')}
       </a>
       <PresenceKeeper />
       <Header route={route} />
@@ -34,15 +35,14 @@ export function Shell() {
         {route.name === 'calls' && <Calls />}
         {route.name === 'profile' && <ProfilePage />}
         {route.name === 'reports' && (
-          <ChunkBoundary what="Reports">
-            <Suspense fallback={<p className="page-note">Loading reports…</p>}>
+          <ChunkBoundary what={() => t('pages.nav.reports')}>
+            <Suspense fallback={<p className="page-note">{t('pages.shell.loadingReports')}</p>}>
               <ReportsPage />
             </Suspense>
           </ChunkBoundary>
         )}
-        {route.name === 'admin' &&
-          (me.role === 'admin' ? <AdminPage section={route.section} /> : <p className="page-note">Only administrators can open the admin screens.</p>)}
-        {route.name === 'notFound' && <p className="page-note">Nothing here. Use the navigation above.</p>}
+        {route.name === 'admin' && (me.role === 'admin' ? <AdminPage section={route.section} /> : <p className="page-note">{t('pages.shell.adminOnly')}</p>)}
+        {route.name === 'notFound' && <p className="page-note">{t('pages.shell.notFound')}</p>}
       </main>
     </div>
   );

@@ -2,7 +2,11 @@
 import { useState } from 'react';
 import { api, errorText } from '../api';
 import { useApp } from '../context';
+import { t } from '../i18n';
+import type { TextKey } from '../i18n/en';
 import type { AgentStatus } from '../types';
+
+const ANNOUNCED: Record<AgentStatus, TextKey> = { online: 'pages.status.nowOnline', away: 'pages.status.nowAway', offline: 'pages.status.nowOffline' };
 
 export function StatusSwitch() {
   const { me, setMe, announce } = useApp();
@@ -11,20 +15,20 @@ export function StatusSwitch() {
     setBusy(true);
     try {
       setMe(await api.setStatus(status));
-      announce(`Status: ${status}`);
+      announce(t(ANNOUNCED[status]));
     } catch (err) {
-      announce(`Status not changed: ${errorText(err)}`);
+      announce(t('pages.status.notChanged', { error: errorText(err) }));
     } finally {
       setBusy(false);
     }
   };
   return (
     <label className={`status status-${me.status}`}>
-      <span className="sr-only">My status</span>
+      <span className="sr-only">{t('pages.status.mine')}</span>
       <select name="status" value={me.status} disabled={busy} onChange={(e) => void change(e.target.value as AgentStatus)}>
-        <option value="online">Online</option>
-        <option value="away">Away</option>
-        <option value="offline">Offline</option>
+        <option value="online">{t('pages.status.online')}</option>
+        <option value="away">{t('pages.status.away')}</option>
+        <option value="offline">{t('pages.status.offline')}</option>
       </select>
     </label>
   );

@@ -2,8 +2,12 @@
  * The Reports page's pure parts (no DOM, no React): the shapes of
  * /api/v1/reports/*, date-range presets in the report's time zone, how
  * figures are written (durations, shares, changes against the previous
- * period), the heat map's shading, and the CSV of each report.
+ * period), the heat map's shading, and the CSV of each report. Words and
+ * dates are in the app's language (i18n); the CSV keeps English column names
+ * and weekdays, a file for programs as much as for people.
  */
+import { formatDateTime, formatNumber, language, t } from '../i18n';
+import type { TextKey } from '../i18n/en';
 
 export interface ReportRange {
   from: string;
@@ -96,13 +100,13 @@ export interface BusiestHoursReport {
 
 export type Preset = 'today' | 'yesterday' | '7d' | '30d' | '90d' | '365d' | 'custom';
 
-export const PRESETS: Array<[Exclude<Preset, 'custom'>, string]> = [
-  ['today', 'Today'],
-  ['yesterday', 'Yesterday'],
-  ['7d', 'Last 7 days'],
-  ['30d', 'Last 30 days'],
-  ['90d', 'Last 90 days'],
-  ['365d', 'Last 12 months'],
+export const PRESETS: Array<[Exclude<Preset, 'custom'>, TextKey]> = [
+  ['today', 'pages.reports.today'],
+  ['yesterday', 'pages.reports.yesterday'],
+  ['7d', 'pages.reports.last7'],
+  ['30d', 'pages.reports.last30'],
+  ['90d', 'pages.reports.last90'],
+  ['365d', 'pages.reports.last12Months'],
 ];
 
 /** Longest range the API takes, and the longest with hourly buckets (server/domain/reports/scope.ts). */
@@ -152,20 +156,30 @@ export function presetRange(preset: Exclude<Preset, 'custom'>, today: string): {
 
 /** What is wrong with a custom range, in a sentence that says what to do; null when it is fine. */
 export function rangeProblem(from: string, to: string, interval: 'auto' | 'day' | 'hour'): string | null {
-  if (!DATE.test(from) || !DATE.test(to)) return 'Pick both a first and a last day.';
+  if (!DATE.test(from) || !DATE.test(to)) return t('pages.reports.pickBoth');
   const days = daysBetween(from, to);
-  if (days === 0) return 'The last day must be the first day or later.';
-  if (days > MAX_DAYS) return `A report covers at most ${MAX_DAYS} days; pick a shorter range.`;
-  if (interval === 'hour' && days > MAX_HOURLY_DAYS) return `Hourly buckets cover at most ${MAX_HOURLY_DAYS} days; pick days or a shorter range.`;
+  if (days === 0) return t('pages.reports.lastBeforeFirst');
+  if (days > MAX_DAYS) return t('pages.reports.tooLong', { count: MAX_DAYS });
+  if (interval === 'hour' && days > MAX_HOURLY_DAYS) return t('pages.reports.tooLongHourly', { count: MAX_HOURLY_DAYS });
   return null;
 }
 
 const WEEKDAYS_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** A bucket label for people: "Tue 3 Nov 2026" for a day, "3 Nov 14:00" for an hour (labels are local already). */
+/** Bucket labels are local days and hours already: Intl writes them as UTC so nothing shifts. */
+const UTC = { timeZone: 'UTC' } as const;
+
+/**
+ * A bucket label for people: "Tue 3 Nov 2026" for a day, "Sun 1 Nov 01:00" for an hour. English keeps
+ * this short day-month form (Intl's en puts commas in); other languages write it as Intl does.
+ */
 export function bucketTitle(label: string): string {
   const day = new Date(`${label.slice(0, 10)}T00:00:00Z`);
+  if (language() !== 'en') {
+    const date = formatDateTime(day.getTime(), { ...UTC, weekday: 'short', day: 'numeric', month: 'short', ...(label.length > 10 ? {} : { year: 'numeric' }) });
+    return label.length > 10 ? `${date} ${label.slice(11, 16)}` : date;
+  }
   const date = `${day.getUTCDate()} ${MONTHS[day.getUTCMonth()]}`;
   if (label.length > 10) return `${WEEKDAYS_SHORT[day.getUTCDay()]} ${date} ${label.slice(11, 16)}`;
   return `${WEEKDAYS_SHORT[day.getUTCDay()]} ${date} ${day.getUTCFullYear()}`;
@@ -174,42 +188,46 @@ export function bucketTitle(label: string): string {
 /** A short axis tick: "3 Nov" for a day; "14:00" for an hour, "3 Nov" at midnight. */
 export function bucketTick(label: string): string {
   const day = new Date(`${label.slice(0, 10)}T00:00:00Z`);
-  const date = `${day.getUTCDate()} ${MONTHS[day.getUTCMonth()]}`;
   if (label.length > 10 && label.slice(11, 13) !== '00') return label.slice(11, 16);
-  return date;
+  if (language() !== 'en') return formatDateTime(day.getTime(), { ...UTC, day: 'numeric', month: 'short' });
+  return `${day.getUTCDate()} ${MONTHS[day.getUTCMonth()]}`;
 }
+
+type Unit = 's' | 'min' | 'h' | 'd';
+const UNIT: Record<Unit, TextKey> = { s: 'pages.units.s', min: 'pages.units.min', h: 'pages.units.h', d: 'pages.units.d' };
+const unit = (n: number, u: Unit): string => t(UNIT[u], { n });
 
 /** A duration for people: "45 s", "3 min 20 s", "2 h 5 min", "3 d 4 h"; "–" when there is none. */
 export function duration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '–';
   const s = Math.round(seconds);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return s % 60 === 0 || s >= 600 ? `${Math.round(s / 60)} min` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 60) return unit(s, 's');
+  if (s < 3600) return s % 60 === 0 || s >= 600 ? unit(Math.round(s / 60), 'min') : `${unit(Math.floor(s / 60), 'min')} ${unit(s % 60, 's')}`;
   if (s < 86_400) {
     const m = Math.round((s % 3600) / 60);
-    return m === 0 ? `${Math.floor(s / 3600)} h` : `${Math.floor(s / 3600)} h ${m} min`;
+    return m === 0 ? unit(Math.floor(s / 3600), 'h') : `${unit(Math.floor(s / 3600), 'h')} ${unit(m, 'min')}`;
   }
   const h = Math.round((s % 86_400) / 3600);
-  return h === 0 ? `${Math.floor(s / 86_400)} d` : `${Math.floor(s / 86_400)} d ${h} h`;
+  return h === 0 ? unit(Math.floor(s / 86_400), 'd') : `${unit(Math.floor(s / 86_400), 'd')} ${unit(h, 'h')}`;
 }
 
 /** A duration axis tick (round values only): "30 s", "2 min", "1.5 h". */
 export function durationTick(seconds: number): string {
-  if (seconds < 60) return `${seconds} s`;
-  if (seconds < 3600) return `${+(seconds / 60).toFixed(1)} min`;
-  if (seconds < 86_400) return `${+(seconds / 3600).toFixed(1)} h`;
-  return `${+(seconds / 86_400).toFixed(1)} d`;
+  if (seconds < 60) return unit(seconds, 's');
+  if (seconds < 3600) return unit(+(seconds / 60).toFixed(1), 'min');
+  if (seconds < 86_400) return unit(+(seconds / 3600).toFixed(1), 'h');
+  return unit(+(seconds / 86_400).toFixed(1), 'd');
 }
 
 /** Steps of a duration axis, in seconds: round minutes and hours. */
 export const DURATION_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 172_800, 604_800];
 
 export function share(value: number | null | undefined): string {
-  return value === null || value === undefined ? '–' : `${Math.round(value * 100)} %`;
+  return value === null || value === undefined ? '–' : t('pages.units.percent', { n: Math.round(value * 100) });
 }
 
 export function count(value: number): string {
-  return value.toLocaleString('en-US');
+  return formatNumber(value);
 }
 
 export interface Change {
@@ -225,13 +243,14 @@ export interface Change {
  * colours it (more chats answered: good; longer waits: bad); null: neutral.
  */
 export function change(current: number | null, previous: number | null, higherIsBetter: boolean | null): Change {
-  if (current === null || previous === null) return { text: 'no figure to compare', direction: 'none', better: null };
-  if (current === previous) return { text: 'no change', direction: 'same', better: null };
+  if (current === null || previous === null) return { text: t('pages.reports.noFigure'), direction: 'none', better: null };
+  if (current === previous) return { text: t('pages.reports.noChange'), direction: 'same', better: null };
   const up = current > previous;
   const better = higherIsBetter === null ? null : up === higherIsBetter;
-  if (previous === 0) return { text: 'new (none before)', direction: 'up', better };
+  if (previous === 0) return { text: t('pages.reports.newFigure'), direction: 'up', better };
   const pct = Math.round(((current - previous) / previous) * 100);
-  const text = pct === 0 ? (up ? '+<1 %' : '−<1 %') : `${pct > 0 ? '+' : '−'}${Math.abs(pct)} %`;
+  const text =
+    pct === 0 ? (up ? t('pages.units.upTiny') : t('pages.units.downTiny')) : t(pct > 0 ? 'pages.units.up' : 'pages.units.down', { n: Math.abs(pct) });
   return { text, direction: up ? 'up' : 'down', better };
 }
 
@@ -241,7 +260,13 @@ export function heatLevel(value: number, max: number): number {
   return Math.max(1, Math.min(5, Math.ceil((value / max) * 5)));
 }
 
+/** The CSV's weekdays (English, Monday first: the heat map's rows). */
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** A weekday of the heat map (0: Monday) in the app's language: 2024-01-01 was a Monday. */
+export function weekday(index: number, width: 'long' | 'short'): string {
+  return formatDateTime(Date.UTC(2024, 0, 1 + index), { ...UTC, weekday: width });
+}
 
 export function hourLabel(hour: number): string {
   return `${String(hour).padStart(2, '0')}:00`;

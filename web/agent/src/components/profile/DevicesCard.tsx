@@ -6,12 +6,13 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText, type PushDevice } from '../../api';
+import { formatDateTime, t } from '../../i18n';
 import { currentPushSubscription } from '../../push';
 import { ErrorText } from '../admin/ErrorText';
 
 /** A short name for a User-Agent: browser on system. */
 export function deviceName(userAgent: string | null): string {
-  if (!userAgent) return 'A browser';
+  if (!userAgent) return t('pages.devices.aBrowser');
   const browser = /Edg\//.test(userAgent)
     ? 'Edge'
     : /Firefox\//.test(userAgent)
@@ -20,7 +21,7 @@ export function deviceName(userAgent: string | null): string {
         ? 'Chrome'
         : /Safari\//.test(userAgent)
           ? 'Safari'
-          : 'A browser';
+          : t('pages.devices.aBrowser');
   const system = /Android/.test(userAgent)
     ? 'Android'
     : /iPhone|iPad/.test(userAgent)
@@ -32,7 +33,7 @@ export function deviceName(userAgent: string | null): string {
           : /Linux/.test(userAgent)
             ? 'Linux'
             : null;
-  return system ? `${browser} on ${system}` : browser;
+  return system ? t('pages.devices.browserOn', { browser, system }) : browser;
 }
 
 export function DevicesCard({ version }: { version: number }) {
@@ -55,34 +56,36 @@ export function DevicesCard({ version }: { version: number }) {
       await api.removePushDeviceById(id);
       load();
     } catch (err) {
-      setError(`Not removed: ${errorText(err)}`);
+      setError(t('pages.devices.notRemoved', { error: errorText(err) }));
     }
   };
 
   return (
     <section className="card form-grid" aria-labelledby="profile-devices">
-      <h2 id="profile-devices">Devices notified</h2>
+      <h2 id="profile-devices">{t('pages.devices.title')}</h2>
       {devices === null ? (
         error ? null : (
-          <p className="muted">Loading…</p>
+          <p className="muted">{t('common.loading')}</p>
         )
       ) : devices.length === 0 ? (
-        <p className="muted small">No device yet: "Notify me on this device" in Alerts above adds this one.</p>
+        <p className="muted small">{t('pages.devices.none')}</p>
       ) : (
         <ul className="devices">
           {devices.map((d) => (
             <li key={d.id}>
               <span>
                 <strong>{deviceName(d.user_agent)}</strong>
-                {d.endpoint === here && ' (this device)'}
+                {d.endpoint === here && ` ${t('pages.devices.thisOne')}`}
                 <span className="muted small">
-                  {' '}
-                  · via {d.service} · added {new Date(d.created_at).toLocaleDateString()}
-                  {d.last_pushed_at ? ` · last notified ${new Date(d.last_pushed_at).toLocaleString()}` : ''}
+                  {' · '}
+                  {t('pages.devices.via', { service: d.service, added: formatDateTime(new Date(d.created_at).getTime(), { dateStyle: 'short' }) })}
+                  {d.last_pushed_at
+                    ? ` · ${t('pages.devices.lastNotified', { time: formatDateTime(new Date(d.last_pushed_at).getTime(), { dateStyle: 'short', timeStyle: 'medium' }) })}`
+                    : ''}
                 </span>
               </span>
-              <button type="button" onClick={() => void remove(d.id)} aria-label={`Remove ${deviceName(d.user_agent)}`}>
-                Remove
+              <button type="button" onClick={() => void remove(d.id)} aria-label={t('pages.devices.removeOne', { name: deviceName(d.user_agent) })}>
+                {t('common.remove')}
               </button>
             </li>
           ))}

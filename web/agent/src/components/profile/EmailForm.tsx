@@ -8,6 +8,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText, type EmailState } from '../../api';
 import { useApp } from '../../context';
 import { dateTime } from '../../format';
+import { t } from '../../i18n';
+import { Phrase } from '../Phrase';
 import { ErrorText } from '../admin/ErrorText';
 
 export function EmailForm() {
@@ -15,7 +17,8 @@ export function EmailForm() {
   const [state, setState] = useState<EmailState | null>(null);
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState('');
+  // The result as a function, so it is said in the language of the moment it is read.
+  const [saved, setSaved] = useState<(() => string) | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -25,17 +28,18 @@ export function EmailForm() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    setSaved('');
+    setSaved(null);
     setError(null);
     try {
       const next = await api.changeEmail(email);
       setState(next);
       setEmail('');
       if (next.pending_email) {
-        setSaved(`We sent a link to ${next.pending_email}. Open it within 24 hours: your address changes then, not before.`);
+        const pending = next.pending_email;
+        setSaved(() => () => t('pages.email.linkSent', { email: pending }));
       } else {
         setMe({ ...me, email: next.email });
-        setSaved(`Your e-mail is now ${next.email}: sign in with it from now on.`);
+        setSaved(() => () => t('pages.email.changed', { email: next.email }));
       }
     } catch (err) {
       setError(errorText(err));
@@ -46,27 +50,27 @@ export function EmailForm() {
 
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="profile-email">
-      <h2 id="profile-email">E-mail address</h2>
+      <h2 id="profile-email">{t('pages.email.title')}</h2>
       <p className="muted small">
-        You sign in as <strong>{me.email}</strong>; password links and notification mails go there.
-        {state?.mail_sent === true && ' A new address gets a link: it becomes yours when you open that link.'}
-        {state?.mail_sent === false && ' This server sends no mail (SMTP_URL is not set), so a new address is yours at once, without a confirmation mail.'}
+        <Phrase text={t('pages.email.signInAs')} parts={{ email: <strong>{me.email}</strong> }} />
+        {state?.mail_sent === true && ` ${t('pages.email.mailSent')}`}
+        {state?.mail_sent === false && ` ${t('pages.email.noMail')}`}
       </p>
       {state?.pending_email && (
         <p className="notice small" role="status">
-          Waiting for you to open the link sent to {state.pending_email} (until {dateTime(state.expires_at ?? 0)}). Until then you still sign in as {me.email}.
+          {t('pages.email.waiting', { pending: state.pending_email, until: dateTime(state.expires_at ?? 0), email: me.email })}
         </p>
       )}
       <label>
-        New e-mail address
+        {t('pages.email.new')}
         <input type="email" name="email" required maxLength={320} autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
       </label>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
-          Change e-mail
+          {t('pages.email.change')}
         </button>
         <span role="status" className="saved">
-          {saved}
+          {saved?.()}
         </span>
       </div>
       <ErrorText error={error} />

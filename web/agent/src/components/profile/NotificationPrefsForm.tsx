@@ -11,23 +11,25 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { configureAlerts, notificationPermission, playChime, requestNotifications } from '../../alerts';
 import { api, errorText } from '../../api';
+import { t } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 import type { NotificationPrefs } from '../../types';
 import { ErrorText } from '../admin/ErrorText';
 import { SaveResult, useSaver } from '../admin/SaveResult';
 import { ThisDevicePush } from './ThisDevicePush';
 
-const EVENTS: Array<[keyof NotificationPrefs['events'], string]> = [
-  ['new_chat', 'A new chat is waiting (rings until someone accepts it)'],
-  ['new_message', 'A visitor writes in one of my chats'],
-  ['transfer', 'A chat is transferred to me'],
+const EVENTS: Array<[keyof NotificationPrefs['events'], TextKey]> = [
+  ['new_chat', 'pages.alertPrefs.newChat'],
+  ['new_message', 'pages.alertPrefs.newMessage'],
+  ['transfer', 'pages.alertPrefs.transfer'],
 ];
 
-const PERMISSION_TEXT = {
-  granted: 'This browser shows them.',
-  denied: 'This browser blocks them: allow notifications for this site in its settings.',
-  default: 'This browser has not been asked yet.',
-  unsupported: 'This browser cannot show them.',
-} as const;
+const PERMISSION_TEXT: Record<'granted' | 'denied' | 'default' | 'unsupported', TextKey> = {
+  granted: 'pages.alertPrefs.granted',
+  denied: 'pages.alertPrefs.denied',
+  default: 'pages.alertPrefs.notAsked',
+  unsupported: 'pages.alertPrefs.unsupported',
+};
 
 export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?: () => void } = {}) {
   const [prefs, setPrefs] = useState<NotificationPrefs | null>(null);
@@ -42,8 +44,8 @@ export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?:
   if (!prefs) {
     return (
       <section className="card" aria-labelledby="alerts-title">
-        <h2 id="alerts-title">Alerts</h2>
-        {loadError ? <ErrorText error={loadError} /> : <p className="muted">Loading…</p>}
+        <h2 id="alerts-title">{t('pages.alertPrefs.title')}</h2>
+        {loadError ? <ErrorText error={loadError} /> : <p className="muted">{t('common.loading')}</p>}
       </section>
     );
   }
@@ -62,19 +64,19 @@ export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?:
         configureAlerts({ prefs: saved });
         return saved;
       },
-      (saved) => (saved.muted ? 'Saved: every alert is muted.' : 'Saved.'),
+      (saved) => (saved.muted ? t('pages.alertPrefs.savedMuted') : t('pages.profile.saved')),
     );
   };
 
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="alerts-title">
-      <h2 id="alerts-title">Alerts</h2>
+      <h2 id="alerts-title">{t('pages.alertPrefs.title')}</h2>
       <label className="check">
         <input type="checkbox" name="muted" checked={prefs.muted} onChange={(e) => change({ muted: e.target.checked })} />
-        Mute every alert
+        {t('pages.alertPrefs.mute')}
       </label>
       <fieldset disabled={prefs.muted}>
-        <legend>Alert me when</legend>
+        <legend>{t('pages.alertPrefs.when')}</legend>
         {EVENTS.map(([key, label]) => (
           <label key={key} className="check">
             <input
@@ -83,18 +85,18 @@ export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?:
               checked={prefs.events[key]}
               onChange={(e) => change({ events: { ...prefs.events, [key]: e.target.checked } })}
             />
-            {label}
+            {t(label)}
           </label>
         ))}
       </fieldset>
       <fieldset disabled={prefs.muted}>
-        <legend>How</legend>
+        <legend>{t('pages.alertPrefs.how')}</legend>
         <label className="check">
           <input type="checkbox" name="sound" checked={prefs.sound} onChange={(e) => change({ sound: e.target.checked })} />
-          Play a sound
+          {t('pages.alertPrefs.sound')}
         </label>
         <label>
-          Volume
+          {t('pages.alertPrefs.volume')}
           <span className="row">
             <input
               type="range"
@@ -108,19 +110,19 @@ export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?:
             />
             <span aria-hidden="true">{prefs.volume}</span>
             <button type="button" disabled={!prefs.sound} onClick={() => playChime(prefs.volume)}>
-              Play the sound
+              {t('pages.alertPrefs.play')}
             </button>
           </span>
         </label>
         <label className="check">
           <input type="checkbox" name="desktop" checked={prefs.desktop} onChange={(e) => change({ desktop: e.target.checked })} />
-          Show desktop notifications when Parley is not in front
+          {t('pages.alertPrefs.desktop')}
         </label>
         <p className="muted small">
-          {PERMISSION_TEXT[permission]}{' '}
+          {t(PERMISSION_TEXT[permission])}{' '}
           {permission === 'default' && (
             <button type="button" onClick={async () => setPermission(await requestNotifications())}>
-              Allow desktop notifications
+              {t('pages.alertPrefs.allow')}
             </button>
           )}
         </p>
@@ -128,7 +130,7 @@ export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?:
       </fieldset>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saver.busy}>
-          Save alerts
+          {t('pages.alertPrefs.save')}
         </button>
         <SaveResult saver={saver} />
       </div>

@@ -5,6 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
+import { t } from '../../i18n';
 import { ErrorText } from '../admin/ErrorText';
 
 const EMPTY = { current: '', next: '', again: '' };
@@ -12,24 +13,24 @@ const EMPTY = { current: '', next: '', again: '' };
 export function PasswordForm() {
   const [form, setForm] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState('');
+  const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => {
-    setSaved('');
+    setSaved(false);
     setForm((f) => ({ ...f, [key]: e.target.value }));
   };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setSaved('');
+    setSaved(false);
     setError(null);
-    if (form.next !== form.again) return setError('The two new passwords differ; type the same one twice.');
-    if (form.next.length < 8) return setError('The new password needs at least 8 characters.');
+    if (form.next !== form.again) return setError(t('pages.profilePassword.differ'));
+    if (form.next.length < 8) return setError(t('pages.profilePassword.tooShort'));
     setBusy(true);
     try {
       await api.changePassword(form.current, form.next);
       setForm(EMPTY);
-      setSaved('Password changed. Your other sessions are signed out; this one stays signed in.');
+      setSaved(true);
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -39,13 +40,13 @@ export function PasswordForm() {
 
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="profile-password">
-      <h2 id="profile-password">Password</h2>
+      <h2 id="profile-password">{t('common.password')}</h2>
       <label>
-        Current password
+        {t('pages.profilePassword.current')}
         <input type="password" name="current_password" required autoComplete="current-password" value={form.current} onChange={set('current')} />
       </label>
       <label>
-        New password
+        {t('pages.password.new')}
         <input
           type="password"
           name="new_password"
@@ -58,18 +59,18 @@ export function PasswordForm() {
         />
       </label>
       <span id="profile-password-hint" className="muted small">
-        At least 8 characters. Changing it signs you out on every other device and browser.
+        {t('pages.profilePassword.hint')}
       </span>
       <label>
-        New password again
+        {t('pages.profilePassword.again')}
         <input type="password" name="new_password_again" required autoComplete="new-password" value={form.again} onChange={set('again')} />
       </label>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
-          Change password
+          {t('pages.profilePassword.change')}
         </button>
         <span role="status" className="saved">
-          {saved}
+          {saved && t('pages.profilePassword.changed')}
         </span>
       </div>
       <ErrorText error={error} />

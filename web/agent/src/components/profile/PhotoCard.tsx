@@ -7,19 +7,21 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
+import { t } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 import { ErrorText } from '../admin/ErrorText';
 import { PHOTO_TYPES, photoProblem } from '../../photo';
 
 export function PhotoCard() {
   const { me, setMe } = useApp();
   const [link, setLink] = useState(me.photo_url && !me.photo_url.includes('/widget/uploads/') ? me.photo_url : '');
-  const [saved, setSaved] = useState('');
+  const [saved, setSaved] = useState<TextKey | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const run = async (action: () => Promise<void>) => {
-    setSaved('');
+    setSaved(null);
     setError(null);
     setBusy(true);
     try {
@@ -37,14 +39,14 @@ export function PhotoCard() {
     if (!file) return;
     const problem = photoProblem(file);
     if (problem) {
-      setSaved('');
+      setSaved(null);
       setError(problem);
       return;
     }
     void run(async () => {
       setMe(await api.uploadPhoto(file));
       setLink('');
-      setSaved('Saved: visitors now see this photo.');
+      setSaved('pages.photo.savedUpload');
     });
   };
 
@@ -52,13 +54,13 @@ export function PhotoCard() {
     e.preventDefault();
     const url = link.trim();
     if (!/^https?:\/\/\S+$/i.test(url)) {
-      setSaved('');
-      setError('Enter a link that starts with https:// (or http://), or upload an image instead.');
+      setSaved(null);
+      setError(t('pages.photo.badLink'));
       return;
     }
     void run(async () => {
       setMe(await api.updateProfile({ photo_url: url }));
-      setSaved('Saved: visitors now see the photo at this link.');
+      setSaved('pages.photo.savedLink');
     });
   };
 
@@ -66,15 +68,15 @@ export function PhotoCard() {
     void run(async () => {
       setMe(await api.updateProfile({ photo_url: null }));
       setLink('');
-      setSaved('Photo removed: visitors see your initial instead.');
+      setSaved('pages.photo.removed');
     });
 
   return (
     <form className="card form-grid" onSubmit={saveLink} aria-labelledby="photo-title">
-      <h2 id="photo-title">Photo</h2>
+      <h2 id="photo-title">{t('pages.photo.title')}</h2>
       <div className="photo-row">
         {me.photo_url ? (
-          <img className="profile-photo" src={me.photo_url} alt="Your photo" width={96} height={96} />
+          <img className="profile-photo" src={me.photo_url} alt={t('pages.photo.yours')} width={96} height={96} />
         ) : (
           <span className="profile-photo empty" aria-hidden="true">
             {me.name.slice(0, 1).toUpperCase()}
@@ -82,32 +84,31 @@ export function PhotoCard() {
         )}
         <div className="photo-actions">
           <p className="muted small">
-            {me.photo_url ? 'Visitors see this photo beside your name.' : 'No photo yet: visitors see your initial.'} A square image of 128×128 px or more looks
-            best (PNG, JPEG, GIF or WebP, up to 2 MB).
+            {me.photo_url ? t('pages.photo.shown') : t('pages.photo.none')} {t('pages.photo.advice')}
           </p>
           <div className="form-actions">
             <button type="button" className="primary" disabled={busy} onClick={() => fileInput.current?.click()}>
-              Upload a photo…
+              {t('pages.photo.upload')}
             </button>
             {me.photo_url && (
               <button type="button" disabled={busy} onClick={remove}>
-                Remove photo
+                {t('pages.photo.remove')}
               </button>
             )}
           </div>
-          <input ref={fileInput} type="file" name="photo_file" accept={PHOTO_TYPES.join(',')} hidden onChange={upload} aria-label="Photo file" />
+          <input ref={fileInput} type="file" name="photo_file" accept={PHOTO_TYPES.join(',')} hidden onChange={upload} aria-label={t('pages.photo.file')} />
         </div>
       </div>
       <label>
-        Or use a link to an image
+        {t('pages.photo.link')}
         <input name="photo_url" type="url" placeholder="https://example.com/me.png" value={link} onChange={(e) => setLink(e.target.value)} />
       </label>
       <div className="form-actions">
         <button type="submit" disabled={busy}>
-          Use this link
+          {t('pages.photo.useLink')}
         </button>
         <span role="status" className="saved">
-          {saved}
+          {saved && t(saved)}
         </span>
       </div>
       <ErrorText error={error} />

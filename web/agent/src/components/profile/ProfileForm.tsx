@@ -2,29 +2,30 @@
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
+import { t } from '../../i18n';
 import { ErrorText } from '../admin/ErrorText';
 
 export function ProfileForm() {
   const { me, setMe } = useApp();
   const [form, setForm] = useState({ name: me.name, phone: me.phone ?? '' });
   const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState('');
+  const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => {
-    setSaved('');
+    setSaved(false);
     setForm((f) => ({ ...f, [key]: e.target.value }));
   };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    setSaved('');
+    setSaved(false);
     setError(null);
     try {
       const next = await api.updateProfile({ name: form.name, phone: form.phone.trim() || null });
       setMe(next);
       setForm({ name: next.name, phone: next.phone ?? '' });
-      setSaved('Saved.');
+      setSaved(true);
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -34,24 +35,24 @@ export function ProfileForm() {
 
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="profile-details">
-      <h2 id="profile-details">Name and phone</h2>
+      <h2 id="profile-details">{t('pages.profile.details')}</h2>
       <label>
-        Name
+        {t('common.name')}
         <input name="name" required maxLength={200} autoComplete="name" aria-describedby="profile-name-hint" value={form.name} onChange={set('name')} />
       </label>
       <span id="profile-name-hint" className="muted small">
-        Visitors and your colleagues see it.
+        {t('pages.profile.nameHint')}
       </span>
       <label>
-        Phone (optional)
+        {t('pages.profile.phone')}
         <input type="tel" name="phone" autoComplete="tel" value={form.phone} onChange={set('phone')} />
       </label>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
-          Save profile
+          {t('pages.profile.save')}
         </button>
         <span role="status" className="saved">
-          {saved}
+          {saved && t('pages.profile.saved')}
         </span>
       </div>
       <ErrorText error={error} />

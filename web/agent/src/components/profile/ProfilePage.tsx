@@ -10,8 +10,11 @@
  */
 import { useState } from 'react';
 import { useApp } from '../../context';
+import { t } from '../../i18n';
+import { Phrase } from '../Phrase';
 import { DevicesCard } from './DevicesCard';
 import { EmailForm } from './EmailForm';
+import { LanguageForm } from './LanguageForm';
 import { NotificationPrefsForm } from './NotificationPrefsForm';
 import { PasswordForm } from './PasswordForm';
 import { PhotoCard } from './PhotoCard';
@@ -23,14 +26,16 @@ export function ProfilePage() {
   const [devices, setDevices] = useState(0);
   return (
     <section className="page profile" aria-labelledby="profile-title">
-      <h1 id="profile-title">Your profile</h1>
+      <h1 id="profile-title">{t('pages.profile.title')}</h1>
       <p className="muted">
-        You sign in as <strong>{me.email}</strong> ({me.role === 'admin' ? 'administrator' : 'agent'}). Change your address below; an administrator can change
-        it too, and changes the role.
+        <Phrase text={t(me.role === 'admin' ? 'pages.profile.signInAsAdmin' : 'pages.profile.signInAsAgent')} parts={{ email: <strong>{me.email}</strong> }} />
       </p>
+
       <PhotoCard />
       <ProfileForm />
       <EmailForm />
+      <LanguageForm />
+
       <NotificationPrefsForm onDevicesChanged={() => setDevices((n) => n + 1)} />
       <DevicesCard version={devices} />
       <PasswordForm />

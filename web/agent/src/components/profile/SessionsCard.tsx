@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { errorText } from '../../api';
 import { useApp } from '../../context';
+import { t } from '../../i18n';
 import { ConfirmButton } from '../admin/ConfirmButton';
 import { ErrorText } from '../admin/ErrorText';
 
@@ -15,21 +16,18 @@ export function SessionsCard() {
   const [error, setError] = useState<string | null>(null);
   return (
     <section className="card form-grid" aria-labelledby="profile-sessions">
-      <h2 id="profile-sessions">Sessions</h2>
-      <span className="muted small">
-        Signed in on a computer you no longer use, or lost a phone with the app on it? Sign out everywhere ends every session of yours, this one too; you then
-        sign in again with your password.
-      </span>
+      <h2 id="profile-sessions">{t('pages.sessions.title')}</h2>
+      <span className="muted small">{t('pages.sessions.intro')}</span>
       <div className="form-actions">
         <ConfirmButton
-          label="Sign out everywhere"
-          question="End every session of yours, on every device?"
+          label={t('pages.sessions.everywhere')}
+          question={t('pages.sessions.question')}
           onConfirm={async () => {
             setError(null);
             try {
               await signOut(true);
             } catch (err) {
-              setError(`Not signed out everywhere: ${errorText(err)}`);
+              setError(t('pages.sessions.failed', { error: errorText(err) }));
             }
           }}
         />

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { currentPushSubscription, notifyThisDevice, pushSupported, stopNotifyingThisDevice } from '../../push';
+import { t } from '../../i18n';
 import { ErrorText } from '../admin/ErrorText';
 
 export function ThisDevicePush({ onChange }: { onChange?: () => void }) {
@@ -41,16 +42,10 @@ export function ThisDevicePush({ onChange }: { onChange?: () => void }) {
 
   return (
     <div className="this-device-push">
-      <p className="muted small">
-        {!supported
-          ? 'This browser cannot receive notifications when Parley is closed.'
-          : subscribed
-            ? 'This device is notified even when Parley is closed (new chats, your chats, transfers, callbacks, offline messages), unless a tab of yours is open and in front.'
-            : 'Get the alerts chosen above on this device even when Parley is closed. On a phone, install the app first (the browser menu: Add to Home screen).'}
-      </p>
+      <p className="muted small">{!supported ? t('pages.push.unsupported') : subscribed ? t('pages.push.on') : t('pages.push.off')}</p>
       {supported && subscribed !== null && (
         <button type="button" disabled={busy} onClick={() => void act(!subscribed)}>
-          {subscribed ? 'Stop notifying this device' : 'Notify me on this device'}
+          {subscribed ? t('pages.push.stop') : t('pages.push.start')}
         </button>
       )}
       <ErrorText error={error} />

@@ -4,6 +4,7 @@
  * admins; agents see only their own figures), and comparing with the
  * previous period. Every change applies at once.
  */
+import { t } from '../../i18n';
 import type { Agent, Channel, Department } from '../../types';
 import { MAX_HOURLY_DAYS, PRESETS, type Preset } from '../../reports/model';
 
@@ -31,46 +32,46 @@ interface Props {
 export function Filters({ value, onChange, days, channels, departments, agents }: Props) {
   const set = (changes: Partial<FilterState>) => onChange({ ...value, ...changes });
   return (
-    <form className="report-filters" aria-label="Report filters" onSubmit={(e) => e.preventDefault()}>
+    <form className="report-filters" aria-label={t('pages.reports.filters')} onSubmit={(e) => e.preventDefault()}>
       <fieldset className="presets">
-        <legend className="sr-only">Period</legend>
+        <legend className="sr-only">{t('pages.reports.period')}</legend>
         {PRESETS.map(([key, label]) => (
           <button key={key} type="button" aria-pressed={value.preset === key} onClick={() => set({ preset: key })}>
-            {label}
+            {t(label)}
           </button>
         ))}
         <button type="button" aria-pressed={value.preset === 'custom'} onClick={() => set({ preset: 'custom' })}>
-          Custom…
+          {t('pages.reports.custom')}
         </button>
       </fieldset>
       <div className="row filter-row">
         {value.preset === 'custom' && (
           <>
             <label>
-              From
+              {t('pages.archive.from')}
               <input type="date" name="from" value={value.from} max={value.to || undefined} onChange={(e) => set({ from: e.target.value })} />
             </label>
             <label>
-              To
+              {t('pages.archive.to')}
               <input type="date" name="to" value={value.to} min={value.from || undefined} onChange={(e) => set({ to: e.target.value })} />
             </label>
           </>
         )}
         <label>
-          Buckets
+          {t('pages.reports.buckets')}
           <select name="interval" value={value.interval} onChange={(e) => set({ interval: e.target.value as FilterState['interval'] })}>
-            <option value="auto">Automatic</option>
-            <option value="hour" disabled={days > MAX_HOURLY_DAYS} title={`For ranges of up to ${MAX_HOURLY_DAYS} days`}>
-              Hours
+            <option value="auto">{t('pages.reports.automatic')}</option>
+            <option value="hour" disabled={days > MAX_HOURLY_DAYS} title={t('pages.reports.hoursUpTo', { count: MAX_HOURLY_DAYS })}>
+              {t('pages.reports.hours')}
             </option>
-            <option value="day">Days</option>
+            <option value="day">{t('pages.reports.days')}</option>
           </select>
         </label>
         {channels && (
           <label>
-            Channel
+            {t('pages.archive.channel')}
             <select name="channel" value={value.channelId} onChange={(e) => set({ channelId: e.target.value })}>
-              <option value="">All channels</option>
+              <option value="">{t('pages.reports.allChannels')}</option>
               {channels.map((c) => (
                 <option key={c.id} value={String(c.id)}>
                   {c.name}
@@ -80,9 +81,9 @@ export function Filters({ value, onChange, days, channels, departments, agents }
           </label>
         )}
         <label>
-          Department
+          {t('pages.archive.department')}
           <select name="department" value={value.departmentId} onChange={(e) => set({ departmentId: e.target.value })}>
-            <option value="">All departments</option>
+            <option value="">{t('pages.reports.allDepartments')}</option>
             {departments.map((d) => (
               <option key={d.id} value={String(d.id)}>
                 {d.name}
@@ -92,9 +93,9 @@ export function Filters({ value, onChange, days, channels, departments, agents }
         </label>
         {agents && (
           <label>
-            Agent
+            {t('pages.archive.agent')}
             <select name="agent" value={value.agentId} onChange={(e) => set({ agentId: e.target.value })}>
-              <option value="">All agents</option>
+              <option value="">{t('pages.reports.allAgents')}</option>
               {agents.map((a) => (
                 <option key={a.id} value={String(a.id)}>
                   {a.name}
@@ -105,7 +106,7 @@ export function Filters({ value, onChange, days, channels, departments, agents }
         )}
         <label className="check compare">
           <input type="checkbox" name="compare" checked={value.compare} onChange={(e) => set({ compare: e.target.checked })} />
-          Compare with the previous period
+          {t('pages.reports.compare')}
         </label>
       </div>
     </form>

@@ -3,16 +3,17 @@
  * hour (columns), shaded from none to the busiest hour. It is a real table:
  * every cell says its count and, on hover, its weekday, hour and count.
  */
-import { count, heatLevel, hourLabel, WEEKDAYS } from '../../reports/model';
+import { t, tn } from '../../i18n';
+import { count, heatLevel, hourLabel, weekday } from '../../reports/model';
 
 export function HeatMap({ grid, max, timezone }: { grid: number[][]; max: number; timezone: string }) {
   return (
     <table className="heatmap">
-      <caption className="sr-only">Chats started per weekday and hour, {timezone}</caption>
+      <caption className="sr-only">{t('pages.reports.heatCaption', { zone: timezone })}</caption>
       <thead>
         <tr>
           <th scope="col">
-            <span className="sr-only">Weekday</span>
+            <span className="sr-only">{t('pages.reports.weekday')}</span>
           </th>
           {Array.from({ length: 24 }, (_, h) => (
             // Every third hour is written out; the others are there for screen readers only (no empty header cell).
@@ -25,9 +26,13 @@ export function HeatMap({ grid, max, timezone }: { grid: number[][]; max: number
       <tbody>
         {grid.map((row, d) => (
           <tr key={d}>
-            <th scope="row">{WEEKDAYS[d]?.slice(0, 3)}</th>
+            <th scope="row">{weekday(d, 'short')}</th>
             {row.map((n, h) => (
-              <td key={h} className={`heat heat-${heatLevel(n, max)}`} title={`${WEEKDAYS[d]} ${hourLabel(h)}–${hourLabel((h + 1) % 24)}: ${count(n)} chats`}>
+              <td
+                key={h}
+                className={`heat heat-${heatLevel(n, max)}`}
+                title={tn('pages.reports.heatCell', n, { day: weekday(d, 'long'), from: hourLabel(h), to: hourLabel((h + 1) % 24) })}
+              >
                 {n > 0 ? count(n) : ''}
               </td>
             ))}
@@ -41,11 +46,11 @@ export function HeatMap({ grid, max, timezone }: { grid: number[][]; max: number
 export function HeatLegend({ max }: { max: number }) {
   return (
     <p className="heat-legend small muted" aria-hidden="true">
-      <span>fewer</span>
+      <span>{t('pages.reports.fewer')}</span>
       {[1, 2, 3, 4, 5].map((l) => (
         <span key={l} className={`heat heat-swatch heat-${l}`} />
       ))}
-      <span>more (busiest hour: {count(max)} chats)</span>
+      <span>{tn('pages.reports.more', max)}</span>
     </p>
   );
 }

@@ -5,6 +5,7 @@
  * nothing to draw.
  */
 import { useState, type ReactNode } from 'react';
+import { t } from '../../i18n';
 
 interface Props {
   id: string;
@@ -44,12 +45,12 @@ export function ReportSection({ id, title, note, csv, csvName, empty, error, onR
         <div className="report-tools">
           {ready && toggle && (
             <button type="button" aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
-              {asTable ? 'Show chart' : 'Show table'}
+              {asTable ? t('pages.reports.showChart') : t('pages.reports.showTable')}
             </button>
           )}
           {ready && csv && (
-            <button type="button" onClick={() => download(csvName, csv())} aria-label={`Download CSV: ${title}`}>
-              Download CSV
+            <button type="button" onClick={() => download(csvName, csv())} aria-label={t('pages.reports.downloadOf', { title })}>
+              {t('pages.reports.download')}
             </button>
           )}
         </div>
@@ -59,7 +60,7 @@ export function ReportSection({ id, title, note, csv, csvName, empty, error, onR
         <div className="report-empty" role="alert">
           <p className="error">{error}</p>
           <button type="button" onClick={onRetry}>
-            Try again
+            {t('common.retry')}
           </button>
         </div>
       ) : empty ? (

@@ -8,6 +8,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, type ReportQuery } from '../../api';
 import { useApp } from '../../context';
+import { formatDateTime, language, t } from '../../i18n';
 import { daysBetween, presetRange, rangeProblem, todayIn } from '../../reports/model';
 import type { Channel, Department } from '../../types';
 import { Filters, type FilterState } from './Filters';
@@ -25,6 +26,14 @@ import { useReports } from './useReports';
 import './reports.css';
 
 const id = (v: string) => (v ? Number(v) : undefined);
+
+/** A report day (YYYY-MM-DD, the account's calendar) as the language writes dates; English keeps the ISO form. */
+function day(date: string): string {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  if (Number.isNaN(ms) || language() === 'en') return date;
+
+  return formatDateTime(ms, { dateStyle: 'medium', timeZone: 'UTC' });
+}
 
 export default function ReportsPage() {
   const { me, agents } = useApp();
@@ -100,28 +109,37 @@ export default function ReportsPage() {
   return (
     <div className="page reports">
       <div className="report-title">
-        <h1>Reports</h1>
+        <h1>{t('pages.nav.reports')}</h1>
         <p className="muted small" role="status">
           {loading
-            ? 'Updating…'
+            ? t('pages.reports.updating')
             : r
-              ? `${r.from} – ${r.to}, by ${r.interval}; ${r.timezone} time${filters.compare ? `; compared with ${r.previous_from} – ${r.previous_to}` : ''}.`
+              ? t(
+                  filters.compare
+                    ? r.interval === 'hour'
+                      ? 'pages.reports.rangeByHourCompared'
+                      : 'pages.reports.rangeByDayCompared'
+                    : r.interval === 'hour'
+                      ? 'pages.reports.rangeByHour'
+                      : 'pages.reports.rangeByDay',
+                  { from: day(r.from), to: day(r.to), zone: r.timezone, previousFrom: day(r.previous_from), previousTo: day(r.previous_to) },
+                )
               : ''}
         </p>
       </div>
-      {!admin && <p className="muted small">Your own figures: the chats you accepted, and your own time Online and Away.</p>}
+      {!admin && <p className="muted small">{t('pages.reports.ownFigures')}</p>}
       <Filters value={filters} onChange={onChange} days={days} channels={channels} departments={departments} agents={agentList} />
       {problem && (
         <p className="error" role="alert">
           {problem}
         </p>
       )}
-      {admin && r && <p className="muted small">Days and hours are in {r.timezone}, the account&apos;s time zone (Admin → Settings → Callbacks).</p>}
+      {admin && r && <p className="muted small">{t('pages.reports.zoneNote', { zone: r.timezone })}</p>}
       {sameError ? (
         <div className="card report-failed" role="alert">
-          <p className="error">No report could be loaded: {sameError}</p>
+          <p className="error">{t('pages.reports.noneLoaded', { error: sameError })}</p>
           <button type="button" onClick={reload}>
-            Try again
+            {t('common.retry')}
           </button>
         </div>
       ) : (

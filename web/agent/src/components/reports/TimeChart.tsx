@@ -8,6 +8,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bucketTick, bucketTitle, DURATION_STEPS, durationTick } from '../../reports/model';
+import { t } from '../../i18n';
 
 export interface ChartSeries {
   label: string;
@@ -71,8 +72,8 @@ function options(props: Required<Props>, width: number): uPlot.Options {
     legend: { live: true },
     series: [
       {
-        label: labels[0] && labels[0].length > 10 ? 'Hour' : 'Day',
-        value: (_u, i) => (i === null || !labels[i] ? 'point at the chart' : bucketTitle(labels[i])),
+        label: labels[0] && labels[0].length > 10 ? t('pages.reports.hour') : t('pages.reports.day'),
+        value: (_u, i) => (i === null || !labels[i] ? t('pages.reports.pointAt') : bucketTitle(labels[i])),
       },
       ...series.map((s): uPlot.Series => ({
         label: s.label,
@@ -108,5 +109,5 @@ export function TimeChart({ title, labels, series, unit, yLabel, height = 260 }:
       chart.destroy();
     };
   }, [title, labels, series, unit, yLabel, height]);
-  return <div ref={holder} className="chart" role="img" aria-label={`${title}: chart; use "Show table" for the numbers`} />;
+  return <div ref={holder} className="chart" role="img" aria-label={t('pages.reports.chartHint', { title })} />;
 }

@@ -26,6 +26,9 @@ import {
   type ResponseTimesReport,
   type TimeFigures,
 } from '../../reports/model';
+import { formatNumber, t, tn, useLanguage } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
+
 import { HeatLegend, HeatMap } from './HeatMap';
 import { ReportSection } from './ReportSection';
 import { TimeChart, type ChartSeries } from './TimeChart';
@@ -45,17 +48,25 @@ export interface SectionContext {
   onRetry: () => void;
 }
 
-const SPLIT_NOTES = {
-  none: 'A chat counts in the bucket in which it started, even if it was accepted or missed later.',
-  agent:
-    'Only the chats this agent accepted. Missed chats are counted for the team, not per agent, and offline messages and callback requests have no agent, so they are not counted here; clear the agent filter to see them.',
-  own: 'Only the chats you accepted. Missed chats are counted for the team, not per agent, and offline messages and callback requests have no agent, so they are not counted here.',
-  department: 'Offline messages and callback requests belong to no department, so they are left out under the department filter; clear it to see them.',
+const SPLIT_NOTES: Record<'none' | 'agent' | 'own' | 'department', TextKey> = {
+  none: 'pages.reports.noteNone',
+  agent: 'pages.reports.noteAgent',
+  own: 'pages.reports.noteOwn',
+  department: 'pages.reports.noteDepartment',
 };
 
-function nothing(what: string, ctx: SectionContext): string {
-  return `${what} in this period${ctx.filtered ? ' with these filters' : ''}. Pick a longer period${ctx.filtered ? ' or clear the filters' : ''}.`;
+/** An empty report's sentence: what there is none of, in this period (with these filters), and what to do. */
+const NOTHING = {
+  started: ['pages.reports.noneStarted', 'pages.reports.noneStartedFiltered'],
+  answered: ['pages.reports.noneAnswered', 'pages.reports.noneAnsweredFiltered'],
+  rated: ['pages.reports.noneRated', 'pages.reports.noneRatedFiltered'],
+} as const satisfies Record<string, readonly [TextKey, TextKey]>;
+
+function nothing(what: keyof typeof NOTHING, ctx: SectionContext): string {
+  return t(NOTHING[what][ctx.filtered ? 1 : 0]);
 }
+
+const bucketHead = (interval: 'day' | 'hour'): string => (interval === 'hour' ? t('pages.reports.hour') : t('pages.reports.day'));
 
 /** Previous period's values aligned with the current buckets (by position). */
 function aligned<T>(current: unknown[], previous: T[] | undefined, pick: (x: T) => number | null): (number | null)[] {
@@ -81,11 +92,11 @@ function Kpi(props: {
     <li className="kpi">
       <span className="kpi-label">{props.label}</span>
       <strong className="kpi-value">{props.value}</strong>
-      {props.compare && props.previous === null && <span className="kpi-change small muted">none in the previous period</span>}
+      {props.compare && props.previous === null && <span className="kpi-change small muted">{t('pages.reports.noneBefore')}</span>}
       {props.compare && props.previous !== null && (
         <span className="kpi-change small">
           <Delta current={props.current} previous={props.previous} higherIsBetter={props.higherIsBetter} />
-          <span className="muted"> vs {props.previousText}</span>
+          <span className="muted"> {t('pages.reports.versus', { previous: props.previousText })}</span>
         </span>
       )}
     </li>
@@ -96,7 +107,7 @@ function NotSplit({ label, why }: { label: string; why: string }) {
   return (
     <li className="kpi">
       <span className="kpi-label">{label}</span>
-      <strong className="kpi-value">n/a</strong>
+      <strong className="kpi-value">{t('pages.reports.notApplicable')}</strong>
       <span className="small muted">{why}</span>
     </li>
   );
@@ -128,23 +139,23 @@ export function Summary({
   );
   const n = (v: number | null) => (v === null ? '–' : count(v));
   return (
-    <ul className="kpis" aria-label="Totals of the period">
-      {chats && k('Chats started', chats.totals.started, chats.previous.started, n, null)}
-      {chats && k('Accepted', chats.totals.accepted, chats.previous.accepted, n, true)}
+    <ul className="kpis" aria-label={t('pages.reports.totals')}>
+      {chats && k(t('pages.reports.chatsStarted'), chats.totals.started, chats.previous.started, n, null)}
+      {chats && k(t('pages.reports.accepted'), chats.totals.accepted, chats.previous.accepted, n, true)}
       {chats &&
         (ctx.split === 'agent' || ctx.split === 'own' ? (
-          <NotSplit label="Missed" why="missed chats are counted for the team, not per agent" />
+          <NotSplit label={t('pages.reports.missed')} why={t('pages.reports.missedNotSplit')} />
         ) : (
-          k('Missed', chats.totals.missed, chats.previous.missed, n, false)
+          k(t('pages.reports.missed'), chats.totals.missed, chats.previous.missed, n, false)
         ))}
-      {times && k('Median first response', times.totals.first_response.median_s, times.previous.first_response.median_s, duration, false)}
-      {times && k('Median chat duration', times.totals.duration.median_s, times.previous.duration.median_s, duration, null)}
-      {ratings && k('Positive ratings', ratings.totals.positive_share, ratings.previous.positive_share, share, true)}
+      {times && k(t('pages.reports.medianFirst'), times.totals.first_response.median_s, times.previous.first_response.median_s, duration, false)}
+      {times && k(t('pages.reports.medianDuration'), times.totals.duration.median_s, times.previous.duration.median_s, duration, null)}
+      {ratings && k(t('pages.reports.positiveRatings'), ratings.totals.positive_share, ratings.previous.positive_share, share, true)}
       {chats &&
         (ctx.splitByPerson ? (
-          <NotSplit label="Offline messages" why="not split by department or agent" />
+          <NotSplit label={t('pages.offline.title')} why={t('pages.reports.notSplit')} />
         ) : (
-          k('Offline messages', chats.totals.offline_messages, chats.previous.offline_messages, n, null)
+          k(t('pages.offline.title'), chats.totals.offline_messages, chats.previous.offline_messages, n, null)
         ))}
     </ul>
   );
@@ -152,52 +163,56 @@ export function Summary({
 
 export function ChatsSection({ slot, previous, ctx }: { slot: Slot<ChatsReport>; previous: ChatsReport | null; ctx: SectionContext }) {
   const r = slot.data;
+  // The series' names are texts: built again when the language changes.
+  const language = useLanguage();
   const labels = useMemo(() => r?.series.map((b) => b.label) ?? [], [r]);
   const series = useMemo((): ChartSeries[] => {
     if (!r) return [];
     const s: ChartSeries[] = [
-      { label: 'Started', values: r.series.map((b) => b.started), color: COLORS.started, area: true, format: count },
-      { label: 'Accepted', values: r.series.map((b) => b.accepted), color: COLORS.accepted, format: count },
+      { label: t('pages.reports.started'), values: r.series.map((b) => b.started), color: COLORS.started, area: true, format: count },
+      { label: t('pages.reports.accepted'), values: r.series.map((b) => b.accepted), color: COLORS.accepted, format: count },
     ];
-    if (ctx.split !== 'agent' && ctx.split !== 'own') s.push({ label: 'Missed', values: r.series.map((b) => b.missed), color: COLORS.missed, format: count });
+    if (ctx.split !== 'agent' && ctx.split !== 'own')
+      s.push({ label: t('pages.reports.missed'), values: r.series.map((b) => b.missed), color: COLORS.missed, format: count });
     if (!ctx.splitByPerson) {
-      s.push({ label: 'Offline messages', values: r.series.map((b) => b.offline_messages), color: COLORS.offline, format: count });
-      s.push({ label: 'Callbacks', values: r.series.map((b) => b.callbacks), color: COLORS.callbacks, format: count });
+      s.push({ label: t('pages.offline.title'), values: r.series.map((b) => b.offline_messages), color: COLORS.offline, format: count });
+      s.push({ label: t('pages.reports.callbacks'), values: r.series.map((b) => b.callbacks), color: COLORS.callbacks, format: count });
     }
     if (ctx.compare && previous)
       s.push({
-        label: 'Started, previous period',
+        label: t('pages.reports.startedBefore'),
         values: aligned(r.series, previous.series, (b) => b.started),
         color: COLORS.previous,
         dashed: true,
         format: count,
       });
     return s;
-  }, [r, previous, ctx.splitByPerson, ctx.split, ctx.compare]);
-  const t = r?.totals;
-  const none = t ? t.started + (ctx.splitByPerson ? 0 : t.offline_messages + t.callbacks) === 0 : false;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- language: the labels are read in it
+  }, [r, previous, ctx.splitByPerson, ctx.split, ctx.compare, language]);
+  const totals = r?.totals;
+  const none = totals ? totals.started + (ctx.splitByPerson ? 0 : totals.offline_messages + totals.callbacks) === 0 : false;
   return (
     <ReportSection
       id="report-chats"
-      title="Chats"
-      note={SPLIT_NOTES[ctx.split ?? 'none']}
+      title={t('pages.reports.chats')}
+      note={t(SPLIT_NOTES[ctx.split ?? 'none'])}
       csv={r ? () => chatsCsv(r) : null}
       csvName={r ? csvName('chats', r.range) : ''}
       error={slot.error}
       onRetry={ctx.onRetry}
-      empty={!r ? (slot.error ? null : 'Loading…') : none ? nothing('No chats started', ctx) : null}
-      chart={<TimeChart title="Chats" labels={labels} series={series} unit="count" yLabel="Chats" />}
+      empty={!r ? (slot.error ? null : t('common.loading')) : none ? nothing('started', ctx) : null}
+      chart={<TimeChart title={t('pages.reports.chats')} labels={labels} series={series} unit="count" yLabel={t('pages.reports.chats')} />}
       table={
         r && (
           <table>
             <thead>
               <tr>
-                <th scope="col">{r.range.interval === 'hour' ? 'Hour' : 'Day'}</th>
-                <th scope="col">Started</th>
-                <th scope="col">Accepted</th>
-                <th scope="col">Missed</th>
-                {!ctx.splitByPerson && <th scope="col">Offline messages</th>}
-                {!ctx.splitByPerson && <th scope="col">Callbacks</th>}
+                <th scope="col">{bucketHead(r.range.interval)}</th>
+                <th scope="col">{t('pages.reports.started')}</th>
+                <th scope="col">{t('pages.reports.accepted')}</th>
+                <th scope="col">{t('pages.reports.missed')}</th>
+                {!ctx.splitByPerson && <th scope="col">{t('pages.offline.title')}</th>}
+                {!ctx.splitByPerson && <th scope="col">{t('pages.reports.callbacks')}</th>}
               </tr>
             </thead>
             <tbody>
@@ -214,10 +229,10 @@ export function ChatsSection({ slot, previous, ctx }: { slot: Slot<ChatsReport>;
             </tbody>
             <tfoot>
               {(
-                [['Total', r.totals], ...(ctx.compare ? [[`Previous period (${r.range.previous_from} – ${r.range.previous_to})`, r.previous]] : [])] as [
-                  string,
-                  ChatCounts,
-                ][]
+                [
+                  [t('pages.reports.total'), r.totals],
+                  ...(ctx.compare ? [[t('pages.reports.previousRange', { from: r.range.previous_from, to: r.range.previous_to }), r.previous]] : []),
+                ] as [string, ChatCounts][]
               ).map(([label, c]) => (
                 <tr key={label}>
                   <th scope="row">{label}</th>
@@ -239,18 +254,18 @@ export function ChatsSection({ slot, previous, ctx }: { slot: Slot<ChatsReport>;
 /** Chats per channel over the period (admins, every channel): the API's by_channel, with the channels' names. */
 export function ChannelsSection({ slot, channels, ctx }: { slot: Slot<ChatsReport>; channels: Channel[] | null; ctx: SectionContext }) {
   const r = slot.data;
-  const nameOf = (id: number) => channels?.find((c) => c.id === id)?.name ?? `Channel ${id} (deleted)`;
+  const nameOf = (id: number) => channels?.find((c) => c.id === id)?.name ?? t('pages.reports.deletedChannel', { id: String(id) });
   const rows = r ? r.by_channel.filter((c) => c.started + c.offline_messages + c.callbacks > 0) : [];
   return (
     <ReportSection
       id="report-channels"
-      title="Chats by channel"
-      note="The period's chats, offline messages and callback requests per channel."
+      title={t('pages.reports.byChannel')}
+      note={t('pages.reports.byChannelNote')}
       csv={r ? () => channelsCsv(r, nameOf) : null}
       csvName={r ? csvName('channels', r.range) : ''}
       error={slot.error}
       onRetry={ctx.onRetry}
-      empty={!r ? (slot.error ? null : 'Loading…') : rows.length === 0 ? nothing('No chats started', ctx) : null}
+      empty={!r ? (slot.error ? null : t('common.loading')) : rows.length === 0 ? nothing('started', ctx) : null}
       toggle={false}
       chart={null}
       table={
@@ -258,13 +273,13 @@ export function ChannelsSection({ slot, channels, ctx }: { slot: Slot<ChatsRepor
           <table>
             <thead>
               <tr>
-                <th scope="col">Channel</th>
-                <th scope="col">Started</th>
-                <th scope="col">Accepted</th>
-                <th scope="col">Missed</th>
-                {!ctx.splitByPerson && <th scope="col">Offline messages</th>}
-                {!ctx.splitByPerson && <th scope="col">Callbacks</th>}
-                <th scope="col">Share of chats</th>
+                <th scope="col">{t('pages.archive.channel')}</th>
+                <th scope="col">{t('pages.reports.started')}</th>
+                <th scope="col">{t('pages.reports.accepted')}</th>
+                <th scope="col">{t('pages.reports.missed')}</th>
+                {!ctx.splitByPerson && <th scope="col">{t('pages.offline.title')}</th>}
+                {!ctx.splitByPerson && <th scope="col">{t('pages.reports.callbacks')}</th>}
+                <th scope="col">{t('pages.reports.shareOfChats')}</th>
               </tr>
             </thead>
             <tbody>
@@ -295,12 +310,12 @@ function timeSeries(
   colors: [string, string],
 ): ChartSeries[] {
   const s: ChartSeries[] = [
-    { label: 'Median', values: r.series.map((b) => b[which].median_s), color: colors[0], format: duration },
-    { label: '90th percentile', values: r.series.map((b) => b[which].p90_s), color: colors[1], format: duration },
+    { label: t('pages.reports.median'), values: r.series.map((b) => b[which].median_s), color: colors[0], format: duration },
+    { label: t('pages.reports.p90'), values: r.series.map((b) => b[which].p90_s), color: colors[1], format: duration },
   ];
   if (compare && previous)
     s.push({
-      label: 'Median, previous period',
+      label: t('pages.reports.medianBefore'),
       values: aligned(r.series, previous.series, (b) => b[which].median_s),
       color: COLORS.previous,
       dashed: true,
@@ -309,36 +324,58 @@ function timeSeries(
   return s;
 }
 
+const FIGURE_HEADS: readonly TextKey[] = ['pages.reports.chats', 'pages.reports.median', 'pages.reports.p90Short', 'pages.reports.average'];
+
 const figureCells = (f: TimeFigures) => [count(f.count), duration(f.median_s), duration(f.p90_s), duration(f.average_s)];
 
 export function ResponseTimesSection({ slot, previous, ctx }: { slot: Slot<ResponseTimesReport>; previous: ResponseTimesReport | null; ctx: SectionContext }) {
   const r = slot.data;
+  const language = useLanguage();
   const labels = useMemo(() => r?.series.map((b) => b.label) ?? [], [r]);
   const first = useMemo(
     () => (r ? timeSeries(r, previous, 'first_response', ctx.compare, [COLORS.started, COLORS.callbacks]) : []),
-    [r, previous, ctx.compare],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- language: the labels are read in it
+    [r, previous, ctx.compare, language],
   );
-  const length = useMemo(() => (r ? timeSeries(r, previous, 'duration', ctx.compare, [COLORS.accepted, COLORS.offline]) : []), [r, previous, ctx.compare]);
+  const length = useMemo(
+    () => (r ? timeSeries(r, previous, 'duration', ctx.compare, [COLORS.accepted, COLORS.offline]) : []),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- language: the labels are read in it
+    [r, previous, ctx.compare, language],
+  );
   const none = r ? r.totals.first_response.count + r.totals.duration.count === 0 : false;
   return (
     <ReportSection
       id="report-times"
-      title="Response times"
-      note="First response: from the visitor's first message to the first agent reply. Duration: from start to finish of finished chats."
+      title={t('pages.reports.responseTimes')}
+      note={t('pages.reports.responseTimesNote')}
       csv={r ? () => responseTimesCsv(r) : null}
       csvName={r ? csvName('response-times', r.range) : ''}
       error={slot.error}
       onRetry={ctx.onRetry}
-      empty={!r ? (slot.error ? null : 'Loading…') : none ? nothing('No chat was answered or finished', ctx) : null}
+      empty={!r ? (slot.error ? null : t('common.loading')) : none ? nothing('answered', ctx) : null}
       chart={
         <div className="chart-pair">
           <div>
-            <h3>First response</h3>
-            <TimeChart title="First response time" labels={labels} series={first} unit="duration" yLabel="Time to first reply" height={220} />
+            <h3>{t('pages.reports.firstResponse')}</h3>
+            <TimeChart
+              title={t('pages.reports.firstResponseTime')}
+              labels={labels}
+              series={first}
+              unit="duration"
+              yLabel={t('pages.reports.timeToFirstReply')}
+              height={220}
+            />
           </div>
           <div>
-            <h3>Chat duration</h3>
-            <TimeChart title="Chat duration" labels={labels} series={length} unit="duration" yLabel="Duration" height={220} />
+            <h3>{t('pages.reports.chatDuration')}</h3>
+            <TimeChart
+              title={t('pages.reports.chatDuration')}
+              labels={labels}
+              series={length}
+              unit="duration"
+              yLabel={t('pages.reports.duration')}
+              height={220}
+            />
           </div>
         </div>
       }
@@ -348,19 +385,19 @@ export function ResponseTimesSection({ slot, previous, ctx }: { slot: Slot<Respo
             <thead>
               <tr>
                 <th scope="col" rowSpan={2}>
-                  {r.range.interval === 'hour' ? 'Hour' : 'Day'}
+                  {bucketHead(r.range.interval)}
                 </th>
                 <th scope="colgroup" colSpan={4}>
-                  First response
+                  {t('pages.reports.firstResponse')}
                 </th>
                 <th scope="colgroup" colSpan={4}>
-                  Duration
+                  {t('pages.reports.duration')}
                 </th>
               </tr>
               <tr>
-                {['Chats', 'Median', '90th pct.', 'Average', 'Chats', 'Median', '90th pct.', 'Average'].map((h, i) => (
+                {[...FIGURE_HEADS, ...FIGURE_HEADS].map((h, i) => (
                   <th scope="col" key={i}>
-                    {h}
+                    {t(h)}
                   </th>
                 ))}
               </tr>
@@ -368,10 +405,10 @@ export function ResponseTimesSection({ slot, previous, ctx }: { slot: Slot<Respo
             <tbody>
               {[
                 ...r.series.map((b) => [bucketTitle(b.label), b] as const),
-                ['Total', r.totals] as const,
-                ...(ctx.compare ? [['Previous period', r.previous] as const] : []),
+                [t('pages.reports.total'), r.totals] as const,
+                ...(ctx.compare ? [[t('pages.reports.previous'), r.previous] as const] : []),
               ].map(([label, f]) => (
-                <tr key={label + ('start' in f ? f.start : '')}>
+                <tr key={'start' in f ? `${label}${String(f.start)}` : label}>
                   <th scope="row">{label}</th>
                   {[...figureCells(f.first_response), ...figureCells(f.duration)].map((v, i) => (
                     <td key={i}>{v}</td>
@@ -388,42 +425,44 @@ export function ResponseTimesSection({ slot, previous, ctx }: { slot: Slot<Respo
 
 export function RatingsSection({ slot, ctx }: { slot: Slot<RatingsReport>; ctx: SectionContext }) {
   const r = slot.data;
+  const language = useLanguage();
   const labels = useMemo(() => r?.series.map((b) => b.label) ?? [], [r]);
   const series = useMemo(
     (): ChartSeries[] =>
       r
         ? [
-            { label: 'Positive', values: r.series.map((b) => b.positive), color: COLORS.accepted, bars: -1, format: count },
-            { label: 'Negative', values: r.series.map((b) => b.negative), color: COLORS.missed, bars: 1, format: count },
+            { label: t('pages.reports.positive'), values: r.series.map((b) => b.positive), color: COLORS.accepted, bars: -1, format: count },
+            { label: t('pages.reports.negative'), values: r.series.map((b) => b.negative), color: COLORS.missed, bars: 1, format: count },
           ]
         : [],
-    [r],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- language: the labels are read in it
+    [r, language],
   );
   const none = r ? r.totals.positive + r.totals.negative === 0 : false;
   return (
     <ReportSection
       id="report-ratings"
-      title="Ratings"
-      note={r && !none ? `${share(r.totals.positive_share)} positive of ${count(r.totals.positive + r.totals.negative)} rated chats.` : undefined}
+      title={t('pages.reports.ratings')}
+      note={r && !none ? tn('pages.reports.ratingsNote', r.totals.positive + r.totals.negative, { share: share(r.totals.positive_share) }) : undefined}
       csv={r ? () => ratingsCsv(r) : null}
       csvName={r ? csvName('ratings', r.range) : ''}
       error={slot.error}
       onRetry={ctx.onRetry}
-      empty={!r ? (slot.error ? null : 'Loading…') : none ? nothing('No visitor rated a chat', ctx) : null}
-      chart={<TimeChart title="Ratings" labels={labels} series={series} unit="count" yLabel="Rated chats" />}
+      empty={!r ? (slot.error ? null : t('common.loading')) : none ? nothing('rated', ctx) : null}
+      chart={<TimeChart title={t('pages.reports.ratings')} labels={labels} series={series} unit="count" yLabel={t('pages.reports.ratedChats')} />}
       table={
         r && (
           <table>
             <thead>
               <tr>
-                <th scope="col">{r.range.interval === 'hour' ? 'Hour' : 'Day'}</th>
-                <th scope="col">Positive</th>
-                <th scope="col">Negative</th>
-                <th scope="col">Positive share</th>
+                <th scope="col">{bucketHead(r.range.interval)}</th>
+                <th scope="col">{t('pages.reports.positive')}</th>
+                <th scope="col">{t('pages.reports.negative')}</th>
+                <th scope="col">{t('pages.reports.positiveShare')}</th>
               </tr>
             </thead>
             <tbody>
-              {[...r.series.map((b) => [bucketTitle(b.label), b] as const), ['Total', r.totals] as const].map(([label, b]) => (
+              {[...r.series.map((b) => [bucketTitle(b.label), b] as const), [t('pages.reports.total'), r.totals] as const].map(([label, b]) => (
                 <tr key={label}>
                   <th scope="row">{label}</th>
                   <td>{count(b.positive)}</td>
@@ -444,13 +483,13 @@ export function BusiestHoursSection({ slot, ctx }: { slot: Slot<BusiestHoursRepo
   return (
     <ReportSection
       id="report-busiest"
-      title="Busiest hours"
-      note={r ? `Chats started per weekday and hour, in ${r.range.timezone} time.` : undefined}
+      title={t('pages.reports.busiest')}
+      note={r ? t('pages.reports.busiestNote', { zone: r.range.timezone }) : undefined}
       csv={r ? () => busiestHoursCsv(r) : null}
       csvName={r ? csvName('busiest-hours', r.range) : ''}
       error={slot.error}
       onRetry={ctx.onRetry}
-      empty={!r ? (slot.error ? null : 'Loading…') : r.total === 0 ? nothing('No chats started', ctx) : null}
+      empty={!r ? (slot.error ? null : t('common.loading')) : r.total === 0 ? nothing('started', ctx) : null}
       toggle={false}
       chart={null}
       table={
@@ -470,13 +509,13 @@ export function AgentsSection({ slot, ctx }: { slot: Slot<AgentsReport>; ctx: Se
   return (
     <ReportSection
       id="report-agents"
-      title="Agents"
-      note="Chats handled: chats the agent accepted (the last one after transfers). Online and Away: time in that status within the period."
+      title={t('pages.reports.agents')}
+      note={t('pages.reports.agentsNote')}
       csv={r ? () => agentsCsv(r) : null}
       csvName={r ? csvName('agents', r.range) : ''}
       error={slot.error}
       onRetry={ctx.onRetry}
-      empty={!r ? (slot.error ? null : 'Loading…') : r.agents.length === 0 ? 'No active agent matches these filters; clear the agent filter.' : null}
+      empty={!r ? (slot.error ? null : t('common.loading')) : r.agents.length === 0 ? t('pages.reports.noAgent') : null}
       toggle={false}
       chart={null}
       table={
@@ -484,16 +523,16 @@ export function AgentsSection({ slot, ctx }: { slot: Slot<AgentsReport>; ctx: Se
           <table className="agents-report">
             <thead>
               <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">Chats handled</th>
-                <th scope="col">First response, median</th>
-                <th scope="col">90th pct.</th>
-                <th scope="col">Online</th>
-                <th scope="col">Away</th>
-                <th scope="col">Average concurrency</th>
-                <th scope="col">Positive</th>
-                <th scope="col">Negative</th>
-                <th scope="col">Positive share</th>
+                <th scope="col">{t('pages.archive.agent')}</th>
+                <th scope="col">{t('pages.reports.chatsHandled')}</th>
+                <th scope="col">{t('pages.reports.firstMedian')}</th>
+                <th scope="col">{t('pages.reports.p90Short')}</th>
+                <th scope="col">{t('pages.status.online')}</th>
+                <th scope="col">{t('pages.status.away')}</th>
+                <th scope="col">{t('pages.reports.concurrency')}</th>
+                <th scope="col">{t('pages.reports.positive')}</th>
+                <th scope="col">{t('pages.reports.negative')}</th>
+                <th scope="col">{t('pages.reports.positiveShare')}</th>
               </tr>
             </thead>
             <tbody>
@@ -505,7 +544,7 @@ export function AgentsSection({ slot, ctx }: { slot: Slot<AgentsReport>; ctx: Se
                   <td>{duration(a.first_response.p90_s)}</td>
                   <td>{duration(a.online_s)}</td>
                   <td>{duration(a.away_s)}</td>
-                  <td>{a.average_concurrency === null ? '–' : a.average_concurrency.toFixed(1)}</td>
+                  <td>{a.average_concurrency === null ? '–' : formatNumber(a.average_concurrency, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}</td>
                   <td>{count(a.positive)}</td>
                   <td>{count(a.negative)}</td>
                   <td>{share(a.positive_share)}</td>

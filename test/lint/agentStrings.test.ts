@@ -1,0 +1,155 @@
+/**
+ * Every text the agent app shows goes through the catalogues (docs/I18N.md):
+ * this parses each component of web/agent/src (the TypeScript compiler's
+ * parser) and fails, naming file:line, on JSX text with a letter in it and on
+ * a string with a letter given to a prop a person reads (aria-label, title,
+ * placeholder, alt, label, *Label, *Text, *Title, notice, message) other than
+ * through t() / tn(). Write the text in i18n/en/ and read it with t('key').
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SRC = 'web/agent/src';
+
+/** True non-texts: words that are the same in every language. Each says why. */
+const ALLOWED: Record<string, string> = {
+  Parley: 'the product’s name, never translated',
+  'Ctrl+K': 'a key name as printed on the keyboard',
+};
+
+/** Converted on another branch; removed when merged. */
+const PENDING: readonly string[] = [
+  'components/admin/',
+  'components/AssignButton.tsx',
+  'components/Avatar.tsx',
+  'components/CannedPicker.tsx',
+  'components/ChatList.tsx',
+  'components/Composer.tsx',
+  'components/ContactInfo.tsx',
+  'components/Conversation.tsx',
+  'components/ConversationHeader.tsx',
+  'components/CustomData.tsx',
+  'components/DeliveryStatus.tsx',
+  'components/EarlierChats.tsx',
+  'components/EraseVisitor.tsx',
+  'components/Field.tsx',
+  'components/FinishForm.tsx',
+  'components/Highlighted.tsx',
+  'components/InboxLists.tsx',
+  'components/LinkedText.tsx',
+  'components/MessageBody.tsx',
+  'components/MessageItem.tsx',
+  'components/MessageList.tsx',
+  'components/OfferBar.tsx',
+  'components/OfferMark.tsx',
+  'components/PresenceKeeper.tsx',
+  'components/RatingBadge.tsx',
+  'components/ReplyButton.tsx',
+  'components/TransferMenu.tsx',
+  'components/VisitorPanel.tsx',
+  'components/VisitorSession.tsx',
+  'components/VisitorVisit.tsx',
+  'components/WindowedList.tsx',
+  'components/Workspace.tsx',
+  'LiveProvider.tsx',
+];
+
+const READ_PROPS = new Set([
+  'aria-label',
+  'aria-description',
+  'aria-placeholder',
+  'aria-roledescription',
+  'title',
+  'placeholder',
+  'alt',
+  'label',
+  'notice',
+  'message',
+]);
+const isReadProp = (name: string): boolean => READ_PROPS.has(name) || /(Label|Text|Title)$/.test(name);
+const LETTER = /\p{L}/u;
+
+/** An example address or link (a placeholder such as you@example.com): the same in every language. */
+const ADDRESS = /^(\S+@\S+\.\S+|https?:\/\/\S+)$/;
+
+const hasLetters = (s: string): boolean => LETTER.test(s) && !(s.trim() in ALLOWED) && !ADDRESS.test(s.trim());
+
+/** The bare texts of one source: `line: text` for each. */
+export function bareTexts(fileName: string, source: string): string[] {
+  const sf = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const report = (node: ts.Node, text: string): void => {
+    const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+    found.push(`${line}: ${text.trim().replace(/\s+/g, ' ')}`);
+  };
+  /** Strings a prop's value gives as the text itself (a literal, a template's words, either side of ?: or ??/||). */
+  const literals = (e: ts.Expression): ts.Node[] => {
+    if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return hasLetters(e.text) ? [e] : [];
+    if (ts.isTemplateExpression(e)) {
+      const words = [e.head.text, ...e.templateSpans.map((s) => s.literal.text)].join(' ');
+      return hasLetters(words) ? [e] : [];
+    }
+    if (ts.isParenthesizedExpression(e)) return literals(e.expression);
+    if (ts.isConditionalExpression(e)) return [...literals(e.whenTrue), ...literals(e.whenFalse)];
+    if (ts.isBinaryExpression(e) && [ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.PlusToken].includes(e.operatorToken.kind))
+      return [...literals(e.left), ...literals(e.right)];
+    return [];
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isJsxText(node) && hasLetters(node.text)) report(node, node.text);
+    if (ts.isJsxAttribute(node) && node.initializer) {
+      const name = node.name.getText(sf);
+      if (isReadProp(name)) {
+        const init = node.initializer;
+        if (ts.isStringLiteral(init)) {
+          if (hasLetters(init.text)) report(init, `${name}="${init.text}"`);
+        } else if (ts.isJsxExpression(init) && init.expression) {
+          for (const n of literals(init.expression)) report(n, `${name}={${n.getText(sf)}}`);
+        }
+      }
+    }
+    // A string put straight between JSX tags: <p>{'Saved'}</p>, <p>{ok ? 'Saved' : x}</p>.
+    if (ts.isJsxExpression(node) && node.expression && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) {
+      for (const n of literals(node.expression)) report(n, n.getText(sf));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+function components(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return components(rel);
+    return entry.name.endsWith('.tsx') && !/\.test\.tsx$/.test(entry.name) ? [rel] : [];
+  });
+}
+
+describe('agent app texts', () => {
+  it('reports a bare text and a bare read prop, and lets t() and tn() through', () => {
+    const bare = `const A = () => <div title="Close it"><p>Saved</p><input placeholder={'Search'} aria-label={x ? 'On' : 'Off'} /><b>{'Hi there'}</b></div>;`;
+    expect(bareTexts('a.tsx', bare)).toEqual([
+      '1: title="Close it"',
+      '1: Saved',
+      "1: placeholder={'Search'}",
+      "1: aria-label={'On'}",
+      "1: aria-label={'Off'}",
+      "1: 'Hi there'",
+    ]);
+    const done = `const A = () => <div title={t('x.close')}><p>{t('common.saved')}</p><input placeholder={t('common.search')} className="big" data-k="a b" /><i>{tn('x.n', 2)} · {n}</i><b>Parley</b><input placeholder="you@example.com" /></div>;`;
+
+    expect(bareTexts('a.tsx', done)).toEqual([]);
+  });
+
+  it('finds no bare text in the agent app’s components', () => {
+    const pending = (f: string): boolean => PENDING.some((p) => f.slice(SRC.length + 1).startsWith(p));
+    const files = components(SRC).filter((f) => !pending(f));
+    expect(files.length).toBeGreaterThan(20);
+    const bare = files.flatMap((f) => bareTexts(f, fs.readFileSync(path.join(ROOT, f), 'utf8')).map((l) => `${f}:${l}`));
+    expect(bare, 'texts not read through t()/tn() (add them to web/agent/src/i18n/en/)').toEqual([]);
+  });
+});
