@@ -33,6 +33,7 @@ describe('/api/v1/agents', () => {
       photo_url: null,
       active: true,
       created_at: expect.any(Number),
+      language: null,
       department_ids: [],
     });
     const row = await t.app.ctx.db.selectFrom('agents').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
