@@ -2,9 +2,11 @@
  * Offline messages marked handled, in a real browser: the page shows the messages not handled yet
  * (the default), Handled or All; a button per message marks it handled (who, when) or not handled
  * again, and it leaves the list it no longer belongs to. The empty states of each filter say so.
+ * A mark another agent makes reaches an open page live (offline_message.updated).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addAgent } from '../../test/helpers/accounts.js';
 import { bearer } from '../../test/helpers/testApp.js';
 import { createWidget, startSession, visitorCall } from '../../test/helpers/widget.js';
 import { chromiumAvailable, screenshot } from '../helpers/browser.js';
@@ -73,6 +75,30 @@ describe.skipIf(!chromiumAvailable())('agent app: offline messages marked handle
     await cards().filter({ hasText: 'Olga Order' }).getByRole('button', { name: 'Mark handled' }).waitFor();
     await filter('Handled').click();
     await page.getByText('No offline message is marked handled yet.').waitFor();
+    await filter('Not handled').click();
+    await expect.poll(() => cards().count()).toBe(2);
+  });
+
+  it("follows another agent's marks live, without a reload", async () => {
+    const colleague = await addAgent(run.t, { email: `colleague-${Date.now()}@example.com`, name: 'Colleague' });
+    await page.goto(`${run.base}/offline`);
+    await expect.poll(() => cards().count()).toBe(2);
+    const pete = (await run.t.app.inject({ method: 'GET', url: '/api/v1/offline-messages', headers: bearer(colleague.token) }))
+      .json<Array<{ id: number; name: string }>>()
+      .find((m) => m.name === 'Pete Price')!;
+    const mark = (handled: boolean) =>
+      run.t.app.inject({ method: 'PATCH', url: `/api/v1/offline-messages/${pete.id}`, headers: bearer(colleague.token), payload: { handled } });
+    expect((await mark(true)).statusCode).toBe(200);
+    // Gone from this agent's "Not handled" list as the colleague marks it…
+    await expect.poll(() => cards().count()).toBe(1);
+    await filter('All').click();
+    await cards()
+      .filter({ hasText: 'Pete Price' })
+      .getByText(/^Handled by Colleague · /)
+      .waitFor();
+    // …and back as they undo it.
+    expect((await mark(false)).statusCode).toBe(200);
+    await cards().filter({ hasText: 'Pete Price' }).getByRole('button', { name: 'Mark handled' }).waitFor();
     await filter('Not handled').click();
     await expect.poll(() => cards().count()).toBe(2);
   });

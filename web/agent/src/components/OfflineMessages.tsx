@@ -69,10 +69,11 @@ export function OfflineMessages() {
   useEffect(
     () =>
       onFrame((frame) => {
-        if (frame.type !== 'offline_message.created') return;
+        // A new message, or one another agent marked handled or not handled: shown as it is now.
+        if (frame.type !== 'offline_message.created' && frame.type !== 'offline_message.updated') return;
         const item: Record<string, unknown> = isRecord(frame.data.offline_message) ? frame.data.offline_message : frame.data;
         if (typeof item.id === 'number' || typeof item.id === 'string') upsert(item as unknown as OfflineMessage);
-        clearBadge('offline');
+        if (frame.type === 'offline_message.created') clearBadge('offline');
       }),
     [onFrame, upsert, clearBadge],
   );
