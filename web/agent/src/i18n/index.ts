@@ -10,12 +10,12 @@
  */
 import { useSyncExternalStore } from 'react';
 import { AGENT_LANGUAGES, type AgentLanguage } from '../../../../protocol/agent';
-import { en, type PluralKey, type TextKey, type Texts, type Plural } from './en';
+import { en, type AdminTexts, type CoreTexts, type PluralKey, type TextKey, type Texts, type Plural } from './en';
 
 export type { AgentLanguage };
 export { AGENT_LANGUAGES };
 
-type Loader = () => Promise<{ texts: Texts }>;
+type Loader = () => Promise<{ texts: CoreTexts }>;
 const LOAD: Record<Exclude<AgentLanguage, 'en'>, Loader> = {
   ru: () => import('./ru'),
   es: () => import('./es'),
@@ -25,6 +25,17 @@ const LOAD: Record<Exclude<AgentLanguage, 'en'>, Loader> = {
   tr: () => import('./tr'),
   uk: () => import('./uk'),
   ar: () => import('./ar'),
+};
+/** The admin pages' texts of each language: a chunk of its own, loaded when an admin page first opens (useAdminTexts). */
+const LOAD_ADMIN: Record<Exclude<AgentLanguage, 'en'>, () => Promise<{ admin: AdminTexts }>> = {
+  ru: () => import('./ru/admin'),
+  es: () => import('./es/admin'),
+  de: () => import('./de/admin'),
+  fr: () => import('./fr/admin'),
+  pt: () => import('./pt/admin'),
+  tr: () => import('./tr/admin'),
+  uk: () => import('./uk/admin'),
+  ar: () => import('./ar/admin'),
 };
 const RTL: readonly AgentLanguage[] = ['ar'];
 
@@ -44,8 +55,13 @@ export const LANGUAGE_NAMES: Record<AgentLanguage, string> = {
 /** The choice last made by an agent in this browser, so the next start (before sign-in) speaks it at once. */
 const STORED = 'parley.language';
 
-let current: Texts = en;
+/** The current language's texts; a key it lacks (the admin part before it loaded, a chunk that failed) reads English. */
+let current: Partial<Texts> = en;
 let lang: AgentLanguage = 'en';
+/** Set once an admin page has opened: a language chosen later loads its admin part before it shows. */
+let adminWanted = false;
+/** The languages whose admin part is in `current`. */
+let adminIn: AgentLanguage | null = 'en';
 const listeners = new Set<() => void>();
 
 /** A language the app speaks from a BCP 47 tag (pt-BR → pt), or undefined. */
@@ -96,32 +112,68 @@ export function followAgentLanguage(chosen: string | null | undefined): Promise<
 /** Loads a language (English when its chunk cannot be loaded), sets `<html lang dir>` and re-renders the app. */
 export async function setLanguage(l: AgentLanguage): Promise<void> {
   if (l === lang && (l === 'en' || current !== en)) return;
-  let texts: Texts = en;
+  let texts: Partial<Texts> = en;
   let next: AgentLanguage = 'en';
+  let admin: AgentLanguage | null = 'en';
   if (l !== 'en') {
     try {
-      texts = (await LOAD[l]()).texts;
+      const [core, adminPart] = await Promise.all([LOAD[l](), adminWanted ? LOAD_ADMIN[l]().catch(() => null) : null]);
+      texts = { ...core.texts, ...adminPart?.admin };
       next = l;
+      admin = adminPart ? l : null;
     } catch {
       // the chunk did not load (offline, an old tab after an upgrade): English rather than nothing
     }
   }
   current = texts;
   lang = next;
+  adminIn = admin;
   document.documentElement.lang = lang;
   document.documentElement.dir = dir();
   for (const f of listeners) f();
 }
 
+let adminLoading: Promise<void> | null = null;
+
+/** Loads the current language's admin part into the texts (English for it when its chunk cannot be loaded). */
+function loadAdminTexts(): Promise<void> {
+  const l = lang;
+  if (l === 'en' || adminIn === l) return Promise.resolve();
+  adminLoading ??= LOAD_ADMIN[l]()
+    .then(
+      (part) => {
+        if (lang === l) current = { ...current, ...part.admin };
+      },
+      () => undefined,
+    )
+    .finally(() => {
+      adminLoading = null;
+      if (lang === l) adminIn = l;
+      for (const f of listeners) f();
+    });
+  return adminLoading;
+}
+
+/**
+ * The admin pages call it: true once their texts are loaded in the current
+ * language (at once for English), false while the chunk loads; the page
+ * re-renders when it is in.
+ */
+export function useAdminTexts(): boolean {
+  adminWanted = true;
+  const ready = useSyncExternalStore(subscribe, () => adminIn === lang);
+  if (!ready) void loadAdminTexts();
+  return ready;
+}
+
+function subscribe(f: () => void): () => void {
+  listeners.add(f);
+  return () => listeners.delete(f);
+}
+
 /** The current language; a component that calls it re-renders when the language changes. */
 export function useLanguage(): AgentLanguage {
-  return useSyncExternalStore(
-    (f) => {
-      listeners.add(f);
-      return () => listeners.delete(f);
-    },
-    () => lang,
-  );
+  return useSyncExternalStore(subscribe, () => lang);
 }
 
 export const language = (): AgentLanguage => lang;

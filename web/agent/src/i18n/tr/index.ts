@@ -1,8 +1,7 @@
-/** Türkçe: the agent app's texts, one file per part (as ../en). */
-import type { Texts } from '../en';
-import { admin } from './admin';
+/** Türkçe: the agent app's texts but the admin pages' (./admin.ts, a chunk of its own), one file per part (as ../en). */
+import type { CoreTexts } from '../en';
 import { common } from './common';
 import { pages } from './pages';
 import { workspace } from './workspace';
 
-export const texts: Texts = { ...common, ...workspace, ...pages, ...admin };
+export const texts: CoreTexts = { ...common, ...workspace, ...pages };
