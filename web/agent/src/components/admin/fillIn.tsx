@@ -1,0 +1,13 @@
+/**
+ * A translated sentence with elements inside (a <code>, a <strong>, a link):
+ * the catalogue text keeps `{name}` placeholders for them, so each language
+ * puts them where its word order wants, and this fills the elements in.
+ */
+import { Fragment, type ReactNode } from 'react';
+
+export function fillIn(text: string, parts: Record<string, ReactNode>): ReactNode {
+  return text.split(/(\{\w+\})/g).map((piece, i) => {
+    const name = /^\{(\w+)\}$/.exec(piece)?.[1];
+    return <Fragment key={i}>{name !== undefined && name in parts ? parts[name] : piece}</Fragment>;
+  });
+}
