@@ -7,6 +7,9 @@ import { formatDateTime, formatNumber, t, tn } from '../../i18n';
 import type { BackupRun, SystemInfo } from '../../types';
 import { fillIn } from './fillIn';
 
+/** The command that takes a backup by hand: code, the same in every language. */
+const BACKUP_COMMAND = 'npm run backup -- <file>';
+
 function size(bytes: number | null): string {
   if (bytes === null) return '';
   if (bytes < 1024) return `${bytes} B`;
@@ -48,7 +51,7 @@ export function BackupStatus({ backups }: { backups: SystemInfo['backups'] }) {
   if (!backups.enabled) {
     return (
       <p className="muted" data-empty="backups">
-        {t('admin.backup.off')} {fillIn(t('admin.backup.offCommand'), { command: <code>npm run backup -- &lt;file&gt;</code> })}
+        {t('admin.backup.off')} {fillIn(t('admin.backup.offCommand'), { command: <code>{BACKUP_COMMAND}</code> })}
       </p>
     );
   }

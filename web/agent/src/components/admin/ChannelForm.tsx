@@ -15,6 +15,11 @@ import { WidgetAppearanceFields } from './WidgetAppearance';
 import { ContrastWarning } from './ContrastWarning';
 import { fillIn } from './fillIn';
 
+/** Examples and code shown as they are, the same in every language. */
+const DOMAINS_EXAMPLE = 'example.com\n*.example.com';
+const OPEN_CALL = 'svc_api.open()';
+const WIDGET_SELECTOR = '#svc_chat_widget';
+
 interface Props {
   type: Channel['type'];
   initial?: Channel;
@@ -109,7 +114,7 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
             id={`${prefix}-domains`}
             name="allowed_domains"
             rows={3}
-            placeholder={'example.com\n*.example.com'}
+            placeholder={DOMAINS_EXAMPLE}
             value={domains}
             onChange={(e) => setDomains(e.target.value)}
           />
@@ -118,7 +123,7 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
             {t('admin.channelForm.hideLauncher')}
           </label>
           <p className="muted small">
-            {fillIn(t('admin.channelForm.hideLauncherHint'), { open: <code>svc_api.open()</code>, selector: <code>#svc_chat_widget</code> })}
+            {fillIn(t('admin.channelForm.hideLauncherHint'), { open: <code>{OPEN_CALL}</code>, selector: <code>{WIDGET_SELECTOR}</code> })}
           </p>
           <label className="check">
             <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />

@@ -6,6 +6,10 @@
 import { t } from '../../i18n';
 import { fillIn } from './fillIn';
 
+/** The API requests for one person's data: code, the same in every language. */
+const FIND_REQUEST = 'GET /api/v1/visitors?email=…';
+const EXPORT_REQUEST = 'GET /api/v1/visitors/:id/export';
+
 export function ExportCard() {
   return (
     <section aria-labelledby="export-title">
@@ -18,8 +22,8 @@ export function ExportCard() {
       </p>
       <p className="muted small">
         {fillIn(t('admin.export.onePerson'), {
-          find: <code>GET /api/v1/visitors?email=…</code>,
-          export: <code>GET /api/v1/visitors/:id/export</code>,
+          find: <code>{FIND_REQUEST}</code>,
+          export: <code>{EXPORT_REQUEST}</code>,
         })}
       </p>
     </section>

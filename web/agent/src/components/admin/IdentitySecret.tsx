@@ -11,6 +11,9 @@ import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { fillIn } from './fillIn';
 
+/** The call a page makes with a signed token: code, the same in every language. */
+const SIGNED_CALL = 'svc_api.setUserToken(token, signature)';
+
 export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run: (fn: () => Promise<WidgetChannel | void>) => void }) {
   const change = (fields: { identity_verification?: boolean; rotate_identity_secret?: boolean }) => () =>
     run(async () => (await api.updateChannel(channel.id, fields)) as WidgetChannel);
@@ -30,7 +33,7 @@ export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run: 
     <section className="identity" aria-label={t('admin.identity.title')}>
       <h3 className="subhead">{t('admin.identity.title')}</h3>
       <CopyField label={t('admin.identity.secret')} value={channel.identity_secret} />
-      <p className="muted small">{fillIn(t('admin.identity.how'), { call: <code>svc_api.setUserToken(token, signature)</code> })}</p>
+      <p className="muted small">{fillIn(t('admin.identity.how'), { call: <code>{SIGNED_CALL}</code> })}</p>
       <div className="row">
         <ConfirmButton
           label={t('admin.identity.newSecret')}

@@ -17,6 +17,9 @@ import { ExportCard } from './ExportCard';
 import { fillIn } from './fillIn';
 import { VersionLine } from './VersionLine';
 
+/** The setting that trusts these proxies, as the operator writes it: code, the same in every language. */
+const trustProxyLine = (addresses: string[]): string => `TRUST_PROXY=${addresses.join(',')}`;
+
 export function SystemPage() {
   const [info, setInfo] = useState<SystemInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -95,7 +98,7 @@ export function SystemPage() {
                 </table>
                 <p className="muted small">
                   {fillIn(t('admin.system.example'), {
-                    example: <code>TRUST_PROXY={[...info.trust_proxy, ...untrusted.map((p) => p.address)].join(',')}</code>,
+                    example: <code>{trustProxyLine([...info.trust_proxy, ...untrusted.map((p) => p.address)])}</code>,
                   })}
                 </p>
               </div>
