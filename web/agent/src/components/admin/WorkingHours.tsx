@@ -35,9 +35,12 @@ function HoursStatus({ status, always, label }: { status: HoursStatusDto; always
               <tr key={d.date}>
                 <td>{dayText(d.date)}</td>
                 <td>
-                  {d.ranges.length === 0
-                    ? t('admin.workingHours.closed')
-                    : rangesText(d.ranges).replace(/-/g, '–').replace('00:00–24:00', t('admin.workingHours.allDay'))}
+                  {d.ranges.length === 0 ? (
+                    t('admin.workingHours.closed')
+                  ) : (
+                    // Times read left to right in every language: in Arabic "09:00–17:00" would otherwise show as "17:00–09:00".
+                    <bdi dir="ltr">{rangesText(d.ranges).replace(/-/g, '–').replace('00:00–24:00', t('admin.workingHours.allDay'))}</bdi>
+                  )}
                 </td>
                 <td>{d.exception === null ? '' : d.exception || t('admin.workingHours.exception')}</td>
               </tr>

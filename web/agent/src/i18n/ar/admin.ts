@@ -145,8 +145,8 @@ export const admin: Translated<typeof en> = {
     other: '{language} ({count} اسم)',
   },
   'admin.assignment.namesTable': 'أسماء الأقسام للزوار الذين يتحدثون {language}',
-  'admin.assignment.nameShownIn': 'الاسم المعروض بـ{language} (فارغ: الاسم كما هو)',
-  'admin.assignment.nameOf': 'اسم {name} بـ{language}',
+  'admin.assignment.nameShownIn': 'الاسم المعروض باللغة {language} (فارغ: الاسم كما هو)',
+  'admin.assignment.nameOf': 'اسم {name} باللغة {language}',
   'admin.assignment.saveChoice': 'حفظ اختيار القسم',
   'admin.assignment.choiceSavedNone': 'تم الحفظ: لا تسأل أي أداة عن قسم.',
   'admin.assignment.choiceSaved': {
