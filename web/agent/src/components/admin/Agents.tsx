@@ -131,7 +131,7 @@ export function Agents() {
                   {(a.department_ids ?? []).length === 0 ? (
                     <span className="muted small">{t('admin.agents.noDepartment')}</span>
                   ) : (
-                    (a.department_ids ?? []).map((id) => depName.get(id) ?? `#${id}`).join(', ')
+                    (a.department_ids ?? []).map((id) => depName.get(id) ?? `#${id}`).join(t('admin.listSeparator'))
                   )}
                 </td>
                 <td>{t(`admin.agents.status.${a.status}`)}</td>

@@ -14,7 +14,8 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
   const { agents } = useApp();
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const who = channel.agent_ids.length === 0 ? t('admin.channel.everyAgent') : channel.agent_ids.map((id) => agents[id]?.name ?? `#${id}`).join(', ');
+  const who =
+    channel.agent_ids.length === 0 ? t('admin.channel.everyAgent') : channel.agent_ids.map((id) => agents[id]?.name ?? `#${id}`).join(t('admin.listSeparator'));
 
   const run = async (fn: () => Promise<Channel | void>) => {
     setError(null);
@@ -80,7 +81,7 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
               )}
             </dd>
             <dt>{t('admin.channel.allowedDomains')}</dt>
-            <dd>{channel.allowed_domains.length > 0 ? channel.allowed_domains.join(', ') : t('admin.channel.anyDomain')}</dd>
+            <dd>{channel.allowed_domains.length > 0 ? channel.allowed_domains.join(t('admin.listSeparator')) : t('admin.channel.anyDomain')}</dd>
             <dt>{t('admin.channel.launcher')}</dt>
             <dd>{channel.hide_launcher ? t('admin.channel.launcherHidden') : t('admin.channel.launcherShown')}</dd>
             <dt>{t('admin.channel.appearance')}</dt>
@@ -92,7 +93,7 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
                 channel.appearance.language === 'auto'
                   ? t('admin.channel.browserLanguage')
                   : t('admin.channel.language', { language: channel.appearance.language }),
-              ].join(', ')}
+              ].join(t('admin.listSeparator'))}
             </dd>
             <dt>{t('admin.channel.status')}</dt>
             <dd>{channel.enabled ? t('admin.channel.on') : t('admin.channel.disabled')}</dd>

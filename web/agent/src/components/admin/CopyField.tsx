@@ -1,4 +1,4 @@
-/** A read-only value (URL, snippet, secret) with a Copy button; falls back to selecting the text where the clipboard API is unavailable. */
+/** A read-only value (URL, snippet, secret) with a Copy button; falls back to selecting the text where the clipboard API is unavailable. The value reads left to right in every language. */
 import { useId, useRef, useState } from 'react';
 import { t } from '../../i18n';
 
@@ -23,9 +23,9 @@ export function CopyField({ label, value, multiline = false }: { label: string; 
       <label htmlFor={id}>{label}</label>
       <div className="row">
         {multiline ? (
-          <textarea id={id} ref={field} readOnly rows={2} value={value} onFocus={(e) => e.target.select()} />
+          <textarea id={id} ref={field} readOnly rows={2} dir="ltr" value={value} onFocus={(e) => e.target.select()} />
         ) : (
-          <input id={id} ref={field} readOnly value={value} onFocus={(e) => e.target.select()} />
+          <input id={id} ref={field} readOnly dir="ltr" value={value} onFocus={(e) => e.target.select()} />
         )}
         <button type="button" onClick={() => void copy()} aria-label={t('admin.copy.label', { label })}>
           {t('common.copy')}

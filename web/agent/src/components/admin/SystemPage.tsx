@@ -63,7 +63,7 @@ export function SystemPage() {
                 </>
               ) : (
                 <>
-                  <strong>{t('admin.system.trusted')}</strong> {t('admin.system.trustedText', { proxies: info.trust_proxy.join(', ') })}
+                  <strong>{t('admin.system.trusted')}</strong> {t('admin.system.trustedText', { proxies: info.trust_proxy.join(t('admin.listSeparator')) })}
                 </>
               )}
             </p>

@@ -159,6 +159,7 @@ export const admin: Translated<typeof en> = {
   'admin.refresh': 'تحديث',
   'admin.loadOlder': 'تحميل الأقدم',
   'admin.actions': 'الإجراءات',
+  'admin.listSeparator': '، ',
   'admin.closedPlaceholder': 'مغلق',
   'admin.never': 'أبدًا',
   'admin.timezone': 'المنطقة الزمنية (IANA، مثل Europe/Berlin)',

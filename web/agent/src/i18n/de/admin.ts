@@ -146,6 +146,7 @@ export const admin: Translated<typeof en> = {
   'admin.refresh': 'Aktualisieren',
   'admin.loadOlder': 'Ältere laden',
   'admin.actions': 'Aktionen',
+  'admin.listSeparator': ', ',
   'admin.closedPlaceholder': 'geschlossen',
   'admin.never': 'nie',
   'admin.timezone': 'Zeitzone (IANA, z. B. Europe/Berlin)',

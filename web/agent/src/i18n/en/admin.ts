@@ -146,6 +146,8 @@ export const admin = {
   'admin.refresh': 'Refresh',
   'admin.loadOlder': 'Load older',
   'admin.actions': 'Actions',
+  /** Between the items of a list shown as one line (names, domains). */
+  'admin.listSeparator': ', ',
   'admin.closedPlaceholder': 'closed',
   'admin.never': 'never',
   'admin.timezone': 'Time zone (IANA, e.g. Europe/Berlin)',

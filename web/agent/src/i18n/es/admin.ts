@@ -155,6 +155,7 @@ export const admin: Translated<typeof en> = {
   'admin.refresh': 'Actualizar',
   'admin.loadOlder': 'Cargar anteriores',
   'admin.actions': 'Acciones',
+  'admin.listSeparator': ', ',
   'admin.closedPlaceholder': 'cerrado',
   'admin.never': 'nunca',
   'admin.timezone': 'Zona horaria (IANA, p. ej. Europe/Berlin)',

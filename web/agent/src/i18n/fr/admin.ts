@@ -153,6 +153,7 @@ export const admin: Translated<typeof en> = {
   'admin.refresh': 'Actualiser',
   'admin.loadOlder': 'Charger plus ancien',
   'admin.actions': 'Actions',
+  'admin.listSeparator': ', ',
   'admin.closedPlaceholder': 'fermé',
   'admin.never': 'jamais',
   'admin.timezone': 'Fuseau horaire (IANA, p. ex. Europe/Berlin)',

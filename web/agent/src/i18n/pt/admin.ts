@@ -152,6 +152,7 @@ export const admin: Translated<typeof en> = {
   'admin.refresh': 'Atualizar',
   'admin.loadOlder': 'Carregar anteriores',
   'admin.actions': 'Ações',
+  'admin.listSeparator': ', ',
   'admin.closedPlaceholder': 'fechado',
   'admin.never': 'nunca',
   'admin.timezone': 'Fuso horário (IANA, p. ex. Europe/Berlin)',

@@ -158,6 +158,7 @@ export const admin: Translated<typeof en> = {
   'admin.refresh': 'Обновить',
   'admin.loadOlder': 'Загрузить более ранние',
   'admin.actions': 'Действия',
+  'admin.listSeparator': ', ',
   'admin.closedPlaceholder': 'закрыто',
   'admin.never': 'никогда',
   'admin.timezone': 'Часовой пояс (IANA, например Europe/Berlin)',

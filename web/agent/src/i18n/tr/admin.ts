@@ -138,6 +138,7 @@ export const admin: Translated<typeof en> = {
   'admin.refresh': 'Yenile',
   'admin.loadOlder': 'Daha eskileri yükle',
   'admin.actions': 'İşlemler',
+  'admin.listSeparator': ', ',
   'admin.closedPlaceholder': 'kapalı',
   'admin.never': 'asla',
   'admin.timezone': 'Saat dilimi (IANA, ör. Europe/Berlin)',

@@ -158,6 +158,7 @@ export const admin: Translated<typeof en> = {
   'admin.refresh': 'Оновити',
   'admin.loadOlder': 'Завантажити давніші',
   'admin.actions': 'Дії',
+  'admin.listSeparator': ', ',
   'admin.closedPlaceholder': 'зачинено',
   'admin.never': 'ніколи',
   'admin.timezone': 'Часовий пояс (IANA, наприклад Europe/Berlin)',
