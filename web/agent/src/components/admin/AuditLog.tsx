@@ -44,6 +44,23 @@ const ACTIONS: Record<string, TextKey> = {
   'backup.restored': 'admin.audit.action.backup.restored',
 };
 
+/** What an action was done to, by its kind, in the reader's words ("agent 5"). */
+const TARGETS: Record<string, TextKey> = {
+  agent: 'admin.audit.target.agent',
+  channel: 'admin.audit.target.channel',
+  chat: 'admin.audit.target.chat',
+  department: 'admin.audit.target.department',
+  mail: 'admin.audit.target.mail',
+  sign_in_throttle: 'admin.audit.target.sign_in_throttle',
+  visitor: 'admin.audit.target.visitor',
+};
+
+function target(e: AuditEntry): string {
+  if (!e.target) return '—';
+  const id = String(e.target.id);
+  return e.target.type in TARGETS ? t(TARGETS[e.target.type], { id }) : `${e.target.type.replace(/_/g, ' ')} ${id}`;
+}
+
 function who(e: AuditEntry): string {
   if (e.agent) return e.agent.name ?? t('admin.audit.agentNumber', { id: String(e.agent.id) });
   return e.action.startsWith('password.') ? t('admin.audit.signedOut') : t('admin.audit.server');
@@ -92,7 +109,7 @@ export function AuditLog() {
                 <td>{formatDateTime(e.at)}</td>
                 <td>{who(e)}</td>
                 <td>{e.action in ACTIONS ? t(ACTIONS[e.action]) : e.action}</td>
-                <td>{e.target ? `${e.target.type.replace(/_/g, ' ')} ${e.target.id}` : '—'}</td>
+                <td>{target(e)}</td>
                 <td className="break">{e.address ?? '—'}</td>
               </tr>
             ))}

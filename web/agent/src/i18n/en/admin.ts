@@ -192,6 +192,13 @@ export const admin = {
   'admin.audit.action.sign_in_throttle.cleared': 'Cleared a sign-in throttle',
   'admin.audit.action.backup.taken': 'Took a backup',
   'admin.audit.action.backup.restored': 'Restored a backup',
+  'admin.audit.target.agent': 'agent {id}',
+  'admin.audit.target.channel': 'channel {id}',
+  'admin.audit.target.chat': 'chat {id}',
+  'admin.audit.target.department': 'department {id}',
+  'admin.audit.target.mail': 'mail {id}',
+  'admin.audit.target.sign_in_throttle': 'sign in throttle {id}',
+  'admin.audit.target.visitor': 'visitor {id}',
 
   // System → Backups
   'admin.backup.runLabel': '{label}:',
