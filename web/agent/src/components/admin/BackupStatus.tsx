@@ -51,13 +51,21 @@ export function BackupStatus({ backups }: { backups: SystemInfo['backups'] }) {
   if (!backups.enabled) {
     return (
       <p className="muted" data-empty="backups">
-        {t('admin.backup.off')} {fillIn(t('admin.backup.offCommand'), { command: <code>{BACKUP_COMMAND}</code> })}
+        {t('admin.backup.off')} {fillIn(t('admin.backup.offCommand'), { command: <code dir="ltr">{BACKUP_COMMAND}</code> })}
       </p>
     );
   }
   return (
     <>
-      <p>{fillIn(tn('admin.backup.every', backups.interval_hours, { keep: backups.keep }), { dir: <code className="break">{backups.dir}</code> })}</p>
+      <p>
+        {fillIn(tn('admin.backup.every', backups.interval_hours, { keep: backups.keep }), {
+          dir: (
+            <code dir="ltr" className="break">
+              {backups.dir}
+            </code>
+          ),
+        })}
+      </p>
       {backups.last ? <RunLine run={backups.last} label={t('admin.backup.last')} /> : <p className="muted">{t('admin.backup.none')}</p>}
       {backups.last_failed && <RunLine run={backups.last_failed} label={t('admin.backup.lastFailed')} />}
       {backups.next_at !== null && (

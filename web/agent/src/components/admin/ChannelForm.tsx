@@ -123,7 +123,7 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
             {t('admin.channelForm.hideLauncher')}
           </label>
           <p className="muted small">
-            {fillIn(t('admin.channelForm.hideLauncherHint'), { open: <code>{OPEN_CALL}</code>, selector: <code>{WIDGET_SELECTOR}</code> })}
+            {fillIn(t('admin.channelForm.hideLauncherHint'), { open: <code dir="ltr">{OPEN_CALL}</code>, selector: <code dir="ltr">{WIDGET_SELECTOR}</code> })}
           </p>
           <label className="check">
             <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />

@@ -123,7 +123,7 @@ export function Deliveries() {
                   {d.last_response && (
                     <>
                       {d.last_error && ' · '}
-                      {fillIn(t('admin.deliveries.answer'), { response: <code>{d.last_response}</code> })}
+                      {fillIn(t('admin.deliveries.answer'), { response: <code dir="ltr">{d.last_response}</code> })}
                     </>
                   )}
                 </td>

@@ -57,7 +57,7 @@ export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSa
           <label key={name} className="check">
             <input type="checkbox" name={name} checked={types[name] === true} onChange={(e) => setTypes({ ...types, [name]: e.target.checked })} />
             <span>
-              {t(label)} <code>{name}</code>
+              {t(label)} <code dir="ltr">{name}</code>
               {extra && <span className="muted small"> {t('admin.eventTypes.extra')}</span>}
             </span>
           </label>

@@ -22,8 +22,8 @@ export function ExportCard() {
       </p>
       <p className="muted small">
         {fillIn(t('admin.export.onePerson'), {
-          find: <code>{FIND_REQUEST}</code>,
-          export: <code>{EXPORT_REQUEST}</code>,
+          find: <code dir="ltr">{FIND_REQUEST}</code>,
+          export: <code dir="ltr">{EXPORT_REQUEST}</code>,
         })}
       </p>
     </section>

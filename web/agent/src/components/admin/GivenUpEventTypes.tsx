@@ -57,7 +57,7 @@ export function GivenUpEventTypes() {
               {g.response ? (
                 <>
                   {' '}
-                  <code>{g.response}</code>
+                  <code dir="ltr">{g.response}</code>
                 </>
               ) : null}
               {g.error && g.error !== `HTTP ${g.status_code}` && <span className="muted"> ({g.error})</span>}

@@ -33,7 +33,7 @@ export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run: 
     <section className="identity" aria-label={t('admin.identity.title')}>
       <h3 className="subhead">{t('admin.identity.title')}</h3>
       <CopyField label={t('admin.identity.secret')} value={channel.identity_secret} />
-      <p className="muted small">{fillIn(t('admin.identity.how'), { call: <code>{SIGNED_CALL}</code> })}</p>
+      <p className="muted small">{fillIn(t('admin.identity.how'), { call: <code dir="ltr">{SIGNED_CALL}</code> })}</p>
       <div className="row">
         <ConfirmButton
           label={t('admin.identity.newSecret')}

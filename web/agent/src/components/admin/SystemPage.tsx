@@ -98,7 +98,7 @@ export function SystemPage() {
                 </table>
                 <p className="muted small">
                   {fillIn(t('admin.system.example'), {
-                    example: <code>{trustProxyLine([...info.trust_proxy, ...untrusted.map((p) => p.address)])}</code>,
+                    example: <code dir="ltr">{trustProxyLine([...info.trust_proxy, ...untrusted.map((p) => p.address)])}</code>,
                   })}
                 </p>
               </div>
