@@ -2,7 +2,7 @@
  * A translated sentence with elements inside (a <code>, a <strong>, a link):
  * the catalogue text keeps `{name}` placeholders for them, so each language
  * puts them where its word order wants, and this fills the elements in.
- * Code put in (a command, a URL) carries dir="ltr", so a right-to-left
+ * Callers give code they put in (a command, a URL) dir="ltr", so a right-to-left
  * sentence does not reorder its punctuation.
  */
 import { Fragment, type ReactNode } from 'react';
