@@ -1,4 +1,6 @@
 /** The admin area: agents, departments, working hours, assignment, canned responses, channels, settings, the delivery log, the mail, sign-in throttles, uploaded files, the system and the audit log, one section at a time. */
+import { t } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 import { Link } from '../../router';
 import type { AdminSection } from '../../routes';
 import { Agents } from './Agents';
@@ -17,29 +19,30 @@ import { WorkingHours } from './WorkingHours';
 
 type Section = AdminSection;
 
-const SECTIONS: Array<[Section, string]> = [
-  ['agents', 'Agents'],
-  ['departments', 'Departments'],
-  ['working-hours', 'Working hours'],
-  ['assignment', 'Assignment'],
-  ['canned-responses', 'Canned responses'],
-  ['channels', 'Channels'],
-  ['settings', 'Settings'],
-  ['deliveries', 'Delivery log'],
-  ['mail', 'Mail'],
-  ['sign-in-throttles', 'Sign-in throttles'],
-  ['files', 'Files'],
-  ['system', 'System'],
-  ['audit', 'Audit log'],
+/** The sections in the order of the tabs, each with the key of its name (read at render, in the agent's language). */
+const SECTIONS: Array<[Section, TextKey]> = [
+  ['agents', 'admin.nav.agents'],
+  ['departments', 'admin.nav.departments'],
+  ['working-hours', 'admin.nav.workingHours'],
+  ['assignment', 'admin.nav.assignment'],
+  ['canned-responses', 'admin.nav.cannedResponses'],
+  ['channels', 'admin.nav.channels'],
+  ['settings', 'admin.nav.settings'],
+  ['deliveries', 'admin.nav.deliveries'],
+  ['mail', 'admin.nav.mail'],
+  ['sign-in-throttles', 'admin.nav.signInThrottles'],
+  ['files', 'admin.nav.files'],
+  ['system', 'admin.nav.system'],
+  ['audit', 'admin.nav.audit'],
 ];
 
 export function AdminPage({ section }: { section: Section }) {
   return (
     <div className="admin">
-      <nav className="tabs" aria-label="Admin">
+      <nav className="tabs" aria-label={t('admin.nav.label')}>
         {SECTIONS.map(([key, label]) => (
           <Link key={key} href={`/admin/${key}`} className="tab" aria-current={section === key ? 'page' : undefined}>
-            {label}
+            {t(label)}
           </Link>
         ))}
       </nav>

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
+import { t } from '../../i18n';
 import type { Agent, Department, Role } from '../../types';
 import { ErrorText } from './ErrorText';
 
@@ -40,11 +41,7 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
       setName(next.name);
       setEmail(next.email);
       setDeps(next.department_ids ?? []);
-      setSaved(
-        changedEmail
-          ? `Saved ${next.name}: signs in as ${next.email} from now on. A pending invitation or reset link no longer works; send a new one if needed.`
-          : `Saved ${next.name}.`,
-      );
+      setSaved(changedEmail ? t('admin.agentEdit.savedEmail', { name: next.name, email: next.email }) : t('admin.agentEdit.saved', { name: next.name }));
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -54,13 +51,13 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
 
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="edit-agent-title" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
-      <h2 id="edit-agent-title">Edit {agent.name}</h2>
+      <h2 id="edit-agent-title">{t('admin.agentEdit.title', { name: agent.name })}</h2>
       <label>
-        Name
+        {t('common.name')}
         <input ref={first} name="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
       </label>
       <label>
-        E-mail
+        {t('common.email')}
         <input
           type="email"
           name="email"
@@ -75,20 +72,20 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
         />
       </label>
       <span id="edit-agent-email-hint" className="muted small">
-        The sign-in name and where password links and notification mails go. It changes at once, without a confirmation mail.
+        {t('admin.agentEdit.emailHint')}
       </span>
       <label>
-        Role
+        {t('admin.agents.role')}
         <select name="role" value={role} disabled={self} onChange={(e) => setRole(e.target.value as Role)}>
-          <option value="agent">Agent</option>
-          <option value="admin">Admin</option>
+          <option value="agent">{t('admin.agents.roleAgent')}</option>
+          <option value="admin">{t('admin.agents.roleAdmin')}</option>
         </select>
       </label>
-      {self && <span className="muted small">Another administrator changes your own role.</span>}
+      {self && <span className="muted small">{t('admin.agentEdit.ownRole')}</span>}
       <fieldset>
-        <legend>Departments</legend>
+        <legend>{t('admin.agents.departments')}</legend>
         {departments.length === 0 ? (
-          <p className="muted small">No departments yet: add them under Departments.</p>
+          <p className="muted small">{t('admin.agentEdit.noDepartments')}</p>
         ) : (
           departments.map((d) => (
             <label key={d.id} className="check">
@@ -109,10 +106,10 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
       </fieldset>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
-          Save agent
+          {t('admin.agentEdit.save')}
         </button>
         <button type="button" onClick={onClose}>
-          Close
+          {t('common.close')}
         </button>
         <span role="status" className="saved">
           {saved}

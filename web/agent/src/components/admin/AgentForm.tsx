@@ -5,6 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
+import { t } from '../../i18n';
 import type { Agent, Role } from '../../types';
 import { SaveResult, useSaver } from './SaveResult';
 
@@ -12,9 +13,7 @@ const EMPTY = { name: '', email: '', password: '', role: 'agent' as Role, phone:
 
 /** What became of an invitation: on its way, or (no SMTP_URL) kept on the Mail page, where its link is to copy. */
 export const invitationNote = (name: string, email: string, mailSent: boolean | null): string =>
-  mailSent === false
-    ? `This server sends no mail (SMTP_URL is not set), so the invitation to ${email} is only kept on the Mail page: open Admin → Mail, copy its link there and give it to ${name} yourself.`
-    : `An invitation is on its way to ${email}.`;
+  mailSent === false ? t('admin.agentForm.invitationKept', { email, name }) : t('admin.agentForm.invitationSent', { email });
 
 export function AgentForm({ onCreated, mailSent }: { onCreated: (agent: Agent, invited: boolean) => void; mailSent: boolean | null }) {
   const [form, setForm] = useState(EMPTY);
@@ -30,9 +29,9 @@ export function AgentForm({ onCreated, mailSent }: { onCreated: (agent: Agent, i
       (a) =>
         invited
           ? mailSent === false
-            ? `Added ${a.name}. The invitation is not sent (no SMTP_URL): it is kept on the Mail page, with its link to copy.`
-            : `Added ${a.name}. ${invitationNote(a.name, a.email, mailSent)}`
-          : `Added ${a.name}.`,
+            ? t('admin.agentForm.addedKept', { name: a.name })
+            : t('admin.agentForm.addedInvited', { name: a.name, email: a.email })
+          : t('admin.agentForm.added', { name: a.name }),
     );
     if (agent) {
       onCreated(agent, invited);
@@ -42,17 +41,17 @@ export function AgentForm({ onCreated, mailSent }: { onCreated: (agent: Agent, i
 
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="new-agent">
-      <h2 id="new-agent">Add an agent</h2>
+      <h2 id="new-agent">{t('admin.agentForm.title')}</h2>
       <label>
-        Name
+        {t('common.name')}
         <input name="name" required maxLength={200} value={form.name} onChange={set('name')} />
       </label>
       <label>
-        E-mail
+        {t('common.email')}
         <input type="email" name="email" required value={form.email} onChange={set('email')} />
       </label>
       <label>
-        Password (optional)
+        {t('admin.agentForm.password')}
         <input
           type="password"
           name="password"
@@ -63,25 +62,23 @@ export function AgentForm({ onCreated, mailSent }: { onCreated: (agent: Agent, i
           onChange={set('password')}
         />
         <span id="new-agent-password-hint" className="muted small">
-          {mailSent === false
-            ? 'Leave it empty to invite them instead: without SMTP_URL the invitation is kept on the Mail page, with its link to copy and hand over.'
-            : 'Leave it empty to send an invitation instead: the agent chooses their own.'}
+          {mailSent === false ? t('admin.agentForm.passwordHintKept') : t('admin.agentForm.passwordHint')}
         </span>
       </label>
       <label>
-        Phone (optional)
+        {t('admin.agentForm.phone')}
         <input type="tel" name="phone" value={form.phone} onChange={set('phone')} />
       </label>
       <label>
-        Role
+        {t('admin.agents.role')}
         <select name="role" value={form.role} onChange={set('role')}>
-          <option value="agent">Agent</option>
-          <option value="admin">Admin</option>
+          <option value="agent">{t('admin.agents.roleAgent')}</option>
+          <option value="admin">{t('admin.agents.roleAdmin')}</option>
         </select>
       </label>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saver.busy}>
-          {form.password === '' ? 'Invite agent' : 'Add agent'}
+          {form.password === '' ? t('admin.agentForm.invite') : t('admin.agentForm.add')}
         </button>
         <SaveResult saver={saver} />
       </div>

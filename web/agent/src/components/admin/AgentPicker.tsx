@@ -1,13 +1,14 @@
 /** Which agents receive a channel's chats; none ticked means every agent of the account. */
 import { useApp } from '../../context';
+import { t } from '../../i18n';
 
 export function AgentPicker({ value, onChange }: { value: number[]; onChange: (ids: number[]) => void }) {
   const { agents } = useApp();
   const list = Object.values(agents).filter((a) => a.active);
   return (
     <fieldset className="agent-picker">
-      <legend>Agents who receive its chats</legend>
-      <p className="muted small">None ticked: every agent of the account.</p>
+      <legend>{t('admin.agentPicker.legend')}</legend>
+      <p className="muted small">{t('admin.agentPicker.none')}</p>
       {list.map((a) => (
         <label key={a.id} className="check">
           <input

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
+import { t } from '../../i18n';
 import type { Agent, Department, Role } from '../../types';
 import { Link } from '../../router';
 import { useList } from '../useList';
@@ -32,17 +33,17 @@ export function Agents() {
   const sendLink = async (agent: Agent, kind: 'invite' | 'reset') => {
     setRowError(null);
     setSent(null);
-    if (kind === 'reset' && !window.confirm(`Force a password reset for ${agent.name}? Their password stops working and they are signed out everywhere.`))
-      return;
+    if (kind === 'reset' && !window.confirm(t('admin.agents.resetConfirm', { name: agent.name }))) return;
     try {
       const res = kind === 'invite' ? await api.inviteAgent(agent.id) : await api.forcePasswordReset(agent.id);
-      const what = kind === 'invite' ? 'invitation' : 'password-reset link';
+      const vars = { email: res.sent_to, name: agent.name };
+      const kept = mailSent === false;
       setSent({
         id: agent.id,
         text:
-          mailSent === false
-            ? `No mail is sent from this server (SMTP_URL is not set): the ${what} for ${res.sent_to} is kept on the Mail page. Copy its link there and give it to ${agent.name} yourself.`
-            : `The ${what} is on its way to ${res.sent_to}.`,
+          kind === 'invite'
+            ? t(kept ? 'admin.agents.inviteKept' : 'admin.agents.inviteSent', vars)
+            : t(kept ? 'admin.agents.resetKept' : 'admin.agents.resetSent', vars),
       });
     } catch (err) {
       setRowError({ id: agent.id, text: errorText(err) });
@@ -61,7 +62,7 @@ export function Agents() {
 
   return (
     <section className="page" aria-labelledby="agents-title">
-      <h1 id="agents-title">Agents</h1>
+      <h1 id="agents-title">{t('admin.agents.title')}</h1>
       <AgentForm
         onCreated={(a, invited) => {
           list.upsert(a);
@@ -86,16 +87,16 @@ export function Agents() {
       <ErrorText error={list.error} />
       <div className="table-wrap">
         <table>
-          <caption className="sr-only">Agents of the account</caption>
+          <caption className="sr-only">{t('admin.agents.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Departments</th>
-              <th scope="col">Status</th>
-              <th scope="col">Account</th>
-              <th scope="col">Password</th>
+              <th scope="col">{t('common.name')}</th>
+              <th scope="col">{t('common.email')}</th>
+              <th scope="col">{t('admin.agents.role')}</th>
+              <th scope="col">{t('admin.agents.departments')}</th>
+              <th scope="col">{t('admin.agents.status')}</th>
+              <th scope="col">{t('admin.agents.account')}</th>
+              <th scope="col">{t('common.password')}</th>
             </tr>
           </thead>
           <tbody>
@@ -104,48 +105,53 @@ export function Agents() {
                 <th scope="row">
                   <div className="row">
                     {a.name}
-                    <button type="button" aria-label={`Edit ${a.name}`} aria-expanded={editing === a.id} onClick={() => setEditing(a.id)}>
-                      Edit
+                    <button
+                      type="button"
+                      aria-label={t('admin.agents.editLabel', { name: a.name })}
+                      aria-expanded={editing === a.id}
+                      onClick={() => setEditing(a.id)}
+                    >
+                      {t('common.edit')}
                     </button>
                   </div>
                 </th>
                 <td>{a.email}</td>
                 <td>
                   <select
-                    aria-label={`Role of ${a.name}`}
+                    aria-label={t('admin.agents.roleOf', { name: a.name })}
                     value={a.role}
                     disabled={a.id === me.id}
                     onChange={(e) => void change(a, { role: e.target.value as Role })}
                   >
-                    <option value="agent">Agent</option>
-                    <option value="admin">Admin</option>
+                    <option value="agent">{t('admin.agents.roleAgent')}</option>
+                    <option value="admin">{t('admin.agents.roleAdmin')}</option>
                   </select>
                 </td>
                 <td>
                   {(a.department_ids ?? []).length === 0 ? (
-                    <span className="muted small">none</span>
+                    <span className="muted small">{t('admin.agents.noDepartment')}</span>
                   ) : (
-                    (a.department_ids ?? []).map((id) => depName.get(id) ?? `#${id}`).join(', ')
+                    (a.department_ids ?? []).map((id) => depName.get(id) ?? `#${id}`).join(t('admin.listSeparator'))
                   )}
                 </td>
-                <td>{a.status}</td>
+                <td>{t(`admin.agents.status.${a.status}`)}</td>
                 <td>
                   {a.id === me.id ? (
-                    <span className="muted small">you</span>
+                    <span className="muted small">{t('admin.agents.you')}</span>
                   ) : (
                     <button type="button" onClick={() => void change(a, { active: !a.active })}>
-                      {a.active ? 'Deactivate' : 'Reactivate'}
+                      {a.active ? t('admin.agents.deactivate') : t('admin.agents.reactivate')}
                     </button>
                   )}
                 </td>
                 <td>
                   {a.id !== me.id && a.active && (
                     <div className="row">
-                      <button type="button" onClick={() => void sendLink(a, 'invite')} aria-label={`Send ${a.name} an invitation`}>
-                        Send invitation
+                      <button type="button" onClick={() => void sendLink(a, 'invite')} aria-label={t('admin.agents.inviteLabel', { name: a.name })}>
+                        {t('admin.agents.invite')}
                       </button>
-                      <button type="button" onClick={() => void sendLink(a, 'reset')} aria-label={`Force a password reset for ${a.name}`}>
-                        Reset password
+                      <button type="button" onClick={() => void sendLink(a, 'reset')} aria-label={t('admin.agents.resetLabel', { name: a.name })}>
+                        {t('admin.agents.reset')}
                       </button>
                     </div>
                   )}
@@ -155,7 +161,7 @@ export function Agents() {
                       {mailSent === false && (
                         <>
                           {' '}
-                          <Link href="/admin/mail">Open the Mail page</Link>
+                          <Link href="/admin/mail">{t('admin.agents.openMail')}</Link>
                         </>
                       )}
                     </p>

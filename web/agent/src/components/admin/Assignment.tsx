@@ -11,15 +11,27 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { DepartmentChoiceDto, RoutingModeDto, RoutingSettingsDto } from '../../../../../protocol/routing';
 import { WIDGET_LANGUAGES, type WidgetLanguage } from '../../../../../protocol/widget';
 import { errorText } from '../../api';
+import { language, t, tn } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 import { routingApi } from '../../routingApi';
 import { ErrorText } from './ErrorText';
 
-const MODES: Array<[RoutingModeDto, string, string]> = [
-  ['manual', 'Manual', 'Every new chat waits in the Waiting queue for whoever presses Reply.'],
-  ['round_robin', 'Round robin', 'Each new chat is offered to the Online agent who was offered one longest ago.'],
-  ['least_busy', 'Least busy', 'Each new chat is offered to the Online agent holding the fewest chats.'],
+/** Each mode with the keys of its name and of what it does (read at render, in the agent's language). */
+const MODES: Array<[RoutingModeDto, TextKey, TextKey]> = [
+  ['manual', 'admin.assignment.mode.manual', 'admin.assignment.modeHelp.manual'],
+  ['round_robin', 'admin.assignment.mode.round_robin', 'admin.assignment.modeHelp.round_robin'],
+  ['least_busy', 'admin.assignment.mode.least_busy', 'admin.assignment.modeHelp.least_busy'],
 ];
-const modeName = (m: RoutingModeDto): string => MODES.find(([k]) => k === m)?.[1] ?? m;
+const modeName = (m: RoutingModeDto): string => {
+  const key = MODES.find(([k]) => k === m)?.[1];
+  return key ? t(key) : m;
+};
+/** A mode's name inside a sentence ("Saved: round robin, …"). */
+const IN_SENTENCE: Record<RoutingModeDto, TextKey> = {
+  manual: 'admin.assignment.modeInSentence.manual',
+  round_robin: 'admin.assignment.modeInSentence.round_robin',
+  least_busy: 'admin.assignment.modeInSentence.least_busy',
+};
 
 /** A two-column table of named rows (a department, an agent, a widget): the name, then the control `cell` gives it. */
 function NamedRowsTable<T extends { id: number; name: string }>({
@@ -99,44 +111,39 @@ function AccountForm({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v:
       everyone_after_seconds: toEveryone ? Number(wait) : null,
     });
     onSaved(next);
-    const when =
-      next.everyone_after_seconds === null
-        ? "department chats stay with their department's agents"
-        : `department chats go to everyone after ${next.everyone_after_seconds} s`;
-    return next.mode === 'manual'
-      ? `Saved: manual; ${when}.`
-      : `Saved: ${modeName(next.mode).toLowerCase()}, ${next.offer_timeout_seconds} s to accept; ${when}.`;
+    const vars = { seconds: String(next.everyone_after_seconds ?? ''), timeout: String(next.offer_timeout_seconds), mode: t(IN_SENTENCE[next.mode]) };
+    const stay = next.everyone_after_seconds === null;
+    if (next.mode === 'manual') return t(stay ? 'admin.assignment.savedManualStay' : 'admin.assignment.savedManualEveryone', vars);
+    return t(stay ? 'admin.assignment.savedModeStay' : 'admin.assignment.savedModeEveryone', vars);
   };
   return (
-    <section className="card" aria-label="How new chats reach agents">
-      <h2>How new chats reach agents</h2>
+    <section className="card" aria-label={t('admin.assignment.accountTitle')}>
+      <h2>{t('admin.assignment.accountTitle')}</h2>
       <fieldset>
-        <legend className="sr-only">Assignment mode</legend>
+        <legend className="sr-only">{t('admin.assignment.modeLegend')}</legend>
         {MODES.map(([key, label, help]) => (
           <label key={key} className="check">
             <input type="radio" name="routing-mode" value={key} checked={mode === key} onChange={() => setMode(key)} />
-            <strong>{label}</strong> <span className="muted small">{help}</span>
+            <strong>{t(label)}</strong> <span className="muted small">{t(help)}</span>
           </label>
         ))}
       </fieldset>
-      <p className="muted small">
-        An offered chat stays in everyone&apos;s Waiting queue: anyone may still take it. Not accepted in time, it is offered to the next agent.
-      </p>
+      <p className="muted small">{t('admin.assignment.offerHint')}</p>
       <label>
-        Seconds an agent has to accept an offered chat
+        {t('admin.assignment.timeout')}
         <input type="number" name="offer-timeout" min={5} max={600} value={timeout} onChange={(e) => setTimeoutValue(e.target.value)} />
       </label>
       <label className="check">
         <input type="checkbox" name="to-everyone" checked={toEveryone} onChange={(e) => setToEveryone(e.target.checked)} />
-        Offer a department&apos;s chats to everyone when its agents have not taken them
+        {t('admin.assignment.toEveryone')}
       </label>
       {toEveryone && (
         <label>
-          after (seconds)
+          {t('admin.assignment.after')}
           <input type="number" name="everyone-after" min={0} max={86400} value={wait} onChange={(e) => setWait(e.target.value)} />
         </label>
       )}
-      <SaveRow label="Save assignment" onSave={save} />
+      <SaveRow label={t('admin.assignment.save')} onSave={save} />
     </section>
   );
 }
@@ -147,36 +154,36 @@ function DepartmentModes({ view, onSaved }: { view: RoutingSettingsDto; onSaved:
     const next = await routingApi.saveRouting({ departments: view.departments.map((d) => ({ id: d.id, mode: modes[d.id] ?? null })) });
     onSaved(next);
     const own = next.departments.filter((d) => d.mode !== null).length;
-    return own === 0 ? "Saved: every department follows the account's mode." : `Saved: ${own} department${own === 1 ? '' : 's'} with a mode of its own.`;
+    return own === 0 ? t('admin.assignment.departmentsSavedNone') : tn('admin.assignment.departmentsSaved', own);
   };
   return (
-    <section className="card" aria-label="Departments">
-      <h2>Departments</h2>
-      <p className="muted small">A department&apos;s chats are offered to its agents first, by its own mode or the account&apos;s.</p>
+    <section className="card" aria-label={t('admin.assignment.departmentsTitle')}>
+      <h2>{t('admin.assignment.departmentsTitle')}</h2>
+      <p className="muted small">{t('admin.assignment.departmentsHint')}</p>
       {view.departments.length === 0 ? (
-        <p className="muted">No departments yet: make them under Departments, then choose how their chats are assigned here.</p>
+        <p className="muted">{t('admin.assignment.noDepartments')}</p>
       ) : (
         <>
           <NamedRowsTable
-            label="Modes of the departments"
-            headings={['Department', 'Mode']}
+            label={t('admin.assignment.departmentModes')}
+            headings={[t('admin.assignment.department'), t('admin.assignment.modeHeading')]}
             rows={view.departments}
             cell={(d) => (
               <select
-                aria-label={`Mode of ${d.name}`}
+                aria-label={t('admin.assignment.modeOf', { name: d.name })}
                 value={modes[d.id] ?? ''}
                 onChange={(e) => setModes((m) => ({ ...m, [d.id]: e.target.value === '' ? null : (e.target.value as RoutingModeDto) }))}
               >
-                <option value="">As the account ({modeName(view.mode)})</option>
+                <option value="">{t('admin.assignment.asAccount', { mode: modeName(view.mode) })}</option>
                 {MODES.map(([key, label]) => (
                   <option key={key} value={key}>
-                    {label}
+                    {t(label)}
                   </option>
                 ))}
               </select>
             )}
           />
-          <SaveRow label="Save department modes" onSave={save} />
+          <SaveRow label={t('admin.assignment.saveDepartments')} onSave={save} />
         </>
       )}
     </section>
@@ -193,67 +200,61 @@ function AgentLimits({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v:
     });
     onSaved(next);
     const limited = next.agents.filter((a) => a.max_chats !== null).length;
-    return limited === 0 ? 'Saved: no agent has a limit.' : `Saved: ${limited} agent${limited === 1 ? ' has a limit' : 's have limits'}.`;
+    return limited === 0 ? t('admin.assignment.limitsSavedNone') : tn('admin.assignment.limitsSaved', limited);
   };
   return (
-    <section className="card" aria-label="Chats at once">
-      <h2>Chats at once</h2>
-      <p className="muted small">An agent holding this many chats (accepted or offered) is not offered more. Empty: no limit.</p>
+    <section className="card" aria-label={t('admin.assignment.limitsTitle')}>
+      <h2>{t('admin.assignment.limitsTitle')}</h2>
+      <p className="muted small">{t('admin.assignment.limitsHint')}</p>
       {view.agents.length === 0 ? (
-        <p className="muted">No agents yet: add them under Agents.</p>
+        <p className="muted">{t('admin.assignment.noAgents')}</p>
       ) : (
         <>
           <NamedRowsTable
-            label="Chat limits of the agents"
-            headings={['Agent', 'Most chats at once']}
+            label={t('admin.assignment.limitsTable')}
+            headings={[t('admin.assignment.agent'), t('admin.assignment.mostChats')]}
             rows={view.agents}
             cell={(a) => (
               <input
                 type="number"
                 min={1}
                 max={1000}
-                aria-label={`Chat limit of ${a.name}`}
-                placeholder="No limit"
+                aria-label={t('admin.assignment.limitOf', { name: a.name })}
+                placeholder={t('admin.assignment.noLimit')}
                 value={limits[a.id] ?? ''}
                 onChange={(e) => setLimits((l) => ({ ...l, [a.id]: e.target.value }))}
               />
             )}
           />
-          <SaveRow label="Save limits" onSave={save} />
+          <SaveRow label={t('admin.assignment.saveLimits')} onSave={save} />
         </>
       )}
     </section>
   );
 }
 
-const CHOICES: Array<[DepartmentChoiceDto, string]> = [
-  ['off', 'Off: no question'],
-  ['optional', 'Optional: the visitor may pick one'],
-  ['required', 'Required: the visitor picks one before the first message'],
+const CHOICES: Array<[DepartmentChoiceDto, TextKey]> = [
+  ['off', 'admin.assignment.choice.off'],
+  ['optional', 'admin.assignment.choice.optional'],
+  ['required', 'admin.assignment.choice.required'],
 ];
 
-/** The widget's languages other than English (department names as they are serve English), by their English name. */
-const LANGUAGE_NAMES: Record<Exclude<WidgetLanguage, 'en'>, string> = {
-  ar: 'Arabic',
-  de: 'German',
-  fr: 'French',
-  pt: 'Portuguese',
-  ru: 'Russian',
-  es: 'Spanish',
-  tr: 'Turkish',
-  uk: 'Ukrainian',
-};
-const NAME_LANGUAGES = WIDGET_LANGUAGES.filter((l): l is Exclude<WidgetLanguage, 'en'> => l !== 'en').sort((a, b) =>
-  LANGUAGE_NAMES[a].localeCompare(LANGUAGE_NAMES[b]),
-);
-type NameLanguage = (typeof NAME_LANGUAGES)[number];
+/** The widget's languages other than English (department names as they are serve English). */
+type NameLanguage = Exclude<WidgetLanguage, 'en'>;
+const NAME_LANGUAGES = WIDGET_LANGUAGES.filter((l): l is NameLanguage => l !== 'en');
+/** A widget language's name in the agent's language ("Arabic", "Arabisch"), from Intl. */
+const languageName = (l: NameLanguage): string => new Intl.DisplayNames([language()], { type: 'language' }).of(l) ?? l;
+/** The languages by their name in the agent's language, as the agent reads the list. */
+const sortedLanguages = (): NameLanguage[] => [...NAME_LANGUAGES].sort((a, b) => languageName(a).localeCompare(languageName(b), language()));
 
 function WidgetChoice({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v: RoutingSettingsDto) => void }) {
   const [choices, setChoices] = useState<Record<number, DepartmentChoiceDto>>(() => Object.fromEntries(view.widgets.map((w) => [w.id, w.department_choice])));
   /** Every department's names, in every language, as edited (saved together). */
   const [names, setNames] = useState<Record<number, Record<string, string>>>(() => Object.fromEntries(view.departments.map((d) => [d.id, { ...d.names }])));
   // The first language that has a name already, else the first of the list.
-  const [language, setLanguage] = useState<NameLanguage>(() => NAME_LANGUAGES.find((l) => view.departments.some((d) => d.names[l])) ?? NAME_LANGUAGES[0]);
+  const [nameLanguage, setNameLanguage] = useState<NameLanguage>(
+    () => sortedLanguages().find((l) => view.departments.some((d) => d.names[l])) ?? sortedLanguages()[0],
+  );
   const named = (l: NameLanguage) => view.departments.filter((d) => (names[d.id]?.[l] ?? '').trim() !== '').length;
   const save = async () => {
     const next = await routingApi.saveRouting({
@@ -266,31 +267,29 @@ function WidgetChoice({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v
     });
     onSaved(next);
     const asking = next.widgets.filter((w) => w.department_choice !== 'off').length;
-    return asking === 0 ? 'Saved: no widget asks for a department.' : `Saved: ${asking} widget${asking === 1 ? ' asks' : 's ask'} for a department.`;
+    return asking === 0 ? t('admin.assignment.choiceSavedNone') : tn('admin.assignment.choiceSaved', asking);
   };
   return (
-    <section className="card" aria-label="Department choice in the widget">
-      <h2>Department choice in the widget</h2>
-      <p className="muted small">
-        Before the first message the widget can ask which department the visitor wants; the chat then goes to that department&apos;s agents first.
-      </p>
+    <section className="card" aria-label={t('admin.assignment.choiceTitle')}>
+      <h2>{t('admin.assignment.choiceTitle')}</h2>
+      <p className="muted small">{t('admin.assignment.choiceHint')}</p>
       {view.widgets.length === 0 ? (
-        <p className="muted">No widgets yet: add one under Channels.</p>
+        <p className="muted">{t('admin.assignment.noWidgets')}</p>
       ) : (
         <>
           <NamedRowsTable
-            label="Department choice of the widgets"
-            headings={['Widget', 'Asks for a department']}
+            label={t('admin.assignment.choiceTable')}
+            headings={[t('admin.assignment.widget'), t('admin.assignment.asks')]}
             rows={view.widgets}
             cell={(w) => (
               <select
-                aria-label={`Department choice of ${w.name}`}
+                aria-label={t('admin.assignment.choiceOf', { name: w.name })}
                 value={choices[w.id] ?? 'off'}
                 onChange={(e) => setChoices((c) => ({ ...c, [w.id]: e.target.value as DepartmentChoiceDto }))}
               >
                 {CHOICES.map(([key, label]) => (
                   <option key={key} value={key}>
-                    {label}
+                    {t(label)}
                   </option>
                 ))}
               </select>
@@ -299,38 +298,37 @@ function WidgetChoice({ view, onSaved }: { view: RoutingSettingsDto; onSaved: (v
           {view.departments.length > 0 && (
             <>
               <label className="name-language">
-                Department names for visitors who speak
-                <select value={language} onChange={(e) => setLanguage(e.target.value as NameLanguage)}>
-                  {NAME_LANGUAGES.map((l) => {
+                {t('admin.assignment.namesFor')}
+                <select value={nameLanguage} onChange={(e) => setNameLanguage(e.target.value as NameLanguage)}>
+                  {sortedLanguages().map((l) => {
                     const n = named(l);
                     return (
                       <option key={l} value={l}>
-                        {LANGUAGE_NAMES[l]}
-                        {n > 0 ? ` (${n} named)` : ''}
+                        {n > 0 ? tn('admin.assignment.languageNamed', n, { language: languageName(l) }) : languageName(l)}
                       </option>
                     );
                   })}
                 </select>
               </label>
               <NamedRowsTable
-                label={`Department names for ${LANGUAGE_NAMES[language]}-speaking visitors`}
-                headings={['Department', `Name shown in ${LANGUAGE_NAMES[language]} (empty: the name as it is)`]}
+                label={t('admin.assignment.namesTable', { language: languageName(nameLanguage) })}
+                headings={[t('admin.assignment.department'), t('admin.assignment.nameShownIn', { language: languageName(nameLanguage) })]}
                 rows={view.departments}
                 cell={(d) => (
                   <input
-                    aria-label={`${LANGUAGE_NAMES[language]} name of ${d.name}`}
-                    lang={language}
-                    dir={language === 'ar' ? 'rtl' : undefined}
+                    aria-label={t('admin.assignment.nameOf', { language: languageName(nameLanguage), name: d.name })}
+                    lang={nameLanguage}
+                    dir={nameLanguage === 'ar' ? 'rtl' : undefined}
                     maxLength={100}
                     placeholder={d.name}
-                    value={names[d.id]?.[language] ?? ''}
-                    onChange={(e) => setNames((all) => ({ ...all, [d.id]: { ...all[d.id], [language]: e.target.value } }))}
+                    value={names[d.id]?.[nameLanguage] ?? ''}
+                    onChange={(e) => setNames((all) => ({ ...all, [d.id]: { ...all[d.id], [nameLanguage]: e.target.value } }))}
                   />
                 )}
               />
             </>
           )}
-          <SaveRow label="Save department choice" onSave={save} />
+          <SaveRow label={t('admin.assignment.saveChoice')} onSave={save} />
         </>
       )}
     </section>
@@ -345,10 +343,8 @@ export function Assignment() {
   }, []);
   return (
     <section className="page assignment" aria-labelledby="assignment-title">
-      <h1 id="assignment-title">Assignment</h1>
-      <p className="muted small">
-        Whether a new chat waits in Waiting for whoever takes it or is offered to one agent at a time; each department, agent and widget below can change how.
-      </p>
+      <h1 id="assignment-title">{t('admin.assignment.title')}</h1>
+      <p className="muted small">{t('admin.assignment.intro')}</p>
       {view ? (
         <>
           <AccountForm view={view} onSaved={setView} />
@@ -359,7 +355,7 @@ export function Assignment() {
       ) : error ? (
         <ErrorText error={error} />
       ) : (
-        <p className="muted">Loading…</p>
+        <p className="muted">{t('common.loading')}</p>
       )}
     </section>
   );

@@ -5,7 +5,8 @@
  */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
-import { dateTime } from '../../format';
+import { formatDateTime, t } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 import type { AuditEntry } from '../../types';
 import { useList } from '../useList';
 import { ErrorText } from './ErrorText';
@@ -13,39 +14,56 @@ import { ErrorText } from './ErrorText';
 const PAGE = 50;
 
 /** What each action is, in the reader's words. */
-const ACTIONS: Record<string, string> = {
-  'data.exported': 'Downloaded all data',
-  'visitor.exported': "Exported a visitor's data",
-  'visitor.erased': 'Erased a visitor',
-  'visitor.files_freed': "Deleted a visitor's files",
-  'chat.files_freed': "Deleted a chat's files",
-  'settings.updated': 'Changed the settings',
-  'settings.webhook_secret_rotated': 'Replaced the webhook secret',
-  'settings.webhooks_resumed': 'Resumed the event webhooks',
-  'routing.updated': 'Changed the assignment of chats',
-  'channel.created': 'Added a channel',
-  'channel.updated': 'Changed a channel',
-  'channel.deleted': 'Deleted a channel',
-  'agent.created': 'Added an agent',
-  'agent.updated': 'Changed an agent',
-  'agent.invited': 'Sent an invitation',
-  'agent.password_reset': "Reset an agent's password",
-  'agent.password_changed': 'Changed their own password',
-  'department.created': 'Added a department',
-  'department.updated': 'Changed a department',
-  'department.deleted': 'Deleted a department',
-  'department.agents_changed': "Changed a department's agents",
-  'department.hours_changed': "Changed a department's working hours",
-  'password.reset_requested': 'Asked for a password reset link',
-  'password.set_from_link': 'Chose a password from a link',
-  'sign_in_throttle.cleared': 'Cleared a sign-in throttle',
-  'backup.taken': 'Took a backup',
-  'backup.restored': 'Restored a backup',
+const ACTIONS: Record<string, TextKey> = {
+  'data.exported': 'admin.audit.action.data.exported',
+  'visitor.exported': 'admin.audit.action.visitor.exported',
+  'visitor.erased': 'admin.audit.action.visitor.erased',
+  'visitor.files_freed': 'admin.audit.action.visitor.files_freed',
+  'chat.files_freed': 'admin.audit.action.chat.files_freed',
+  'settings.updated': 'admin.audit.action.settings.updated',
+  'settings.webhook_secret_rotated': 'admin.audit.action.settings.webhook_secret_rotated',
+  'settings.webhooks_resumed': 'admin.audit.action.settings.webhooks_resumed',
+  'routing.updated': 'admin.audit.action.routing.updated',
+  'channel.created': 'admin.audit.action.channel.created',
+  'channel.updated': 'admin.audit.action.channel.updated',
+  'channel.deleted': 'admin.audit.action.channel.deleted',
+  'agent.created': 'admin.audit.action.agent.created',
+  'agent.updated': 'admin.audit.action.agent.updated',
+  'agent.invited': 'admin.audit.action.agent.invited',
+  'agent.password_reset': 'admin.audit.action.agent.password_reset',
+  'agent.password_changed': 'admin.audit.action.agent.password_changed',
+  'department.created': 'admin.audit.action.department.created',
+  'department.updated': 'admin.audit.action.department.updated',
+  'department.deleted': 'admin.audit.action.department.deleted',
+  'department.agents_changed': 'admin.audit.action.department.agents_changed',
+  'department.hours_changed': 'admin.audit.action.department.hours_changed',
+  'password.reset_requested': 'admin.audit.action.password.reset_requested',
+  'password.set_from_link': 'admin.audit.action.password.set_from_link',
+  'sign_in_throttle.cleared': 'admin.audit.action.sign_in_throttle.cleared',
+  'backup.taken': 'admin.audit.action.backup.taken',
+  'backup.restored': 'admin.audit.action.backup.restored',
 };
 
+/** What an action was done to, by its kind, in the reader's words ("agent 5"). */
+const TARGETS: Record<string, TextKey> = {
+  agent: 'admin.audit.target.agent',
+  channel: 'admin.audit.target.channel',
+  chat: 'admin.audit.target.chat',
+  department: 'admin.audit.target.department',
+  mail: 'admin.audit.target.mail',
+  sign_in_throttle: 'admin.audit.target.sign_in_throttle',
+  visitor: 'admin.audit.target.visitor',
+};
+
+function target(e: AuditEntry): string {
+  if (!e.target) return '—';
+  const id = String(e.target.id);
+  return e.target.type in TARGETS ? t(TARGETS[e.target.type], { id }) : `${e.target.type.replace(/_/g, ' ')} ${id}`;
+}
+
 function who(e: AuditEntry): string {
-  if (e.agent) return e.agent.name ?? `Agent ${e.agent.id}`;
-  return e.action.startsWith('password.') ? 'Someone signed out' : 'The server (command line)';
+  if (e.agent) return e.agent.name ?? t('admin.audit.agentNumber', { id: String(e.agent.id) });
+  return e.action.startsWith('password.') ? t('admin.audit.signedOut') : t('admin.audit.server');
 }
 
 export function AuditLog() {
@@ -66,14 +84,11 @@ export function AuditLog() {
 
   return (
     <section className="page" aria-labelledby="audit-title">
-      <h1 id="audit-title">Audit log</h1>
+      <h1 id="audit-title">{t('admin.audit.title')}</h1>
       <div className="row">
-        <p className="muted grow">
-          Who changed the account or took its data, and when: exports, erasures, settings, channels, agents, departments, password resets and sign-in throttle
-          clears. Kept for AUDIT_RETENTION_DAYS (a year unless the server sets it).
-        </p>
+        <p className="muted grow">{t('admin.audit.intro')}</p>
         <button type="button" onClick={list.reload}>
-          Refresh
+          {t('admin.refresh')}
         </button>
       </div>
       <ErrorText error={error ?? list.error} />
@@ -81,20 +96,20 @@ export function AuditLog() {
         <table className="audit">
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">To what</th>
-              <th scope="col">From</th>
+              <th scope="col">{t('admin.audit.when')}</th>
+              <th scope="col">{t('admin.audit.who')}</th>
+              <th scope="col">{t('admin.audit.what')}</th>
+              <th scope="col">{t('admin.audit.toWhat')}</th>
+              <th scope="col">{t('admin.audit.from')}</th>
             </tr>
           </thead>
           <tbody>
             {list.items.map((e) => (
               <tr key={e.id} data-action={e.action}>
-                <td>{dateTime(e.at)}</td>
+                <td>{formatDateTime(e.at)}</td>
                 <td>{who(e)}</td>
-                <td>{ACTIONS[e.action] ?? e.action}</td>
-                <td>{e.target ? `${e.target.type.replace(/_/g, ' ')} ${e.target.id}` : '—'}</td>
+                <td>{e.action in ACTIONS ? t(ACTIONS[e.action]) : e.action}</td>
+                <td>{target(e)}</td>
                 <td className="break">{e.address ?? '—'}</td>
               </tr>
             ))}
@@ -103,12 +118,12 @@ export function AuditLog() {
       )}
       {list.items.length === 0 && !list.loading && !list.error && (
         <p className="muted" data-empty="audit">
-          Nothing recorded yet. Changes to settings, channels and agents, data exports and erasures will appear here.
+          {t('admin.audit.empty')}
         </p>
       )}
       {more && list.items.length >= PAGE && (
         <button type="button" onClick={() => void loadMore()}>
-          Load older
+          {t('admin.loadOlder')}
         </button>
       )}
     </section>

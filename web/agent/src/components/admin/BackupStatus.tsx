@@ -3,8 +3,12 @@
  * backup (when, how large, its result), a failure before it, and when the
  * next falls due; without BACKUP_DIR, how to turn them on.
  */
-import { dateTime } from '../../format';
+import { formatDateTime, formatNumber, t, tn } from '../../i18n';
 import type { BackupRun, SystemInfo } from '../../types';
+import { fillIn } from './fillIn';
+
+/** The command that takes a backup by hand: code, the same in every language. */
+const BACKUP_COMMAND = 'npm run backup -- <file>';
 
 function size(bytes: number | null): string {
   if (bytes === null) return '';
@@ -16,7 +20,7 @@ function size(bytes: number | null): string {
     v /= 1024;
     i++;
   }
-  return `${v.toFixed(1)} ${units[i]}`;
+  return `${formatNumber(v, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ${units[i]}`;
 }
 
 function RunLine({ run, label }: { run: BackupRun; label: string }) {
@@ -24,15 +28,17 @@ function RunLine({ run, label }: { run: BackupRun; label: string }) {
   return (
     <div className={failed ? 'notice paused' : 'card'} data-backup={run.status}>
       <p>
-        <strong>{label}:</strong> {dateTime(run.started_at)} —{' '}
+        <strong>{t('admin.backup.runLabel', { label })}</strong> {formatDateTime(run.started_at)} —{' '}
         {run.status === 'ok' ? (
-          <>
-            succeeded, {size(run.size_bytes)} ({run.chats ?? 0} chats, {run.messages ?? 0} messages)
-          </>
+          t('admin.backup.succeeded', {
+            size: size(run.size_bytes),
+            chats: tn('admin.backup.chats', run.chats ?? 0),
+            messages: tn('admin.backup.messages', run.messages ?? 0),
+          })
         ) : failed ? (
-          <strong>failed</strong>
+          <strong>{t('admin.backup.failed')}</strong>
         ) : (
-          'running'
+          t('admin.backup.running')
         )}
       </p>
       {run.file && <p className="muted small break">{run.file}</p>}
@@ -45,22 +51,26 @@ export function BackupStatus({ backups }: { backups: SystemInfo['backups'] }) {
   if (!backups.enabled) {
     return (
       <p className="muted" data-empty="backups">
-        Scheduled backups are off: set BACKUP_DIR (and BACKUP_INTERVAL_HOURS, BACKUP_KEEP) and restart Parley to turn them on.{' '}
-        <code>npm run backup -- &lt;file&gt;</code> takes one at any time.
+        {t('admin.backup.off')} {fillIn(t('admin.backup.offCommand'), { command: <code dir="ltr">{BACKUP_COMMAND}</code> })}
       </p>
     );
   }
   return (
     <>
       <p>
-        Every {backups.interval_hours === 1 ? 'hour' : `${backups.interval_hours} hours`} into <code className="break">{backups.dir}</code>, the last{' '}
-        {backups.keep} kept.
+        {fillIn(tn('admin.backup.every', backups.interval_hours, { keep: backups.keep }), {
+          dir: (
+            <code dir="ltr" className="break">
+              {backups.dir}
+            </code>
+          ),
+        })}
       </p>
-      {backups.last ? <RunLine run={backups.last} label="Last backup" /> : <p className="muted">No scheduled backup has been taken yet.</p>}
-      {backups.last_failed && <RunLine run={backups.last_failed} label="Last failed backup" />}
+      {backups.last ? <RunLine run={backups.last} label={t('admin.backup.last')} /> : <p className="muted">{t('admin.backup.none')}</p>}
+      {backups.last_failed && <RunLine run={backups.last_failed} label={t('admin.backup.lastFailed')} />}
       {backups.next_at !== null && (
         <p>
-          <strong>Next backup:</strong> {dateTime(backups.next_at)}
+          <strong>{t('admin.backup.next')}</strong> {formatDateTime(backups.next_at)}
         </p>
       )}
     </>

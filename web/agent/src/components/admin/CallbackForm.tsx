@@ -8,18 +8,12 @@
  * Save button, a refusal in the screen's words.
  */
 import { useState, type FormEvent } from 'react';
+import { t } from '../../i18n';
 import type { CallbackHours, CallbackSettings, Settings } from '../../types';
 import { SaveResult, useSaver } from './SaveResult';
+import { weekdayName } from './weekdays';
 
-const DAYS = [
-  ['mon', 'Monday'],
-  ['tue', 'Tuesday'],
-  ['wed', 'Wednesday'],
-  ['thu', 'Thursday'],
-  ['fri', 'Friday'],
-  ['sat', 'Saturday'],
-  ['sun', 'Sunday'],
-] as const;
+const DAYS = [['mon'], ['tue'], ['wed'], ['thu'], ['fri'], ['sat'], ['sun']] as const;
 
 type Day = (typeof DAYS)[number][0];
 
@@ -48,10 +42,14 @@ const ENABLED_BALANCE = 36_000;
 /** "10 h", "1 h 30 min", "45 s": what a number of seconds of call time is. */
 function duration(text: string): string {
   const s = Number(text);
-  if (!Number.isInteger(s) || s <= 0) return 'none';
+  if (!Number.isInteger(s) || s <= 0) return t('admin.callback.none');
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
-  const parts = [h && `${h} h`, m && `${m} min`, s % 60 && `${s % 60} s`].filter(Boolean);
+  const parts = [
+    h && t('admin.callback.hours', { n: h }),
+    m && t('admin.callback.minutes', { n: m }),
+    s % 60 && t('admin.callback.seconds', { n: s % 60 }),
+  ].filter(Boolean);
   return parts.join(' ');
 }
 
@@ -67,13 +65,13 @@ export function CallbackForm({ callback, onSave }: { callback: CallbackSettings;
     e.preventDefault();
     void saver.run(
       () => onSave({ enabled, balance_seconds: Number(balance) || 0, timezone: timezone.trim() || 'UTC', hours: always ? null : toHours(days) }),
-      (s) => (s.callback.enabled ? 'Callback settings saved.' : 'Callback settings saved; callbacks are off.'),
+      (s) => (s.callback.enabled ? t('admin.callback.saved') : t('admin.callback.savedOff')),
     );
   };
 
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="callback-title">
-      <h2 id="callback-title">Callbacks</h2>
+      <h2 id="callback-title">{t('admin.callback.title')}</h2>
       <label className="check">
         <input
           type="checkbox"
@@ -85,13 +83,12 @@ export function CallbackForm({ callback, onSave }: { callback: CallbackSettings;
             if (e.target.checked && !(Number(balance) > 0)) setBalance(String(ENABLED_BALANCE));
           }}
         />
-        Visitors may ask to be called back
+        {t('admin.callback.enabled')}
       </label>
       <p id="cb-enabled-hint" className="muted small">
-        The widget then shows &quot;Call me back&quot;: the visitor leaves a phone number, it appears on the Calls page (and is mailed to the notification
-        addresses), and an agent rings it from their own phone.
+        {t('admin.callback.enabledHint')}
       </p>
-      <label htmlFor="cb-balance">Call time left (seconds)</label>
+      <label htmlFor="cb-balance">{t('admin.callback.balance')}</label>
       <input
         id="cb-balance"
         name="balance_seconds"
@@ -103,36 +100,39 @@ export function CallbackForm({ callback, onSave }: { callback: CallbackSettings;
         onChange={(e) => setBalance(e.target.value)}
       />
       <p id="cb-balance-hint" className="muted small">
-        {duration(balance)} left. Every call is charged from its first &quot;connected&quot; to its end; at 0 the widget says calls are not available. Switching
-        callbacks on with none left gives 36000 (10 hours).
+        {t('admin.callback.balanceHint', { left: duration(balance) })}
       </p>
-      <label htmlFor="cb-timezone">Time zone (IANA, e.g. Europe/Berlin)</label>
+      <label htmlFor="cb-timezone">{t('admin.timezone')}</label>
       <input id="cb-timezone" name="timezone" aria-describedby="cb-timezone-hint" value={timezone} onChange={(e) => setTimezone(e.target.value)} />
       <p id="cb-timezone-hint" className="muted small">
-        The zone the opening hours below are in; the widget shows them with it.
+        {t('admin.callback.timezoneHint')}
       </p>
       <label className="check">
         <input type="checkbox" name="always_open" checked={always} aria-describedby="cb-always-hint" onChange={(e) => setAlways(e.target.checked)} />
-        Always open
+        {t('admin.alwaysOpen')}
       </label>
       <p id="cb-always-hint" className="muted small">
-        Requests are taken at any hour. Otherwise only within the opening hours; outside them the widget says calls are not available and when they are. While
-        no agent is online the widget never says &quot;in a moment&quot;: it says the visitor is called back within these hours.
+        {t('admin.callback.alwaysHint')}
       </p>
       {!always && (
         <fieldset className="hours">
-          <legend>Opening hours (HH:MM-HH:MM, comma-separated; empty: closed)</legend>
-          {DAYS.map(([day, label]) => (
+          <legend>{t('admin.callback.openingHours')}</legend>
+          {DAYS.map(([day]) => (
             <label key={day} className="day">
-              <span>{label}</span>
-              <input name={`hours_${day}`} value={days[day]} placeholder="closed" onChange={(e) => setDays((d) => ({ ...d, [day]: e.target.value }))} />
+              <span>{weekdayName(day)}</span>
+              <input
+                name={`hours_${day}`}
+                value={days[day]}
+                placeholder={t('admin.closedPlaceholder')}
+                onChange={(e) => setDays((d) => ({ ...d, [day]: e.target.value }))}
+              />
             </label>
           ))}
         </fieldset>
       )}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saver.busy}>
-          Save callback settings
+          {t('admin.callback.save')}
         </button>
         <SaveResult saver={saver} />
       </div>

@@ -5,6 +5,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { api, errorText, type CannedResponseFields } from '../../api';
 import { forgetCannedResponses, MESSAGE_LIMIT } from '../../canned';
+import { t } from '../../i18n';
 import type { CannedResponse } from '../../types';
 import { useList } from '../useList';
 import { ConfirmButton } from './ConfirmButton';
@@ -13,20 +14,28 @@ import { ErrorText } from './ErrorText';
 const EMPTY: CannedResponseFields = { shortcut: '', title: '', text: '' };
 
 /** Shortcut, title and text inputs, shared by the add form and each row. */
-function CannedFields({ value, onChange, label }: { value: CannedResponseFields; onChange: (v: CannedResponseFields) => void; label: string }) {
+function CannedFields({ value, onChange, of }: { value: CannedResponseFields; onChange: (v: CannedResponseFields) => void; of?: string }) {
   const id = useId();
   const set = (key: keyof CannedResponseFields) => (e: { target: { value: string } }) => onChange({ ...value, [key]: e.target.value });
   return (
     <div className="form-grid">
-      <label htmlFor={`${id}-shortcut`}>Shortcut{label}</label>
-      <input id={`${id}-shortcut`} name="shortcut" required maxLength={33} placeholder="refund-policy" value={value.shortcut} onChange={set('shortcut')} />
-      <label htmlFor={`${id}-title`}>Title{label}</label>
+      <label htmlFor={`${id}-shortcut`}>{of ? t('admin.canned.shortcutOf', { shortcut: of }) : t('admin.canned.shortcut')}</label>
+      <input
+        id={`${id}-shortcut`}
+        name="shortcut"
+        required
+        maxLength={33}
+        placeholder={t('admin.canned.shortcutPlaceholder')}
+        value={value.shortcut}
+        onChange={set('shortcut')}
+      />
+      <label htmlFor={`${id}-title`}>{of ? t('admin.canned.titleOf', { shortcut: of }) : t('admin.canned.titleField')}</label>
       <input id={`${id}-title`} name="title" required maxLength={200} value={value.title} onChange={set('title')} />
-      <label htmlFor={`${id}-text`}>Text{label}</label>
+      <label htmlFor={`${id}-text`}>{of ? t('admin.canned.textOf', { shortcut: of }) : t('admin.canned.text')}</label>
       <textarea id={`${id}-text`} name="text" required rows={3} maxLength={2000} value={value.text} onChange={set('text')} />
       <p className="muted small">
-        {value.text.length}/2000
-        {value.text.length > MESSAGE_LIMIT && ` — a message holds at most ${MESSAGE_LIMIT} characters, so agents must shorten this one before sending`}
+        {t('admin.canned.length', { length: String(value.text.length), max: '2000' })}
+        {value.text.length > MESSAGE_LIMIT && t('admin.canned.tooLong', { limit: String(MESSAGE_LIMIT) })}
       </p>
     </div>
   );
@@ -53,20 +62,20 @@ function CannedRow({ item, onChanged, onRemoved }: { item: CannedResponse; onCha
       const changed = await api.updateCannedResponse(item.id, draft);
       setDraft({ shortcut: changed.shortcut, title: changed.title, text: changed.text });
       onChanged(changed);
-      setSaved('Saved.');
+      setSaved(t('admin.saved'));
     });
   };
   return (
     <li className="card" data-canned-id={item.id}>
-      <form onSubmit={save} aria-label={`Canned response /${item.shortcut}`}>
-        <CannedFields value={draft} onChange={setDraft} label={` of /${item.shortcut}`} />
+      <form onSubmit={save} aria-label={t('admin.canned.rowLabel', { shortcut: item.shortcut })}>
+        <CannedFields value={draft} onChange={setDraft} of={item.shortcut} />
         <div className="row">
           <button type="submit" className="primary" disabled={!dirty}>
-            Save
+            {t('common.save')}
           </button>
           <ConfirmButton
-            label="Remove"
-            question={`Remove /${item.shortcut}?`}
+            label={t('common.remove')}
+            question={t('admin.canned.removeQuestion', { shortcut: item.shortcut })}
             onConfirm={() =>
               run(async () => {
                 await api.deleteCannedResponse(item.id);
@@ -104,21 +113,21 @@ export function CannedResponses() {
   const sorted = [...list.items].sort((a, b) => a.shortcut.localeCompare(b.shortcut));
   return (
     <section className="page" aria-labelledby="canned-title">
-      <h1 id="canned-title">Canned responses</h1>
-      <p className="muted">Agents type “/” and the shortcut in the reply box to insert one of these.</p>
-      <form className="card" onSubmit={add} aria-label="Add a canned response">
-        <h2>New canned response</h2>
-        <CannedFields value={draft} onChange={setDraft} label="" />
+      <h1 id="canned-title">{t('admin.canned.title')}</h1>
+      <p className="muted">{t('admin.canned.intro')}</p>
+      <form className="card" onSubmit={add} aria-label={t('admin.canned.addLabel')}>
+        <h2>{t('admin.canned.newTitle')}</h2>
+        <CannedFields value={draft} onChange={setDraft} />
         <div className="row">
           <button type="submit" className="primary">
-            Add canned response
+            {t('admin.canned.add')}
           </button>
         </div>
         <ErrorText error={error} />
       </form>
       <ErrorText error={list.error} />
       {sorted.length === 0 && !list.loading ? (
-        <p className="muted">No canned response yet.</p>
+        <p className="muted">{t('admin.canned.empty')}</p>
       ) : (
         <ul className="cards">
           {sorted.map((c) => (

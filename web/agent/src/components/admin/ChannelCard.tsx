@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
+import { t } from '../../i18n';
 import type { Channel } from '../../types';
 import { ChannelForm } from './ChannelForm';
 import { ConfirmButton } from './ConfirmButton';
@@ -13,7 +14,8 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
   const { agents } = useApp();
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const who = channel.agent_ids.length === 0 ? 'Every agent' : channel.agent_ids.map((id) => agents[id]?.name ?? `#${id}`).join(', ');
+  const who =
+    channel.agent_ids.length === 0 ? t('admin.channel.everyAgent') : channel.agent_ids.map((id) => agents[id]?.name ?? `#${id}`).join(t('admin.listSeparator'));
 
   const run = async (fn: () => Promise<Channel | void>) => {
     setError(null);
@@ -44,30 +46,30 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
   return (
     <li className="card channel" data-channel-id={channel.id}>
       <h2 className="card-title">
-        {channel.name} <span className="pill">{channel.type === 'chat_api' ? 'Chat API' : 'Widget'}</span>
+        {channel.name} <span className="pill">{channel.type === 'chat_api' ? t('admin.channel.chatApi') : t('admin.channel.widget')}</span>
       </h2>
       {channel.type === 'chat_api' ? (
         <>
-          <CopyField label="Endpoint URL" value={channel.endpoint_url} />
-          <CopyField label="Status URL" value={channel.status_url} />
+          <CopyField label={t('admin.channel.endpointUrl')} value={channel.endpoint_url} />
+          <CopyField label={t('admin.channel.statusUrl')} value={channel.status_url} />
           <dl className="fields">
-            <dt>Channel id</dt>
+            <dt>{t('admin.channel.channelId')}</dt>
             <dd>{channel.public_id}</dd>
-            <dt>Webhook server URL</dt>
-            <dd className="break">{channel.webhook_url ?? '— (replies are not delivered)'}</dd>
-            <dt>Chunked</dt>
-            <dd>{channel.chunked ? 'on' : 'off'}</dd>
-            <dt>Agents</dt>
+            <dt>{t('admin.channel.webhookUrl')}</dt>
+            <dd className="break">{channel.webhook_url ?? t('admin.channel.noWebhook')}</dd>
+            <dt>{t('admin.channel.chunked')}</dt>
+            <dd>{channel.chunked ? t('admin.channel.on') : t('admin.channel.off')}</dd>
+            <dt>{t('admin.channel.agents')}</dt>
             <dd>{who}</dd>
           </dl>
         </>
       ) : (
         <>
-          <CopyField label="Install snippet" value={channel.install_snippet} multiline />
+          <CopyField label={t('admin.channel.installSnippet')} value={channel.install_snippet} multiline />
           <dl className="fields">
-            <dt>Widget id</dt>
+            <dt>{t('admin.channel.widgetId')}</dt>
             <dd>{channel.widget_id}</dd>
-            <dt>Colour</dt>
+            <dt>{t('admin.channel.colour')}</dt>
             <dd>
               {channel.color ? (
                 <>
@@ -75,25 +77,27 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
                   {channel.color}
                 </>
               ) : (
-                'default'
+                t('admin.channel.defaultColour')
               )}
             </dd>
-            <dt>Allowed domains</dt>
-            <dd>{channel.allowed_domains.length > 0 ? channel.allowed_domains.join(', ') : 'any'}</dd>
-            <dt>Launcher</dt>
-            <dd>{channel.hide_launcher ? "hidden (the site's own button opens the chat)" : 'shown'}</dd>
-            <dt>Appearance</dt>
+            <dt>{t('admin.channel.allowedDomains')}</dt>
+            <dd>{channel.allowed_domains.length > 0 ? channel.allowed_domains.join(t('admin.listSeparator')) : t('admin.channel.anyDomain')}</dd>
+            <dt>{t('admin.channel.launcher')}</dt>
+            <dd>{channel.hide_launcher ? t('admin.channel.launcherHidden') : t('admin.channel.launcherShown')}</dd>
+            <dt>{t('admin.channel.appearance')}</dt>
             <dd>
               {[
-                channel.appearance.title ?? 'default title',
-                channel.appearance.launcher === 'button' ? 'round button' : 'button with text',
-                `bottom ${channel.appearance.position}`,
-                channel.appearance.language === 'auto' ? "the browser's language" : `language ${channel.appearance.language}`,
-              ].join(', ')}
+                channel.appearance.title ?? t('admin.channel.defaultTitle'),
+                channel.appearance.launcher === 'button' ? t('admin.channel.roundButton') : t('admin.channel.buttonWithText'),
+                channel.appearance.position === 'left' ? t('admin.channel.bottomLeft') : t('admin.channel.bottomRight'),
+                channel.appearance.language === 'auto'
+                  ? t('admin.channel.browserLanguage')
+                  : t('admin.channel.language', { language: channel.appearance.language }),
+              ].join(t('admin.listSeparator'))}
             </dd>
-            <dt>Status</dt>
-            <dd>{channel.enabled ? 'on' : 'off: pages including it show nothing'}</dd>
-            <dt>Agents</dt>
+            <dt>{t('admin.channel.status')}</dt>
+            <dd>{channel.enabled ? t('admin.channel.on') : t('admin.channel.disabled')}</dd>
+            <dt>{t('admin.channel.agents')}</dt>
             <dd>{who}</dd>
           </dl>
           <IdentitySecret channel={channel} run={(fn) => void run(fn)} />
@@ -101,18 +105,18 @@ export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channe
       )}
       <div className="row">
         <button type="button" onClick={() => setEditing(true)}>
-          Change
+          {t('admin.channel.change')}
         </button>
         {channel.type === 'chat_api' && (
           <ConfirmButton
-            label="New endpoint secret"
-            question="The current endpoint URL stops working. Go on?"
+            label={t('admin.channel.newSecret')}
+            question={t('admin.channel.newSecretQuestion')}
             onConfirm={() => run(async () => onChanged(await api.updateChannel(channel.id, { rotate_secret: true })))}
           />
         )}
         <ConfirmButton
-          label="Remove"
-          question={`Remove ${channel.name}?`}
+          label={t('common.remove')}
+          question={t('admin.channel.removeQuestion', { name: channel.name })}
           onConfirm={() =>
             run(async () => {
               await api.deleteChannel(channel.id);

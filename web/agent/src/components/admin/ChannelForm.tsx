@@ -6,12 +6,19 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText, type ChannelFields } from '../../api';
+import { t } from '../../i18n';
 import type { Channel } from '../../types';
 import { AgentPicker } from './AgentPicker';
 import { ErrorText } from './ErrorText';
 import { DEFAULT_APPEARANCE } from '../../../../../protocol/widget';
 import { WidgetAppearanceFields } from './WidgetAppearance';
 import { ContrastWarning } from './ContrastWarning';
+import { fillIn } from './fillIn';
+
+/** Examples and code shown as they are, the same in every language. */
+const DOMAINS_EXAMPLE = 'example.com\n*.example.com';
+const OPEN_CALL = 'svc_api.open()';
+const WIDGET_SELECTOR = '#svc_chat_widget';
 
 interface Props {
   type: Channel['type'];
@@ -63,13 +70,19 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
     <form
       className="card form-grid"
       onSubmit={submit}
-      aria-label={initial ? `Change ${initial.name}` : type === 'chat_api' ? 'Connect chat API' : 'Add a website widget'}
+      aria-label={
+        initial
+          ? t('admin.channelForm.changeLabel', { name: initial.name })
+          : type === 'chat_api'
+            ? t('admin.channels.connect')
+            : t('admin.channelForm.addLabel')
+      }
     >
-      <label htmlFor={`${prefix}-name`}>Channel name</label>
+      <label htmlFor={`${prefix}-name`}>{t('admin.channelForm.name')}</label>
       <input id={`${prefix}-name`} name="name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
       {type === 'chat_api' ? (
         <>
-          <label htmlFor={`${prefix}-webhook`}>Webhook server URL</label>
+          <label htmlFor={`${prefix}-webhook`}>{t('admin.channel.webhookUrl')}</label>
           <input
             id={`${prefix}-webhook`}
             name="webhook_url"
@@ -78,15 +91,15 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
             value={webhookUrl}
             onChange={(e) => setWebhookUrl(e.target.value)}
           />
-          <p className="muted small">Agent replies are POSTed to this URL + “/” + the channel id.</p>
+          <p className="muted small">{t('admin.channelForm.webhookHint')}</p>
           <label className="check">
             <input type="checkbox" name="chunked" checked={chunked} onChange={(e) => setChunked(e.target.checked)} />
-            Send with chunked transfer encoding
+            {t('admin.channelForm.chunked')}
           </label>
         </>
       ) : (
         <>
-          <label htmlFor={`${prefix}-color`}>Colour</label>
+          <label htmlFor={`${prefix}-color`}>{t('admin.channel.colour')}</label>
           <input
             id={`${prefix}-color`}
             name="color"
@@ -96,41 +109,38 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
             onChange={(e) => setColor(e.target.value)}
           />
           <ContrastWarning id={`${prefix}-color-contrast`} color={color} />
-          <label htmlFor={`${prefix}-domains`}>Allowed domains (one per line; empty: any)</label>
+          <label htmlFor={`${prefix}-domains`}>{t('admin.channelForm.domains')}</label>
           <textarea
             id={`${prefix}-domains`}
             name="allowed_domains"
             rows={3}
-            placeholder={'example.com\n*.example.com'}
+            placeholder={DOMAINS_EXAMPLE}
             value={domains}
             onChange={(e) => setDomains(e.target.value)}
           />
           <label className="check">
             <input type="checkbox" name="hide_launcher" checked={hideLauncher} onChange={(e) => setHideLauncher(e.target.checked)} />
-            Hide the default launcher
+            {t('admin.channelForm.hideLauncher')}
           </label>
           <p className="muted small">
-            For sites with their own chat button: it opens the chat with <code>svc_api.open()</code>. Sites can also hide it with CSS on{' '}
-            <code>#svc_chat_widget</code>.
+            {fillIn(t('admin.channelForm.hideLauncherHint'), { open: <code dir="ltr">{OPEN_CALL}</code>, selector: <code dir="ltr">{WIDGET_SELECTOR}</code> })}
           </p>
           <label className="check">
             <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
-            Widget on
+            {t('admin.channelForm.enabled')}
           </label>
-          <p className="muted small">
-            Turned off, the widget disappears from every open page within seconds; turned on again, it comes back on them by itself within about 15 seconds.
-          </p>
+          <p className="muted small">{t('admin.channelForm.enabledHint')}</p>
           <WidgetAppearanceFields prefix={prefix} value={appearance} color={color} onChange={setAppearance} />
         </>
       )}
       <AgentPicker value={agentIds} onChange={setAgentIds} />
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
-          {initial ? 'Save' : type === 'chat_api' ? 'Connect chat API' : 'Add widget'}
+          {initial ? t('common.save') : type === 'chat_api' ? t('admin.channels.connect') : t('admin.channelForm.addWidget')}
         </button>
         {onCancel && (
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </button>
         )}
       </div>

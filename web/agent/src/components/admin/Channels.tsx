@@ -1,6 +1,7 @@
 /** Admin: channels — connect a chat API or add a website widget, and the list of existing ones. */
 import { useState } from 'react';
 import { api } from '../../api';
+import { t } from '../../i18n';
 import type { Channel } from '../../types';
 import { useList } from '../useList';
 import { ChannelCard } from './ChannelCard';
@@ -13,13 +14,13 @@ export function Channels() {
 
   return (
     <section className="page" aria-labelledby="channels-title">
-      <h1 id="channels-title">Channels</h1>
+      <h1 id="channels-title">{t('admin.channels.title')}</h1>
       <div className="row">
         <button type="button" aria-pressed={adding === 'chat_api'} onClick={() => setAdding(adding === 'chat_api' ? null : 'chat_api')}>
-          Connect chat API
+          {t('admin.channels.connect')}
         </button>
         <button type="button" aria-pressed={adding === 'widget'} onClick={() => setAdding(adding === 'widget' ? null : 'widget')}>
-          Add website widget
+          {t('admin.channels.addWidget')}
         </button>
       </div>
       {adding && (
@@ -35,7 +36,7 @@ export function Channels() {
       )}
       <ErrorText error={list.error} />
       {list.items.length === 0 && !list.loading ? (
-        <p className="muted">No channel yet.</p>
+        <p className="muted">{t('admin.channels.empty')}</p>
       ) : (
         <ul className="cards">
           {list.items.map((c) => (

@@ -7,6 +7,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { setAccountName } from '../../accountName';
+import { t } from '../../i18n';
 import type { Settings } from '../../types';
 import { SaveResult, useSaver } from './SaveResult';
 
@@ -23,19 +24,19 @@ export function CompanyNameForm({ settings, onSaved }: { settings: Settings; onS
         onSaved(next);
         return next;
       },
-      (next) => (next.account_name ? `Saved: mails and the widget now say "${next.account_name}".` : 'Saved: no company name, so "Parley" stands in.'),
+      (next) => (next.account_name ? t('admin.company.saved', { name: next.account_name }) : t('admin.company.savedEmpty')),
     );
   };
   return (
     <form className="card form-grid" onSubmit={save} aria-labelledby="company-title">
-      <h2 id="company-title">Company name</h2>
-      <label htmlFor="account-name">Company name</label>
+      <h2 id="company-title">{t('admin.company.title')}</h2>
+      <label htmlFor="account-name">{t('admin.company.title')}</label>
       <input
         id="account-name"
         name="account_name"
         maxLength={100}
         autoComplete="organization"
-        placeholder="Acme Bikes"
+        placeholder={t('admin.company.placeholder')}
         aria-describedby="account-name-hint"
         value={name}
         onChange={(e) => {
@@ -44,12 +45,11 @@ export function CompanyNameForm({ settings, onSaved }: { settings: Settings; onS
         }}
       />
       <p id="account-name-hint" className="muted small">
-        Up to 100 characters. Mails say it (&quot;Your conversation with …&quot;, &quot;Sent by Parley for …&quot;, and as the sender&apos;s name), and so do
-        transcripts, the widget&apos;s title (unless a widget sets its own) and this app&apos;s header. Empty: &quot;Parley&quot;.
+        {t('admin.company.hint')}
       </p>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saver.busy}>
-          Save name
+          {t('admin.company.save')}
         </button>
         <SaveResult saver={saver} />
       </div>

@@ -1,5 +1,6 @@
 /** A destructive action that asks once more, inline (no browser dialog). */
 import { useState } from 'react';
+import { t } from '../../i18n';
 
 export function ConfirmButton({ label, question, onConfirm }: { label: string; question: string; onConfirm: () => void | Promise<void> }) {
   const [asking, setAsking] = useState(false);
@@ -21,10 +22,10 @@ export function ConfirmButton({ label, question, onConfirm }: { label: string; q
           await onConfirm();
         }}
       >
-        Yes
+        {t('common.yes')}
       </button>
       <button type="button" onClick={() => setAsking(false)}>
-        Cancel
+        {t('common.cancel')}
       </button>
     </span>
   );

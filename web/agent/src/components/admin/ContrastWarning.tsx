@@ -5,6 +5,7 @@
  * region is always there, so a screen reader hears the warning come and go.
  */
 import { contrastProblem, DARK_TEXT } from '../../../../../protocol/contrast';
+import { formatNumber, t } from '../../i18n';
 
 export function ContrastWarning({ id, color }: { id: string; color: string }) {
   const problem = contrastProblem(color);
@@ -12,8 +13,11 @@ export function ContrastWarning({ id, color }: { id: string; color: string }) {
     <div id={id} className="contrast-warning" aria-live="polite">
       {problem && (
         <p className="warning">
-          ⚠ White text on {color} has a contrast of {problem.ratio.toFixed(1)}:1, under the 4.5:1 that WCAG 2.1 AA asks for. The widget writes its text on this
-          colour in {problem.textColor === DARK_TEXT ? 'dark grey' : 'white'} instead; a darker colour keeps it white.
+          {t(problem.textColor === DARK_TEXT ? 'admin.contrast.warningDark' : 'admin.contrast.warningWhite', {
+            color,
+            ratio: formatNumber(problem.ratio, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+            needed: formatNumber(4.5),
+          })}
         </p>
       )}
     </div>

@@ -6,13 +6,25 @@
  */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
-import { dateTime } from '../../format';
+import { formatDateTime, t, tn } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 import type { DeliveryRecord } from '../../types';
 import { useList } from '../useList';
 import { ErrorText } from './ErrorText';
+import { fillIn } from './fillIn';
 import { GivenUpEventTypes } from './GivenUpEventTypes';
 
 const PAGE = 50;
+
+/** A delivery's status in the reader's words (the pill keeps the status's own class). */
+const STATUSES: Record<string, TextKey> = {
+  pending: 'admin.deliveries.status.pending',
+  delivered: 'admin.deliveries.status.delivered',
+  failed: 'admin.deliveries.status.failed',
+  paused: 'admin.deliveries.status.paused',
+  cancelled: 'admin.deliveries.status.cancelled',
+};
+const statusName = (s: string): string => (s in STATUSES ? t(STATUSES[s]) : s);
 
 export function Deliveries() {
   const [status, setStatus] = useState('');
@@ -49,64 +61,61 @@ export function Deliveries() {
 
   return (
     <section className="page" aria-labelledby="deliveries-title">
-      <h1 id="deliveries-title">Delivery log</h1>
+      <h1 id="deliveries-title">{t('admin.deliveries.title')}</h1>
       <GivenUpEventTypes />
       <div className="row">
         <label>
-          Status
+          {t('admin.deliveries.status')}
           <select name="status" value={status} onChange={filter(setStatus)}>
-            <option value="">any</option>
-            <option value="pending">pending</option>
-            <option value="delivered">delivered</option>
-            <option value="failed">failed</option>
-            <option value="paused">paused</option>
-            <option value="cancelled">cancelled</option>
+            <option value="">{t('admin.deliveries.any')}</option>
+            {Object.keys(STATUSES).map((s) => (
+              <option key={s} value={s}>
+                {statusName(s)}
+              </option>
+            ))}
           </select>
         </label>
         <label>
-          Kind
+          {t('admin.deliveries.kind')}
           <select name="kind" value={kind} onChange={filter(setKind)}>
-            <option value="">any</option>
-            <option value="chat_channel">chat channel</option>
-            <option value="event_webhook">event webhook</option>
-            <option value="web_push">push notification</option>
+            <option value="">{t('admin.deliveries.any')}</option>
+            <option value="chat_channel">{t('admin.deliveries.kind.chat_channel')}</option>
+            <option value="event_webhook">{t('admin.deliveries.kind.event_webhook')}</option>
+            <option value="web_push">{t('admin.deliveries.kind.web_push')}</option>
           </select>
         </label>
         <button type="button" onClick={list.reload}>
-          Refresh
+          {t('admin.refresh')}
         </button>
       </div>
       <ErrorText error={error ?? list.error} />
       <div className="table-wrap">
         <table className="deliveries">
-          <caption className="sr-only">Outgoing requests, newest first</caption>
+          <caption className="sr-only">{t('admin.deliveries.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">What</th>
-              <th scope="col">To</th>
-              <th scope="col">Status</th>
-              <th scope="col">Last answer</th>
+              <th scope="col">{t('admin.audit.when')}</th>
+              <th scope="col">{t('admin.audit.what')}</th>
+              <th scope="col">{t('admin.deliveries.to')}</th>
+              <th scope="col">{t('admin.deliveries.status')}</th>
+              <th scope="col">{t('admin.deliveries.lastAnswer')}</th>
               <th scope="col">
-                <span className="sr-only">Actions</span>
+                <span className="sr-only">{t('admin.actions')}</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {list.items.map((d) => (
               <tr key={d.id}>
-                <td>{dateTime(d.created_at)}</td>
+                <td>{formatDateTime(d.created_at)}</td>
                 <td>
                   {d.event_type}
-                  {d.chat_id !== null && <span className="muted small"> · chat {d.chat_id}</span>}
+                  {d.chat_id !== null && <span className="muted small"> · {t('admin.deliveries.chat', { id: String(d.chat_id) })}</span>}
                 </td>
                 <td className="break">{d.url}</td>
                 <td>
-                  <span className={`pill pill-${d.status}`}>{d.status}</span>
-                  <span className="muted small">
-                    {' '}
-                    {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
-                  </span>
+                  <span className={`pill pill-${d.status}`}>{statusName(d.status)}</span>
+                  <span className="muted small"> {tn('admin.attempts', d.attempts)}</span>
                 </td>
                 <td className="break small">
                   {d.last_status_code !== null && <strong>{d.last_status_code} </strong>}
@@ -114,13 +123,13 @@ export function Deliveries() {
                   {d.last_response && (
                     <>
                       {d.last_error && ' · '}
-                      answer: <code>{d.last_response}</code>
+                      {fillIn(t('admin.deliveries.answer'), { response: <code dir="ltr">{d.last_response}</code> })}
                     </>
                   )}
                 </td>
                 <td>
-                  <button type="button" onClick={() => void redeliver(d)} aria-label={`Redeliver delivery ${d.id}`}>
-                    Redeliver
+                  <button type="button" onClick={() => void redeliver(d)} aria-label={t('admin.deliveries.redeliverLabel', { id: String(d.id) })}>
+                    {t('admin.deliveries.redeliver')}
                   </button>
                 </td>
               </tr>
@@ -128,10 +137,10 @@ export function Deliveries() {
           </tbody>
         </table>
       </div>
-      {list.items.length === 0 && !list.loading && <p className="muted">Nothing was sent yet.</p>}
+      {list.items.length === 0 && !list.loading && <p className="muted">{t('admin.deliveries.empty')}</p>}
       {more && list.items.length >= PAGE && (
         <button type="button" onClick={() => void loadMore()}>
-          Load older
+          {t('admin.loadOlder')}
         </button>
       )}
     </section>

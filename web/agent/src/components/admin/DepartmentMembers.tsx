@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { errorText } from '../../api';
 import { useApp } from '../../context';
+import { t, tn } from '../../i18n';
 import { routingApi } from '../../routingApi';
 import { ErrorText } from './ErrorText';
 
@@ -30,7 +31,7 @@ export function DepartmentMembers({ id, name }: { id: number; name: string }) {
       const m = await routingApi.setMembers(id, members);
       setMembers(m.agent_ids);
       const n = m.agent_ids.length;
-      setSaved(n === 0 ? `No agent in ${name}.` : `${n} agent${n === 1 ? '' : 's'} in ${name}.`);
+      setSaved(n === 0 ? t('admin.members.savedNone', { name }) : tn('admin.members.saved', n, { name }));
     } catch (err) {
       setError(errorText(err));
     }
@@ -38,12 +39,12 @@ export function DepartmentMembers({ id, name }: { id: number; name: string }) {
 
   const list = Object.values(agents).filter((a) => a.active || members?.includes(a.id));
   return (
-    <fieldset className="agent-picker" aria-label={`Agents of ${name}`}>
-      <legend className="sr-only">Agents of {name}</legend>
+    <fieldset className="agent-picker" aria-label={t('admin.members.of', { name })}>
+      <legend className="sr-only">{t('admin.members.of', { name })}</legend>
       {members === null ? (
-        <p className="muted small">{error ? '' : 'Loading…'}</p>
+        <p className="muted small">{error ? '' : t('common.loading')}</p>
       ) : list.length === 0 ? (
-        <p className="muted small">No agent yet: add agents under Agents first.</p>
+        <p className="muted small">{t('admin.members.noAgents')}</p>
       ) : (
         list.map((a) => (
           <label key={a.id} className="check">
@@ -59,7 +60,7 @@ export function DepartmentMembers({ id, name }: { id: number; name: string }) {
       )}
       <div className="form-actions">
         <button type="button" className="primary" disabled={members === null} onClick={() => void save()}>
-          Save agents
+          {t('admin.members.save')}
         </button>
         <p role="status" className="saved">
           {saved}

@@ -1,6 +1,7 @@
 /** Admin: departments — add, rename, remove, and which agents belong to each; each result beside its button. */
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
+import { t } from '../../i18n';
 import type { Department } from '../../types';
 import { useList } from '../useList';
 import { DepartmentMembers } from './DepartmentMembers';
@@ -13,15 +14,15 @@ function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onCha
   return (
     <li className="row">
       <label className="grow">
-        <span className="sr-only">Name of department {dept.name}</span>
+        <span className="sr-only">{t('admin.departments.nameOf', { name: dept.name })}</span>
         <input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
       </label>
       <button
         type="button"
         disabled={name.trim() === dept.name}
-        onClick={() => void saver.run(async () => onChanged(await api.renameDepartment(dept.id, name)), `Renamed to ${name.trim()}.`)}
+        onClick={() => void saver.run(async () => onChanged(await api.renameDepartment(dept.id, name)), t('admin.departments.renamed', { name: name.trim() }))}
       >
-        Rename
+        {t('admin.departments.rename')}
       </button>
       <button
         type="button"
@@ -33,11 +34,11 @@ function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onCha
           }, '')
         }
       >
-        Remove
+        {t('common.remove')}
       </button>
       <SaveResult saver={saver} />
       <details className="grow-full">
-        <summary>Agents of {dept.name}</summary>
+        <summary>{t('admin.members.of', { name: dept.name })}</summary>
         <DepartmentMembers id={dept.id} name={dept.name} />
       </details>
     </li>
@@ -53,7 +54,7 @@ export function Departments() {
     e.preventDefault();
     const created = await saver.run(
       () => api.createDepartment(name),
-      (d) => `Added ${d.name}.`,
+      (d) => t('admin.departments.added', { name: d.name }),
     );
     if (created) {
       list.upsert(created);
@@ -63,20 +64,20 @@ export function Departments() {
 
   return (
     <section className="page" aria-labelledby="departments-title">
-      <h1 id="departments-title">Departments</h1>
+      <h1 id="departments-title">{t('admin.departments.title')}</h1>
       <form className="card row" onSubmit={add}>
         <label className="grow">
-          New department
+          {t('admin.departments.new')}
           <input name="department" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
         </label>
         <button type="submit" className="primary" disabled={saver.busy}>
-          Add
+          {t('common.add')}
         </button>
         <SaveResult saver={saver} />
       </form>
       <ErrorText error={list.error} />
       {list.items.length === 0 && !list.loading ? (
-        <p className="muted">No department yet.</p>
+        <p className="muted">{t('admin.departments.empty')}</p>
       ) : (
         <ul className="plain">
           {list.items.map((d) => (

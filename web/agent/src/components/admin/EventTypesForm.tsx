@@ -7,21 +7,23 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
+import { t, tn } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 import type { Settings } from '../../types';
 import { ErrorText } from './ErrorText';
 
 /** Every type, in the order of docs/EVENTS.md, with what it is in the reader's words. */
-const TYPES: Array<[name: string, label: string, extra?: true]> = [
-  ['chat_accepted', 'An agent accepted a chat'],
-  ['chat_assigned', 'An agent bound a chat to the CRM card'],
-  ['chat_updated', 'The visitor changed his details'],
-  ['chat_finished', 'A chat was finished (with its transcript)'],
-  ['offline_message', 'A visitor left an offline message'],
-  ['call_event', 'A callback call started or changed status'],
-  ['chat_started', 'A new chat is waiting for an agent', true],
-  ['chat_missed', 'Nobody accepted a chat in time (after the missed-chat minutes)', true],
-  ['chat_rated', 'The visitor rated a chat', true],
-  ['visitor_erased', 'An administrator erased a visitor (its identifiers only)', true],
+const TYPES: Array<[name: string, label: TextKey, extra?: true]> = [
+  ['chat_accepted', 'admin.eventTypes.chat_accepted'],
+  ['chat_assigned', 'admin.eventTypes.chat_assigned'],
+  ['chat_updated', 'admin.eventTypes.chat_updated'],
+  ['chat_finished', 'admin.eventTypes.chat_finished'],
+  ['offline_message', 'admin.eventTypes.offline_message'],
+  ['call_event', 'admin.eventTypes.call_event'],
+  ['chat_started', 'admin.eventTypes.chat_started', true],
+  ['chat_missed', 'admin.eventTypes.chat_missed', true],
+  ['chat_rated', 'admin.eventTypes.chat_rated', true],
+  ['visitor_erased', 'admin.eventTypes.visitor_erased', true],
 ];
 
 export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
@@ -39,7 +41,7 @@ export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSa
       setTypes(now);
       onSaved(next);
       const on = TYPES.filter(([name]) => now[name]).length;
-      setSaved(on === 0 ? 'Saved: no event is sent.' : `Saved: ${on} of ${TYPES.length} event types are sent.`);
+      setSaved(on === 0 ? t('admin.eventTypes.savedNone') : tn('admin.eventTypes.saved', on, { total: TYPES.length }));
     } catch (err) {
       setError(errorText(err));
     }
@@ -47,26 +49,23 @@ export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSa
 
   return (
     <form id="event-types" className="card form-grid" onSubmit={submit} aria-labelledby="event-types-title">
-      <h2 id="event-types-title">Event types</h2>
-      <p className="muted small">
-        Which events are POSTed to the event webhook URL. Unticking one stops it at once: its events not yet sent are cancelled. The last four are not in the
-        original interface; receivers that refuse unknown events should leave them off.
-      </p>
+      <h2 id="event-types-title">{t('admin.eventTypes.title')}</h2>
+      <p className="muted small">{t('admin.eventTypes.hint')}</p>
       <fieldset className="event-types">
-        <legend>Send these events</legend>
+        <legend>{t('admin.eventTypes.legend')}</legend>
         {TYPES.map(([name, label, extra]) => (
           <label key={name} className="check">
             <input type="checkbox" name={name} checked={types[name] === true} onChange={(e) => setTypes({ ...types, [name]: e.target.checked })} />
             <span>
-              {label} <code>{name}</code>
-              {extra && <span className="muted small"> (extra)</span>}
+              {t(label)} <code dir="ltr">{name}</code>
+              {extra && <span className="muted small"> {t('admin.eventTypes.extra')}</span>}
             </span>
           </label>
         ))}
       </fieldset>
       <div className="form-actions">
         <button type="submit" className="primary">
-          Save event types
+          {t('admin.eventTypes.save')}
         </button>
         <span role="status" className="saved">
           {saved}

@@ -3,23 +3,28 @@
  * NDJSON; docs/DATA.md "Export"). A plain link: the browser streams the file to
  * disk with its own progress, whatever its size, and the sign-in cookie goes with it.
  */
+import { t } from '../../i18n';
+import { fillIn } from './fillIn';
+
+/** The API requests for one person's data: code, the same in every language. */
+const FIND_REQUEST = 'GET /api/v1/visitors?email=…';
+const EXPORT_REQUEST = 'GET /api/v1/visitors/:id/export';
+
 export function ExportCard() {
   return (
     <section aria-labelledby="export-title">
-      <h2 id="export-title">Your data</h2>
-      <p>
-        One file with every agent, department, channel, canned response, visitor, chat, message, call and offline message of this account, one JSON object per
-        line (NDJSON). It holds no password, sign-in token or secret. A large account takes a while: your browser shows the download&apos;s progress, and the
-        file&apos;s last line says how many lines came before it.
-      </p>
+      <h2 id="export-title">{t('admin.export.title')}</h2>
+      <p>{t('admin.export.intro')}</p>
       <p>
         <a className="button" href="/api/v1/export" download data-action="export">
-          Download all data
+          {t('admin.export.download')}
         </a>
       </p>
       <p className="muted small">
-        For one person&apos;s data (a request of access), find their visitor records with <code>GET /api/v1/visitors?email=…</code> and export one with{' '}
-        <code>GET /api/v1/visitors/:id/export</code>.
+        {fillIn(t('admin.export.onePerson'), {
+          find: <code dir="ltr">{FIND_REQUEST}</code>,
+          export: <code dir="ltr">{EXPORT_REQUEST}</code>,
+        })}
       </p>
     </section>
   );

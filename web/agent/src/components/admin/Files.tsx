@@ -7,13 +7,20 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
-import { fileSize } from '../../format';
+import { formatNumber, t, tn } from '../../i18n';
 import type { UploadUsage } from '../../types';
 import { ConfirmButton } from './ConfirmButton';
 import { ErrorText } from './ErrorText';
+import { fillIn } from './fillIn';
 
-const size = (bytes: number): string => (bytes === 0 ? '0 B' : fileSize(bytes));
-const share = (bytes: number, of: number): string => `${Math.min(100, Math.round((bytes / of) * 100))}%`;
+/** "0 B", "512 B", "1.5 KB", "3.2 MB", the number in the agent's language. */
+function size(bytes: number): string {
+  const one = (n: number) => formatNumber(n, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (bytes < 1024) return `${formatNumber(Math.max(0, bytes))} B`;
+  if (bytes < 1024 * 1024) return `${one(bytes / 1024)} KB`;
+  return `${one(bytes / 1024 / 1024)} MB`;
+}
+const share = (bytes: number, of: number): string => formatNumber(Math.min(1, Math.round((bytes / of) * 100) / 100), { style: 'percent' });
 
 export function Files() {
   const [usage, setUsage] = useState<UploadUsage | null>(null);
@@ -26,7 +33,7 @@ export function Files() {
         setUsage(u);
         setError(null);
       },
-      (err: unknown) => setError(`The file usage could not be read: ${errorText(err)} Try Refresh.`),
+      (err: unknown) => setError(t('admin.files.readError', { error: errorText(err) })),
     );
   }, []);
   useEffect(load, [load]);
@@ -38,26 +45,22 @@ export function Files() {
       const freed = await api.freeVisitorUploads(visitorId);
       setResult(
         freed.files === 0
-          ? `Nothing to free: ${who} has no stored files any more.`
-          : `Freed ${size(freed.bytes)} (${freed.files} ${freed.files === 1 ? 'file' : 'files'}) of ${who}. Their messages stay, the files shown as removed.`,
+          ? t('admin.files.nothingToFree', { who })
+          : t('admin.files.freed', { size: size(freed.bytes), files: tn('admin.files.count', freed.files), who }),
       );
       load();
     } catch (err) {
-      setError(`Not freed: ${errorText(err)}`);
+      setError(t('admin.files.notFreed', { error: errorText(err) }));
     }
   };
 
   return (
     <section className="page" aria-labelledby="files-title">
-      <h1 id="files-title">Files</h1>
-      <p className="muted small">
-        Files visitors and agents send are kept while their messages are. Each visitor, each channel and the whole account may keep only so much (set by the
-        server&apos;s UPLOAD_QUOTA_VISITOR_MB, UPLOAD_QUOTA_CHANNEL_MB and UPLOAD_QUOTA_MB); past that, new files are refused. Free a visitor&apos;s files to
-        make room: their messages stay, with the file shown as removed.
-      </p>
+      <h1 id="files-title">{t('admin.files.title')}</h1>
+      <p className="muted small">{t('admin.files.intro')}</p>
       <div className="row">
         <button type="button" onClick={load}>
-          Refresh
+          {t('admin.refresh')}
         </button>
       </div>
       <ErrorText error={error} />
@@ -69,29 +72,41 @@ export function Files() {
       {usage && (
         <>
           <p>
-            <strong>{size(usage.used.bytes)}</strong> of {size(usage.quota.account_bytes)} used ({share(usage.used.bytes, usage.quota.account_bytes)}),{' '}
-            {usage.used.files} {usage.used.files === 1 ? 'file' : 'files'}.{' '}
+            {fillIn(
+              t('admin.files.used', {
+                quota: size(usage.quota.account_bytes),
+                share: share(usage.used.bytes, usage.quota.account_bytes),
+                files: tn('admin.files.count', usage.used.files),
+              }),
+              { used: <strong>{size(usage.used.bytes)}</strong> },
+            )}{' '}
             <span className="muted small">
-              Per channel: {size(usage.quota.channel_bytes)}; per visitor: {size(usage.quota.visitor_bytes)}.
+              {t('admin.files.perChannel', { channel: size(usage.quota.channel_bytes), visitor: size(usage.quota.visitor_bytes) })}
             </span>
           </p>
-          {usage.used.files === 0 && <p className="muted">No files are stored yet: nobody has sent a file, or every file was freed.</p>}
+          {usage.used.files === 0 && <p className="muted">{t('admin.files.none')}</p>}
           {usage.channels.length > 0 && (
             <div className="table-wrap">
               <table>
-                <caption>By channel</caption>
+                <caption>{t('admin.files.byChannel')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Channel</th>
-                    <th scope="col">Files</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Of its quota</th>
+                    <th scope="col">{t('admin.files.channel')}</th>
+                    <th scope="col">{t('admin.files.files')}</th>
+                    <th scope="col">{t('admin.files.size')}</th>
+                    <th scope="col">{t('admin.files.ofItsQuota')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {usage.channels.map((c) => (
                     <tr key={c.channel_id ?? 'photos'}>
-                      <td>{c.channel_id === null ? <span className="muted">Agents&apos; photos</span> : (c.name ?? `Channel ${c.channel_id}`)}</td>
+                      <td>
+                        {c.channel_id === null ? (
+                          <span className="muted">{t('admin.files.photos')}</span>
+                        ) : (
+                          (c.name ?? t('admin.files.channelNumber', { id: String(c.channel_id) }))
+                        )}
+                      </td>
                       <td>{c.files}</td>
                       <td>{size(c.bytes)}</td>
                       <td>{c.channel_id === null ? '' : share(c.bytes, usage.quota.channel_bytes)}</td>
@@ -104,21 +119,22 @@ export function Files() {
           {usage.top_visitors.length > 0 && (
             <div className="table-wrap">
               <table>
-                <caption>Visitors whose files take the most</caption>
+                <caption>{t('admin.files.topVisitors')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Visitor</th>
-                    <th scope="col">Files</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">Of their quota</th>
+                    <th scope="col">{t('admin.files.visitor')}</th>
+                    <th scope="col">{t('admin.files.files')}</th>
+                    <th scope="col">{t('admin.files.size')}</th>
+                    <th scope="col">{t('admin.files.ofTheirQuota')}</th>
                     <th scope="col">
-                      <span className="sr-only">Actions</span>
+                      <span className="sr-only">{t('admin.actions')}</span>
                     </th>
                   </tr>
                 </thead>
                 <tbody>
                   {usage.top_visitors.map((v) => {
-                    const who = v.name ? `${v.name} (visitor #${v.number})` : `visitor #${v.number}`;
+                    const number = String(v.number);
+                    const who = v.name ? t('admin.files.namedVisitor', { name: v.name, number }) : t('admin.files.visitorNumber', { number });
                     return (
                       <tr key={v.visitor_id}>
                         <td className="break">{who}</td>
@@ -127,8 +143,8 @@ export function Files() {
                         <td>{share(v.bytes, usage.quota.visitor_bytes)}</td>
                         <td>
                           <ConfirmButton
-                            label="Free files"
-                            question={`Delete the files of ${who}? Their messages stay.`}
+                            label={t('admin.files.free')}
+                            question={t('admin.files.freeQuestion', { who })}
                             onConfirm={() => free(v.visitor_id, who)}
                           />
                         </td>

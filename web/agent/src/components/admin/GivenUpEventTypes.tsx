@@ -7,9 +7,10 @@
  */
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
-import { dateTime } from '../../format';
+import { formatDateTime, t, tn } from '../../i18n';
 import type { GivenUpEventType } from '../../types';
 import { ErrorText } from './ErrorText';
+import { fillIn } from './fillIn';
 
 export function GivenUpEventTypes() {
   const [types, setTypes] = useState<GivenUpEventType[]>([]);
@@ -25,7 +26,7 @@ export function GivenUpEventTypes() {
     setSaved('');
     try {
       setTypes(await api.resumeEventType(eventType));
-      setSaved(`${eventType} events are sent again, starting with the next one.`);
+      setSaved(t('admin.givenUp.resumed', { type: eventType }));
     } catch (err) {
       setError(errorText(err));
     }
@@ -34,36 +35,35 @@ export function GivenUpEventTypes() {
   if (types.length === 0 && !error && !saved) return null;
   return (
     <section className="card paused" aria-labelledby="given-up-title">
-      <h2 id="given-up-title">Event types not being sent</h2>
+      <h2 id="given-up-title">{t('admin.givenUp.title')}</h2>
       <p role="status" className="saved">
         {saved}
       </p>
       <ErrorText error={error} />
-      {types.length > 0 && (
-        <p className="muted small">
-          The receiver failed every attempt of these event types for more than a day while it accepted the others, so Parley stopped sending them. The other
-          event types are sent as usual.
-        </p>
-      )}
+      {types.length > 0 && <p className="muted small">{t('admin.givenUp.hint')}</p>}
       <ul className="plain given-up">
-        {types.map((t) => (
-          <li key={t.event_type}>
+        {types.map((g) => (
+          <li key={g.event_type}>
             <p>
-              <strong>{t.event_type}</strong> to <span className="break">{t.url}</span> — given up {dateTime(t.given_up_at)}
-              {t.skipped > 0 && `, ${t.skipped} event${t.skipped === 1 ? '' : 's'} not sent since`}
+              {fillIn(
+                g.skipped > 0
+                  ? tn('admin.givenUp.lineSkipped', g.skipped, { when: formatDateTime(g.given_up_at) })
+                  : t('admin.givenUp.line', { when: formatDateTime(g.given_up_at) }),
+                { type: <strong>{g.event_type}</strong>, url: <span className="break">{g.url}</span> },
+              )}
             </p>
             <p className="small break">
-              The receiver answered: {t.status_code !== null ? `HTTP ${t.status_code}` : 'nothing'}
-              {t.response ? (
+              {t('admin.givenUp.answered', { answer: g.status_code !== null ? `HTTP ${g.status_code}` : t('admin.givenUp.nothing') })}
+              {g.response ? (
                 <>
                   {' '}
-                  <code>{t.response}</code>
+                  <code dir="ltr">{g.response}</code>
                 </>
               ) : null}
-              {t.error && t.error !== `HTTP ${t.status_code}` && <span className="muted"> ({t.error})</span>}
+              {g.error && g.error !== `HTTP ${g.status_code}` && <span className="muted"> ({g.error})</span>}
             </p>
-            <button type="button" onClick={() => void resume(t.event_type)} aria-label={`Send ${t.event_type} events again`}>
-              Send again
+            <button type="button" onClick={() => void resume(g.event_type)} aria-label={t('admin.givenUp.resumeLabel', { type: g.event_type })}>
+              {t('admin.givenUp.resume')}
             </button>
           </li>
         ))}

@@ -7,9 +7,11 @@
  */
 import { useState, type FormEvent } from 'react';
 import { errorText } from '../../api';
+import { t } from '../../i18n';
 import { parseRanges, rangesText, WEEKDAYS } from '../../hoursText';
 import type { WorkingHoursDto } from '../../../../../protocol/routing';
 import { ErrorText } from './ErrorText';
+import { weekdayName } from './weekdays';
 
 interface ExceptionRow {
   key: number;
@@ -72,14 +74,14 @@ export function HoursEditor(props: {
   const change = (key: number, patch: Partial<ExceptionRow>) => setExceptions((all) => all.map((x) => (x.key === key ? { ...x, ...patch } : x)));
 
   return (
-    <form className="form-grid" onSubmit={(e) => void submit(e)} aria-label={`${id} hours`}>
+    <form className="form-grid" onSubmit={(e) => void submit(e)} aria-label={t('admin.hours.formLabel', { id })}>
       <label className="check">
         <input type="checkbox" name="none" checked={none} onChange={(e) => setNone(e.target.checked)} />
         {props.noneLabel}
       </label>
       {!none && (
         <>
-          <label htmlFor={`${id}-tz`}>Time zone (IANA, e.g. Europe/Berlin)</label>
+          <label htmlFor={`${id}-tz`}>{t('admin.timezone')}</label>
           <input id={`${id}-tz`} name="timezone" list={`${id}-zones`} value={timezone} onChange={(e) => setTimezone(e.target.value)} />
           <datalist id={`${id}-zones`}>
             {zones().map((z) => (
@@ -87,58 +89,63 @@ export function HoursEditor(props: {
             ))}
           </datalist>
           <fieldset className="hours">
-            <legend>Weekly hours (HH:MM-HH:MM, comma-separated; empty: closed all day)</legend>
-            {WEEKDAYS.map(([day, label]) => (
+            <legend>{t('admin.hours.weekly')}</legend>
+            {WEEKDAYS.map(([day]) => (
               <label key={day} className="day">
-                <span>{label}</span>
-                <input name={`hours_${day}`} value={days[day]} placeholder="closed" onChange={(e) => setDays((d) => ({ ...d, [day]: e.target.value }))} />
+                <span>{weekdayName(day)}</span>
+                <input
+                  name={`hours_${day}`}
+                  value={days[day]}
+                  placeholder={t('admin.closedPlaceholder')}
+                  onChange={(e) => setDays((d) => ({ ...d, [day]: e.target.value }))}
+                />
               </label>
             ))}
           </fieldset>
           <fieldset className="hours">
-            <legend>Exceptions: holidays and special days (no hours: closed all day)</legend>
-            {exceptions.length === 0 && <p className="muted small">No exception: every date follows the weekly hours.</p>}
+            <legend>{t('admin.hours.exceptions')}</legend>
+            {exceptions.length === 0 && <p className="muted small">{t('admin.hours.noException')}</p>}
             {exceptions.map((x) => (
               <div key={x.key} className="day row">
                 <label>
-                  <span className="sr-only">Date</span>
+                  <span className="sr-only">{t('admin.hours.date')}</span>
                   <input
                     type="date"
                     name="exception_date"
-                    aria-label="Exception date"
+                    aria-label={t('admin.hours.exceptionDate')}
                     value={x.date}
                     onChange={(e) => change(x.key, { date: e.target.value })}
                   />
                 </label>
                 <input
                   name="exception_hours"
-                  aria-label="Hours that day"
-                  placeholder="closed"
+                  aria-label={t('admin.hours.thatDay')}
+                  placeholder={t('admin.closedPlaceholder')}
                   value={x.ranges}
                   onChange={(e) => change(x.key, { ranges: e.target.value })}
                 />
                 <input
                   name="exception_note"
-                  aria-label="Note"
-                  placeholder="e.g. Christmas"
+                  aria-label={t('admin.hours.note')}
+                  placeholder={t('admin.hours.notePlaceholder')}
                   maxLength={100}
                   value={x.note}
                   onChange={(e) => change(x.key, { note: e.target.value })}
                 />
                 <button type="button" onClick={() => setExceptions((all) => all.filter((y) => y.key !== x.key))}>
-                  Remove
+                  {t('common.remove')}
                 </button>
               </div>
             ))}
             <button type="button" onClick={() => setExceptions((all) => [...all, { key: nextKey++, date: '', ranges: '', note: '' }])}>
-              Add exception
+              {t('admin.hours.addException')}
             </button>
           </fieldset>
         </>
       )}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
-          Save hours
+          {t('admin.hours.save')}
         </button>
         <p role="status" className="saved">
           {saved}

@@ -5,9 +5,14 @@
  * rotate_identity_secret).
  */
 import { api } from '../../api';
+import { t } from '../../i18n';
 import type { WidgetChannel } from '../../types';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
+import { fillIn } from './fillIn';
+
+/** The call a page makes with a signed token: code, the same in every language. */
+const SIGNED_CALL = 'svc_api.setUserToken(token, signature)';
 
 export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run: (fn: () => Promise<WidgetChannel | void>) => void }) {
   const change = (fields: { identity_verification?: boolean; rotate_identity_secret?: boolean }) => () =>
@@ -15,32 +20,29 @@ export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run: 
 
   if (!channel.identity_secret) {
     return (
-      <section className="identity" aria-label="Identity verification">
-        <h3 className="subhead">Identity verification</h3>
-        <p className="muted small">Off: any page can set any user token with svc_api.setUserToken(token).</p>
+      <section className="identity" aria-label={t('admin.identity.title')}>
+        <h3 className="subhead">{t('admin.identity.title')}</h3>
+        <p className="muted small">{t('admin.identity.off')}</p>
         <button type="button" onClick={change({ identity_verification: true })}>
-          Turn on identity verification
+          {t('admin.identity.turnOn')}
         </button>
       </section>
     );
   }
   return (
-    <section className="identity" aria-label="Identity verification">
-      <h3 className="subhead">Identity verification</h3>
-      <CopyField label="Identity secret" value={channel.identity_secret} />
-      <p className="muted small">
-        On your server, sign the user token with HMAC-SHA256 using this secret (as text) as the key, and pass the hex signature as the second argument:{' '}
-        <code>svc_api.setUserToken(token, signature)</code>. Tokens without a valid signature are ignored.
-      </p>
+    <section className="identity" aria-label={t('admin.identity.title')}>
+      <h3 className="subhead">{t('admin.identity.title')}</h3>
+      <CopyField label={t('admin.identity.secret')} value={channel.identity_secret} />
+      <p className="muted small">{fillIn(t('admin.identity.how'), { call: <code dir="ltr">{SIGNED_CALL}</code> })}</p>
       <div className="row">
         <ConfirmButton
-          label="New identity secret"
-          question="Signatures made with the current secret stop working. Go on?"
+          label={t('admin.identity.newSecret')}
+          question={t('admin.identity.newSecretQuestion')}
           onConfirm={change({ rotate_identity_secret: true })}
         />
         <ConfirmButton
-          label="Turn off identity verification"
-          question="Pages may then set any user token. Turn it off?"
+          label={t('admin.identity.turnOff')}
+          question={t('admin.identity.turnOffQuestion')}
           onConfirm={change({ identity_verification: false })}
         />
       </div>

@@ -8,11 +8,13 @@
  */
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
-import { dateTime } from '../../format';
+import { formatDateTime, t, tn } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 import type { Mail } from '../../types';
 import { useList } from '../useList';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
+import { fillIn } from './fillIn';
 
 const LINK_TYPES = new Set(['invitation', 'password_reset']);
 
@@ -32,23 +34,19 @@ function KeptLink({ mail }: { mail: Mail }) {
       setBusy(false);
     }
   };
-  const what = mail.type === 'invitation' ? 'invitation' : 'password-reset';
   return (
     <div className="kept-link">
       {link ? (
         <>
-          <CopyField label={`Link for ${mail.to}`} value={link.url} />
-          <p className="muted small">
-            Give it to {mail.to} yourself (in person, by phone or your own mail). It works once, until {dateTime(link.expires_at)}. Making it again ends this
-            copy.
-          </p>
+          <CopyField label={t('admin.mail.linkFor', { to: mail.to })} value={link.url} />
+          <p className="muted small">{t('admin.mail.linkHint', { to: mail.to, until: formatDateTime(link.expires_at) })}</p>
         </>
       ) : (
         <div className="row">
           <button type="button" disabled={busy} onClick={() => void make()}>
-            Copy the {what} link
+            {mail.type === 'invitation' ? t('admin.mail.copyInvitation') : t('admin.mail.copyReset')}
           </button>
-          <span className="muted small">This mail was not sent: make its link here and hand it over.</span>
+          <span className="muted small">{t('admin.mail.notSent')}</span>
         </div>
       )}
       <ErrorText error={error} />
@@ -58,16 +56,25 @@ function KeptLink({ mail }: { mail: Mail }) {
 
 const PAGE = 50;
 
-const TYPES: Record<string, string> = {
-  offline_message: 'Offline message',
-  callback_request: 'Callback request',
-  invitation: 'Invitation',
-  email_change: 'New e-mail address check',
-  password_reset: 'Password reset',
-  missed_chat: 'Missed chat',
-  chat_archive: 'Chat archive',
-  chat_transcript: 'Transcript for the visitor',
-  transcript_confirmation: "Address check for a visitor's transcript",
+const TYPES: Record<string, TextKey> = {
+  offline_message: 'admin.mail.type.offline_message',
+  callback_request: 'admin.mail.type.callback_request',
+  invitation: 'admin.mail.type.invitation',
+  email_change: 'admin.mail.type.email_change',
+  password_reset: 'admin.mail.type.password_reset',
+  missed_chat: 'admin.mail.type.missed_chat',
+  chat_archive: 'admin.mail.type.chat_archive',
+  chat_transcript: 'admin.mail.type.chat_transcript',
+  transcript_confirmation: 'admin.mail.type.transcript_confirmation',
+};
+/** A mail's status in the reader's words (the pill keeps the status's own class). */
+const STATUSES: Record<string, TextKey> = {
+  kept: 'admin.mail.status.kept',
+  pending: 'admin.deliveries.status.pending',
+  delivered: 'admin.deliveries.status.delivered',
+  failed: 'admin.deliveries.status.failed',
+  paused: 'admin.deliveries.status.paused',
+  cancelled: 'admin.deliveries.status.cancelled',
 };
 
 export function Mails() {
@@ -94,55 +101,41 @@ export function Mails() {
 
   return (
     <section className="page" aria-labelledby="mail-title">
-      <h1 id="mail-title">Mail</h1>
+      <h1 id="mail-title">{t('admin.mail.title')}</h1>
       <div className="row">
-        <p className="muted grow">Every mail Parley composed for this account: notifications, invitations and password resets.</p>
+        <p className="muted grow">{t('admin.mail.intro')}</p>
         <button type="button" onClick={list.reload}>
-          Refresh
+          {t('admin.refresh')}
         </button>
       </div>
-      {smtp?.smtp && <p className="muted small">Mails are sent from {smtp.from}.</p>}
-      {kept && (
-        <p className="notice">
-          Mail is not being sent: this server has no SMTP_URL, so mails are kept here instead. Set SMTP_URL (and MAIL_FROM) to send them; see the configuration
-          guide.
-        </p>
-      )}
+      {smtp?.smtp && <p className="muted small">{t('admin.mail.from', { from: smtp.from })}</p>}
+      {kept && <p className="notice">{t('admin.mail.kept')}</p>}
       <ErrorText error={error ?? list.error} />
       <ul className="cards mails">
         {list.items.map((m) => (
           <li key={m.id} className="card">
             <div className="row">
               <strong className="grow">{m.subject}</strong>
-              <span className={`pill pill-${m.status}`}>{m.status}</span>
+              <span className={`pill pill-${m.status}`}>{m.status in STATUSES ? t(STATUSES[m.status]) : m.status}</span>
             </div>
             <p className="muted small">
-              {TYPES[m.type] ?? m.type} · to <span className="break">{m.to}</span>
-              {m.reply_to && <> · reply to {m.reply_to}</>} · {dateTime(m.created_at)}
-              {m.status !== 'kept' && (
-                <>
-                  {' '}
-                  · {m.attempts} attempt{m.attempts === 1 ? '' : 's'}
-                </>
-              )}
+              {m.type in TYPES ? t(TYPES[m.type]) : m.type} · {fillIn(t('admin.mail.to'), { to: <span className="break">{m.to}</span> })}
+              {m.reply_to && <> · {t('admin.mail.replyTo', { to: m.reply_to })}</>} · {formatDateTime(m.created_at)}
+              {m.status !== 'kept' && <> · {tn('admin.attempts', m.attempts)}</>}
             </p>
             {m.last_error && <p className="error small">{m.last_error}</p>}
             {m.status === 'kept' && LINK_TYPES.has(m.type) && <KeptLink mail={m} />}
             <details>
-              <summary>Show the mail</summary>
+              <summary>{t('admin.mail.show')}</summary>
               <pre className="mail-body">{m.text}</pre>
             </details>
           </li>
         ))}
       </ul>
-      {list.items.length === 0 && !list.loading && !list.error && (
-        <p className="muted">
-          No mail yet. Offline messages, callback requests, missed chats, chat archives, invitations and password resets will appear here.
-        </p>
-      )}
+      {list.items.length === 0 && !list.loading && !list.error && <p className="muted">{t('admin.mail.empty')}</p>}
       {more && list.items.length >= PAGE && (
         <button type="button" onClick={() => void loadMore()}>
-          Load older
+          {t('admin.loadOlder')}
         </button>
       )}
     </section>

@@ -8,14 +8,17 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
+import { t, tn } from '../../i18n';
 import type { Settings } from '../../types';
 import { ErrorText } from './ErrorText';
 
+/** The saved settings in one sentence; its three parts are phrases of their own, put into the sentence's slots. */
 function summary(n: NonNullable<Settings['notifications']>): string {
-  const to = n.emails.length === 0 ? 'every active admin' : `${n.emails.length} address${n.emails.length === 1 ? '' : 'es'}`;
-  const missed = n.missed_chat_minutes === null ? 'no missed-chat mail' : `missed chats after ${n.missed_chat_minutes} min`;
-  const archive = n.archive_email === null ? 'no archive copy' : `archive copies to ${n.archive_email}`;
-  return `Saved: notifications go to ${to}; ${missed}; ${archive}.`;
+  const to = n.emails.length === 0 ? t('admin.notifications.everyAdmin') : tn('admin.notifications.addresses', n.emails.length);
+  const missed =
+    n.missed_chat_minutes === null ? t('admin.notifications.noMissed') : t('admin.notifications.missedAfter', { minutes: String(n.missed_chat_minutes) });
+  const archive = n.archive_email === null ? t('admin.notifications.noArchive') : t('admin.notifications.archiveTo', { email: n.archive_email });
+  return t('admin.notifications.saved', { to, missed, archive });
 }
 
 export function NotificationsForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
@@ -50,9 +53,9 @@ export function NotificationsForm({ settings, onSaved }: { settings: Settings; o
 
   return (
     <form id="notifications" className="card form-grid" onSubmit={submit} aria-labelledby="notifications-title">
-      <h2 id="notifications-title">Notification e-mails</h2>
+      <h2 id="notifications-title">{t('admin.notifications.title')}</h2>
       <label>
-        Send offline messages and callback requests to
+        {t('admin.notifications.emails')}
         <textarea
           name="notification_emails"
           rows={3}
@@ -63,26 +66,26 @@ export function NotificationsForm({ settings, onSaved }: { settings: Settings; o
         />
       </label>
       <p id="notification-emails-hint" className="muted small">
-        One address per line. Leave it empty to notify every active admin.
+        {t('admin.notifications.emailsHint')}
       </p>
       <label>
-        Mail a chat nobody accepted after (minutes)
+        {t('admin.notifications.missed')}
         <input
           type="number"
           name="missed_chat_minutes"
           min={1}
           max={1440}
-          placeholder="never"
+          placeholder={t('admin.never')}
           aria-describedby="missed-chat-hint"
           value={minutes}
           onChange={(e) => setMinutes(e.target.value)}
         />
       </label>
       <p id="missed-chat-hint" className="muted small">
-        A waiting chat is mailed once to the addresses above, with what the visitor wrote. Leave it empty for no such mail.
+        {t('admin.notifications.missedHint')}
       </p>
       <label>
-        Archive address
+        {t('admin.notifications.archive')}
         <input
           type="email"
           name="archive_email"
@@ -93,11 +96,11 @@ export function NotificationsForm({ settings, onSaved }: { settings: Settings; o
         />
       </label>
       <p id="archive-hint" className="muted small">
-        Every finished chat&apos;s transcript is mailed there. Leave it empty for none.
+        {t('admin.notifications.archiveHint')}
       </p>
       <div className="form-actions">
         <button type="submit" className="primary">
-          Save notification e-mails
+          {t('admin.notifications.save')}
         </button>
         <span role="status" className="saved">
           {saved}

@@ -7,14 +7,18 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
+import { t } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 import type { AgentStatus, Settings } from '../../types';
 import { SaveResult, useSaver } from './SaveResult';
 
-const LABEL: Record<AgentStatus, string> = { online: 'Online', away: 'Away', offline: 'Offline' };
+const LABEL: Record<AgentStatus, TextKey> = { online: 'admin.presence.online', away: 'admin.presence.away', offline: 'admin.presence.offline' };
 
 function summary(p: NonNullable<Settings['presence']>): string {
-  const idle = p.away_after_idle_minutes === 0 ? 'agents stay Online while idle' : `idle agents turn Away after ${p.away_after_idle_minutes} min`;
-  return `Saved: new agents start ${LABEL[p.default_status]}; ${idle}.`;
+  const status = t(LABEL[p.default_status]);
+  return p.away_after_idle_minutes === 0
+    ? t('admin.presence.savedStay', { status })
+    : t('admin.presence.savedAway', { status, minutes: String(p.away_after_idle_minutes) });
 }
 
 export function PresenceForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
@@ -38,38 +42,38 @@ export function PresenceForm({ settings, onSaved }: { settings: Settings; onSave
 
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="presence-title">
-      <h2 id="presence-title">Agents&apos; status</h2>
+      <h2 id="presence-title">{t('admin.presence.title')}</h2>
       <label>
-        Status of agents who never chose one
+        {t('admin.presence.default')}
         <select name="default_status" value={status} onChange={(e) => setStatus(e.target.value as AgentStatus)} aria-describedby="default-status-hint">
-          <option value="online">Online</option>
-          <option value="away">Away</option>
-          <option value="offline">Offline</option>
+          <option value="online">{t('admin.presence.online')}</option>
+          <option value="away">{t('admin.presence.away')}</option>
+          <option value="offline">{t('admin.presence.offline')}</option>
         </select>
       </label>
       <p id="default-status-hint" className="muted small">
-        They get it when they open the app. Agents who chose a status get theirs back every time.
+        {t('admin.presence.defaultHint')}
       </p>
       <label>
-        Turn an idle agent Away after (minutes)
+        {t('admin.presence.idle')}
         <input
           type="number"
           name="away_after_idle_minutes"
           min={0}
           max={1440}
           step={1}
-          placeholder="never"
+          placeholder={t('admin.never')}
           aria-describedby="idle-hint"
           value={minutes}
           onChange={(e) => setMinutes(e.target.value)}
         />
       </label>
       <p id="idle-hint" className="muted small">
-        No key, click or mouse move in the app for that long turns an Online agent Away; the next one brings them back. Empty: never.
+        {t('admin.presence.idleHint')}
       </p>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saver.busy}>
-          Save status settings
+          {t('admin.presence.save')}
         </button>
         <SaveResult saver={saver} />
       </div>

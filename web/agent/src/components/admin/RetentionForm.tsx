@@ -6,13 +6,13 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
+import { t, tn } from '../../i18n';
 import type { Settings } from '../../types';
 import { SaveResult, useSaver } from './SaveResult';
 
 function dueText(r: NonNullable<Settings['retention']>): string {
-  if (r.chats_days === null) return 'Chats are kept forever.';
-  const n = r.chats_due;
-  return `The next run (hourly) will remove ${n} ${n === 1 ? 'chat' : 'chats'} finished more than ${r.chats_days} days ago.`;
+  if (r.chats_days === null) return t('admin.retention.forever');
+  return tn('admin.retention.due', r.chats_due, { days: String(r.chats_days) });
 }
 
 export function RetentionForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
@@ -29,37 +29,36 @@ export function RetentionForm({ settings, onSaved }: { settings: Settings; onSav
         onSaved(next);
         return next;
       },
-      () => 'Saved.',
+      () => t('admin.saved'),
     );
   };
 
   return (
     <form className="card form-grid" onSubmit={submit} aria-labelledby="retention-title">
-      <h2 id="retention-title">Data retention</h2>
+      <h2 id="retention-title">{t('admin.retention.title')}</h2>
       <label>
-        Erase finished chats after (days)
+        {t('admin.retention.days')}
         <input
           type="number"
           name="chats_days"
           min={1}
           max={36500}
           step={1}
-          placeholder="never"
+          placeholder={t('admin.never')}
           aria-describedby="retention-hint retention-due"
           value={days}
           onChange={(e) => setDays(e.target.value)}
         />
       </label>
       <p id="retention-hint" className="muted small">
-        Older finished chats are erased with their messages and files; visitors left with no chat and no contact details go too. Report totals stay. Empty: keep
-        chats forever.
+        {t('admin.retention.hint')}
       </p>
       <p id="retention-due" role="status">
         {dueText(current)}
       </p>
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saver.busy}>
-          Save retention
+          {t('admin.retention.save')}
         </button>
         <SaveResult saver={saver} />
       </div>

@@ -9,6 +9,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
+import { t } from '../../i18n';
 import type { Settings } from '../../types';
 import { CallbackForm } from './CallbackForm';
 import { CompanyNameForm } from './CompanyNameForm';
@@ -51,25 +52,25 @@ export function SettingsPage() {
     e.preventDefault();
     void urls.run(
       async () => show(await api.updateSettings({ event_webhook_url: eventUrl.trim() || null, safe_url: safeUrl.trim() || null })),
-      'Integration settings saved.',
+      t('admin.settings.integrationSaved'),
     );
   };
 
   if (!settings) {
     return (
       <section className="page" aria-labelledby="settings-title">
-        <h1 id="settings-title">Settings</h1>
-        {error ? <ErrorText error={error} /> : <p className="muted">Loading…</p>}
+        <h1 id="settings-title">{t('admin.settings.title')}</h1>
+        {error ? <ErrorText error={error} /> : <p className="muted">{t('common.loading')}</p>}
       </section>
     );
   }
 
   return (
     <section className="page" aria-labelledby="settings-title">
-      <h1 id="settings-title">Settings</h1>
+      <h1 id="settings-title">{t('admin.settings.title')}</h1>
       {settings.webhooks_paused_reason && (
         <div className="card paused" role="alert">
-          <p>Event webhooks are paused: {settings.webhooks_paused_reason}</p>
+          <p>{t('admin.settings.paused', { reason: settings.webhooks_paused_reason })}</p>
           <div className="form-actions">
             <button
               type="button"
@@ -79,10 +80,10 @@ export function SettingsPage() {
                 void paused.run(async () => {
                   show(await api.resumeWebhooks());
                   setResumed((n) => n + 1);
-                }, 'Event webhooks resumed; held events are being sent.')
+                }, t('admin.settings.resumed'))
               }
             >
-              Resume event webhooks
+              {t('admin.settings.resume')}
             </button>
             <SaveResult saver={paused} />
           </div>
@@ -97,8 +98,8 @@ export function SettingsPage() {
       {/* Reloaded after resuming: resuming event webhooks sends the given-up types again too. */}
       <GivenUpEventTypes key={resumed} />
       <form className="card form-grid" onSubmit={saveUrls} aria-labelledby="integration-title">
-        <h2 id="integration-title">Integration settings for developers</h2>
-        <label htmlFor="event-webhook-url">Event webhook URL</label>
+        <h2 id="integration-title">{t('admin.settings.integrationTitle')}</h2>
+        <label htmlFor="event-webhook-url">{t('admin.settings.eventWebhookUrl')}</label>
         <input
           id="event-webhook-url"
           name="event_webhook_url"
@@ -107,28 +108,28 @@ export function SettingsPage() {
           value={eventUrl}
           onChange={(e) => setEventUrl(e.target.value)}
         />
-        <p className="muted small">Chat and call events are POSTed here as JSON, signed with the secret below. Empty: no events.</p>
-        <label htmlFor="safe-url">Safe URL</label>
+        <p className="muted small">{t('admin.settings.eventWebhookHint')}</p>
+        <label htmlFor="safe-url">{t('admin.settings.safeUrl')}</label>
         <input id="safe-url" name="safe_url" type="url" placeholder="https://www.example.com" value={safeUrl} onChange={(e) => setSafe(e.target.value)} />
-        <p className="muted small">With a Safe URL, custom-data links to other domains are hidden from agents.</p>
+        <p className="muted small">{t('admin.settings.safeUrlHint')}</p>
         <div className="form-actions">
           <button type="submit" className="primary" disabled={urls.busy}>
-            Save
+            {t('common.save')}
           </button>
           <SaveResult saver={urls} />
         </div>
       </form>
       <EventTypesForm settings={settings} onSaved={show} />
       <section className="card" aria-labelledby="secret-title">
-        <h2 id="secret-title">Webhook signing secret</h2>
-        <p className="muted small">Receivers verify the Standard Webhooks signature (webhook-signature header) with it.</p>
-        <CopyField label="Webhook secret" value={settings.webhook_secret} />
+        <h2 id="secret-title">{t('admin.settings.secretTitle')}</h2>
+        <p className="muted small">{t('admin.settings.secretHint')}</p>
+        <CopyField label={t('admin.settings.secret')} value={settings.webhook_secret} />
         <div className="form-actions">
           <ConfirmButton
-            label="Rotate secret"
-            question="Receivers must switch to the new secret. Rotate now?"
+            label={t('admin.settings.rotate')}
+            question={t('admin.settings.rotateQuestion')}
             onConfirm={async () => {
-              await secret.run(async () => show(await api.rotateWebhookSecret()), 'A new webhook secret is in use.');
+              await secret.run(async () => show(await api.rotateWebhookSecret()), t('admin.settings.rotated'));
             }}
           />
           <SaveResult saver={secret} />

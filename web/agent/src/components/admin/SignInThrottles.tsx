@@ -7,18 +7,18 @@
  */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
-import { dateTime } from '../../format';
+import { formatDateTime, t } from '../../i18n';
 import type { SignInThrottle } from '../../types';
 import { useList } from '../useList';
 import { ErrorText } from './ErrorText';
 
-function what(t: SignInThrottle): string {
-  return t.kind === 'pair' ? `${t.email ?? ''} from ${t.address}` : `every e-mail from ${t.address}`;
+function what(th: SignInThrottle): string {
+  return th.kind === 'pair' ? t('admin.throttles.pair', { email: th.email ?? '', address: th.address }) : t('admin.throttles.source', { address: th.address });
 }
 
 function left(ms: number): string {
   const seconds = Math.ceil(ms / 1000);
-  return seconds < 120 ? `${seconds} s left` : `${Math.ceil(seconds / 60)} min left`;
+  return seconds < 120 ? t('admin.throttles.secondsLeft', { n: seconds }) : t('admin.throttles.minutesLeft', { n: Math.ceil(seconds / 60) });
 }
 
 export function SignInThrottles() {
@@ -26,30 +26,26 @@ export function SignInThrottles() {
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<string | null>(null);
 
-  const clear = async (t: SignInThrottle) => {
+  const clear = async (th: SignInThrottle) => {
     setError(null);
     setResult(null);
     try {
-      await api.clearThrottle(t.id);
-      list.setItems((all) => all.filter((x) => x.id !== t.id));
-      setResult(`Cleared: sign-ins of ${what(t)} are accepted again now.`);
+      await api.clearThrottle(th.id);
+      list.setItems((all) => all.filter((x) => x.id !== th.id));
+      setResult(t('admin.throttles.cleared', { what: what(th) }));
     } catch (err) {
-      setError(`Not cleared: ${errorText(err)}`);
+      setError(t('admin.throttles.notCleared', { error: errorText(err) }));
     }
   };
 
   const now = Date.now();
   return (
     <section className="page" aria-labelledby="throttles-title">
-      <h1 id="throttles-title">Sign-in throttles</h1>
-      <p className="muted small">
-        After 5 failed sign-ins of one e-mail from one address (or 100 of any e-mails from one address), that address waits before it may try again: 15 seconds,
-        then twice as long after each new failure, up to 15 minutes. Nobody else is held back: the right password from another address is always accepted.
-        Failures are forgotten a day after the last one.
-      </p>
+      <h1 id="throttles-title">{t('admin.throttles.title')}</h1>
+      <p className="muted small">{t('admin.throttles.intro')}</p>
       <div className="row">
         <button type="button" onClick={list.reload}>
-          Refresh
+          {t('admin.refresh')}
         </button>
       </div>
       <ErrorText error={error ?? list.error} />
@@ -61,47 +57,47 @@ export function SignInThrottles() {
       {list.items.length > 0 && (
         <div className="table-wrap">
           <table className="throttles">
-            <caption className="sr-only">Throttled sign-ins, newest first</caption>
+            <caption className="sr-only">{t('admin.throttles.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Who</th>
-                <th scope="col">Failures</th>
-                <th scope="col">Last failure</th>
-                <th scope="col">Waits until</th>
+                <th scope="col">{t('admin.audit.who')}</th>
+                <th scope="col">{t('admin.throttles.failures')}</th>
+                <th scope="col">{t('admin.throttles.lastFailure')}</th>
+                <th scope="col">{t('admin.throttles.waitsUntil')}</th>
                 <th scope="col">
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('admin.actions')}</span>
                 </th>
               </tr>
             </thead>
             <tbody>
-              {list.items.map((t) => (
-                <tr key={t.id}>
+              {list.items.map((th) => (
+                <tr key={th.id}>
                   <td className="break">
-                    {t.kind === 'pair' ? (
+                    {th.kind === 'pair' ? (
                       <>
-                        {t.email} <span className="muted small">from {t.address}</span>
+                        {th.email} <span className="muted small">{t('admin.throttles.from', { address: th.address })}</span>
                       </>
                     ) : (
                       <>
-                        {t.address} <span className="muted small">(every e-mail)</span>
+                        {th.address} <span className="muted small">{t('admin.throttles.everyEmail')}</span>
                       </>
                     )}
                   </td>
-                  <td>{t.failures}</td>
-                  <td>{dateTime(t.last_failure_at)}</td>
+                  <td>{th.failures}</td>
+                  <td>{formatDateTime(th.last_failure_at)}</td>
                   <td>
-                    {t.blocked_until !== null && t.blocked_until > now ? (
+                    {th.blocked_until !== null && th.blocked_until > now ? (
                       <>
-                        <span className="pill pill-failed">{dateTime(t.blocked_until)}</span>
-                        <span className="muted small"> {left(t.blocked_until - now)}</span>
+                        <span className="pill pill-failed">{formatDateTime(th.blocked_until)}</span>
+                        <span className="muted small"> {left(th.blocked_until - now)}</span>
                       </>
                     ) : (
-                      <span className="muted small">not waiting</span>
+                      <span className="muted small">{t('admin.throttles.notWaiting')}</span>
                     )}
                   </td>
                   <td>
-                    <button type="button" onClick={() => void clear(t)} aria-label={`Clear the throttle of ${what(t)}`}>
-                      Clear
+                    <button type="button" onClick={() => void clear(th)} aria-label={t('admin.throttles.clearLabel', { what: what(th) })}>
+                      {t('admin.throttles.clear')}
                     </button>
                   </td>
                 </tr>
@@ -110,9 +106,7 @@ export function SignInThrottles() {
           </table>
         </div>
       )}
-      {list.items.length === 0 && !list.loading && !list.error && (
-        <p className="muted">No sign-in is throttled: nobody failed to sign in to an agent of this account lately.</p>
-      )}
+      {list.items.length === 0 && !list.loading && !list.error && <p className="muted">{t('admin.throttles.empty')}</p>}
     </section>
   );
 }

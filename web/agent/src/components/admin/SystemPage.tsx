@@ -9,12 +9,16 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
-import { dateTime } from '../../format';
+import { formatDateTime, t, tn } from '../../i18n';
 import type { SystemInfo } from '../../types';
 import { BackupStatus } from './BackupStatus';
 import { ErrorText } from './ErrorText';
 import { ExportCard } from './ExportCard';
+import { fillIn } from './fillIn';
 import { VersionLine } from './VersionLine';
+
+/** The setting that trusts these proxies, as the operator writes it: code, the same in every language. */
+const trustProxyLine = (addresses: string[]): string => `TRUST_PROXY=${addresses.join(',')}`;
 
 export function SystemPage() {
   const [info, setInfo] = useState<SystemInfo | null>(null);
@@ -26,7 +30,7 @@ export function SystemPage() {
         setInfo(s);
         setError(null);
       },
-      (err: unknown) => setError(`The system's state could not be read: ${errorText(err)} Try Refresh.`),
+      (err: unknown) => setError(t('admin.system.readError', { error: errorText(err) })),
     );
   }, []);
   useEffect(load, [load]);
@@ -34,54 +38,51 @@ export function SystemPage() {
   const untrusted = info?.untrusted_proxies ?? [];
   return (
     <section className="page" aria-labelledby="system-title">
-      <h1 id="system-title">System</h1>
+      <h1 id="system-title">{t('admin.system.title')}</h1>
       <VersionLine />
       <div className="row">
         <button type="button" onClick={load}>
-          Refresh
+          {t('admin.refresh')}
         </button>
       </div>
       <ErrorText error={error} />
       <section aria-labelledby="backups-title">
-        <h2 id="backups-title">Backups</h2>
-        {info === null ? !error && <p className="muted">Loading…</p> : <BackupStatus backups={info.backups} />}
+        <h2 id="backups-title">{t('admin.system.backups')}</h2>
+        {info === null ? !error && <p className="muted">{t('common.loading')}</p> : <BackupStatus backups={info.backups} />}
       </section>
       <section aria-labelledby="proxies-title">
-        <h2 id="proxies-title">Client addresses and proxies</h2>
+        <h2 id="proxies-title">{t('admin.system.proxies')}</h2>
         {info === null ? (
-          !error && <p className="muted">Loading…</p>
+          !error && <p className="muted">{t('common.loading')}</p>
         ) : (
           <>
             <p>
               {info.trust_proxy.length === 0 ? (
                 <>
-                  <strong>TRUST_PROXY is not set:</strong> every client has the address of its own connection, and X-Forwarded-For is ignored.
+                  <strong>{t('admin.system.noTrustProxy')}</strong> {t('admin.system.noTrustProxyText')}
                 </>
               ) : (
                 <>
-                  <strong>Trusted proxies (TRUST_PROXY):</strong> {info.trust_proxy.join(', ')}. Their X-Forwarded-For header gives the client&apos;s address.
+                  <strong>{t('admin.system.trusted')}</strong> {t('admin.system.trustedText', { proxies: info.trust_proxy.join(t('admin.listSeparator')) })}
                 </>
               )}
             </p>
             {untrusted.length === 0 ? (
               <p className="muted" data-empty="untrusted-proxies">
-                No request has come through a proxy that TRUST_PROXY does not list, since this instance started.
+                {t('admin.system.noUntrusted')}
               </p>
             ) : (
               <div className="notice paused" data-warning="untrusted-proxies">
                 <p>
-                  <strong>Requests arrive through {untrusted.length === 1 ? 'a proxy' : `${untrusted.length} proxies`} that TRUST_PROXY does not list.</strong>{' '}
-                  Every visitor and agent behind {untrusted.length === 1 ? 'it' : 'them'} shares the proxy&apos;s address, so failed sign-ins of anyone there
-                  count against everyone there. If {untrusted.length === 1 ? 'this is' : 'these are'} your reverse proxy, add{' '}
-                  {untrusted.length === 1 ? 'its address' : 'their addresses'} to TRUST_PROXY and restart Parley.
+                  <strong>{tn('admin.system.untrustedTitle', untrusted.length)}</strong> {tn('admin.system.untrustedText', untrusted.length)}
                 </p>
                 <table>
                   <thead>
                     <tr>
-                      <th scope="col">Address</th>
-                      <th scope="col">Requests</th>
-                      <th scope="col">First seen</th>
-                      <th scope="col">Last seen</th>
+                      <th scope="col">{t('admin.system.address')}</th>
+                      <th scope="col">{t('admin.system.requests')}</th>
+                      <th scope="col">{t('admin.system.firstSeen')}</th>
+                      <th scope="col">{t('admin.system.lastSeen')}</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -89,15 +90,16 @@ export function SystemPage() {
                       <tr key={p.address}>
                         <td>{p.address}</td>
                         <td>{p.requests}</td>
-                        <td>{dateTime(p.first_seen_at)}</td>
-                        <td>{dateTime(p.last_seen_at)}</td>
+                        <td>{formatDateTime(p.first_seen_at)}</td>
+                        <td>{formatDateTime(p.last_seen_at)}</td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
                 <p className="muted small">
-                  Example: <code>TRUST_PROXY={[...info.trust_proxy, ...untrusted.map((p) => p.address)].join(',')}</code>. Seen by this instance since it
-                  started.
+                  {fillIn(t('admin.system.example'), {
+                    example: <code dir="ltr">{trustProxyLine([...info.trust_proxy, ...untrusted.map((p) => p.address)])}</code>,
+                  })}
                 </p>
               </div>
             )}

@@ -6,6 +6,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
+import { t } from '../../i18n';
 import type { Department, Settings, WidgetRules } from '../../types';
 import { newDraft, toDrafts, toRules, type RuleDraft } from '../../triggers';
 import { ErrorText } from './ErrorText';
@@ -43,7 +44,7 @@ export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | u
     setError(null);
     try {
       onSaved(await api.updateSettings({ rules: toRules(drafts) }));
-      setSaved('Triggers saved.');
+      setSaved(t('admin.triggers.saved'));
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -53,13 +54,10 @@ export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | u
 
   return (
     <form className="card" onSubmit={submit} aria-labelledby="triggers-title">
-      <h2 id="triggers-title">Widget triggers</h2>
-      <p className="muted small">
-        Proactive invitations the widget shows on its own. The first rule whose conditions all hold shows its text (once per page view, only when an agent is
-        online and no chat is going on); empty conditions are not checked. A page can replace these with svc_api.setRules().
-      </p>
+      <h2 id="triggers-title">{t('admin.triggers.title')}</h2>
+      <p className="muted small">{t('admin.triggers.hint')}</p>
       {drafts.length === 0 ? (
-        <p className="muted">No trigger: the widget waits for the visitor.</p>
+        <p className="muted">{t('admin.triggers.empty')}</p>
       ) : (
         <ol className="cards">
           {drafts.map((d, i) => (
@@ -78,10 +76,10 @@ export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | u
       )}
       <div className="form-actions">
         <button type="button" disabled={drafts.length >= MAX_RULES} onClick={() => setDrafts((all) => [...all, newDraft(all)])}>
-          Add trigger
+          {t('admin.triggers.add')}
         </button>
         <button type="submit" className="primary" disabled={busy}>
-          Save triggers
+          {t('admin.triggers.save')}
         </button>
         <span role="status" className="saved">
           {saved}

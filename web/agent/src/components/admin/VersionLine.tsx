@@ -1,6 +1,7 @@
 /** Admin → System: this Parley's version and the schema's migration level (GET /api/v1/version), for upgrades and bug reports. */
 import { useEffect, useState } from 'react';
 import { api } from '../../api';
+import { t } from '../../i18n';
 
 export function VersionLine() {
   const [v, setV] = useState<{ version: string; migration: string | null; store: string } | null>(null);
@@ -10,8 +11,11 @@ export function VersionLine() {
   if (!v) return null;
   return (
     <p className="muted small" data-version={v.version}>
-      Parley {v.version} on {v.store === 'postgres' ? 'PostgreSQL' : 'SQLite'}, schema at migration {v.migration ?? 'none'}. What changed between versions, and
-      what to do when upgrading: CHANGELOG.md.
+      {t('admin.version.line', {
+        version: v.version,
+        store: v.store === 'postgres' ? 'PostgreSQL' : 'SQLite',
+        migration: v.migration ?? t('admin.version.noMigration'),
+      })}
     </p>
   );
 }

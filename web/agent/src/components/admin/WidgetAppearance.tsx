@@ -10,8 +10,11 @@ import type { CSSProperties } from 'react';
 import { WIDGET_LANGUAGES, type WidgetAppearance } from '../../../../../protocol/widget';
 import { previewLanguage, previewTexts, type PreviewTexts } from './widgetTexts';
 import { textOn } from '../../../../../protocol/contrast';
+import { t } from '../../i18n';
+import type { TextKey } from '../../i18n/en';
 
-const LANGUAGE_NAMES: Record<string, string> = {
+/** Each language by its own name, what a speaker of it looks for (not translated). */
+const OWN_NAMES: Record<string, string> = {
   en: 'English',
   ru: 'Русский',
   es: 'Español',
@@ -20,18 +23,22 @@ const LANGUAGE_NAMES: Record<string, string> = {
   pt: 'Português',
   tr: 'Türkçe',
   uk: 'Українська',
-  ar: 'العربية (right to left)',
+  ar: 'العربية',
 };
+/** Arabic's name also says, in the agent's language, that the widget is then laid out right to left. */
+const languageName = (l: string): string => (l === 'ar' ? t('admin.appearance.rtl', { name: OWN_NAMES.ar }) : (OWN_NAMES[l] ?? l));
 
-type TextKey = 'title' | 'greeting' | 'away_text' | 'offline_text' | 'launcher_text';
+type Field = 'title' | 'greeting' | 'away_text' | 'offline_text' | 'launcher_text';
 /** Each text field, its limit, and its placeholder: the widget's default in the chosen language (none for the greeting). */
-const TEXTS: [TextKey, string, number, (t: PreviewTexts) => string][] = [
-  ['title', 'Window title', 60, (t) => t.support],
-  ['greeting', 'Greeting when the window opens', 500, () => 'none'],
-  ['away_text', 'Status while nobody is online', 200, (t) => t.offline],
-  ['offline_text', 'Offline form text', 500, (t) => t.offlineText],
-  ['launcher_text', 'Launcher text', 40, (t) => t.chatWithUs],
+const TEXTS: [Field, TextKey, number, (w: PreviewTexts) => string][] = [
+  ['title', 'admin.appearance.title', 60, (w) => w.support],
+  ['greeting', 'admin.appearance.greeting', 500, () => t('admin.appearance.noGreeting')],
+  ['away_text', 'admin.appearance.away', 200, (w) => w.offline],
+  ['offline_text', 'admin.appearance.offline', 500, (w) => w.offlineText],
+  ['launcher_text', 'admin.appearance.launcherText', 40, (w) => w.chatWithUs],
 ];
+
+const LOGO_EXAMPLE = 'https://example.com/logo.png';
 
 interface Props {
   prefix: string;
@@ -47,10 +54,10 @@ export function WidgetAppearanceFields({ prefix, value, color, onChange }: Props
   const texts = previewTexts(lang);
   return (
     <fieldset className="appearance">
-      <legend>Appearance and language</legend>
+      <legend>{t('admin.appearance.legend')}</legend>
       {TEXTS.map(([k, label, max, placeholder]) => (
         <div key={k} className="field">
-          <label htmlFor={id(k)}>{label}</label>
+          <label htmlFor={id(k)}>{t(label)}</label>
           <input
             id={id(k)}
             maxLength={max}
@@ -61,34 +68,28 @@ export function WidgetAppearanceFields({ prefix, value, color, onChange }: Props
           />
         </div>
       ))}
-      <label htmlFor={id('position')}>Position</label>
+      <label htmlFor={id('position')}>{t('admin.appearance.position')}</label>
       <select id={id('position')} value={value.position} onChange={(e) => set({ position: e.target.value === 'left' ? 'left' : 'right' })}>
-        <option value="right">Bottom right</option>
-        <option value="left">Bottom left</option>
+        <option value="right">{t('admin.appearance.bottomRight')}</option>
+        <option value="left">{t('admin.appearance.bottomLeft')}</option>
       </select>
-      <label htmlFor={id('offset_x')}>From the side (px)</label>
+      <label htmlFor={id('offset_x')}>{t('admin.appearance.fromSide')}</label>
       <input id={id('offset_x')} type="number" min={0} max={200} value={value.offset_x} onChange={(e) => set({ offset_x: Number(e.target.value) })} />
-      <label htmlFor={id('offset_y')}>From the bottom (px)</label>
+      <label htmlFor={id('offset_y')}>{t('admin.appearance.fromBottom')}</label>
       <input id={id('offset_y')} type="number" min={0} max={200} value={value.offset_y} onChange={(e) => set({ offset_y: Number(e.target.value) })} />
-      <label htmlFor={id('launcher')}>Launcher</label>
+      <label htmlFor={id('launcher')}>{t('admin.channel.launcher')}</label>
       <select id={id('launcher')} value={value.launcher} onChange={(e) => set({ launcher: e.target.value === 'button' ? 'button' : 'label' })}>
-        <option value="label">Button with text</option>
-        <option value="button">Round button</option>
+        <option value="label">{t('admin.appearance.buttonWithText')}</option>
+        <option value="button">{t('admin.appearance.roundButton')}</option>
       </select>
-      <label htmlFor={id('logo')}>Logo (https address of a picture)</label>
-      <input
-        id={id('logo')}
-        type="url"
-        placeholder="https://example.com/logo.png"
-        value={value.logo ?? ''}
-        onChange={(e) => set({ logo: e.target.value || null })}
-      />
-      <label htmlFor={id('language')}>Language</label>
+      <label htmlFor={id('logo')}>{t('admin.appearance.logo')}</label>
+      <input id={id('logo')} type="url" placeholder={LOGO_EXAMPLE} value={value.logo ?? ''} onChange={(e) => set({ logo: e.target.value || null })} />
+      <label htmlFor={id('language')}>{t('admin.appearance.language')}</label>
       <select id={id('language')} value={value.language} onChange={(e) => set({ language: e.target.value as WidgetAppearance['language'] })}>
-        <option value="auto">The visitor&apos;s browser language</option>
+        <option value="auto">{t('admin.appearance.browserLanguage')}</option>
         {WIDGET_LANGUAGES.map((l) => (
-          <option key={l} value={l}>
-            {LANGUAGE_NAMES[l]}
+          <option key={l} value={l} lang={l}>
+            {languageName(l)}
           </option>
         ))}
       </select>
@@ -129,7 +130,7 @@ function Preview({ value, color, lang, texts }: { value: WidgetAppearance; color
     <div
       className="widget-preview"
       role="img"
-      aria-label="Preview of the widget"
+      aria-label={t('admin.appearance.preview')}
       style={{ position: 'relative', height: 280, background: '#f3f5f8', borderRadius: 8 }}
     >
       <div style={win} lang={lang} dir={lang === 'ar' ? 'rtl' : 'ltr'} data-lang={lang}>

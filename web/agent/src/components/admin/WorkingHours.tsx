@@ -8,32 +8,41 @@
 import { useCallback, useEffect, useState } from 'react';
 import { errorText } from '../../api';
 import { hoursApi } from '../../hoursApi';
-import { dayText, rangesText, statusText } from '../../hoursText';
+import { rangesText } from '../../hoursText';
+import { t } from '../../i18n';
 import type { HoursStatusDto, WorkingHoursOverviewDto } from '../../../../../protocol/routing';
 import { ErrorText } from './ErrorText';
 import { HoursEditor } from './HoursEditor';
+import { dayText, statusText } from './hoursStatus';
 
 function HoursStatus({ status, always, label }: { status: HoursStatusDto; always: boolean; label: string }) {
   return (
     <div>
-      <p className={status.open ? 'hours-open' : 'hours-closed'} aria-label={`${label} status`}>
+      <p className={status.open ? 'hours-open' : 'hours-closed'} aria-label={t('admin.workingHours.statusOf', { label })}>
         <strong>{statusText(status, always)}</strong>
       </p>
       <div className="table-wrap">
-        <table aria-label={`${label}: the next seven days`}>
+        <table aria-label={t('admin.workingHours.nextDays', { label })}>
           <thead>
             <tr>
-              <th>Day</th>
-              <th>Hours ({status.timezone})</th>
-              <th>Note</th>
+              <th>{t('admin.workingHours.day')}</th>
+              <th>{t('admin.workingHours.hoursIn', { zone: status.timezone })}</th>
+              <th>{t('admin.hours.note')}</th>
             </tr>
           </thead>
           <tbody>
             {status.preview.map((d) => (
               <tr key={d.date}>
                 <td>{dayText(d.date)}</td>
-                <td>{d.ranges.length === 0 ? 'Closed' : rangesText(d.ranges).replace(/-/g, '–').replace('00:00–24:00', 'All day')}</td>
-                <td>{d.exception === null ? '' : d.exception || 'Exception'}</td>
+                <td>
+                  {d.ranges.length === 0 ? (
+                    t('admin.workingHours.closed')
+                  ) : (
+                    // Times read left to right in every language: in Arabic "09:00–17:00" would otherwise show as "17:00–09:00".
+                    <bdi dir="ltr">{rangesText(d.ranges).replace(/-/g, '–').replace('00:00–24:00', t('admin.workingHours.allDay'))}</bdi>
+                  )}
+                </td>
+                <td>{d.exception === null ? '' : d.exception || t('admin.workingHours.exception')}</td>
               </tr>
             ))}
           </tbody>
@@ -66,8 +75,8 @@ export function WorkingHours() {
   if (!view) {
     return (
       <section className="page" aria-labelledby="hours-title">
-        <h1 id="hours-title">Working hours</h1>
-        {error ? <ErrorText error={error} /> : <p className="muted">Loading…</p>}
+        <h1 id="hours-title">{t('admin.workingHours.title')}</h1>
+        {error ? <ErrorText error={error} /> : <p className="muted">{t('common.loading')}</p>}
       </section>
     );
   }
@@ -80,47 +89,44 @@ export function WorkingHours() {
 
   return (
     <section className="page" aria-labelledby="hours-title">
-      <h1 id="hours-title">Working hours</h1>
-      <p className="muted small">
-        Outside these hours the widget shows the offline form, chatMode() answers offline and the chat channel&apos;s status answers 0; at opening time they
-        come back by themselves.
-      </p>
+      <h1 id="hours-title">{t('admin.workingHours.title')}</h1>
+      <p className="muted small">{t('admin.workingHours.intro')}</p>
       <ErrorText error={error} />
       <section className="card" aria-labelledby="account-hours-title">
-        <h2 id="account-hours-title">Chat</h2>
-        <HoursStatus status={view.account} always={view.account.hours === null} label="Chat" />
+        <h2 id="account-hours-title">{t('admin.workingHours.chat')}</h2>
+        <HoursStatus status={view.account} always={view.account.hours === null} label={t('admin.workingHours.chat')} />
         <HoursEditor
           id="account"
           hours={view.account.hours}
-          noneLabel="Always open"
+          noneLabel={t('admin.alwaysOpen')}
           onSave={async (hours) => {
             await hoursApi.saveAccount(hours);
             const next = await after();
-            return `Saved. ${statusText(next.account, next.account.hours === null)}.`;
+            return t('admin.workingHours.saved', { status: statusText(next.account, next.account.hours === null) });
           }}
         />
       </section>
       <section className="card" aria-labelledby="department-hours-title">
-        <h2 id="department-hours-title">Departments</h2>
+        <h2 id="department-hours-title">{t('admin.departments.title')}</h2>
         {view.departments.length === 0 ? (
-          <p className="muted">No department yet: add departments under Departments to give them hours of their own.</p>
+          <p className="muted">{t('admin.workingHours.noDepartments')}</p>
         ) : (
           <ul className="plain">
             {view.departments.map((d) => (
               <li key={d.id} className="card">
                 <h3>{d.name}</h3>
-                <p className="muted small">{d.hours === null ? "Follows the account's hours." : 'Has hours of its own.'}</p>
+                <p className="muted small">{d.hours === null ? t('admin.workingHours.follows') : t('admin.workingHours.own')}</p>
                 <HoursStatus status={d} always={d.hours === null && view.account.hours === null} label={d.name} />
                 <details>
-                  <summary>Change {d.name}&apos;s hours</summary>
+                  <summary>{t('admin.workingHours.change', { name: d.name })}</summary>
                   <HoursEditor
                     id={`dep-${d.id}`}
                     hours={d.hours}
-                    noneLabel="Use the account's hours"
+                    noneLabel={t('admin.workingHours.useAccount')}
                     onSave={async (hours) => {
                       const saved = await hoursApi.saveDepartment(d.id, hours);
                       await after();
-                      return `Saved. ${statusText(saved, saved.hours === null && view.account.hours === null)}.`;
+                      return t('admin.workingHours.saved', { status: statusText(saved, saved.hours === null && view.account.hours === null) });
                     }}
                   />
                 </details>
