@@ -24,5 +24,14 @@ export default defineConfig({
     // Everything is hashed and served as immutable from /assets/.
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      output: {
+        // A language's chunks by its tag: ru-….js (its core), ru-admin-….js (its admin pages' texts); docs/I18N.md.
+        chunkFileNames: (chunk) => {
+          const part = /\/i18n\/(\w+)\/(admin|index)\.ts$/.exec(chunk.facadeModuleId ?? '');
+          return part ? `assets/${part[1]}${part[2] === 'admin' ? '-admin' : ''}-[hash].js` : 'assets/[name]-[hash].js';
+        },
+      },
+    },
   },
 });

@@ -7,16 +7,35 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_LANGUAGES } from '../../../../protocol/agent';
 import { en, type Plural, type Texts } from './en';
-import { texts as ar } from './ar';
-import { texts as de } from './de';
-import { texts as es } from './es';
-import { texts as fr } from './fr';
-import { texts as pt } from './pt';
-import { texts as ru } from './ru';
-import { texts as tr } from './tr';
-import { texts as uk } from './uk';
+import { texts as arCore } from './ar';
+import { admin as arAdmin } from './ar/admin';
+import { texts as deCore } from './de';
+import { admin as deAdmin } from './de/admin';
+import { texts as esCore } from './es';
+import { admin as esAdmin } from './es/admin';
+import { texts as frCore } from './fr';
+import { admin as frAdmin } from './fr/admin';
+import { texts as ptCore } from './pt';
+import { admin as ptAdmin } from './pt/admin';
+import { texts as ruCore } from './ru';
+import { admin as ruAdmin } from './ru/admin';
+import { texts as trCore } from './tr';
+import { admin as trAdmin } from './tr/admin';
+import { texts as ukCore } from './uk';
+import { admin as ukAdmin } from './uk/admin';
 
-const LANGUAGES: Record<string, Texts> = { en, ru, es, de, fr, pt, tr, uk, ar };
+// Each language is two chunks (its core and its admin part): together they say everything English says.
+const LANGUAGES: Record<string, Texts> = {
+  en,
+  ru: { ...ruCore, ...ruAdmin },
+  es: { ...esCore, ...esAdmin },
+  de: { ...deCore, ...deAdmin },
+  fr: { ...frCore, ...frAdmin },
+  pt: { ...ptCore, ...ptAdmin },
+  tr: { ...trCore, ...trAdmin },
+  uk: { ...ukCore, ...ukAdmin },
+  ar: { ...arCore, ...arAdmin },
+};
 const valuesOf = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const formsOf = (v: string | Plural): string[] => (typeof v === 'string' ? [v] : Object.values(v).filter((x): x is string => typeof x === 'string'));
 

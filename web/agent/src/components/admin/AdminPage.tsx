@@ -1,5 +1,5 @@
 /** The admin area: agents, departments, working hours, assignment, canned responses, channels, settings, the delivery log, the mail, sign-in throttles, uploaded files, the system and the audit log, one section at a time. */
-import { t } from '../../i18n';
+import { t, useAdminTexts } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import { Link } from '../../router';
 import type { AdminSection } from '../../routes';
@@ -37,6 +37,15 @@ const SECTIONS: Array<[Section, TextKey]> = [
 ];
 
 export function AdminPage({ section }: { section: Section }) {
+  // The admin pages' texts are a chunk of their own in each language but English: shown once it is in.
+  const ready = useAdminTexts();
+  if (!ready) {
+    return (
+      <div className="admin" aria-busy="true">
+        <p className="muted">{t('common.loading')}</p>
+      </div>
+    );
+  }
   return (
     <div className="admin">
       <nav className="tabs" aria-label={t('admin.nav.label')}>
