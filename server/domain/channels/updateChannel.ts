@@ -33,7 +33,7 @@ import {
   widgetOptions,
   type ChannelFields,
 } from './channelInput.js';
-import { applyAppearance, readAppearance } from './appearance.js';
+import { applyAppearance, readAppearance } from '../../model/appearance.js';
 import { SECRET_BYTES } from './createChannel.js';
 import { recordChannelChanged } from './channelChanged.js';
 import { findChannel, type ChannelWithAgents } from './listChannels.js';
