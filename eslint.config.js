@@ -3,9 +3,83 @@
 // React hooks rules for the agent app. Formatting is Prettier's, not ESLint's.
 // `npm run lint` runs it; `npm test` fails when it is red.
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const DOMAIN_TO_REALTIME = {
+  target: './server/domain',
+  from: './server/realtime',
+  message: 'The domain does not reach into realtime: record an event (events/catalogue.ts) the realtime layer follows.',
+};
+
+/** Who may not import whom (target: the importing files; from: what they may not import). */
+const LAYER_ZONES = [
+  {
+    target: './server/presenters',
+    from: './server/domain',
+    message: 'Presenters are below the domain: read stored rows through server/model/, or let the route pass what the domain computed.',
+  },
+  {
+    target: './server/domain',
+    from: './server/routes',
+    message: 'The domain does not know the HTTP routes: move what both need into the domain (or below it).',
+  },
+  DOMAIN_TO_REALTIME,
+  { target: './server/db', from: './server/domain', message: 'db/ is below the domain: move what it needs into db/ (or lib/).' },
+  {
+    target: './server/model',
+    from: './server',
+    except: ['./model', './db', './lib', './errors'],
+    message: 'server/model/ reads stored rows: it imports only db/, lib/, errors/ and protocol/.',
+  },
+  { target: './protocol', from: './server', message: 'protocol/ is shared with the web apps: it imports nothing of the server.' },
+];
+
+/**
+ * Imports that still point the wrong way, each with what it reaches for (issue #34): the
+ * file keeps every other zone. Remove a line when its file is fixed; add none.
+ */
+const DOMAIN_TO_REALTIME_ALLOWED = [
+  // closeWidgetSockets: a deleted or disabled widget's sockets of this process closed at once.
+  'server/domain/channels/deleteChannel.ts',
+  'server/domain/channels/updateChannel.ts',
+  // closeVisitorSockets: an erased visitor's sockets of this process closed at once.
+  'server/domain/erasure/requestErasure.ts',
+];
+
+/**
+ * Layers that point one way (docs/ARCHITECTURE.md "Layers"): routes → domain → db, with the
+ * presenters below the domain and server/model/ below both; the realtime layer follows the
+ * domain's events and is not called by it. A back import or a circle of value imports fails
+ * (test/lint/layers.test.ts keeps the rules biting). Type-only imports make no circle.
+ */
+export const layerRules = [
+  {
+    files: ['server/**/*.ts', 'protocol/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Sources import each other as .js (NodeNext); the files are .ts, which no-cycle must parse to follow.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
+    },
+  },
+  ...(DOMAIN_TO_REALTIME_ALLOWED.length === 0
+    ? []
+    : [
+        {
+          files: DOMAIN_TO_REALTIME_ALLOWED,
+          rules: { 'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES.filter((z) => z !== DOMAIN_TO_REALTIME) }] },
+        },
+      ]),
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'test-artifacts/'] },
@@ -46,6 +120,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...layerRules,
   {
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

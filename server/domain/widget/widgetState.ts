@@ -10,7 +10,7 @@ import { readAppearance } from '../../model/appearance.js';
 import type { Executor } from '../../db/database.js';
 import type { Channel, Chat, Visitor } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
-import { relayedHead } from '../../realtime/feed.js';
+import { relayedHead } from '../../events/feedPosition.js';
 import { presentContactInfo, presentWidgetAgent, presentWidgetChat } from '../../presenters/widget.js';
 import type { SessionResponse, WidgetAgent, WidgetChat } from '../../../protocol/widget.js';
 import { isChannelAvailable } from '../channels/access.js';
