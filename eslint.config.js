@@ -25,6 +25,11 @@ const LAYER_ZONES = [
     from: './server/realtime',
     message: 'The domain does not reach into realtime: record an event (events/catalogue.ts) the realtime layer follows, or call a port of AppContext.',
   },
+  {
+    target: './server/realtime',
+    from: './server/routes',
+    message: 'The realtime layer follows events and may use the domain, never the HTTP routes: move what both need below them.',
+  },
   { target: './server/db', from: './server/domain', message: 'db/ is below the domain: move what it needs into db/ (or lib/).' },
   {
     target: './server/model',
