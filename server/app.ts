@@ -25,6 +25,7 @@ import { systemClock, type Clock } from './lib/time.js';
 import { createMetrics } from './metrics.js';
 import { openRealtime, type Realtime } from './realtime/index.js';
 import { SocketBounds } from './realtime/socketBounds.js';
+import { WidgetSockets } from './realtime/widgetSockets.js';
 import { auditRequests } from './routes/audited.js';
 import { registerRoutes } from './routes/index.js';
 import { startWorkers } from './workers.js';
@@ -138,6 +139,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     sockets: new SocketBounds({ address: config.wsMaxPerAddress, visitor: config.wsMaxPerVisitor, agent_token: config.wsMaxPerAgentToken }, (bound) =>
       metrics.socketRefusals.labels(bound).inc(),
     ),
+    widgetSockets: new WidgetSockets(),
     // The first account's id; 0 until it exists (bootstrap 'later': until main.ts created it).
     get defaultAccountId() {
       return bootstrap.accountId;

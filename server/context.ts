@@ -12,6 +12,7 @@ import type { Metrics } from './metrics.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { Presence } from './realtime/presence.js';
 import type { SocketBounds } from './realtime/socketBounds.js';
+import type { WidgetSockets } from './realtime/widgetSockets.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -28,6 +29,8 @@ export interface AppContext {
   readonly presence: Presence;
   /** How many WebSockets each address, visitor and agent token holds open here (WS_MAX_PER_*). */
   readonly sockets: SocketBounds;
+  /** The visitor sockets this process holds: the domain closes an erased visitor's (realtime/widgetSockets.ts). */
+  readonly widgetSockets: WidgetSockets;
   /** Account created at first start (the service is multi-tenant in its model). */
   readonly defaultAccountId: number;
 }

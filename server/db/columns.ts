@@ -6,8 +6,8 @@ import type { ColumnDefinitionBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
-/** Largest id a row can have (PostgreSQL `integer`): a larger number from outside names no row, and must not reach a query. */
-export const MAX_ID = 2_147_483_647;
+// The largest id lives in lib/ (the routes check ids from outside against it, and import nothing of db/).
+export { MAX_ID } from '../lib/ids.js';
 
 export interface ColumnKinds {
   dialect: DialectName;

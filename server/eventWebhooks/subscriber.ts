@@ -9,8 +9,8 @@
  */
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/database.js';
-import { eventTypesOf } from '../domain/settings/eventTypes.js';
-import { callbackOf } from '../domain/settings/getSettings.js';
+import { eventTypesOf } from '../model/eventTypes.js';
+import { callbackOf } from '../model/callback.js';
 import type { RelayedEvent } from '../events/catalogue.js';
 import type { Subscriber } from '../events/subscriber.js';
 import { enqueueDelivery } from '../webhooks/enqueue.js';

@@ -1,5 +1,8 @@
-/** Random identifiers and secrets. */
+/** Random identifiers and secrets, and the largest id a row can have. */
 import crypto from 'node:crypto';
+
+/** Largest id a row can have (PostgreSQL `integer`, db/columns.ts): a larger number from outside names no row, and must not reach a query. */
+export const MAX_ID = 2_147_483_647;
 
 /** URL-safe random string carrying `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {

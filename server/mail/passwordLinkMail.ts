@@ -10,7 +10,7 @@ import type { Config } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import type { Delivery } from '../db/schema.js';
 import { issueLinkToken, LINK_SLOT, linkUrl } from '../domain/auth/passwordLinks.js';
-import { emailChangeUrl, issueEmailChangeToken } from '../domain/agents/emailChanges.js';
+import { emailChangeUrl, issueEmailChangeToken } from '../domain/agents/emailChangeLinks.js';
 import { parseJson } from '../lib/json.js';
 import type { SendResult } from '../webhooks/send.js';
 import { escapeHtml } from './compose.js';

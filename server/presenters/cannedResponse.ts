@@ -1,5 +1,5 @@
 /** A canned response as the agent/admin API shows it. */
-import type { CannedResponse } from '../domain/cannedResponses/cannedResponseInput.js';
+import type { CannedResponse } from '../db/schema.js';
 
 export interface CannedResponseDto {
   id: number;

@@ -7,8 +7,8 @@
  * Agents know a channel by its id, type and name only (presentChannelRef).
  */
 import type { Channel } from '../db/schema.js';
-import { readAppearance } from '../domain/channels/appearance.js';
-import { widgetOptions } from '../domain/channels/channelInput.js';
+import { readAppearance } from '../model/appearance.js';
+import { widgetOptions } from '../model/widgetOptions.js';
 import type { ChatChannelDto, WidgetChannelDto, ChannelDto, ChannelRefDto } from '../../protocol/agent.js';
 export type { ChatChannelDto, WidgetChannelDto, ChannelDto, ChannelRefDto };
 

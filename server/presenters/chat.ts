@@ -74,6 +74,30 @@ export function presentChat(c: Chat, v: Visitor, messages?: MessageDto[], offer?
 }
 
 /** A chat list row: the chat, its channel, its last message, the agent's unread count (domain/chats/chatSummaries.ts) and its offer. */
+/** A chat's detail (GET /chats/:id and the answers of its actions): the chat, its visitor, messages and offer. */
+export function presentChatDetail(d: { chat: Chat; visitor: Visitor; messages: Message[]; offer: ChatOffer | null }): ChatDto {
+  return presentChat(d.chat, d.visitor, d.messages.map(presentMessage), d.offer);
+}
+
+/** List rows (GET /chats, /visitors/:id/chats, the search's hits) from what the domain loaded for them. */
+export function presentChatRows(
+  rows: ReadonlyArray<{
+    chat: Chat;
+    visitor: Visitor;
+    channel: Pick<Channel, 'id' | 'type' | 'name'>;
+    last: Message | undefined;
+    unread: number;
+    offer: ChatOffer | null;
+  }>,
+): ChatDto[] {
+  return rows.map((r) => presentChatRow(r.chat, r.visitor, r.channel, r.last, r.unread, r.offer));
+}
+
+/** The search's hits: list rows with why each matched. */
+export function presentSearchHits(hits: ReadonlyArray<Parameters<typeof presentChatRows>[0][number] & { match: ChatMatchDto | null }>): ChatSearchHitDto[] {
+  return hits.map((h) => ({ ...presentChatRow(h.chat, h.visitor, h.channel, h.last, h.unread, h.offer), match: h.match }));
+}
+
 export function presentChatRow(
   c: Chat,
   v: Visitor,

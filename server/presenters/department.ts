@@ -1,5 +1,5 @@
 /** A department as the admin API shows it. */
-import type { Department } from '../domain/departments/createDepartment.js';
+import type { Department } from '../db/schema.js';
 
 export interface DepartmentDto {
   id: number;

@@ -2,21 +2,19 @@
  * Account settings as the admin API shows them (/openapi.json). The webhook
  * secret is shown to admins (receivers need it to verify signatures), and so
  * are the widget invitation rules (stored already checked: widgetRules.ts);
- * internal delivery state is not part of this shape.
+ * internal delivery state is not part of this shape. What needs the database
+ * or the domain's rules (retention counts, the name, the stored hours read) the
+ * route passes in.
  */
-import type { RetentionSettings } from '../domain/settings/chatRetention.js';
-import { eventTypesOf, type EventTypeSettings } from '../domain/settings/eventTypes.js';
-import { callbackOf, type SettingsRow } from '../domain/settings/getSettings.js';
-import type { GivenUpRow } from '../domain/settings/givenUpEventTypes.js';
-import { notificationsOf, type NotificationSettings } from '../domain/settings/notifications.js';
-import { presenceOf, type PresenceSettings } from '../domain/settings/presence.js';
-import type { CallbackSettings } from '../domain/settings/settingsRow.js';
-import type { WidgetRules } from '../domain/settings/widgetRules.js';
 import { parseJson } from '../lib/json.js';
+import { callbackOf, type CallbackSettings } from '../model/callback.js';
+import { eventTypesOf, type EventTypeSettings } from '../model/eventTypes.js';
+import { notificationsOf, type NotificationSettings } from '../model/notifications.js';
+import { presenceOf, type PresenceSettings } from '../model/presence.js';
+import type { GivenUpRow, RetentionSettings, SettingsRow, WidgetRules } from '../model/settings.js';
+import type { WorkingHours } from '../model/workingHours.js';
 import type { GivenUpEventTypeDto } from '../../protocol/agent.js';
 export type { GivenUpEventTypeDto };
-import type { WorkingHours } from '../domain/workingHours/hours.js';
-import { parseStoredHours } from '../domain/workingHours/storedHours.js';
 
 export interface SettingsDto {
   /** The company's name as the admin set it ("" while not set: mails and screens say "Parley"). */
@@ -41,7 +39,10 @@ export interface SettingsDto {
   retention: RetentionSettings;
 }
 
-export function presentSettings(row: SettingsRow, retention: RetentionSettings, accountName: string): SettingsDto {
+export function presentSettings(
+  row: SettingsRow,
+  { retention, accountName, chatHours }: { retention: RetentionSettings; accountName: string; chatHours: WorkingHours | null },
+): SettingsDto {
   const { enabled, balance_seconds, timezone, hours, provider } = callbackOf(row);
   return {
     account_name: accountName,
@@ -53,7 +54,7 @@ export function presentSettings(row: SettingsRow, retention: RetentionSettings, 
     webhooks_paused_reason: row.webhooks_paused_reason,
     notifications: notificationsOf(row),
     presence: presenceOf(row),
-    chat_hours: parseStoredHours(row.chat_hours_json),
+    chat_hours: chatHours,
     event_webhook_types: eventTypesOf(row),
     retention,
   };

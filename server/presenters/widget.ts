@@ -11,7 +11,7 @@
  * (realtime/visitorFrames.ts).
  */
 import type { Agent, Chat, Message } from '../db/schema.js';
-import type { OwnContact } from '../domain/widget/ownContact.js';
+import type { OwnContact } from '../model/ownContact.js';
 import type { CallDto } from './call.js';
 import type { ContactInfo, VisitorFrame, WidgetAgent, WidgetChat, WidgetMessage } from '../../protocol/widget.js';
 import { presentMessage, type MessageDto } from './message.js';

@@ -41,9 +41,12 @@ import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import { RELAYED_THROUGH } from '../events/relayClaim.js';
 import { toRelayedEvent } from '../events/catalogue.js';
-import { deletedThrough } from '../retention/eventMarks.js';
+import { deletedThrough } from '../events/eventMarks.js';
+import { feedPosition } from '../events/feedPosition.js';
 import type { StreamEvent, Unsubscribe } from './hub.js';
 import type { ResetReason } from './socket.js';
+// Where an account's relayed events stand is the events' own (the widget session hands it out too).
+export { feedPosition, relayedHead, type FeedPosition } from '../events/feedPosition.js';
 
 export interface FeedOptions {
   ctx: AppContext;
@@ -211,30 +214,4 @@ async function beyondReplay(db: Executor, accountId: number, cursor: number, hea
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
-}
-
-export interface FeedPosition {
-  /** Where a socket without a cursor starts: skips nothing committed before it was read. */
-  head: number;
-  /** The account's retention mark: a cursor below it missed deleted events. */
-  deletedThrough: number;
-}
-
-/** Both in one statement (every socket and widget session starts with it). */
-export async function feedPosition(db: Executor, accountId: number): Promise<FeedPosition> {
-  const row = await db
-    .selectNoFrom((eb) => [
-      // Newest first on events_account_id, from the relay's cursor down.
-      eb.selectFrom('events').select('id').where('account_id', '=', accountId).where('id', '<=', RELAYED_THROUGH).orderBy('id', 'desc').limit(1).as('relayed'),
-      eb.selectFrom('event_retention').select('deleted_through').where('account_id', '=', accountId).as('mark'),
-    ])
-    .executeTakeFirst();
-  const deleted = Number(row?.mark ?? 0);
-  // When retention deleted every event of the account, the head is the mark, not 0 (a cursor below the mark is stale).
-  return { head: Math.max(Number(row?.relayed ?? 0), deleted), deletedThrough: deleted };
-}
-
-/** The cursor a socket without one starts from (the widget session hands it out). */
-export async function relayedHead(db: Executor, accountId: number): Promise<number> {
-  return (await feedPosition(db, accountId)).head;
 }

@@ -3,8 +3,11 @@
  * routes/widget/socket.ts once the visitor token is checked): the event feed
  * of the account, each event turned into this visitor's frame or dropped by
  * VisitorFrames (visitorFrames.ts), in the feed's order; a ping every 25 s
- * that also catches up from the store and checks the widget still exists (a
- * widget deleted or disabled closes the socket with 4404, widgetSockets.ts).
+ * that also catches up from the store and checks the widget still exists and
+ * the visitor is not erased. A widget deleted or disabled closes the socket
+ * with 4404 (widgetSockets.ts) as its channel.changed event arrives, on every
+ * instance; an erased visitor's close at once on the instance that erased it
+ * (AppContext.widgetSockets), at the next tick on the others.
  */
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -17,7 +20,7 @@ import type { UnavailableSource } from '../errors/unavailableLog.js';
 import { EventFeed } from './feed.js';
 import { CLOSE_INTERNAL, CLOSE_TRY_AGAIN, closeWith, keepAlive, resetFrame, sendJson } from './socket.js';
 import type { VisitorFrames } from './visitorFrames.js';
-import { CLOSE_VISITOR_ERASED, CLOSE_WIDGET_GONE, holdWidgetSocket, VISITOR_ERASED_REASON, WIDGET_GONE_REASON } from './widgetSockets.js';
+import { CLOSE_VISITOR_ERASED, CLOSE_WIDGET_GONE, VISITOR_ERASED_REASON, WIDGET_GONE_REASON } from './widgetSockets.js';
 
 const FEED_FAILED: UnavailableSource = { name: 'visitor socket', first: 'visitor socket feed failed', unit: ['feed', 'feeds'], verb: 'failed' };
 
@@ -40,6 +43,8 @@ export class VisitorSocket {
       cursor,
       // Frames are made (agent names, availability: queries) and sent here, in the feed's order; the feed's own send is unused.
       visible: async (e) => {
+        // The widget changed (deleted, disabled), on whichever instance: looked up again at once (4404 when gone).
+        if (e.type === 'channel.changed' && e.data.channel_id === channel.id) await this.checkWidget();
         const frame = await this.frames.frameFor(e);
         if (frame) this.send(frame);
         return false;
@@ -58,7 +63,7 @@ export class VisitorSocket {
   open(): void {
     this.ctx.metrics.sockets.labels('visitor').inc();
     this.socket.on('close', () => this.closed());
-    holdWidgetSocket(this.ctx, this.channel.id, this.socket, this.visitor.id);
+    this.ctx.widgetSockets.hold(this.visitor.id, this.socket);
     this.stopKeepAlive = keepAlive(this.socket, () => {
       this.feed.catchUp();
       void this.checkWidget();
@@ -66,7 +71,7 @@ export class VisitorSocket {
     void this.feed.start();
   }
 
-  /** Another instance may have deleted or disabled the widget: then the page is told (4404). */
+  /** The widget deleted or disabled: the page is told (4404); the visitor erased on another instance: 4410. */
   private async checkWidget(): Promise<void> {
     try {
       await findWidgetChannel(this.ctx.db, this.channel.public_id);

@@ -1,13 +1,13 @@
 /**
- * The visitor sockets this process holds, by widget channel, so a widget an
- * admin deletes or disables is taken off open pages at once: its sockets are
- * closed with CLOSE_WIDGET_GONE (4404) and the chat frame tells the loader,
- * which removes the widget and calls svc_onWidgetDestroy. Sockets held by
- * other instances find out at their next keep-alive tick (they look the
- * channel up again, routes/widget/socket.ts).
+ * The visitor sockets this process holds, by visitor, so an erased visitor's
+ * are closed at once (CLOSE_VISITOR_ERASED, 4410): AppContext.widgetSockets,
+ * the port the domain calls (domain/erasure/requestErasure.ts) without
+ * importing realtime. Sockets held by other instances find out at their next
+ * keep-alive tick (visitorSocket.ts looks the visitor up again). A widget
+ * deleted or disabled (CLOSE_WIDGET_GONE, 4404) is not closed from here: each
+ * socket, on every instance, follows its channel's channel.changed event.
  */
 import type { WebSocket } from 'ws';
-import type { AppContext } from '../context.js';
 import { closeWith } from './socket.js';
 
 export const CLOSE_WIDGET_GONE = 4404;
@@ -16,39 +16,27 @@ export const CLOSE_VISITOR_ERASED = 4410;
 export const VISITOR_ERASED_REASON = 'the visitor was erased';
 export const WIDGET_GONE_REASON = 'the widget was deleted or disabled';
 
-const byContext = new WeakMap<AppContext, Map<number, Set<WebSocket>>>();
-const byVisitor = new WeakMap<AppContext, Map<number, Set<WebSocket>>>();
-
-function mapOf(maps: WeakMap<AppContext, Map<number, Set<WebSocket>>>, ctx: AppContext): Map<number, Set<WebSocket>> {
-  let map = maps.get(ctx);
-  if (!map) maps.set(ctx, (map = new Map<number, Set<WebSocket>>()));
-  return map;
+/** What the domain may ask of the visitor sockets of this process. */
+export interface VisitorSocketsPort {
+  /** Closes the visitor's sockets in this process (it was erased). */
+  closeVisitor(visitorId: number): void;
 }
 
-const channels = (ctx: AppContext) => mapOf(byContext, ctx);
+export class WidgetSockets implements VisitorSocketsPort {
+  private readonly byVisitor = new Map<number, Set<WebSocket>>();
 
-function hold(map: Map<number, Set<WebSocket>>, key: number, socket: WebSocket): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(socket);
-  socket.once('close', () => {
-    set.delete(socket);
-    if (set.size === 0 && map.get(key) === set) map.delete(key);
-  });
-}
+  /** Keeps `socket` under its visitor until it closes. */
+  hold(visitorId: number, socket: WebSocket): void {
+    let set = this.byVisitor.get(visitorId);
+    if (!set) this.byVisitor.set(visitorId, (set = new Set()));
+    set.add(socket);
+    socket.once('close', () => {
+      set.delete(socket);
+      if (set.size === 0 && this.byVisitor.get(visitorId) === set) this.byVisitor.delete(visitorId);
+    });
+  }
 
-/** Keeps `socket` under its channel and its visitor until it closes. */
-export function holdWidgetSocket(ctx: AppContext, channelId: number, socket: WebSocket, visitorId?: number): void {
-  hold(channels(ctx), channelId, socket);
-  if (visitorId !== undefined) hold(mapOf(byVisitor, ctx), visitorId, socket);
-}
-
-/** Closes the visitor's sockets in this process (it was erased); other instances find out at their next keep-alive tick. */
-export function closeVisitorSockets(ctx: AppContext, visitorId: number): void {
-  for (const socket of mapOf(byVisitor, ctx).get(visitorId) ?? []) closeWith(socket, CLOSE_VISITOR_ERASED, VISITOR_ERASED_REASON);
-}
-
-/** Closes every visitor socket of the channel in this process (after the channel was deleted or disabled). */
-export function closeWidgetSockets(ctx: AppContext, channelId: number): void {
-  for (const socket of channels(ctx).get(channelId) ?? []) closeWith(socket, CLOSE_WIDGET_GONE, WIDGET_GONE_REASON);
+  closeVisitor(visitorId: number): void {
+    for (const socket of this.byVisitor.get(visitorId) ?? []) closeWith(socket, CLOSE_VISITOR_ERASED, VISITOR_ERASED_REASON);
+  }
 }

@@ -9,13 +9,13 @@
  * row young enough to keep. A row kept inside that prefix (unrelayed,
  * protected) is stepped over, and looked at again by the next pass. Each
  * batch raises the accounts' deletion marks in its transaction
- * (eventMarks.ts), for the sockets.
+ * (events/eventMarks.ts), for the sockets.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Executor } from '../db/database.js';
 import { RELAYED_THROUGH } from '../events/relayClaim.js';
-import { markDeletedEvents } from './eventMarks.js';
+import { markDeletedEvents } from '../events/eventMarks.js';
 import { exclusively } from './exclusive.js';
 
 export interface EventsBatch {

@@ -16,7 +16,7 @@ import { FORGET_MS, recordSignInFailure } from '../domain/auth/throttles.js';
 import { issueToken, resolveToken, revokeToken } from '../domain/auth/tokens.js';
 import { DEDUP_WINDOW_MS } from '../domain/chatChannel/dedupInbound.js';
 import { sha256 } from '../lib/ids.js';
-import { deletedThrough } from './eventMarks.js';
+import { deletedThrough } from '../events/eventMarks.js';
 import { DEDUP_MARGIN_MS, pruneInboundDedup } from './pruneInboundDedup.js';
 import { pruneDeliveries } from './pruneDeliveries.js';
 import { pruneEvents } from './pruneEvents.js';

@@ -7,7 +7,7 @@
  * select, are the queries' business: db/page.ts.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_ID } from '../db/columns.js';
+import { MAX_ID } from '../lib/ids.js';
 import type { Page } from '../db/page.js';
 import { invalid } from '../errors/AppError.js';
 

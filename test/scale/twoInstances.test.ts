@@ -337,6 +337,17 @@ if (testDialect() !== 'postgres') {
       expect(says(streamB, 'removed now')).toBe(false);
     }, 60_000);
 
+    it('closes on B, at once, the visitor sockets of a widget disabled on A (4404, by its channel.changed event)', async () => {
+      const other = await ok<{ id: number; widget_id: string }>(201, A.base, 'POST', '/api/v1/channels', { type: 'widget', name: 'Gone soon' }, admin);
+      const session = await ok<SessionResponse>(200, B.base, 'POST', `/widget/api/${other.widget_id}/session`, { page: { url: 'https://shop.example/' } });
+      const visitor = await StreamClient.ready(visitorSocketUrl(B.ws, other.widget_id, session.visitor_token, session.cursor));
+      const started = Date.now();
+      await ok(200, A.base, 'PATCH', `/api/v1/channels/${other.id}`, { enabled: false }, admin);
+      // Well before B's keep-alive tick (25 s) would look the widget up again.
+      expect(await visitor.waitClosed(10_000)).toMatchObject({ code: 4404 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }, 30_000);
+
     it('finishes a chat-channel retry cycle on B after A is killed in the middle of it; locks of the dead instance are taken over; failed by 9 s', async () => {
       // M1 fails twice, then A holds its third attempt; M2 fails once, then A holds its second.
       // Held requests never get an answer: A dies with them, and B must take the rows over.

@@ -27,11 +27,10 @@ import { presentAgent } from '../../presenters/agent.js';
 import { accountNameOf } from '../accounts/accountName.js';
 import { endPasswordLinks, LINK_SLOT } from '../auth/passwordLinks.js';
 import { cleanEmail, isUniqueViolation } from './agentInput.js';
+// The link itself is made as its mail is sent, below the mail (emailChangeLinks.ts).
+export { emailChangeUrl, issueEmailChangeToken } from './emailChangeLinks.js';
 
 export const EMAIL_CHANGE_TTL_MS = 24 * 3600 * 1000;
-
-/** The page of the agent app that opens a confirmation link (web/agent: ConfirmEmailPage). */
-export const emailChangeUrl = (publicUrl: string, token: string): string => `${publicUrl}/confirm-email?token=${encodeURIComponent(token)}`;
 
 async function assertEmailFree(db: Executor, email: string, agentId: number): Promise<void> {
   const other = await db.selectFrom('agents').select('id').where('email', '=', email).where('id', '!=', agentId).executeTakeFirst();
@@ -115,19 +114,6 @@ export async function requestOwnEmailChange(ctx: AppContext, input: { agent: Age
     await enqueueMail(tx, ctx.config, { accountId: agent.account_id, type: 'email_change', to: email, ...content, emailChangeId: row.id }, now);
   });
   return { changed: false, pending_email: email, sent_to: email, expires_at: expiresAt };
-}
-
-/** The token of a confirmation link, made as its mail is sent (only its sha256 is kept); null when the change ended or expired. */
-export async function issueEmailChangeToken(db: Executor, id: number, now: number): Promise<string | null> {
-  const token = randomToken(32);
-  const done = await db
-    .updateTable('email_changes')
-    .set({ token_hash: sha256(token) })
-    .where('id', '=', id)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(done.numUpdatedRows) === 1 ? token : null;
 }
 
 /** Opening the link: the address changes now; link_invalid (404) when unknown or used, link_expired (410) past its 24 hours. */

@@ -7,13 +7,20 @@
  * has been: going Offline later does not bring a finished guide back).
  * `show` is false once every step is done, once the agent dismissed the guide
  * (POST /me/guide/dismiss, remembered per agent), and for non-admins (they
- * cannot add channels).
+ * cannot add channels). The route presents it (presenters/guide.ts).
  */
 import type { AppContext } from '../../context.js';
 import type { Agent } from '../../db/schema.js';
-import type { GuideDto } from '../../../protocol/agent.js';
 
-export async function firstRunGuide(ctx: AppContext, input: { agent: Agent }): Promise<GuideDto> {
+/** Each step's state, in the guide's order, and whether the guide shows. */
+export interface FirstRunGuide {
+  steps: { channel: boolean; snippet: boolean; online: boolean };
+  done: boolean;
+  dismissed: boolean;
+  show: boolean;
+}
+
+export async function firstRunGuide(ctx: AppContext, input: { agent: Agent }): Promise<FirstRunGuide> {
   const { agent } = input;
   const [me, channel, visitor, wasOnline] = await Promise.all([
     ctx.db
@@ -33,12 +40,8 @@ export async function firstRunGuide(ctx: AppContext, input: { agent: Agent }): P
       .limit(1)
       .executeTakeFirst(),
   ]);
-  const steps: GuideDto['steps'] = [
-    { id: 'channel', done: channel !== undefined },
-    { id: 'snippet', done: visitor !== undefined },
-    { id: 'online', done: me.status === 'online' || wasOnline !== undefined },
-  ];
-  const done = steps.every((s) => s.done);
+  const steps = { channel: channel !== undefined, snippet: visitor !== undefined, online: me.status === 'online' || wasOnline !== undefined };
+  const done = steps.channel && steps.snippet && steps.online;
   const dismissed = me.guide_dismissed_at !== null;
   return { steps, done, dismissed, show: agent.role === 'admin' && !done && !dismissed };
 }

@@ -8,7 +8,9 @@ import type { Config } from '../../config/config.js';
 import type { Executor } from '../../db/database.js';
 import type { Channel } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
-import { parseJson } from '../../lib/json.js';
+import type { WidgetOptions } from '../../model/widgetOptions.js';
+// The reading of the stored options is below the domain (the presenters read it too).
+export { widgetOptions, type WidgetOptions } from '../../model/widgetOptions.js';
 import { checkOutboundUrl } from '../settings/urls.js';
 
 export type ChannelType = Channel['type'];
@@ -34,18 +36,6 @@ export interface ChannelFields {
   appearance?: Record<string, unknown>;
 }
 
-/** Widget options kept in channels.options_json (other keys written there by other features are preserved). */
-export interface WidgetOptions {
-  color?: string | null;
-  allowed_domains?: string[];
-  /** Key of the HMAC-SHA256 signature setUserToken must carry (domain/widget/setUserToken.ts); absent = not checked. */
-  identity_secret?: string;
-  hide_launcher?: boolean;
-  /** false: the widget is off (domain/widget/visitorAccess.ts treats it as unknown). Absent = on. */
-  enabled?: boolean;
-  [key: string]: unknown;
-}
-
 const ONLY: Record<ChannelType, (keyof ChannelFields)[]> = {
   chat_api: ['color', 'allowed_domains', 'identity_verification', 'rotate_identity_secret', 'hide_launcher', 'enabled', 'appearance'],
   widget: ['webhook_url', 'chunked', 'rotate_secret'],
@@ -59,11 +49,6 @@ export function refuseForeignFields(type: ChannelType, fields: ChannelFields): v
   const other = type === 'chat_api' ? 'widget' : 'chat_api';
   const wrong = ONLY[type].filter((k) => fields[k] !== undefined && fields[k] !== null && fields[k] !== false);
   if (wrong.length > 0) throw invalid(`${wrong.join(', ')} ${wrong.length > 1 ? 'apply' : 'applies'} only to ${other} channels, not to ${type} channels.`);
-}
-
-export function widgetOptions(channel: Pick<Channel, 'options_json'>): WidgetOptions {
-  const parsed = parseJson<unknown>(channel.options_json, {});
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as WidgetOptions) : {};
 }
 
 /** Bytes of a widget identity secret: 32 random bytes, written as 64 hex characters. */

@@ -8,7 +8,7 @@
  * in the same transaction makes open agent streams show its chats at once.
  */
 import { DEFAULT_APPEARANCE } from '../../../protocol/widget.js';
-import { applyAppearance } from './appearance.js';
+import { applyAppearance } from '../../model/appearance.js';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import { commit } from '../../events/outbox.js';

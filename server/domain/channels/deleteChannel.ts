@@ -1,13 +1,13 @@
 /**
  * An admin removes a channel of its account; its visitors, chats and messages
- * go with it (foreign keys cascade), the chat channel's cache forgets it, and
- * the visitor sockets of a widget are closed (the pages remove the widget);
- * a channel.changed event tells open agent streams (their apps drop its chats).
+ * go with it (foreign keys cascade) and the chat channel's cache forgets it;
+ * a channel.changed event tells open agent streams (their apps drop its chats)
+ * and the widget's visitor sockets on every instance, which close (the pages
+ * remove the widget: realtime/visitorSocket.ts).
  */
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
-import { closeWidgetSockets } from '../../realtime/widgetSockets.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { forgetChatChannel } from '../chatChannel/findChannel.js';
 import { recordChannelChanged } from './channelChanged.js';
@@ -27,6 +27,4 @@ export async function deleteChannel(ctx: AppContext, input: { actor: Actor; id: 
     return row;
   });
   forgetChatChannel(ctx.db, deleted.public_id);
-  // Open pages of a widget lose it within seconds (svc_onWidgetDestroy).
-  if (deleted.type === 'widget') closeWidgetSockets(ctx, input.id);
 }

@@ -3,7 +3,7 @@
  * chunked, agent_ids, and `rotate_secret:true` for a new path secret (the old
  * endpoint URL stops working at once). widget: name, agent_ids, color,
  * allowed_domains, hide_launcher, appearance (the fields sent), enabled (false takes the widget off the
- * pages showing it: their visitor sockets are closed), identity_verification
+ * pages showing it: their visitor sockets close as its channel.changed arrives), identity_verification
  * (true issues a secret if there is none, false removes it) and
  * `rotate_identity_secret:true` for a new one.
  * Fields of the other type are refused; null clears
@@ -17,7 +17,6 @@ import type { AppContext } from '../../context.js';
 import { commit } from '../../events/outbox.js';
 import type { ChannelsTable } from '../../db/schema.js';
 import { bool, toJson } from '../../lib/json.js';
-import { closeWidgetSockets } from '../../realtime/widgetSockets.js';
 import { randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanName } from '../agents/agentInput.js';
@@ -33,7 +32,7 @@ import {
   widgetOptions,
   type ChannelFields,
 } from './channelInput.js';
-import { applyAppearance, readAppearance } from './appearance.js';
+import { applyAppearance, readAppearance } from '../../model/appearance.js';
 import { SECRET_BYTES } from './createChannel.js';
 import { recordChannelChanged } from './channelChanged.js';
 import { findChannel, type ChannelWithAgents } from './listChannels.js';
@@ -76,7 +75,5 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
     return findChannel(tx, actor.account_id, id);
   });
   forgetChatChannel(ctx.db, updated.channel.public_id);
-  // A disabled widget leaves open pages within seconds (svc_onWidgetDestroy).
-  if (fields.enabled === false) closeWidgetSockets(ctx, id);
   return updated;
 }

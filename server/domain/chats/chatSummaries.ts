@@ -10,8 +10,7 @@
  */
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { Chat, Message } from '../../db/schema.js';
-import { presentChatRow, type ChatDto } from '../../presenters/chat.js';
+import type { Channel, Chat, ChatOffer, Message, Visitor } from '../../db/schema.js';
 import { offersOf } from './chatOffers.js';
 
 export interface ChatSummaries {
@@ -52,8 +51,18 @@ export async function unreadCounts(db: Executor, agentId: number, chatIds: numbe
   return new Map(counts.map((r) => [r.chat_id, Number(r.n)]));
 }
 
-/** Chats (already checked for the agent) as list rows, in the order given. */
-export async function chatRows(db: Executor, agentId: number, chats: Chat[]): Promise<ChatDto[]> {
+/** What a chat list row is made of (presenters/chat.ts presentChatRows shows it). */
+export interface ChatRowData {
+  chat: Chat;
+  visitor: Visitor;
+  channel: Pick<Channel, 'id' | 'type' | 'name'>;
+  last: Message | undefined;
+  unread: number;
+  offer: ChatOffer | null;
+}
+
+/** Chats (already checked for the agent) with what their list rows show, in the order given. */
+export async function chatRows(db: Executor, agentId: number, chats: Chat[]): Promise<ChatRowData[]> {
   if (chats.length === 0) return [];
   const [visitors, channels, summaries, offers] = await Promise.all([
     db
@@ -75,14 +84,12 @@ export async function chatRows(db: Executor, agentId: number, chats: Chat[]): Pr
   ]);
   const visitorById = new Map(visitors.map((v) => [v.id, v]));
   const channelById = new Map(channels.map((ch) => [ch.id, ch]));
-  return chats.map((c) =>
-    presentChatRow(
-      c,
-      visitorById.get(c.visitor_id)!,
-      channelById.get(c.channel_id)!,
-      summaries.last.get(c.id),
-      summaries.unread.get(c.id) ?? 0,
-      offers.get(c.id) ?? null,
-    ),
-  );
+  return chats.map((c) => ({
+    chat: c,
+    visitor: visitorById.get(c.visitor_id)!,
+    channel: channelById.get(c.channel_id)!,
+    last: summaries.last.get(c.id),
+    unread: summaries.unread.get(c.id) ?? 0,
+    offer: offers.get(c.id) ?? null,
+  }));
 }

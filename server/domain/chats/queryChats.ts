@@ -3,15 +3,14 @@
  * messages never appear. List rows carry the last message and the agent's
  * unread count (chatSummaries.ts), and a waiting chat who it is offered to
  * (chatOffers.ts). `q` searches the archive: visitor name or e-mail, or
- * the text of a message, case-insensitively.
+ * the text of a message, case-insensitively. They return rows; the route
+ * presents them (presenters/chat.ts).
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { Agent, Chat } from '../../db/schema.js';
-import { presentChat, type ChatDto } from '../../presenters/chat.js';
+import type { Agent, Chat, ChatOffer, Message, Visitor } from '../../db/schema.js';
 import { offerOf } from './chatOffers.js';
-import { chatRows } from './chatSummaries.js';
-import { presentMessage } from '../../presenters/message.js';
+import { chatRows, type ChatRowData } from './chatSummaries.js';
 import { loadChatFor, readableChannelIds } from './loadChat.js';
 
 export interface ChatListQuery {
@@ -26,7 +25,7 @@ function containing(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export async function listChats(ctx: AppContext, q: ChatListQuery & { actor: Agent }): Promise<ChatDto[]> {
+export async function listChats(ctx: AppContext, q: ChatListQuery & { actor: Agent }): Promise<ChatRowData[]> {
   const { db } = ctx;
   const agent = q.actor;
   const channels = await readableChannelIds(db, agent);
@@ -63,10 +62,18 @@ export async function listChats(ctx: AppContext, q: ChatListQuery & { actor: Age
   return chatRows(db, agent.id, chats);
 }
 
-export async function getChat(ctx: AppContext, input: { actor: Agent; chatId: number }): Promise<ChatDto> {
+/** What a chat's detail is made of (presenters/chat.ts presentChatDetail shows it). */
+export interface ChatDetail {
+  chat: Chat;
+  visitor: Visitor;
+  messages: Message[];
+  offer: ChatOffer | null;
+}
+
+export async function getChat(ctx: AppContext, input: { actor: Agent; chatId: number }): Promise<ChatDetail> {
   const { db } = ctx;
   const chat = await loadChatFor(db, input.actor, input.chatId);
   const visitor = await db.selectFrom('visitors').selectAll().where('id', '=', chat.visitor_id).executeTakeFirstOrThrow();
   const messages = await db.selectFrom('messages').selectAll().where('chat_id', '=', chat.id).where('suppressed', '=', 0).orderBy('id', 'asc').execute();
-  return presentChat(chat, visitor, messages.map(presentMessage), await offerOf(db, chat));
+  return { chat, visitor, messages, offer: await offerOf(db, chat) };
 }

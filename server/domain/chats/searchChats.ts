@@ -20,10 +20,13 @@ import { isPostgres, type Executor } from '../../db/database.js';
 import type { Agent, Chat, Database } from '../../db/schema.js';
 import type { Page } from '../../db/page.js';
 import { invalid } from '../../errors/AppError.js';
-import type { ChatDto, ChatMatchDto, ChatSearchHitDto } from '../../presenters/chat.js';
-import { chatRows } from './chatSummaries.js';
+import type { ChatMatchDto } from '../../../protocol/agent.js';
+import { chatRows, type ChatRowData } from './chatSummaries.js';
 import { readableChannelIds } from './loadChat.js';
 import { containing, fieldExcerpt, fts5Query, messageExcerpt, parseSearch, tsQuery, visitorFtsQuery, type SearchTerms } from './searchTerms.js';
+
+/** A chat found: its list row's data and why it matched (presenters/chat.ts presentSearchHits shows it). */
+export type ChatSearchHit = ChatRowData & { match: ChatMatchDto | null };
 
 export interface ChatSearch {
   q?: string;
@@ -63,7 +66,7 @@ function matchingVisitors(db: Executor, accountId: number, t: SearchTerms): Expr
   return sql<number>`(select v.id from visitors v where v.account_id = ${accountId} and (lower(coalesce(v.name, '')) like ${pattern} escape '\\' or lower(coalesce(v.email, '')) like ${pattern} escape '\\'${phone}))`;
 }
 
-export async function searchChats(ctx: AppContext, input: ChatSearch & { actor: Agent }): Promise<ChatSearchHitDto[]> {
+export async function searchChats(ctx: AppContext, input: ChatSearch & { actor: Agent }): Promise<ChatSearchHit[]> {
   const { db } = ctx;
   const agent = input.actor;
   const terms = input.q !== undefined && input.q.trim() !== '' ? parseSearch(input.q) : null;
@@ -87,7 +90,7 @@ export async function searchChats(ctx: AppContext, input: ChatSearch & { actor: 
     const chats = await sqlitePage(db, agent.account_id, query, terms, input.page.limit);
     const rows = await chatRows(db, agent.id, chats);
     const matches = await matchesOf(db, rows, terms);
-    return rows.map((row) => ({ ...row, match: matches.get(row.id) ?? null }));
+    return rows.map((row) => ({ ...row, match: matches.get(row.chat.id) ?? null }));
   }
   if (terms) {
     const byText = terms.words.length > 0 ? messageChats(db, agent.account_id, terms) : null;
@@ -97,7 +100,7 @@ export async function searchChats(ctx: AppContext, input: ChatSearch & { actor: 
   const chats = await query.selectAll().orderBy('id', 'desc').limit(input.page.limit).execute();
   const rows = await chatRows(db, agent.id, chats);
   const matches = terms ? await matchesOf(db, rows, terms) : new Map<number, ChatMatchDto>();
-  return rows.map((row) => ({ ...row, match: matches.get(row.id) ?? null }));
+  return rows.map((row) => ({ ...row, match: matches.get(row.chat.id) ?? null }));
 }
 
 /**
@@ -264,7 +267,7 @@ async function windowTextHits(db: Executor, match: string, chatIds: number[]): P
 }
 
 /** Why each chat matched: its newest matching message, else the visitor's name, e-mail or phone. */
-async function matchesOf(db: Executor, rows: ChatDto[], t: SearchTerms): Promise<Map<number, ChatMatchDto>> {
+async function matchesOf(db: Executor, rows: ChatRowData[], t: SearchTerms): Promise<Map<number, ChatMatchDto>> {
   const found = new Map<number, ChatMatchDto>();
   if (rows.length === 0) return found;
   if (t.words.length > 0) {
@@ -274,7 +277,7 @@ async function matchesOf(db: Executor, rows: ChatDto[], t: SearchTerms): Promise
       .where(
         'chat_id',
         'in',
-        rows.map((r) => r.id),
+        rows.map((r) => r.chat.id),
       )
       .where('suppressed', '=', 0)
       .where('text', 'is not', null)
@@ -288,12 +291,12 @@ async function matchesOf(db: Executor, rows: ChatDto[], t: SearchTerms): Promise
     }
   }
   for (const row of rows) {
-    if (found.has(row.id)) continue;
+    if (found.has(row.chat.id)) continue;
     const v = row.visitor;
     const field =
       (['name', 'email'] as const).map((f) => [f, fieldExcerpt(v[f], t, false)] as const).find(([, parts]) => parts) ??
       (['phone'] as const).map((f) => [f, fieldExcerpt(v.phone, t, true)] as const).find(([, parts]) => parts);
-    if (field?.[1]) found.set(row.id, { field: field[0], parts: field[1] });
+    if (field?.[1]) found.set(row.chat.id, { field: field[0], parts: field[1] });
   }
   return found;
 }

@@ -9,17 +9,12 @@ import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/database.js';
 import type { SettingsTable } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
+import type { RetentionSettings } from '../../model/settings.js';
+export type { RetentionSettings } from '../../model/settings.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** A hundred years: any longer is a typo. */
 const MAX_DAYS = 36_500;
-
-export interface RetentionSettings {
-  /** Finished chats older than this many days are erased; null = kept forever. */
-  chats_days: number | null;
-  /** The finished chats older than that now: what the next pass removes (0 while chats_days is null). */
-  chats_due: number;
-}
 
 export interface RetentionChanges {
   chats_days?: unknown;

@@ -9,37 +9,13 @@
 import type { Updateable } from 'kysely';
 import type { SettingsTable } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
-import { parseJson, toJson } from '../../lib/json.js';
-import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../presenters/webhook/types.js';
-
-export type EventTypeSettings = Record<WebhookEventName, boolean>;
+import { toJson } from '../../lib/json.js';
+import { DEFAULT_EVENT_TYPES, isEventName, type EventTypeSettings } from '../../model/eventTypes.js';
+import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../model/webhookEventNames.js';
+// The reading of the stored column is below the domain (the presenters read it too).
+export { DEFAULT_EVENT_TYPES, eventTypesOf, type EventTypeSettings } from '../../model/eventTypes.js';
 
 export type EventTypeChanges = Record<string, boolean | null> | null;
-
-/** The spec's types on, the extras (OPT_IN_EVENT_NAMES) off. */
-export const DEFAULT_EVENT_TYPES: Readonly<EventTypeSettings> = {
-  chat_accepted: true,
-  chat_assigned: true,
-  chat_updated: true,
-  chat_finished: true,
-  offline_message: true,
-  call_event: true,
-  chat_started: false,
-  chat_missed: false,
-  chat_rated: false,
-  visitor_erased: false,
-};
-
-const isEventName = (name: string): name is WebhookEventName => (WEBHOOK_EVENT_NAMES as readonly string[]).includes(name);
-
-/** Every type with whether it is sent (stored choices over the defaults; a corrupt value reads as the defaults). */
-export function eventTypesOf(row: Pick<SettingsTable, 'event_webhook_types_json'>): EventTypeSettings {
-  const stored = parseJson<unknown>(row.event_webhook_types_json, null);
-  const out = { ...DEFAULT_EVENT_TYPES };
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return out;
-  for (const [name, on] of Object.entries(stored)) if (isEventName(name) && typeof on === 'boolean') out[name] = on;
-  return out;
-}
 
 /** The column after a change, and the types it switched off; throws a 400 naming an unknown type. */
 export function eventTypeColumns(

@@ -3,9 +3,12 @@ import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import type { SettingsTable } from '../../db/schema.js';
-import { parseJson, toJson } from '../../lib/json.js';
+import { toJson } from '../../lib/json.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
-import { DEFAULT_CALLBACK, newWebhookSecret, type CallbackSettings } from './settingsRow.js';
+import { DEFAULT_CALLBACK } from '../../model/callback.js';
+import { newWebhookSecret } from './settingsRow.js';
+// The reading of the stored callback is below the domain (the presenters read it too).
+export { callbackOf } from '../../model/callback.js';
 
 export type SettingsRow = Selectable<SettingsTable>;
 
@@ -43,10 +46,4 @@ export async function settingsOf(db: Executor, accountId: number, now: number, l
     .onConflict((oc) => oc.column('account_id').doNothing())
     .execute();
   return select().executeTakeFirstOrThrow();
-}
-
-/** The stored callback settings, every key present (missing or corrupt keys read as defaults). */
-export function callbackOf(row: Pick<SettingsRow, 'callback_json'>): CallbackSettings {
-  const stored = parseJson<Partial<CallbackSettings>>(row.callback_json, {});
-  return { ...DEFAULT_CALLBACK, ...(typeof stored === 'object' && stored !== null ? stored : {}) };
 }

@@ -3,13 +3,12 @@
  * with the receiver's answer that made Parley give up, and sending one type
  * again (its next events are delivered; nothing skipped meanwhile is resent).
  */
-import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { EventWebhookGivenUpTable } from '../../db/schema.js';
 import { clearGivenUp, listGivenUp } from '../../eventWebhooks/giveUp.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
+import type { GivenUpRow } from '../../model/settings.js';
 
-export type GivenUpRow = Selectable<EventWebhookGivenUpTable>;
+export type { GivenUpRow } from '../../model/settings.js';
 
 export async function listGivenUpEventTypes(ctx: AppContext, input: { actor: Actor }): Promise<GivenUpRow[]> {
   assertAdmin(input.actor);

@@ -10,13 +10,9 @@
 import type { Updateable } from 'kysely';
 import type { SettingsTable } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
-import { parseJson, toJson } from '../../lib/json.js';
-
-export interface NotificationSettings {
-  emails: string[];
-  missed_chat_minutes: number | null;
-  archive_email: string | null;
-}
+import { toJson } from '../../lib/json.js';
+// The reading of the stored columns is below the domain (the presenters read it too).
+export { notificationsOf, type NotificationSettings } from '../../model/notifications.js';
 
 export interface NotificationChanges {
   emails?: string[] | null;
@@ -33,15 +29,6 @@ function cleanAddress(field: string, value: string): string {
   const email = value.trim().toLowerCase();
   if (email.length > 320 || !EMAIL.test(email)) throw invalid(`${field} must be an e-mail address such as support@example.com (got "${value.slice(0, 100)}").`);
   return email;
-}
-
-export function notificationsOf(row: Pick<SettingsTable, 'notification_emails_json' | 'missed_chat_minutes' | 'archive_email'>): NotificationSettings {
-  const emails = parseJson<unknown>(row.notification_emails_json, null);
-  return {
-    emails: Array.isArray(emails) ? emails.filter((e): e is string => typeof e === 'string') : [],
-    missed_chat_minutes: row.missed_chat_minutes,
-    archive_email: row.archive_email,
-  };
 }
 
 /** The columns a change sets; throws a 400 naming the first bad value. */

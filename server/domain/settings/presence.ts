@@ -9,30 +9,17 @@
 import type { Updateable } from 'kysely';
 import type { SettingsTable } from '../../db/schema.js';
 import { invalid } from '../../errors/AppError.js';
-
-export type AgentStatusName = 'online' | 'away' | 'offline';
-export const AGENT_STATUSES: readonly AgentStatusName[] = ['online', 'away', 'offline'];
-
-export interface PresenceSettings {
-  default_status: AgentStatusName;
-  away_after_idle_minutes: number;
-}
+import { AGENT_STATUSES } from '../../model/presence.js';
+// The reading of the stored columns is below the domain (the presenters read it too).
+export { AGENT_STATUSES, DEFAULT_PRESENCE, presenceOf, type AgentStatusName, type PresenceSettings } from '../../model/presence.js';
 
 export interface PresenceChanges {
   default_status?: string | null;
   away_after_idle_minutes?: number | null;
 }
 
-export const DEFAULT_PRESENCE: PresenceSettings = { default_status: 'online', away_after_idle_minutes: 0 };
 /** A day: longer than any working shift. */
 export const MAX_IDLE_MINUTES = 24 * 60;
-
-export function presenceOf(row: Pick<SettingsTable, 'default_agent_status' | 'away_after_idle_minutes'>): PresenceSettings {
-  return {
-    default_status: AGENT_STATUSES.find((s) => s === row.default_agent_status) ?? DEFAULT_PRESENCE.default_status,
-    away_after_idle_minutes: row.away_after_idle_minutes ?? DEFAULT_PRESENCE.away_after_idle_minutes,
-  };
-}
 
 /** The columns a change sets; throws a 400 naming the first bad value. */
 export function presenceColumns(changes: PresenceChanges | null): Updateable<SettingsTable> {

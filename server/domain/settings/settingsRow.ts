@@ -2,30 +2,15 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/database.js';
 import { toJson } from '../../lib/json.js';
-
-export interface CallbackSettings {
-  enabled: boolean;
-  balance_seconds: number;
-  timezone: string;
-  /** mon..sun → list of ["HH:MM","HH:MM"]; null = always open. */
-  hours: Partial<Record<Weekday, [string, string][]>> | null;
-  /** Who places callback calls (domain/calls/providers). */
-  provider: CallProviderName;
-}
-
-/** Names of the built-in call providers; "agent_dialled": the agent rings the visitor and reports statuses. */
-export const CALL_PROVIDER_NAMES = ['agent_dialled'] as const;
-export type CallProviderName = (typeof CALL_PROVIDER_NAMES)[number];
-
-export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+import { DEFAULT_CALLBACK } from '../../model/callback.js';
+// The stored callback shape is below the domain (the presenters read it too).
+export { CALL_PROVIDER_NAMES, DEFAULT_CALLBACK, type CallbackSettings, type CallProviderName, type Weekday } from '../../model/callback.js';
 
 /**
  * The call time (seconds) callbacks get when an admin switches them on while none is left and
  * names none: 10 hours. Calls that connected are charged against it (chargeCallBalance.ts).
  */
 export const ENABLED_CALLBACK_BALANCE = 36_000;
-
-export const DEFAULT_CALLBACK: CallbackSettings = { enabled: false, balance_seconds: 0, timezone: 'UTC', hours: null, provider: 'agent_dialled' };
 
 /** Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export function newWebhookSecret(): string {

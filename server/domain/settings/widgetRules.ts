@@ -10,16 +10,8 @@
 import { MAX_ID } from '../../db/columns.js';
 import type { Executor } from '../../db/database.js';
 import { invalid } from '../../errors/AppError.js';
-
-export interface WidgetRule {
-  id: string | number;
-  conditions: { seconds_on_page?: number; url_contains?: string; url_matches?: string; min_visits?: number };
-  action: { type: 'invitation'; text: string; department_id?: number };
-}
-
-export interface WidgetRules {
-  rules: WidgetRule[];
-}
+import type { WidgetRule, WidgetRules } from '../../model/settings.js';
+export type { WidgetRule, WidgetRules } from '../../model/settings.js';
 
 export const MAX_RULES = 50;
 export const MAX_INVITATION_TEXT = 500;

@@ -9,11 +9,10 @@ import type { Page } from '../../db/page.js';
 import { applyPage } from '../../db/page.js';
 import type { Agent } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
-import type { ChatDto } from '../../presenters/chat.js';
-import { chatRows } from '../chats/chatSummaries.js';
+import { chatRows, type ChatRowData } from '../chats/chatSummaries.js';
 import { readableChannelIds } from '../chats/loadChat.js';
 
-export async function listVisitorChats(ctx: AppContext, input: { actor: Agent; visitorId: number; page: Page }): Promise<ChatDto[]> {
+export async function listVisitorChats(ctx: AppContext, input: { actor: Agent; visitorId: number; page: Page }): Promise<ChatRowData[]> {
   const { db } = ctx;
   const visitor = await db
     .selectFrom('visitors')

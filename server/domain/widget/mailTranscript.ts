@@ -17,7 +17,7 @@ import type { Visitor } from '../../db/schema.js';
 import { AppError } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
 import { visitorLanguage } from '../../mail/templates/visitorTexts.js';
-import { readOwnContact } from './ownContact.js';
+import { readOwnContact } from '../../model/ownContact.js';
 import { sendConfirmation, sendVisitorTranscript } from './transcriptMails.js';
 import { lockVisitor } from './visitorAccess.js';
 import { currentChat } from './widgetState.js';

@@ -18,7 +18,7 @@ import { findOpenChat } from '../chats/openChat.js';
 import { optionalLine, optionalString } from '../messages/normalizeMessage.js';
 import { cleanEmail } from './setContactInfo.js';
 import { lockVisitor } from './visitorAccess.js';
-import { readOwnContact } from './ownContact.js';
+import { readOwnContact } from '../../model/ownContact.js';
 
 type ContactFields = Partial<Pick<VisitorsTable, 'name' | 'email' | 'phone' | 'description'>>;
 

@@ -18,7 +18,7 @@ import { commit } from '../../events/outbox.js';
 import { recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
 import { optionalLine, optionalString } from '../messages/normalizeMessage.js';
-import { readOwnContact } from './ownContact.js';
+import { readOwnContact } from '../../model/ownContact.js';
 import { signedByPage } from './setUserToken.js';
 import { lockVisitor } from './visitorAccess.js';
 

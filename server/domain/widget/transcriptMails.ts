@@ -20,7 +20,7 @@ import { notificationScope } from '../../mail/recipients.js';
 import { transcriptConfirmationMail, visitorTranscriptMail } from '../../mail/templates/transcript.js';
 import { visitorTexts } from '../../mail/templates/visitorTexts.js';
 import { loadTranscript } from '../../mail/transcript.js';
-import { readOwnContact } from './ownContact.js';
+import { readOwnContact } from '../../model/ownContact.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const CONFIRMATION_TTL_MS = DAY_MS;

@@ -6,16 +6,16 @@
  * every event up to it is already reflected in what is returned; what comes
  * later arrives on the socket.
  */
-import { readAppearance } from '../channels/appearance.js';
+import { readAppearance } from '../../model/appearance.js';
 import type { Executor } from '../../db/database.js';
 import type { Channel, Chat, Visitor } from '../../db/schema.js';
 import { parseJson } from '../../lib/json.js';
-import { relayedHead } from '../../realtime/feed.js';
+import { relayedHead } from '../../events/feedPosition.js';
 import { presentContactInfo, presentWidgetAgent, presentWidgetChat } from '../../presenters/widget.js';
 import type { SessionResponse, WidgetAgent, WidgetChat } from '../../../protocol/widget.js';
 import { isChannelAvailable } from '../channels/access.js';
 import { widgetOptions } from '../channels/channelInput.js';
-import { readOwnContact } from './ownContact.js';
+import { readOwnContact } from '../../model/ownContact.js';
 import { departmentChoice, widgetDepartments } from '../routing/departmentChoice.js';
 import { callbackOf, settingsOf } from '../settings/getSettings.js';
 import { storedAccountName } from '../accounts/accountName.js';

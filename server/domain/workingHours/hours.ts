@@ -10,38 +10,10 @@
  * days ahead as the admin app previews them. The caller passes the instant.
  */
 import { localTime, minutesOf, WEEKDAYS } from '../settings/callbackHours.js';
-import type { Weekday } from '../settings/settingsRow.js';
-
-export type Range = [string, string];
-
-export interface HoursException {
-  /** A local date in the hours' zone, YYYY-MM-DD. */
-  date: string;
-  /** The ranges of that date instead of its weekday's; [] = closed all day. */
-  ranges: Range[];
-  /** What the day is ("Christmas"), shown in the admin app; null = nothing said. */
-  note: string | null;
-}
-
-export interface WorkingHours {
-  timezone: string;
-  weekly: Partial<Record<Weekday, Range[]>>;
-  exceptions: HoursException[];
-}
-
-export interface HoursState {
-  open: boolean;
-  /** When `open` next changes (epoch ms); null = never (always open or always closed from now on, within 400 days). */
-  changes_at: number | null;
-}
-
-export interface PreviewDay {
-  date: string;
-  weekday: Weekday;
-  ranges: Range[];
-  /** Set when an exception decides the day (its note, or "" without one). */
-  exception: string | null;
-}
+import type { Weekday } from '../../model/callback.js';
+import type { HoursException, HoursState, HoursStatus, PreviewDay, Range, WorkingHours } from '../../model/workingHours.js';
+// The shapes are below the domain (the presenters show them).
+export type { HoursException, HoursState, HoursStatus, PreviewDay, Range, WorkingHours } from '../../model/workingHours.js';
 
 /** How far ahead the next change is looked for, at most. */
 const HORIZON_DAYS = 400;
@@ -160,4 +132,9 @@ export function previewDays(hours: WorkingHours | null, now: number, count = 7):
     days.push({ date, weekday, ranges, exception: exception ? (exception.note ?? '') : null });
   }
   return days;
+}
+
+/** What the admin app shows of hours at an instant: open now, the next change, the week ahead. */
+export function hoursStatus(hours: WorkingHours | null, now: number): HoursStatus {
+  return { ...hoursState(hours, now), preview: previewDays(hours, now) };
 }

@@ -7,17 +7,9 @@
  */
 import type { Call, Chat } from '../../db/schema.js';
 import type { WebhookAgent, WebhookPage, WebhookSession, WebhookVisitor } from './objects.js';
-
-/** The event_names of the spec (sent unless an admin switches them off). */
-export const SPEC_EVENT_NAMES = ['chat_accepted', 'chat_assigned', 'chat_updated', 'chat_finished', 'offline_message', 'call_event'] as const;
-
-/** Events beyond the spec, sent only when an admin switches them on (receivers that refuse unknown names never see them). */
-export const OPT_IN_EVENT_NAMES = ['chat_started', 'chat_missed', 'chat_rated', 'visitor_erased'] as const;
-
-/** Every event_name an event webhook carries (docs/EVENTS.md has a section for each; a test keeps them equal). */
-export const WEBHOOK_EVENT_NAMES = [...SPEC_EVENT_NAMES, ...OPT_IN_EVENT_NAMES] as const;
-
-export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+import type { WebhookEventName } from '../../model/webhookEventNames.js';
+// The names live below the presenters: the settings read them too (model/eventTypes.ts).
+export { SPEC_EVENT_NAMES, OPT_IN_EVENT_NAMES, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../model/webhookEventNames.js';
 
 /** What every event webhook body carries. */
 export interface WebhookBodyBase<N extends WebhookEventName = WebhookEventName> {

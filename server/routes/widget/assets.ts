@@ -14,7 +14,7 @@
  * The build directory is found relative to this module, so the same code
  * serves from dist/server/… and from the TypeScript sources under test.
  */
-import { readAppearance } from '../../domain/channels/appearance.js';
+import { readAppearance } from '../../model/appearance.js';
 import { widgetOptions } from '../../domain/channels/channelInput.js';
 import { DEFAULT_WIDGET_COLOR } from '../../../protocol/widget.js';
 import crypto from 'node:crypto';

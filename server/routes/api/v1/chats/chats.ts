@@ -18,6 +18,7 @@ import { InvalidMessage, normalizeMessage } from '../../../../domain/messages/no
 import { sendAgentMessage } from '../../../../domain/messages/sendAgentMessage.js';
 import { invalid } from '../../../../errors/AppError.js';
 import { presentMessage } from '../../../../presenters/message.js';
+import { presentChatDetail, presentChatRows, presentSearchHits } from '../../../../presenters/chat.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { readPage } from '../../../pagination.js';
 import { IdParams, readId } from '../../../params.js';
@@ -31,21 +32,23 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
 
   app.get('/chats', { schema: { ...opts, querystring: ChatListQuery }, preValidation: requireAgent }, async (request) => {
     const page = readPage(request.query);
-    return listChats(ctx, { actor: actor(request), status: request.query.status, q: request.query.q, limit: page.limit, before: page.before ?? undefined });
+    return presentChatRows(
+      await listChats(ctx, { actor: actor(request), status: request.query.status, q: request.query.q, limit: page.limit, before: page.before ?? undefined }),
+    );
   });
 
   // Search over the whole history; a static path, so Fastify never reads "search" as an :id.
   app.get('/chats/search', { schema: { ...opts, querystring: ChatSearchQuery }, preValidation: requireAgent }, async (request) =>
-    searchChats(ctx, { actor: actor(request), ...readChatSearch(request.query) }),
+    presentSearchHits(await searchChats(ctx, { actor: actor(request), ...readChatSearch(request.query) })),
   );
 
   app.get('/chats/:id', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) =>
-    getChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') }),
+    presentChatDetail(await getChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') })),
   );
 
   app.post('/chats/:id/accept', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) => {
     const chat = await acceptChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') });
-    return getChat(ctx, { actor: actor(request), chatId: chat.id });
+    return presentChatDetail(await getChat(ctx, { actor: actor(request), chatId: chat.id }));
   });
 
   app.post('/chats/:id/messages', { schema: { ...opts, params: IdParams, body: MessageBody }, preValidation: requireAgent }, async (request, reply) => {
@@ -79,12 +82,12 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
 
   app.post('/chats/:id/assign', { schema: { ...opts, params: IdParams }, preValidation: requireAgent }, async (request) => {
     const chat = await assignChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat') });
-    return getChat(ctx, { actor: actor(request), chatId: chat.id });
+    return presentChatDetail(await getChat(ctx, { actor: actor(request), chatId: chat.id }));
   });
 
   app.post('/chats/:id/finish', { schema: { ...opts, params: IdParams, body: FinishBody }, preValidation: requireAgent }, async (request) => {
     const chat = await finishChat(ctx, { actor: actor(request), chatId: readId(request.params, 'Chat'), blacklist: request.body?.blacklist });
-    return getChat(ctx, { actor: actor(request), chatId: chat.id });
+    return presentChatDetail(await getChat(ctx, { actor: actor(request), chatId: chat.id }));
   });
 
   app.post('/chats/:id/transfer', { schema: { ...opts, params: IdParams, body: TransferBody }, preValidation: requireAgent }, async (request) => {
@@ -96,6 +99,6 @@ export async function chatRoutes(base: FastifyInstance, ctx: AppContext): Promis
       agentId !== undefined
         ? await transferChat(ctx, { actor: actor(request), chatId, agentId })
         : await transferToDepartment(ctx, { actor: actor(request), chatId, departmentId: departmentId ?? 0 });
-    return getChat(ctx, { actor: actor(request), chatId: chat.id });
+    return presentChatDetail(await getChat(ctx, { actor: actor(request), chatId: chat.id }));
   });
 }

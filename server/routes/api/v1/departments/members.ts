@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
-import { MAX_ID } from '../../../../db/columns.js';
+import { MAX_ID } from '../../../../lib/ids.js';
 import { getDepartmentAgents, MAX_MEMBERS, setDepartmentAgents } from '../../../../domain/departments/departmentAgents.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { IdParams, readId } from '../../../params.js';

@@ -13,6 +13,7 @@ import { dismissGuide, firstRunGuide } from '../../../../domain/agents/firstRunG
 import { markPresence, readPresence, type PresenceView } from '../../../../domain/agents/markPresence.js';
 import { getNotificationPrefs, updateNotificationPrefs } from '../../../../domain/agents/updateNotificationPrefs.js';
 import { presentAgent } from '../../../../presenters/agent.js';
+import { presentGuide } from '../../../../presenters/guide.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { readableSchemaErrors } from '../../../validationMessage.js';
 import type { PresenceDto } from '../../../../../protocol/agent.js';
@@ -84,7 +85,7 @@ export async function mePreferencesRoutes(base: FastifyInstance, ctx: AppContext
   );
 
   app.get('/me/guide', { schema: { tags, security, summary: 'The first-run guide: next steps, each ticked when done' }, ...agent }, async (request) =>
-    firstRunGuide(ctx, { agent: actor(request) }),
+    presentGuide(await firstRunGuide(ctx, { agent: actor(request) })),
   );
 
   app.post('/me/guide/dismiss', { schema: { tags, security, summary: 'Hide the first-run guide for good (per agent)' }, ...agent }, async (request, reply) => {

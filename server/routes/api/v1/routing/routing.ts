@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
-import { MAX_ID } from '../../../../db/columns.js';
+import { MAX_ID } from '../../../../lib/ids.js';
 import { declineOffer } from '../../../../domain/routing/declineOffer.js';
 import { getRouting, updateRouting } from '../../../../domain/routing/routingSettings.js';
 import { actor, makeGuards } from '../../../authenticate.js';

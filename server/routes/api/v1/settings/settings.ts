@@ -15,6 +15,7 @@ import { resumeWebhooks } from '../../../../domain/settings/resumeWebhooks.js';
 import { rotateWebhookSecret } from '../../../../domain/settings/rotateWebhookSecret.js';
 import type { SettingsChanges } from '../../../../domain/settings/settingsInput.js';
 import { updateSettings } from '../../../../domain/settings/updateSettings.js';
+import { parseStoredHours } from '../../../../domain/workingHours/storedHours.js';
 import { presentGivenUp, presentSettings } from '../../../../presenters/settings.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { readableSchemaErrors } from '../../../validationMessage.js';
@@ -31,7 +32,11 @@ export async function settingsRoutes(base: FastifyInstance, ctx: AppContext): Pr
   const admin = { preValidation: requireAdmin, schemaErrorFormatter: readableSchemaErrors };
 
   const present = async (row: SettingsRow) =>
-    presentSettings(row, await retentionOf(ctx.db, row, ctx.clock()), await storedAccountName(ctx.db, row.account_id));
+    presentSettings(row, {
+      retention: await retentionOf(ctx.db, row, ctx.clock()),
+      accountName: await storedAccountName(ctx.db, row.account_id),
+      chatHours: parseStoredHours(row.chat_hours_json),
+    });
 
   app.get('/settings', { schema: { tags, security }, ...admin }, async (request) => present(await getSettings(ctx, { actor: actor(request) })));
 

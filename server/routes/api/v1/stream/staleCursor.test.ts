@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRelayed, emit, listen, seedAgent, seedChat, StreamClient, streamUrl } from '../../../../../test/helpers/realtime.js';
 import { createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
-import { deletedThrough } from '../../../../retention/eventMarks.js';
+import { deletedThrough } from '../../../../events/eventMarks.js';
 import { Retention } from '../../../../retention/worker.js';
 
 const DAY = 24 * 60 * 60 * 1000;

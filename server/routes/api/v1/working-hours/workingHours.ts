@@ -10,6 +10,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
 import { getWorkingHours } from '../../../../domain/workingHours/getWorkingHours.js';
+import { hoursStatus } from '../../../../domain/workingHours/hours.js';
 import { setDepartmentHours } from '../../../../domain/workingHours/setDepartmentHours.js';
 import { presentDepartmentHours, presentWorkingHours } from '../../../../presenters/workingHours.js';
 import { actor, makeGuards } from '../../../authenticate.js';
@@ -37,12 +38,12 @@ export async function workingHoursRoutes(base: FastifyInstance, ctx: AppContext)
 
   app.get('/working-hours', { schema: { tags, security }, ...admin }, async (request) => {
     const view = await getWorkingHours(ctx, { actor: actor(request) });
-    return presentWorkingHours(view, view.now);
+    return presentWorkingHours(view, (hours) => hoursStatus(hours, view.now));
   });
 
   app.put('/departments/:id/working-hours', { schema: { tags, security, params: IdParams, body: DepartmentHoursBody }, ...admin }, async (request) => {
     const id = readId(request.params, 'Department');
     const d = await setDepartmentHours(ctx, { actor: actor(request), id, hours: pickHours(request.body.hours) ?? null });
-    return presentDepartmentHours(d, d.account, d.now);
+    return presentDepartmentHours(d, d.account, (hours) => hoursStatus(hours, d.now));
   });
 }

@@ -2,12 +2,13 @@
  * A widget's appearance and language (channels.appearance_json, migration
  * 011): read with the defaults filled in, and changed field by field from an
  * admin's partial object. Each refusal is a 400 naming the field and what it
- * takes; nothing is stored unless every field passes.
+ * takes; nothing is stored unless every field passes. Read by the same rules
+ * it is written by; below the domain and the presenters, which both read it.
  */
-import type { Channel } from '../../db/schema.js';
-import { invalid } from '../../errors/AppError.js';
-import { parseJson } from '../../lib/json.js';
-import { DEFAULT_APPEARANCE, WIDGET_LANGUAGES, type WidgetAppearance } from '../../../protocol/widget.js';
+import type { Channel } from '../db/schema.js';
+import { invalid } from '../errors/AppError.js';
+import { parseJson } from '../lib/json.js';
+import { DEFAULT_APPEARANCE, WIDGET_LANGUAGES, type WidgetAppearance } from '../../protocol/widget.js';
 
 /** The longest text of each kind (characters). */
 export const APPEARANCE_TEXT_MAX = { title: 60, greeting: 500, away_text: 200, offline_text: 500, launcher_text: 40 } as const;

@@ -7,8 +7,8 @@
  * unless identity verification is on, and must not learn what the CRM knows
  * of the person it claims to be.
  */
-import { parseJson } from '../../lib/json.js';
-import type { Visitor, VisitorsTable } from '../../db/schema.js';
+import { parseJson } from '../lib/json.js';
+import type { Visitor, VisitorsTable } from '../db/schema.js';
 
 export type OwnContact = Partial<Pick<VisitorsTable, 'name' | 'email' | 'phone' | 'description'>>;
 
