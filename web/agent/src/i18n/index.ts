@@ -111,7 +111,12 @@ export function followAgentLanguage(chosen: string | null | undefined): Promise<
 
 /** Loads a language (English when its chunk cannot be loaded), sets `<html lang dir>` and re-renders the app. */
 export async function setLanguage(l: AgentLanguage): Promise<void> {
-  if (l === lang && (l === 'en' || current !== en)) return;
+  if (l === lang && (l === 'en' || current !== en)) {
+    // English from the start: the page still says so (lang, and ltr after an rtl language).
+    document.documentElement.lang = lang;
+    document.documentElement.dir = dir();
+    return;
+  }
   let texts: Partial<Texts> = en;
   let next: AgentLanguage = 'en';
   let admin: AgentLanguage | null = 'en';

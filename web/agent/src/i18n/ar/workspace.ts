@@ -40,7 +40,7 @@ export const workspace: Translated<typeof en> = {
   'workspace.header.blacklisted': 'محظور',
   'workspace.header.finish': 'إنهاء المحادثة',
   'workspace.reply.button': 'رد',
-  'workspace.reply.to': 'الرد على {name}',
+  'workspace.reply.to': 'رد على {name}',
   'workspace.reply.taken': 'تولّى موظف آخر هذه المحادثة بالفعل.',
   'workspace.messages.label': 'الرسائل',
   'workspace.messages.invite': 'الدعوة التي ظهرت للزائر:',
