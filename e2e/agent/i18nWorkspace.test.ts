@@ -155,14 +155,14 @@ describe.skipIf(!chromiumAvailable())('agent app: the workspace in German and Ar
     const tabs = page.getByRole('navigation', { name: 'قوائم المحادثات' });
     await tabs.getByRole('link', { name: /في الانتظار/ }).click();
     const row = page.locator('.chat-item', { hasText: 'سارة' });
-    await row.getByRole('button', { name: 'الرد على سارة' }).waitFor();
+    await row.getByRole('button', { name: 'رد على سارة' }).waitFor();
     expect(await row.textContent()).toContain('مرحبا، أحتاج إلى مساعدة');
     await screenshot(page, 'i18n-workspace-ar-inbox');
   });
 
   it('Arabic at phone width: the conversation alone, its way back pointing right', async () => {
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.locator('.chat-item', { hasText: 'سارة' }).getByRole('button', { name: 'الرد على سارة' }).click();
+    await page.locator('.chat-item', { hasText: 'سارة' }).getByRole('button', { name: 'رد على سارة' }).click();
     await page.waitForURL(/\/chats\/\d+$/);
     const back = page.locator('.conversation-header .back');
     await back.waitFor();
