@@ -183,6 +183,24 @@ function valueOfType(table: string, column: Column, now: number): unknown {
   throw new Error(`test/upgrade/levelRows.ts: no value for ${table}.${column.name} of type ${column.type}; teach valueOfType that type`);
 }
 
+/**
+ * Inserts one row into `table` as the database's level has it: the columns of `given` that exist there,
+ * and a value of its type for any other NOT NULL column without a default. Returns its id.
+ */
+export async function insertAtLevel(db: AnyDb, tables: Map<string, Column[]>, table: string, given: Record<string, unknown>): Promise<number> {
+  const columns = tables.get(table);
+  if (!columns) throw new Error(`test/upgrade/levelRows.ts: no table ${table} at this level`);
+  const now = Date.now();
+  const row: Record<string, unknown> = {};
+  for (const column of columns) {
+    if (column.name in given) row[column.name] = given[column.name];
+    else if (column.generated) continue;
+    else if (column.notNull && !column.hasDefault) row[column.name] = valueOfType(table, column, now);
+  }
+  const inserted = await db.insertInto(table).values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(inserted.id);
+}
+
 export interface SeededRow {
   key: string;
   table: string;

@@ -57,6 +57,7 @@ import * as m058 from './058_email_changes.js';
 import * as m059 from './059_web_push.js';
 import * as m061 from './061_offline_handled.js';
 import * as m062 from './062_agent_language.js';
+import * as m063 from './063_legacy_delivery_visitors.js';
 
 type MigrationModule = { up(db: AnyDb, k: ColumnKinds): Promise<void> };
 
@@ -107,6 +108,7 @@ const modules: Record<string, MigrationModule> = {
   '059_web_push': m059,
   '061_offline_handled': m061,
   '062_agent_language': m062,
+  '063_legacy_delivery_visitors': m063,
 };
 
 export function migrationsFor(k: ColumnKinds): Record<string, Migration> {
