@@ -8,11 +8,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config/config.js';
 import { toolsPresent } from './proxyJourney.js';
 
 const ANALYZE = '/usr/bin/systemd-analyze';
+const SYSUSERS = '/usr/bin/systemd-sysusers';
+const DEPLOY = path.resolve(import.meta.dirname, '../../deploy/systemd');
 const UNIT = path.resolve(import.meta.dirname, '../../deploy/systemd/parley.service');
 const PACKAGE = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { scripts: { start: string } };
 
@@ -29,7 +33,7 @@ function settings(unit: string): Map<string, string[]> {
   return out;
 }
 
-describe.runIf(toolsPresent('test/deploy/systemd.test.ts', [ANALYZE]))('systemd unit (deploy/systemd/parley.service)', () => {
+describe.runIf(toolsPresent('test/deploy/systemd.test.ts', [ANALYZE, SYSUSERS]))('systemd unit (deploy/systemd/parley.service)', () => {
   it('passes systemd-analyze verify without a word', () => {
     const run = spawnSync(ANALYZE, ['verify', UNIT], { encoding: 'utf8' });
     expect(`${run.stdout}${run.stderr}`.trim()).toBe('');
@@ -62,5 +66,48 @@ describe.runIf(toolsPresent('test/deploy/systemd.test.ts', [ANALYZE]))('systemd 
     expect(Number(one('TimeoutStopSec'))).toBeGreaterThan(10);
     // Node's JIT needs writable executable memory: the one hardening that would stop it.
     expect(unit.has('MemoryDenyWriteExecute')).toBe(false);
+  });
+
+  it("installs as docs/DEPLOY.md says, into a root of the test's: the user, the environment file Parley accepts, the unit", () => {
+    // docs/DEPLOY.md, "systemd service", from zero: each install step, with the paths under `root`.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-systemd-'));
+    const at = (p: string) => path.join(root, p);
+    try {
+      fs.mkdirSync(at('etc/sysusers.d'), { recursive: true });
+      fs.copyFileSync(path.join(DEPLOY, 'parley.sysusers'), at('etc/sysusers.d/parley.conf'));
+      const sysusers = spawnSync(SYSUSERS, [`--root=${root}`], { encoding: 'utf8' });
+      expect(sysusers.status, sysusers.stderr).toBe(0);
+      const unit = settings(fs.readFileSync(UNIT, 'utf8'));
+      const one = (key: string) => unit.get(key)?.at(-1) ?? '';
+      // The unit's user and group exist now, the user's home its state directory, no login.
+      const user = fs
+        .readFileSync(at('etc/passwd'), 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith(`${one('User')}:`))
+        ?.split(':');
+      expect(user?.slice(5)).toEqual([`/var/lib/${one('StateDirectory')}`, '/usr/sbin/nologin']);
+      expect(fs.readFileSync(at('etc/group'), 'utf8')).toMatch(new RegExp(`^${one('Group')}:`, 'm'));
+      for (const args of [
+        ['-d', '-m', '700', at('etc/parley')],
+        ['-m', '600', path.join(DEPLOY, 'parley.env'), at(one('EnvironmentFile'))],
+        ['-D', '-m', '644', UNIT, at('etc/systemd/system/parley.service')],
+      ]) {
+        const install = spawnSync('install', args, { encoding: 'utf8' });
+        expect(install.status, install.stderr).toBe(0);
+      }
+      expect(fs.statSync(at(one('EnvironmentFile'))).mode & 0o777).toBe(0o600);
+      // The example environment file, with the unit's own Environment= lines, is a configuration Parley starts with.
+      const env: Record<string, string> = {};
+      for (const line of fs.readFileSync(at(one('EnvironmentFile')), 'utf8').split('\n')) {
+        const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+        if (m) env[m[1]] = m[2];
+      }
+      for (const e of unit.get('Environment') ?? []) env[e.slice(0, e.indexOf('='))] = e.slice(e.indexOf('=') + 1);
+      const config = loadConfig(env);
+      expect([config.host, config.port, config.publicUrl, config.dataDir]).toEqual(['127.0.0.1', 8080, 'https://chat.example.com', '/var/lib/parley']);
+      expect(fs.readFileSync(at('etc/systemd/system/parley.service'), 'utf8')).toBe(fs.readFileSync(UNIT, 'utf8'));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
