@@ -223,7 +223,7 @@ describe.runIf(toolsPresent('test/deploy/compose.test.ts', [CADDY, REDIS_SERVER,
       // Redis as the compose file runs it (its `command`), on a port of this machine.
       const command = compose.services.redis.command ?? [];
       expect(command[0]).toBe('redis-server');
-      redis = spawn(REDIS_SERVER, [...command.slice(1), '--port', String(redisPort), '--bind', '127.0.0.1'], { stdio: 'ignore' });
+      redis = spawn(REDIS_SERVER, [...command.slice(1), '--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir], { stdio: 'ignore' });
       const client = new pg.Client({ connectionString: PG_URL });
       await client.connect();
       await client.query(`create schema "${schema}"`).finally(() => client.end());
