@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { THEME_COLOR } from '../../server/routes/app/pwa.js';
 import { addAgent } from '../../test/helpers/accounts.js';
 import { createChatChannel, postInbound, textMessage, waitFor } from '../../test/helpers/chatChannel.js';
 import { startPushService, type TestPushService } from '../../test/helpers/pushService.js';
@@ -80,8 +81,16 @@ describe.skipIf(!chromiumAvailable())('agent app: installable, offline, Web Push
     const manifest = await cdp.send('Page.getAppManifest');
     expect(manifest.url).toBe(`${run.base}/manifest.webmanifest`);
     expect(manifest.errors).toEqual([]);
-    const parsed = JSON.parse(manifest.data ?? '{}') as { name: string; display: string; start_url: string; icons: { purpose: string; sizes: string }[] };
-    expect(parsed).toMatchObject({ name: 'Acme Support', display: 'standalone', start_url: '/' });
+    const parsed = JSON.parse(manifest.data ?? '{}') as {
+      name: string;
+      display: string;
+      start_url: string;
+      theme_color: string;
+      icons: { purpose: string; sizes: string }[];
+    };
+    expect(parsed).toMatchObject({ name: 'Acme Support', display: 'standalone', start_url: '/', theme_color: THEME_COLOR });
+    // The page says the same colour to the browser's toolbar.
+    expect(await page.locator('meta[name="theme-color"]').getAttribute('content')).toBe(THEME_COLOR);
     expect(parsed.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
     const favicon = await page.request.get(`${run.base}/favicon.ico`);
     expect(favicon.status()).toBe(200);
