@@ -5,7 +5,9 @@
  *   says the company's name, Settings changes it, Profile changes the owner's
  *   e-mail through a link mailed to the new address (read at a real SMTP
  *   server: From the company's name, To the new address), and a loopback
- *   webhook URL is refused naming OUTBOUND_ALLOW_PRIVATE;
+ *   webhook URL is refused naming OUTBOUND_ALLOW_PRIVATE; a visitor's offline
+ *   message is then mailed to the owner's new address, From the company's
+ *   name, its Message-ID at PUBLIC_URL's host;
  * - without SMTP: an invitation says it is kept on the Mail page, whose card
  *   offers its link to copy (which opens the set-password page); an admin
  *   changes an agent's e-mail (a taken one refused in words); an agent's own
@@ -144,6 +146,41 @@ describe.skipIf(!chromiumAvailable())('agent app: the first start of a new busin
     await page.getByRole('button', { name: 'Use this address' }).click();
     await page.getByRole('alert').filter({ hasText: 'This link is no longer valid' }).waitFor();
     await screenshot(page, 'identity-confirm-email-used');
+  });
+
+  it("sends a visitor's offline message to the owner's new address, from the company's name", async () => {
+    // Notification addresses are empty (the default): every active admin gets it, here the owner.
+    const login = await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: 'owner@acme-bikes.example', password: 'owner-password-1' } });
+    expect(login.statusCode, login.body).toBe(200);
+    const channel = await app.inject({
+      method: 'POST',
+      url: '/api/v1/channels',
+      headers: { authorization: `Bearer ${login.json<{ token: string }>().token}` },
+      payload: { type: 'widget', name: 'Shop' },
+    });
+    expect(channel.statusCode, channel.body).toBe(201);
+    const widgetId = channel.json<{ widget_id: string }>().widget_id;
+    const session = await app.inject({
+      method: 'POST',
+      url: `/widget/api/${widgetId}/session`,
+      payload: { page: { url: 'https://acme-bikes.example/', title: 'Shop' } },
+    });
+    expect(session.statusCode, session.body).toBe(200);
+    const sent = await app.inject({
+      method: 'POST',
+      url: `/widget/api/${widgetId}/offline`,
+      headers: { authorization: `Bearer ${session.json<{ visitor_token: string }>().visitor_token}` },
+      payload: { name: 'Bo', email: 'bo@example.com', message: 'Is the red bike in stock?' },
+    });
+    expect(sent.json()).toEqual({ result: 'ok' });
+
+    const mail = await waitFor(() => smtp.mails.find((m) => m.parsed.text?.includes('Is the red bike in stock?')), 20_000);
+    expect(mail.envelope.to).toEqual(['owner@acme-bikes.example']);
+    expect(mail.envelope.to).not.toContain('admin@localhost.localdomain');
+    expect(mail.parsed.from?.value[0]).toEqual({ name: 'Acme Bikes Ltd', address: 'parley@acme.example' });
+    expect(mail.parsed.text).toContain('Sent by Parley for Acme Bikes Ltd.');
+    // Message-IDs name PUBLIC_URL's host (here http://127.0.0.1), not a made-up one.
+    expect(mail.parsed.messageId).toMatch(/^<[^@>]+@127\.0\.0\.1>$/);
   });
 });
 

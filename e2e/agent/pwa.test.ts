@@ -7,7 +7,9 @@
  * the test push service, decrypted there) shows a notification
  * (registration.getNotifications()), and clicking it brings the open app to
  * that chat; offline, a page shows the "no connection" page; Profile offers
- * "Notify me on this device" and lists the devices notified, each removable.
+ * "Notify me on this device" and lists the devices notified, each removable;
+ * a subscription the browser replaced (pushsubscriptionchange) is registered
+ * in place of the old one, by the worker or, without cookieStore, the app.
  * (Chromium's own pushManager.subscribe needs its vendor's push service,
  * which test machines cannot reach: server/push/push.test.ts tests the
  * server's side against the test push service.)
@@ -17,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { THEME_COLOR } from '../../server/routes/app/pwa.js';
 import { addAgent } from '../../test/helpers/accounts.js';
 import { createChatChannel, postInbound, textMessage, waitFor } from '../../test/helpers/chatChannel.js';
 import { startPushService, type TestPushService } from '../../test/helpers/pushService.js';
@@ -78,8 +81,16 @@ describe.skipIf(!chromiumAvailable())('agent app: installable, offline, Web Push
     const manifest = await cdp.send('Page.getAppManifest');
     expect(manifest.url).toBe(`${run.base}/manifest.webmanifest`);
     expect(manifest.errors).toEqual([]);
-    const parsed = JSON.parse(manifest.data ?? '{}') as { name: string; display: string; start_url: string; icons: { purpose: string; sizes: string }[] };
-    expect(parsed).toMatchObject({ name: 'Acme Support', display: 'standalone', start_url: '/' });
+    const parsed = JSON.parse(manifest.data ?? '{}') as {
+      name: string;
+      display: string;
+      start_url: string;
+      theme_color: string;
+      icons: { purpose: string; sizes: string }[];
+    };
+    expect(parsed).toMatchObject({ name: 'Acme Support', display: 'standalone', start_url: '/', theme_color: THEME_COLOR });
+    // The page says the same colour to the browser's toolbar.
+    expect(await page.locator('meta[name="theme-color"]').getAttribute('content')).toBe(THEME_COLOR);
     expect(parsed.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
     const favicon = await page.request.get(`${run.base}/favicon.ico`);
     expect(favicon.status()).toBe(200);
@@ -166,6 +177,46 @@ describe.skipIf(!chromiumAvailable())('agent app: installable, offline, Web Push
     await card.getByRole('button', { name: 'Remove Chrome on Android' }).click();
     await card.getByText('No device yet').waitFor();
     expect((await api('GET', '/me/push-subscriptions', run.t.adminToken)).json()).toEqual({ subscriptions: [] });
+  });
+
+  it('registers a subscription the browser replaced (pushsubscriptionchange) in place of the old one', { timeout: 60_000 }, async () => {
+    const endpoints = async () =>
+      (await api('GET', '/me/push-subscriptions', run.t.adminToken)).json<{ subscriptions: { endpoint: string }[] }>().subscriptions.map((s) => s.endpoint);
+    const old = push.subscribe();
+    expect((await api('POST', '/me/push-subscriptions', run.t.adminToken, { endpoint: old.endpoint, keys: old.keys })).statusCode).toBe(201);
+    await page.goto(`${run.base}/profile`);
+    await page.getByRole('heading', { name: 'Your profile' }).waitFor();
+    const worker = context.serviceWorkers().find((w) => w.url() === `${run.base}/sw.js`) ?? (await context.waitForEvent('serviceworker'));
+    /** The event as the browser fires it when its push service replaced the subscription (Chromium's own needs its vendor's push service). */
+    const change = (from: string, to: { endpoint: string; keys: object }, withoutCookieStore: boolean) =>
+      worker.evaluate(
+        ({ from, to, withoutCookieStore }) => {
+          const sw = self as unknown as { dispatchEvent(event: Event): boolean };
+          if (withoutCookieStore) Object.defineProperty(self, 'cookieStore', { value: undefined, configurable: true });
+          const event = new Event('pushsubscriptionchange');
+          Object.defineProperty(event, 'oldSubscription', { value: { endpoint: from } });
+          Object.defineProperty(event, 'newSubscription', { value: { endpoint: to.endpoint, toJSON: () => to } });
+          sw.dispatchEvent(event);
+        },
+        { from, to: { endpoint: to.endpoint, keys: to.keys }, withoutCookieStore },
+      );
+
+    // The worker registers the new one itself, with the session's cookies and the CSRF cookie.
+    const renewed = push.subscribe();
+    await change(old.endpoint, renewed, false);
+    await waitFor(async () => {
+      const list = await endpoints();
+      return list.includes(renewed.endpoint) && !list.includes(old.endpoint);
+    }, 15_000);
+
+    // A browser without cookieStore: the open app window registers it.
+    const again = push.subscribe();
+    await change(renewed.endpoint, again, true);
+    await waitFor(async () => {
+      const list = await endpoints();
+      return list.includes(again.endpoint) && !list.includes(renewed.endpoint);
+    }, 15_000);
+    expect((await api('DELETE', '/me/push-subscriptions', run.t.adminToken, { endpoint: again.endpoint })).statusCode).toBe(204);
   });
 
   it('shows the "no connection" page when the server cannot be reached', async () => {

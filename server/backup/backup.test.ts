@@ -131,6 +131,9 @@ describe('backup and restore', () => {
         const after = await r.app.inject({ method: 'GET', url: `/api/v1/chats/${chatId}`, headers: bearer(agentToken) });
         expect(after.statusCode).toBe(200);
         expect(after.json()).toEqual(before.json());
+        // The VAPID key pair is in the backup: restored, the devices subscribed before keep receiving pushes.
+        const key = async (app: TestApp) => (await app.app.inject({ method: 'GET', url: '/api/v1/push/vapid-public-key', headers: bearer(agentToken) })).json();
+        expect(await key(r)).toEqual(await key(t));
         const served = await r.app.inject({ method: 'GET', url: fileUrl });
         expect(served.statusCode).toBe(200);
         expect(served.rawPayload.equals(PDF)).toBe(true);

@@ -4,7 +4,8 @@
  * decrypted with the subscription's own P-256 key): what each event pushes
  * and to whom, the agent's preferences, chosen status and visible tab
  * deciding, the TTL, Urgency and Topic headers, a payload holding no more
- * than the notification needs; a 410 deletes the subscription, a 429's
+ * than the notification needs; a 410 or 404 deletes the subscription, another
+ * 4xx is final, a 503 is retried with backoff, a 429's
  * Retry-After is honoured (capped) and the push then arrives once. Runs on
  * both stores (vitest projects).
  */
@@ -274,6 +275,53 @@ describe('Web Push', () => {
     await newChat('gone for good');
     await settled();
     expect(push.pushesFor(device)).toHaveLength(1);
+  });
+
+  it('deletes a subscription answered 404 too; a 400 is final and keeps the device; a 503 is retried with backoff', async () => {
+    const row = (endpoint: string) => t.app.ctx.db.selectFrom('deliveries').selectAll().where('url', '=', endpoint).executeTakeFirstOrThrow();
+    const subscribed = async (endpoint: string) =>
+      (await t.app.ctx.db.selectFrom('push_subscriptions').select('id').where('endpoint', '=', endpoint).execute()).length === 1;
+    const unknown = await register(pat.token);
+    const refused = await register(pat.token);
+    const down = await register(pat.token);
+    push.answer(unknown, { status: 404 });
+    push.answer(refused, { status: 400 });
+    push.answer(down, { status: 503 });
+    const before = Date.now();
+    await newChat('answers of every kind');
+    await allRelayed(t.app);
+
+    const gone = await waitFor(async () => {
+      const r = await row(unknown.endpoint);
+      return r.status === 'failed' && r;
+    });
+    expect(gone.last_error).toMatch(/subscription is gone \(HTTP 404\)/);
+    await waitFor(async () => !(await subscribed(unknown.endpoint)));
+
+    const final = await waitFor(async () => {
+      const r = await row(refused.endpoint);
+      return r.status === 'failed' && r;
+    });
+    expect(final.attempts).toBe(1);
+    expect(final.last_error).toMatch(/refused the notification \(HTTP 400\)/);
+    expect(await subscribed(refused.endpoint)).toBe(true);
+
+    const retried = await waitFor(async () => {
+      const r = await row(down.endpoint);
+      return r.attempts === 1 && r;
+    });
+    expect(retried.status).toBe('pending');
+    expect(retried.last_status_code).toBe(503);
+    // The first backoff step: 5 s, give or take its 10 % jitter.
+    expect(retried.next_attempt_at).toBeGreaterThanOrEqual(before + 4_500);
+    expect(retried.next_attempt_at).toBeLessThan(Date.now() + 5_500);
+    await t.app.ctx.db.updateTable('deliveries').set({ next_attempt_at: Date.now() }).where('id', '=', retried.id).execute();
+    await waitFor(async () => (await row(down.endpoint)).status === 'delivered');
+    expect(push.pushesFor(down).map((p) => p.status)).toEqual([503, 201]);
+    expect(push.pushesFor(unknown).map((p) => p.status)).toEqual([404]);
+    expect(push.pushesFor(refused).map((p) => p.status)).toEqual([400]);
+    for (const device of [refused, down])
+      expect((await call('DELETE', '/me/push-subscriptions', pat.token, { endpoint: device.endpoint })).statusCode).toBe(204);
   });
 
   it('retries a 429 no sooner than its Retry-After (capped), then delivers once', async () => {

@@ -8,7 +8,12 @@
  *  - Web Push: a push from Parley (server/push/deliveryKind.ts: {kind, title,
  *    body, url, chat_id, tag}) is shown as a notification, one per chat
  *    (the tag); clicking it focuses an open agent-app window on that chat
- *    (the app navigates: web/agent/src/push.ts) or opens one.
+ *    (the app navigates: web/agent/src/push.ts) or opens one;
+ *  - a subscription the browser replaced or expired (pushsubscriptionchange)
+ *    is made again with the server's VAPID key (unless the browser gives the
+ *    new one) and registered in place of the old one, with the session's
+ *    cookies and the CSRF cookie read through cookieStore; a browser without
+ *    cookieStore hands it to an open agent-app window to register.
  * The API, the stream, the widget and the chat channel are never cached.
  */
 /* global self, caches */
@@ -112,5 +117,59 @@ self.addEventListener('notificationclick', (event) => {
     event.waitUntil(done);
   } catch {
     // an event made by a test (not trusted) cannot be extended; openInApp runs all the same
+  }
+});
+
+function keyBytes(base64url) {
+  const text = atob(base64url.replace(/-/g, '+').replace(/_/g, '/'));
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** The X-CSRF-Token an unsafe API call needs (the parley_csrf cookie), or null where cookieStore is missing. */
+async function csrfToken() {
+  try {
+    const cookie = self.cookieStore ? await self.cookieStore.get('parley_csrf') : null;
+    return cookie ? cookie.value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The push subscription that replaces `old`: made again, or registered on the server in its place. */
+async function resubscribe(oldSubscription, newSubscription) {
+  let subscription = newSubscription || (await self.registration.pushManager.getSubscription());
+  if (!subscription || (oldSubscription && subscription.endpoint === oldSubscription.endpoint)) {
+    const answer = await fetch('/api/v1/push/vapid-public-key', { credentials: 'same-origin' });
+    if (!answer.ok) return; // signed out: "Notify me on this device" makes a new one after signing in
+    const { public_key } = await answer.json();
+    subscription = await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key) });
+  }
+  const json = subscription.toJSON();
+  const oldEndpoint = oldSubscription && oldSubscription.endpoint !== json.endpoint ? oldSubscription.endpoint : null;
+  const csrf = await csrfToken();
+  if (!csrf) {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    for (const w of windows) w.postMessage({ type: 'parley-resubscribed', subscription: json, old_endpoint: oldEndpoint });
+    return;
+  }
+  const call = (method, body) =>
+    fetch('/api/v1/me/push-subscriptions', {
+      method,
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
+      body: JSON.stringify(body),
+    });
+  await call('POST', { endpoint: json.endpoint, keys: json.keys });
+  if (oldEndpoint) await call('DELETE', { endpoint: oldEndpoint });
+}
+
+self.addEventListener('pushsubscriptionchange', (event) => {
+  const done = resubscribe(event.oldSubscription || null, event.newSubscription || null).catch(() => {});
+  try {
+    event.waitUntil(done);
+  } catch {
+    // an event made by a test (not trusted) cannot be extended; resubscribe runs all the same
   }
 });

@@ -5,7 +5,8 @@
  * with the server's VAPID key and registers the subscription
  * (POST /api/v1/me/push-subscriptions), or removes it. A notification
  * clicked while the app is open brings it to that chat (the service
- * worker's message). Every step is best effort: a browser without service
+ * worker's message), and a subscription the browser replaced is registered
+ * here when the worker could not do it itself. Every step is best effort: a browser without service
  * workers or push simply offers none.
  */
 import { api } from './api';
@@ -26,6 +27,15 @@ export function startServiceWorker(): void {
   navigator.serviceWorker.addEventListener('message', (event: MessageEvent<unknown>) => {
     const data = event.data as { type?: unknown; url?: unknown } | null;
     if (data?.type === 'parley-open' && typeof data.url === 'string' && data.url.startsWith('/')) navigate(data.url);
+    // A subscription the browser replaced, which the worker could not register itself (no cookieStore).
+    const changed = event.data as { type?: unknown; subscription?: PushSubscriptionJSON; old_endpoint?: unknown } | null;
+    if (changed?.type === 'parley-resubscribed' && changed.subscription) {
+      const old = typeof changed.old_endpoint === 'string' ? changed.old_endpoint : null;
+      void api
+        .addPushDevice(changed.subscription)
+        .then(() => (old ? api.removePushDevice(old) : undefined))
+        .catch(() => {});
+    }
   });
   navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
 }
