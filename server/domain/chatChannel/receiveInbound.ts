@@ -20,12 +20,13 @@ export type { InboundOutcome } from './storeInbound.js';
 
 /** Batches longer than this wait for the next transaction (bounds how long a row lock is held). */
 const MAX_BATCH = 64;
-const writers = new WeakMap<AppContext, GroupCommit<InboundJob, InboundOutcome>>();
 
-function writerOf(ctx: AppContext): GroupCommit<InboundJob, InboundOutcome> {
-  let writer = writers.get(ctx);
-  if (!writer) {
-    writer = new GroupCommit<InboundJob, InboundOutcome>({
+/** This process's chat-channel writer (AppContext.inbound): the one group commit every inbound request joins. */
+export class InboundWriter {
+  private readonly commits: GroupCommit<InboundJob, InboundOutcome>;
+
+  constructor(ctx: Pick<AppContext, 'db' | 'signals' | 'metrics'>) {
+    this.commits = new GroupCommit<InboundJob, InboundOutcome>({
       run: async (jobs) => {
         // A message alone takes the batch's path too: fewer statements than storeInbound's for a
         // known visitor (6 against 7) and far fewer for a new one (about 9 against 13, routed or
@@ -44,11 +45,14 @@ function writerOf(ctx: AppContext): GroupCommit<InboundJob, InboundOutcome> {
       maxBatch: MAX_BATCH,
       onBatch: (size, outcome) => ctx.metrics.groupCommit.observe({ writer: 'chat_channel', outcome }, size),
     });
-    writers.set(ctx, writer);
   }
-  return writer;
+
+  /** Resolves with the job's outcome once the transaction holding it has committed. */
+  submit(job: InboundJob): Promise<InboundOutcome> {
+    return this.commits.submit(job);
+  }
 }
 
 export function receiveInbound(ctx: AppContext, input: { channel: Channel; req: InboundRequest }): Promise<InboundOutcome> {
-  return writerOf(ctx).submit({ channel: input.channel, req: input.req, now: ctx.clock() });
+  return ctx.inbound.submit({ channel: input.channel, req: input.req, now: ctx.clock() });
 }
