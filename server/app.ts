@@ -14,6 +14,7 @@ import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import { openStore } from './db/database.js';
 import { bootstrapAccount, type BootstrapResult } from './domain/accounts/bootstrapAccount.js';
+import { InboundWriter } from './domain/chatChannel/receiveInbound.js';
 import { watchUntrustedProxies } from './routes/untrustedProxy.js';
 import { registerErrorHandler } from './errors/handler.js';
 import { Signals } from './events/outbox.js';
@@ -126,6 +127,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   }
 
   const metrics = createMetrics();
+  const signals = new Signals();
   const ctx: AppContext = {
     config,
     store,
@@ -133,13 +135,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     clock,
     log: app.log,
     metrics,
-    signals: new Signals(),
+    signals,
     hub: realtime.hub,
     presence: realtime.presence,
     sockets: new SocketBounds({ address: config.wsMaxPerAddress, visitor: config.wsMaxPerVisitor, agent_token: config.wsMaxPerAgentToken }, (bound) =>
       metrics.socketRefusals.labels(bound).inc(),
     ),
     widgetSockets: new WidgetSockets(),
+    inbound: new InboundWriter({ db: store.db, signals, metrics }),
     // The first account's id; 0 until it exists (bootstrap 'later': until main.ts created it).
     get defaultAccountId() {
       return bootstrap.accountId;

@@ -5,6 +5,7 @@
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
+import type { InboundWriter } from './domain/chatChannel/receiveInbound.js';
 import type { Db, Store } from './db/database.js';
 import type { Signals } from './events/outbox.js';
 import type { Clock } from './lib/time.js';
@@ -31,6 +32,8 @@ export interface AppContext {
   readonly sockets: SocketBounds;
   /** The visitor sockets this process holds: the domain closes an erased visitor's (realtime/widgetSockets.ts). */
   readonly widgetSockets: WidgetSockets;
+  /** The chat channel's writer: inbound messages that arrive together share one transaction (domain/chatChannel/receiveInbound.ts). */
+  readonly inbound: InboundWriter;
   /** Account created at first start (the service is multi-tenant in its model). */
   readonly defaultAccountId: number;
 }

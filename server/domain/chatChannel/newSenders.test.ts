@@ -8,12 +8,13 @@ import type { Channel } from '../../db/schema.js';
 import { contentHash } from './dedupInbound.js';
 import { parseInbound } from './parseInbound.js';
 import { NewSenderConflict, openNewSenders } from './newSenders.js';
-import { storeInbound, type InboundJob } from './storeInbound.js';
+import type { InboundJob } from './inboundJob.js';
 import { storeInboundBatch } from './storeInboundBatch.js';
 
 /**
  * New senders' first messages written together (newSenders.ts) must write
- * exactly what storeInbound writes one job after the other: the same jobs go to
+ * exactly what one job after the other writes by the rule of a visitor's
+ * message (storeInboundBatch's storeEach, `together: false`): the same jobs go to
  * two channels that start alike, one written job by job, the other as one
  * batch, and the visitors, chats, messages, events (chat.created's payload
  * included), message.id keys and routing offers of both are compared (the
@@ -40,7 +41,7 @@ describe('storeInboundBatch: new senders', () => {
     withId({ id: 'new-late' }, 'second try', 'l-2'),
     withId({ id: 'new-twice' }, 'once', 't-1'),
     withId({ id: 'new-twice' }, 'once', 't-1'), // repeated in the batch: a duplicate
-    { sender: { id: 'new-typist' }, message: { type: 'typein' } }, // typing: alone, as storeInbound
+    { sender: { id: 'new-typist' }, message: { type: 'typein' } }, // typing: job by job (storeEach)
     textMessage('new-typist', 'typed'),
     textMessage('new-mixed', 'one', { name: 'Mixed' }),
     textMessage('new-mixed', 'two', { name: 'Mixed', email: 'mixed@example.com' }), // details change: alone
@@ -216,7 +217,7 @@ describe('storeInboundBatch: new senders', () => {
     const restore = await routingState();
     const one = await inTransaction(db, async (tx) => {
       const out = [];
-      for (const job of jobsFor(alone, list)) out.push(await storeInbound(counted(tx, statements, 'one'), job));
+      for (const job of jobsFor(alone, list)) out.push(...(await storeInboundBatch(counted(tx, statements, 'one'), [job], { together: false })));
       return out;
     });
     const a = await snapshot(alone, aloneFirst);
@@ -233,7 +234,7 @@ describe('storeInboundBatch: new senders', () => {
     await t.close();
   });
 
-  it('writes what storeInbound writes job by job, mixed with known senders, duplicates and a sender twice', async () => {
+  it('writes what its jobs write one by one, mixed with known senders, duplicates and a sender twice', async () => {
     const { one, all, a, b } = await bothWays(bodies());
     expect(all).toEqual(one);
     expect(one).toEqual([
@@ -317,7 +318,7 @@ describe('storeInboundBatch: new senders', () => {
       expect(statements.all).toBeLessThanOrEqual(8 + 6 + 1 + (isPostgres(t.app.ctx.db) ? 0 : 12));
     });
 
-    it('writes what storeInbound writes job by job, mixed with senders written alone (round robin)', async () => {
+    it('writes what its jobs write one by one, mixed with senders written job by job (round robin)', async () => {
       const { one, all, a, b } = await bothWays(bodies(), routeBy('round_robin'));
       expect(all).toEqual(one);
       // The senders written alone (typing, changed details, a finished chat) are offered theirs

@@ -1,19 +1,19 @@
 /**
  * The first messages of new senders in a group-commit batch (storeInboundBatch.ts):
  * their visitors, visitor numbers and chats written for the whole batch at once,
- * as storeInbound would write them one sender after the other (upsertVisitor's
- * insert, then openChat's pending chat and chats count, and its chat.created
- * event presenting both). On PostgreSQL the numbers, visitors and chats are one
+ * as the batch's storeEach would write them one sender after the other
+ * (createVisitor's insert, then openChat's pending chat and chats count, and
+ * its chat.created event presenting both). On PostgreSQL the numbers, visitors and chats are one
  * statement; on SQLite one per account for the numbers, one for the visitors,
  * one for the chats. The rows and their inserts are the owners' (visitors/insertVisitors.ts,
  * chats/insertChats.ts): this module only ties them together.
  *
- * A new sender is written here only when storeInbound would write nothing else
+ * A new sender is written here only when storeEach would write nothing else
  * for it: every job of the sender in the batch is a message, all with the same
  * sender details (so its later messages change nothing on the visitor). When
  * its account routes new chats, the chat's first offer is picked before the
  * chats are inserted and written after them (routing/firstOffers.ts), as
- * openChat's startRouting would make it. The rest is left to storeInbound.
+ * openChat's startRouting would make it. The rest is left to storeEach.
  *
  * Each chat is inserted with its last sequence number already moved past the
  * events the batch writes for it (chat.created, then its messages'); its
@@ -29,7 +29,7 @@ import { presentChat } from '../../presenters/chat.js';
 import { insertChatsSqlite, insertChatsStep, newChatRow, type NewChat } from '../chats/insertChats.js';
 import { accountRouting, type AccountRouting } from '../routing/routingConfig.js';
 import { insertVisitorsSqlite, insertVisitorsStep, newVisitorRow, type NewVisitor } from '../visitors/insertVisitors.js';
-import { senderDetails, type InboundJob } from './storeInbound.js';
+import { pageOf, senderDetails, type InboundJob } from './inboundJob.js';
 
 /** Thrown when another transaction created one of the batch's new visitors meanwhile: the batch is then written job by job (db/groupCommit.ts), as alone. */
 export class NewSenderConflict extends Error {
@@ -38,7 +38,7 @@ export class NewSenderConflict extends Error {
   }
 }
 
-/** A new sender's visitor and chat as storeInbound's path has them when its chat.created is recorded. */
+/** A new sender's visitor and chat as storeEach has them when its chat.created is recorded. */
 export interface OpenedChat {
   visitor: Visitor;
   /** The chat as inserted alone (last_seq 0): what its chat.created presents. */
@@ -71,13 +71,7 @@ export function chatCreatedPayload({ chat, visitor }: OpenedChat): EventPayloads
   return { chat: presentChat(chat, visitor) };
 }
 
-/** The page a chat-channel chat opens with (storeInbound's opening). */
-function pageOf(job: InboundJob): { url: string } | null {
-  const url = job.req.sender.url;
-  return url && /^https?:/.test(url) ? { url } : null;
-}
-
-/** The visitor row upsertVisitor inserts, with the chats count openChat then sets. */
+/** The visitor row createVisitor inserts, with the chats count openChat then sets. */
 function visitorRow({ channel, req, now }: InboundJob): NewVisitor {
   return newVisitorRow({
     accountId: channel.account_id,

@@ -1,54 +1,53 @@
 /**
  * A customer system POSTs a visitor message (or typing) to the chat channel.
- * The messages that arrive together are written in one transaction
- * (db/groupCommit.ts): the common ones together in a few statements
- * (storeInboundBatch.ts; a known visitor's messages to its open chat, and a
- * new sender's first messages: newSenders.ts), the others one after the other
- * (storeInbound.ts).
- * Each request is answered after its transaction commits.
+ * The requests that arrive together are written in one transaction
+ * (db/groupCommit.ts) by the chat channel's one writer, storeInboundBatch.ts
+ * (a request alone is a batch of one). Each request is answered after its
+ * transaction commits.
  */
 import type { AppContext } from '../../context.js';
 import { GroupCommit } from '../../db/groupCommit.js';
 import type { Channel } from '../../db/schema.js';
 import { commit } from '../../events/outbox.js';
+import type { InboundJob, InboundOutcome } from './inboundJob.js';
 import type { InboundRequest } from './parseInbound.js';
-import { storeInbound, type InboundJob, type InboundOutcome } from './storeInbound.js';
 import { NewSenderConflict } from './newSenders.js';
 import { storeInboundBatch } from './storeInboundBatch.js';
 
-export type { InboundOutcome } from './storeInbound.js';
+export type { InboundOutcome } from './inboundJob.js';
 
 /** Batches longer than this wait for the next transaction (bounds how long a row lock is held). */
 const MAX_BATCH = 64;
-const writers = new WeakMap<AppContext, GroupCommit<InboundJob, InboundOutcome>>();
 
-function writerOf(ctx: AppContext): GroupCommit<InboundJob, InboundOutcome> {
-  let writer = writers.get(ctx);
-  if (!writer) {
-    writer = new GroupCommit<InboundJob, InboundOutcome>({
+/** This process's chat-channel writer (AppContext.inbound): the one group commit every inbound request joins. */
+export class InboundWriter {
+  private readonly commits: GroupCommit<InboundJob, InboundOutcome>;
+
+  constructor(ctx: Pick<AppContext, 'db' | 'signals' | 'metrics'>) {
+    const write = (jobs: InboundJob[]) => commit(ctx.db, ctx.signals, (tx) => storeInboundBatch(tx, jobs));
+    this.commits = new GroupCommit<InboundJob, InboundOutcome>({
       run: async (jobs) => {
-        // A message alone takes the batch's path too: fewer statements than storeInbound's for a
-        // known visitor (6 against 7) and far fewer for a new one (about 9 against 13, routed or
-        // not); typing alone goes straight to storeInbound (the batch would hand it over anyway).
-        const alone = (): Promise<InboundOutcome[]> => commit(ctx.db, ctx.signals, async (tx) => [await storeInbound(tx, jobs[0])]);
-        if (jobs.length === 1 && jobs[0].req.kind !== 'message') return alone();
         try {
-          return await commit(ctx.db, ctx.signals, (tx) => storeInboundBatch(tx, jobs));
+          return await write(jobs);
         } catch (err) {
-          // Its new sender's visitor was created meanwhile (another instance): written as alone, as a
-          // failed batch's jobs are (db/groupCommit.ts writes those again one by one, but rejects one alone).
-          if (jobs.length === 1 && err instanceof NewSenderConflict) return alone();
+          // A new sender's visitor was created meanwhile by another transaction (another
+          // instance): written again, the touch now finds it. A failed batch of several is
+          // written again job by job (db/groupCommit.ts), each then here.
+          if (jobs.length === 1 && err instanceof NewSenderConflict) return write(jobs);
           throw err;
         }
       },
       maxBatch: MAX_BATCH,
       onBatch: (size, outcome) => ctx.metrics.groupCommit.observe({ writer: 'chat_channel', outcome }, size),
     });
-    writers.set(ctx, writer);
   }
-  return writer;
+
+  /** Resolves with the job's outcome once the transaction holding it has committed. */
+  submit(job: InboundJob): Promise<InboundOutcome> {
+    return this.commits.submit(job);
+  }
 }
 
 export function receiveInbound(ctx: AppContext, input: { channel: Channel; req: InboundRequest }): Promise<InboundOutcome> {
-  return writerOf(ctx).submit({ channel: input.channel, req: input.req, now: ctx.clock() });
+  return ctx.inbound.submit({ channel: input.channel, req: input.req, now: ctx.clock() });
 }

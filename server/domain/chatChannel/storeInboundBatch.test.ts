@@ -5,13 +5,13 @@ import { inTransaction } from '../../db/database.js';
 import type { Channel } from '../../db/schema.js';
 import { contentHash } from './dedupInbound.js';
 import { parseInbound } from './parseInbound.js';
-import { storeInbound, type InboundJob } from './storeInbound.js';
+import type { InboundJob } from './inboundJob.js';
 import { storeInboundBatch } from './storeInboundBatch.js';
 
 /**
- * The batch writer must write exactly what storeInbound writes for
- * the same jobs in the same order: the same jobs go to two channels that start
- * alike, one written job by job, the other as one batch, and both are compared.
+ * A batch must write exactly what its jobs write one by one by the rule of a
+ * visitor's message (storeEach, `together: false`), in the same order: the same jobs go to two channels that start alike, one written job by
+ * job, the other as one batch, and both are compared.
  */
 describe('storeInboundBatch', () => {
   let t: TestApp;
@@ -141,11 +141,11 @@ describe('storeInboundBatch', () => {
     await t.close();
   });
 
-  it('writes what storeInbound writes job by job, with the same outcomes', async () => {
+  it('writes what its jobs write one by one, with the same outcomes', async () => {
     const db = t.app.ctx.db;
     const one = await inTransaction(db, async (tx) => {
       const out = [];
-      for (const job of jobsFor(alone)) out.push(await storeInbound(tx, job));
+      for (const job of jobsFor(alone)) out.push(...(await storeInboundBatch(tx, [job], { together: false })));
       return out;
     });
     const all = await inTransaction(db, (tx) => storeInboundBatch(tx, jobsFor(batched)));

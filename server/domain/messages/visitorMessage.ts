@@ -6,12 +6,12 @@
  * when there is none) as a visitor message, and message.created is recorded
  * for agents and subscribers.
  *
- * storeInbound (chat channel) and receiveWidgetMessage (widget) call
- * writeVisitorMessage. storeInboundBatch writes together only messages this
- * rule sends to an already open chat (reachesAgents) and builds their rows
- * with visitorMessageRow and their events with messageCreatedPayload
- * (chats/chatEvents.ts), so the
- * batch writes what writeVisitorMessage would.
+ * The chat channel's batch (chatChannel/storeInboundBatch.ts, its storeEach)
+ * and receiveWidgetMessage (widget) call writeVisitorMessage. The batch writes
+ * together only messages this rule sends to an already open chat
+ * (reachesAgents) and builds their rows with visitorMessageRow and their
+ * events with messageCreatedPayload (chats/chatEvents.ts), so those are
+ * written as writeVisitorMessage would write them.
  */
 import type { Tx } from '../../db/database.js';
 import type { Chat, Message, Visitor } from '../../db/schema.js';

@@ -28,12 +28,6 @@ export interface UpsertVisitorInput {
   /** Only fields with a non-null value change the record. */
   details: VisitorDetails;
   now: number;
-  /**
-   * The caller looked for the visitor in this transaction and found none
-   * (storeInboundBatch's touch): the touch is skipped. Still right if another
-   * transaction created it since: the insert then finds it.
-   */
-  absent?: boolean;
 }
 
 export interface UpsertVisitorResult {
@@ -73,12 +67,17 @@ export function changes(details: VisitorDetails, current: Pick<Visitor, keyof Vi
 export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
   // The common case in one statement: the visitor exists and is touched (locked, on
   // PostgreSQL) and read back as it is now; details are compared with that row.
-  if (!input.absent) {
-    const touched = await touchVisitor.first(tx, { channelId: input.channelId, externalId: input.externalId, now: input.now });
-    if (touched) return applyDetails(tx, touched, input);
-  }
-  // New: its number (locking the account row), then the row, unless a concurrent request
-  // created it meanwhile (it held the account lock first): then that row is touched and updated.
+  const touched = await touchVisitor.first(tx, { channelId: input.channelId, externalId: input.externalId, now: input.now });
+  return touched ? applyDetails(tx, touched, input) : createVisitor(tx, input);
+}
+
+/**
+ * A visitor this transaction looked for and found none of (storeInboundBatch's
+ * touch, or upsertVisitor's): its number (locking the account row), then the
+ * row, unless a concurrent request created it meanwhile (it held the account
+ * lock first): then that row is touched and updated.
+ */
+export async function createVisitor(tx: Tx, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
   const number = await allocateVisitorNumber(tx, input.accountId);
   const visitor = await insertVisitor(tx, { ...newVisitorRow(input), number });
   if (visitor) return { visitor, created: true, contactChanged: false };
@@ -87,10 +86,18 @@ export async function upsertVisitor(tx: Tx, input: UpsertVisitorInput): Promise<
   return applyDetails(tx, existing, input);
 }
 
-/** Writes the details that differ from the visitor's row (none: nothing more to write). */
-async function applyDetails(tx: Tx, current: Visitor, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
+/** A visitor's row as far as applyDetails reads it; a part of one is always written (and read back whole). */
+export type VisitorDetailsRow = Pick<Visitor, 'id' | keyof VisitorDetails> | Visitor;
+
+/**
+ * Writes the details that differ from the visitor's row, already touched in
+ * this transaction (storeInboundBatch's touch, or upsertVisitor's), with the
+ * request's time; nothing when there is nothing to write.
+ */
+export async function applyDetails(tx: Tx, current: VisitorDetailsRow, input: UpsertVisitorInput): Promise<UpsertVisitorResult> {
   const diff = changes(input.details, current);
-  if (Object.keys(diff).length === 0 && current.updated_at === input.now) return { visitor: current, created: false, contactChanged: false };
+  if (Object.keys(diff).length === 0 && isWhole(current) && current.updated_at === input.now)
+    return { visitor: current, created: false, contactChanged: false };
   const visitor = await tx
     .updateTable('visitors')
     .set({ ...diff, updated_at: input.now })
@@ -99,4 +106,9 @@ async function applyDetails(tx: Tx, current: Visitor, input: UpsertVisitorInput)
     .executeTakeFirstOrThrow();
   const contactChanged = CONTACT_FIELDS.some((f) => f in diff);
   return { visitor, created: false, contactChanged };
+}
+
+/** A whole visitor row (a row with its updated_at read back by returningAll or selectAll). */
+function isWhole(row: VisitorDetailsRow): row is Visitor {
+  return 'updated_at' in row && 'number' in row;
 }
