@@ -272,6 +272,17 @@ function fill(text: string, vars?: Vars): string {
   });
 }
 
+/**
+ * Words a component keeps in its state until it shows them (an error, a
+ * result): said at render, so a language switched in between says them in the
+ * new language. Keep `phrase(() => t('key'))` or `phrase(() => errorText(err))`
+ * in state, never the string t() returned.
+ */
+export interface Phrase {
+  readonly say: () => string;
+}
+export const phrase = (say: () => string): Phrase => ({ say });
+
 /** The current language's text of a key, with `{name}` values put in (numbers formatted for the language). */
 export function t(key: TextKey, vars?: Vars): string {
   return fill(current[key] ?? en[key], vars);
