@@ -19,7 +19,7 @@ import { ARTIFACTS, chromiumAvailable, launchBrowser, screenshot } from '../help
 import { describeViolations, runAxe, type AxeViolation } from '../helpers/axe.js';
 import { ADMIN_SECTIONS } from '../../web/agent/src/routes.js';
 import { en } from '../../web/agent/src/i18n/en/index.js';
-import { texts as arCore } from '../../web/agent/src/i18n/ar/index.js';
+import * as ar from '../../web/agent/src/i18n/ar/index.js';
 import { collectBrowserLog, ensureAgentAppBuilt, reportFailure, startApp, type RunningApp } from './harness.js';
 
 /** What a test of the suite's file adds after the screens: the page, signed in, in the suite's language. */
@@ -30,7 +30,7 @@ export interface AxeSuite {
 }
 
 /** The app's own words in the suite's language, so the screens are found by what a person reads. */
-const WORDS = { en, ar: arCore } as const;
+const WORDS = { en, ar: { ...ar.common, ...ar.workspace, ...ar.pages } } as const;
 
 export const axeAvailable = chromiumAvailable;
 

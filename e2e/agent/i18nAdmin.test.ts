@@ -14,9 +14,9 @@ import { bearer } from '../../test/helpers/testApp.js';
 import { createWidget } from '../../test/helpers/widget.js';
 import { chromiumAvailable, screenshot } from '../helpers/browser.js';
 import { ADMIN_SECTIONS, type AdminSection } from '../../web/agent/src/routes.js';
-import { admin as en } from '../../web/agent/src/i18n/en/admin.js';
-import { admin as de } from '../../web/agent/src/i18n/de/admin.js';
-import { admin as ar } from '../../web/agent/src/i18n/ar/admin.js';
+import en from '../../web/agent/src/i18n/en/admin.json';
+import de from '../../web/agent/src/i18n/de/admin.json';
+import ar from '../../web/agent/src/i18n/ar/admin.json';
 import { ensureAgentAppBuilt, openAsAdmin, reportFailure, startApp, type RunningApp } from './harness.js';
 
 type TextKey = { [K in keyof typeof en]: (typeof en)[K] extends string ? K : never }[keyof typeof en];

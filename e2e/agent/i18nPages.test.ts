@@ -116,8 +116,15 @@ describe.skipIf(!chromiumAvailable())('agent app pages in German and Arabic', ()
     await visit(p, '/profile', 'Your profile');
     const language = p.locator('select[name="language"]');
     expect(await language.locator('option').first().textContent()).toBe('Browser’s language (English)');
+    // An error shown before the switch is said again in the new language (kept as words to say, not as English text).
+    await p.locator('input[name="current_password"]').fill('whatever-1');
+    await p.locator('input[name="new_password"]').fill('first-new-1');
+    await p.locator('input[name="new_password_again"]').fill('second-new-2');
+    await p.getByRole('button', { name: 'Change password' }).click();
+    await p.getByRole('alert').filter({ hasText: 'The two new passwords differ' }).waitFor();
     await language.selectOption('de');
     await p.getByRole('heading', { level: 1, name: 'Ihr Profil' }).waitFor();
+    await p.getByRole('alert').filter({ hasText: 'Die beiden neuen Passwörter unterscheiden sich' }).waitFor({ timeout: 5000 });
     await p.getByRole('status').filter({ hasText: 'Gespeichert: Die App spricht jetzt diese Sprache.' }).waitFor();
     expect(await html(p)).toEqual({ lang: 'de', dir: 'ltr' });
     expect((await api('GET', '/api/v1/me')).json<{ language: string | null }>().language).toBe('de');

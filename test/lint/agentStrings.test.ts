@@ -84,6 +84,15 @@ export function bareTexts(fileName: string, source: string): string[] {
   return found;
 }
 
+/** Every source of the app but the catalogues and tests (where a key is read). */
+function sources(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return rel === `${SRC}/i18n` ? [`${rel}/index.ts`] : sources(rel);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [rel] : [];
+  });
+}
+
 function components(dir: string): string[] {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const rel = `${dir}/${entry.name}`;
@@ -113,5 +122,19 @@ describe('agent app texts', () => {
     expect(files.length).toBeGreaterThan(100);
     const bare = files.flatMap((f) => bareTexts(f, fs.readFileSync(path.join(ROOT, f), 'utf8')).map((l) => `${f}:${l}`));
     expect(bare, 'texts not read through t()/tn() (add them to web/agent/src/i18n/en/)').toEqual([]);
+  });
+
+  it('has no text in the catalogues that nothing reads (each costs every language’s chunks)', () => {
+    const code = sources(SRC)
+      .map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'))
+      .join('\n');
+    // A key built from a template (`admin.agents.status.${status}`) reads every key under its prefix.
+    const prefixes = [...code.matchAll(/`((?:common|workspace|pages|admin)\.[\w.]+)\$\{/g)].map((m) => m[1]);
+    const keys = ['common', 'workspace', 'pages', 'admin'].flatMap((part) =>
+      Object.keys(JSON.parse(fs.readFileSync(path.join(ROOT, SRC, 'i18n/en', `${part}.json`), 'utf8')) as object),
+    );
+    expect(keys.length).toBeGreaterThan(1000);
+    const unread = keys.filter((k) => !code.includes(`'${k}'`) && !code.includes(`"${k}"`) && !prefixes.some((p) => k.startsWith(p)));
+    expect(unread, 'keys no source of web/agent/src reads: remove them from every language').toEqual([]);
   });
 });

@@ -32,5 +32,27 @@ describe('deliveryFailureText', () => {
       expect(deliveryFailureText('Not delivered: the customer endpoint did not answer.')).toBe('Nicht zugestellt: the customer endpoint did not answer.');
       expect(deliveryFailureText(null)).toBe('Nicht zugestellt');
     });
+
+    it("says each of the server's own sentences (server/webhooks/outcomes.ts) in the agent's language, keeping figures and details", async () => {
+      await setLanguage('de');
+      expect(deliveryFailureText('Not delivered: the customer endpoint did not answer (timeout after 3 attempts).')).toBe(
+        'Nicht zugestellt: Der Kundenendpunkt hat nicht geantwortet (Zeitüberschreitung; Versuche: 3).',
+      );
+      expect(deliveryFailureText('Not delivered: the customer endpoint answered HTTP 500 (after 1 attempt).')).toBe(
+        'Nicht zugestellt: Der Kundenendpunkt hat HTTP 500 geantwortet (Versuche: 1).',
+      );
+      expect(deliveryFailureText('Not delivered: the customer endpoint could not be reached (ECONNREFUSED, after 2 attempts).')).toBe(
+        'Nicht zugestellt: Der Kundenendpunkt war nicht erreichbar (ECONNREFUSED; Versuche: 2).',
+      );
+      expect(deliveryFailureText("Not delivered: the customer endpoint's answer was not understood (not JSON).")).toBe(
+        'Nicht zugestellt: Die Antwort des Kundenendpunkts war nicht verständlich (not JSON).',
+      );
+      expect(deliveryFailureText('Not delivered: the customer endpoint did not answer in time (the delivery deadline passed).')).toBe(
+        'Nicht zugestellt: Der Kundenendpunkt hat nicht rechtzeitig geantwortet (die Zustellfrist ist abgelaufen).',
+      );
+      expect(deliveryFailureText('Not delivered: the customer endpoint did not answer in time (2 attempts, last: timeout).')).toBe(
+        'Nicht zugestellt: Der Kundenendpunkt hat nicht rechtzeitig geantwortet (Versuche: 2; zuletzt: timeout).',
+      );
+    });
   });
 });

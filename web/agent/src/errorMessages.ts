@@ -4,13 +4,15 @@
  * for programs and logs); the app finds the field a refusal names (the path at
  * its start, in the domain's dots or the schema's slashes) or its error code,
  * and says it the way the screen does ("Monday: opening hours must look like
- * 09:00–17:30"). A refusal this table does not know keeps the server's
- * sentence, which is written to be read too. FIELD_MESSAGES and CODE_MESSAGES
- * are the app's one table of error wording: a translation replaces them.
+ * 09:00–17:30"). Every code of the API has its words here too: a refusal
+ * whose field the table does not know reads, in English, the server's
+ * sentence (written to be read too), in another language the words of its
+ * code, never the server's English. FIELD_MESSAGES and CODE_MESSAGES
+ * are the app's one table of error wording, in every language's catalogue.
  * api.ts's errorText() passes every failure through humanMessage().
  */
 
-import { formatDateTime, t } from './i18n';
+import { formatDateTime, language, t } from './i18n';
 import type { TextKey } from './i18n/en';
 
 /** A weekday the API names (mon … sun) in the app's language: 2024-01-01 was a Monday. */
@@ -51,8 +53,8 @@ export const FIELD_MESSAGES: ReadonlyArray<readonly [RegExp, Words]> = [
   [/^volume\b/, 'pages.errors.volume'],
 ];
 
-/** By error code, where the server's sentence is not written for this screen. */
-export const CODE_MESSAGES: Readonly<Record<string, TextKey>> = {
+/** By error code, where the server's sentence is not written for this screen: these words in every language. */
+const OWN_WORDS: Readonly<Record<string, TextKey>> = {
   csrf_failed: 'pages.errors.csrf',
   too_many_requests: 'pages.errors.tooMany',
   outbound_url_refused: 'pages.errors.outbound',
@@ -60,6 +62,41 @@ export const CODE_MESSAGES: Readonly<Record<string, TextKey>> = {
   service_unavailable: 'pages.errors.unavailable',
   // api.ts's own: fetch failed, so there is no server sentence (said again at display, in the language of the moment).
   network_error: 'pages.errors.network',
+};
+
+/**
+ * Every error code the API can answer (server/errors/registry.ts; a test keeps
+ * the two equal) in the app's words: in English the server's own sentence is
+ * shown where it is written for the reader, in another language these words
+ * (the server writes English only).
+ */
+export const CODE_MESSAGES: Readonly<Record<string, TextKey>> = {
+  ...OWN_WORDS,
+  invalid_json: 'pages.errors.invalidJson',
+  validation_failed: 'pages.errors.validation',
+  missing_sender_id: 'pages.errors.missingSender',
+  invalid_message: 'pages.errors.invalidMessage',
+  unauthorized: 'pages.errors.unauthorized',
+  invalid_credentials: 'pages.errors.credentials',
+  one_time_password_used: 'pages.errors.oneTimeUsed',
+  forbidden: 'pages.errors.forbidden',
+  origin_not_allowed: 'pages.errors.originNotAllowed',
+  password_change_required: 'pages.errors.passwordChange',
+  wrong_password: 'pages.errors.wrongPassword',
+  not_found: 'pages.errors.notFound',
+  route_not_found: 'pages.errors.routeNotFound',
+  link_invalid: 'pages.errors.linkInvalid',
+  email_taken: 'pages.errors.emailTaken',
+  chat_already_accepted: 'pages.errors.chatAccepted',
+  chat_finished: 'pages.errors.chatFinished',
+  conflict: 'pages.errors.conflict',
+  call_finished: 'pages.errors.callFinished',
+  shortcut_taken: 'pages.errors.shortcutTaken',
+  link_expired: 'pages.errors.linkExpired',
+  payload_too_large: 'pages.errors.tooLarge',
+  upload_quota_exceeded: 'pages.errors.quotaFull',
+  unsupported_media_type: 'pages.errors.mediaType',
+  storage_full: 'pages.errors.storageFull',
 };
 
 /** The field a validation message starts with, in dots: "body/callback/hours/mon/0 must …" → "callback.hours.mon.0 must …". */
@@ -81,7 +118,13 @@ export function outboundRefusedMessage(message: string): string {
   return t('pages.errors.outboundHost', { host: m[1], reason: m[2] });
 }
 
-/** What to show for a refusal: the table's words when it knows the field or the code, else the server's sentence. */
+/**
+ * What to show for a refusal: the table's words when it knows the field, or
+ * the code's where the server's sentence is not for this screen; else, in
+ * English, the server's sentence (written to be read, and more precise), and
+ * in another language the code's words. A code the app does not know (a newer
+ * server) keeps the server's sentence.
+ */
 export function humanMessage(code: string, message: string): string {
   if (code === 'outbound_url_refused') return outboundRefusedMessage(message);
   if (code === 'validation_failed') {
@@ -91,6 +134,9 @@ export function humanMessage(code: string, message: string): string {
       if (m) return typeof words === 'string' ? t(words) : words(text, m);
     }
   }
+  const own = OWN_WORDS[code];
+  if (own) return t(own);
   const key = CODE_MESSAGES[code];
-  return key ? t(key) : message;
+  if (!key || (language() === 'en' && message.trim() !== '')) return message;
+  return t(key);
 }

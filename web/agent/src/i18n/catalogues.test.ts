@@ -7,34 +7,50 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_LANGUAGES } from '../../../../protocol/agent';
 import { en, type Plural, type Texts } from './en';
-import { texts as arCore } from './ar';
-import { admin as arAdmin } from './ar/admin';
-import { texts as deCore } from './de';
-import { admin as deAdmin } from './de/admin';
-import { texts as esCore } from './es';
-import { admin as esAdmin } from './es/admin';
-import { texts as frCore } from './fr';
-import { admin as frAdmin } from './fr/admin';
-import { texts as ptCore } from './pt';
-import { admin as ptAdmin } from './pt/admin';
-import { texts as ruCore } from './ru';
-import { admin as ruAdmin } from './ru/admin';
-import { texts as trCore } from './tr';
-import { admin as trAdmin } from './tr/admin';
-import { texts as ukCore } from './uk';
-import { admin as ukAdmin } from './uk/admin';
+import arCommon from './ar/common.json';
+import arWorkspace from './ar/workspace.json';
+import arPages from './ar/pages.json';
+import arAdmin from './ar/admin.json';
+import deCommon from './de/common.json';
+import deWorkspace from './de/workspace.json';
+import dePages from './de/pages.json';
+import deAdmin from './de/admin.json';
+import esCommon from './es/common.json';
+import esWorkspace from './es/workspace.json';
+import esPages from './es/pages.json';
+import esAdmin from './es/admin.json';
+import frCommon from './fr/common.json';
+import frWorkspace from './fr/workspace.json';
+import frPages from './fr/pages.json';
+import frAdmin from './fr/admin.json';
+import ptCommon from './pt/common.json';
+import ptWorkspace from './pt/workspace.json';
+import ptPages from './pt/pages.json';
+import ptAdmin from './pt/admin.json';
+import ruCommon from './ru/common.json';
+import ruWorkspace from './ru/workspace.json';
+import ruPages from './ru/pages.json';
+import ruAdmin from './ru/admin.json';
+import trCommon from './tr/common.json';
+import trWorkspace from './tr/workspace.json';
+import trPages from './tr/pages.json';
+import trAdmin from './tr/admin.json';
+import ukCommon from './uk/common.json';
+import ukWorkspace from './uk/workspace.json';
+import ukPages from './uk/pages.json';
+import ukAdmin from './uk/admin.json';
 
-// Each language is two chunks (its core and its admin part): together they say everything English says.
+// Each language is four JSON files (common, workspace, pages, admin): together they say everything English says.
 const LANGUAGES: Record<string, Texts> = {
   en,
-  ru: { ...ruCore, ...ruAdmin },
-  es: { ...esCore, ...esAdmin },
-  de: { ...deCore, ...deAdmin },
-  fr: { ...frCore, ...frAdmin },
-  pt: { ...ptCore, ...ptAdmin },
-  tr: { ...trCore, ...trAdmin },
-  uk: { ...ukCore, ...ukAdmin },
-  ar: { ...arCore, ...arAdmin },
+  ru: { ...ruCommon, ...ruWorkspace, ...ruPages, ...ruAdmin },
+  es: { ...esCommon, ...esWorkspace, ...esPages, ...esAdmin },
+  de: { ...deCommon, ...deWorkspace, ...dePages, ...deAdmin },
+  fr: { ...frCommon, ...frWorkspace, ...frPages, ...frAdmin },
+  pt: { ...ptCommon, ...ptWorkspace, ...ptPages, ...ptAdmin },
+  tr: { ...trCommon, ...trWorkspace, ...trPages, ...trAdmin },
+  uk: { ...ukCommon, ...ukWorkspace, ...ukPages, ...ukAdmin },
+  ar: { ...arCommon, ...arWorkspace, ...arPages, ...arAdmin },
 };
 const valuesOf = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const formsOf = (v: string | Plural): string[] => (typeof v === 'string' ? [v] : Object.values(v).filter((x): x is string => typeof x === 'string'));

@@ -31,10 +31,10 @@ describe('agent app language', () => {
   });
 
   it('chooses plural forms by the language rules and formats {count}', async () => {
-    expect([1, 2, 1500].map((n) => tn('common.minutes', n))).toEqual(['1 minute', '2 minutes', '1,500 minutes']);
+    expect([1, 2, 1500].map((n) => tn('workspace.offer.minutes', n))).toEqual(['1 minute', '2 minutes', '1,500 minutes']);
     await setLanguage('ru');
-    expect([1, 3, 5, 21].map((n) => tn('common.minutes', n))).toEqual(['1 минута', '3 минуты', '5 минут', '21 минута']);
+    expect([1, 3, 5, 21].map((n) => tn('workspace.offer.minutes', n))).toEqual(['1 минута', '3 минуты', '5 минут', '21 минута']);
     await setLanguage('ar');
-    expect([1, 2, 3, 11].map((n) => tn('common.minutes', n))).toEqual(['دقيقة واحدة', 'دقيقتان', '3 دقائق', '11 دقيقة']);
+    expect([1, 2, 3, 11].map((n) => tn('workspace.offer.minutes', n))).toEqual(['دقيقة واحدة', 'دقيقتان', '3 دقائق', '11 دقيقة']);
   });
 });

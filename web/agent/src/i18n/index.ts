@@ -8,15 +8,23 @@
  * below, in the same language. `<html lang dir>` follows the language, rtl
  * for Arabic.
  */
+// The admin groups' `./ru/admin.json?team` imports (a reference, so the e2e project that imports this file sees them too).
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./json.d.ts" />
 import { useSyncExternalStore } from 'react';
 import { AGENT_LANGUAGES, type AgentLanguage } from '../../../../protocol/agent';
-import { en, type AdminTexts, type CoreTexts, type PluralKey, type TextKey, type Texts, type Plural } from './en';
+import { CORE_PARTS, en, enParts, type PluralKey, type TextKey, type Texts, type Plural } from './en';
+import { decodeTexts } from './compact';
+import { ADMIN_GROUPS, SECTION_GROUP, groupKeys, type AdminGroup } from './groups';
+import type { AdminSection } from '../routes';
 
 export type { AgentLanguage };
 export { AGENT_LANGUAGES };
 
-type Loader = () => Promise<{ texts: CoreTexts }>;
-const LOAD: Record<Exclude<AgentLanguage, 'en'>, Loader> = {
+type Other = Exclude<AgentLanguage, 'en'>;
+/** A language's core chunk: its common, workspace and pages catalogues (compacted by the build: i18n/compact.ts). */
+type Core = Record<(typeof CORE_PARTS)[number], unknown>;
+const LOAD: Record<Other, () => Promise<Core>> = {
   ru: () => import('./ru'),
   es: () => import('./es'),
   de: () => import('./de'),
@@ -26,17 +34,76 @@ const LOAD: Record<Exclude<AgentLanguage, 'en'>, Loader> = {
   uk: () => import('./uk'),
   ar: () => import('./ar'),
 };
-/** The admin pages' texts of each language: a chunk of its own, loaded when an admin page first opens (useAdminTexts). */
-const LOAD_ADMIN: Record<Exclude<AgentLanguage, 'en'>, () => Promise<{ admin: AdminTexts }>> = {
-  ru: () => import('./ru/admin'),
-  es: () => import('./es/admin'),
-  de: () => import('./de/admin'),
-  fr: () => import('./fr/admin'),
-  pt: () => import('./pt/admin'),
-  tr: () => import('./tr/admin'),
-  uk: () => import('./uk/admin'),
-  ar: () => import('./ar/admin'),
+/** The admin pages' texts of each language, a chunk per group of pages (groups.ts), loaded when a page of the group first opens. */
+const LOAD_ADMIN: Record<Other, Record<AdminGroup, () => Promise<{ default: unknown }>>> = {
+  ru: {
+    team: () => import('./ru/admin.json?team'),
+    channels: () => import('./ru/admin.json?channels'),
+    settings: () => import('./ru/admin.json?settings'),
+    delivery: () => import('./ru/admin.json?delivery'),
+    records: () => import('./ru/admin.json?records'),
+  },
+  es: {
+    team: () => import('./es/admin.json?team'),
+    channels: () => import('./es/admin.json?channels'),
+    settings: () => import('./es/admin.json?settings'),
+    delivery: () => import('./es/admin.json?delivery'),
+    records: () => import('./es/admin.json?records'),
+  },
+  de: {
+    team: () => import('./de/admin.json?team'),
+    channels: () => import('./de/admin.json?channels'),
+    settings: () => import('./de/admin.json?settings'),
+    delivery: () => import('./de/admin.json?delivery'),
+    records: () => import('./de/admin.json?records'),
+  },
+  fr: {
+    team: () => import('./fr/admin.json?team'),
+    channels: () => import('./fr/admin.json?channels'),
+    settings: () => import('./fr/admin.json?settings'),
+    delivery: () => import('./fr/admin.json?delivery'),
+    records: () => import('./fr/admin.json?records'),
+  },
+  pt: {
+    team: () => import('./pt/admin.json?team'),
+    channels: () => import('./pt/admin.json?channels'),
+    settings: () => import('./pt/admin.json?settings'),
+    delivery: () => import('./pt/admin.json?delivery'),
+    records: () => import('./pt/admin.json?records'),
+  },
+  tr: {
+    team: () => import('./tr/admin.json?team'),
+    channels: () => import('./tr/admin.json?channels'),
+    settings: () => import('./tr/admin.json?settings'),
+    delivery: () => import('./tr/admin.json?delivery'),
+    records: () => import('./tr/admin.json?records'),
+  },
+  uk: {
+    team: () => import('./uk/admin.json?team'),
+    channels: () => import('./uk/admin.json?channels'),
+    settings: () => import('./uk/admin.json?settings'),
+    delivery: () => import('./uk/admin.json?delivery'),
+    records: () => import('./uk/admin.json?records'),
+  },
+  ar: {
+    team: () => import('./ar/admin.json?team'),
+    channels: () => import('./ar/admin.json?channels'),
+    settings: () => import('./ar/admin.json?settings'),
+    delivery: () => import('./ar/admin.json?delivery'),
+    records: () => import('./ar/admin.json?records'),
+  },
 };
+const ADMIN_KEYS = Object.keys(enParts.admin);
+
+/** A language's core texts from its chunk. */
+function coreTexts(chunk: Core): Partial<Texts> {
+  return Object.assign({}, ...CORE_PARTS.map((p) => decodeTexts(Object.keys(enParts[p]), chunk[p]))) as Partial<Texts>;
+}
+
+/** A group of a language's admin texts from its chunk. */
+function adminTexts(group: AdminGroup, chunk: { default: unknown }): Partial<Texts> {
+  return decodeTexts(groupKeys(ADMIN_KEYS, group), chunk.default);
+}
 const RTL: readonly AgentLanguage[] = ['ar'];
 
 /** Each language's own name, as the Profile page offers it. */
@@ -58,10 +125,10 @@ const STORED = 'parley.language';
 /** The current language's texts; a key it lacks (the admin part before it loaded, a chunk that failed) reads English. */
 let current: Partial<Texts> = en;
 let lang: AgentLanguage = 'en';
-/** Set once an admin page has opened: a language chosen later loads its admin part before it shows. */
-let adminWanted = false;
-/** The languages whose admin part is in `current`. */
-let adminIn: AgentLanguage | null = 'en';
+/** The admin groups whose pages have opened: a language chosen later loads them before it shows. */
+const adminWanted = new Set<AdminGroup>();
+/** The admin groups of the current language that are loaded (or failed to: English then) into `current`. */
+let adminIn = new Set<AdminGroup>();
 const listeners = new Set<() => void>();
 
 /** A language the app speaks from a BCP 47 tag (pt-BR → pt), or undefined. */
@@ -119,13 +186,18 @@ export async function setLanguage(l: AgentLanguage): Promise<void> {
   }
   let texts: Partial<Texts> = en;
   let next: AgentLanguage = 'en';
-  let admin: AgentLanguage | null = 'en';
+  let admin = new Set<AdminGroup>();
   if (l !== 'en') {
     try {
-      const [core, adminPart] = await Promise.all([LOAD[l](), adminWanted ? LOAD_ADMIN[l]().catch(() => null) : null]);
-      texts = { ...core.texts, ...adminPart?.admin };
+      const wanted = ADMIN_GROUPS.filter((g) => adminWanted.has(g));
+      const [core, ...groups] = await Promise.all([LOAD[l](), ...wanted.map((g) => LOAD_ADMIN[l][g]().catch(() => null))]);
+      texts = coreTexts(core);
+      wanted.forEach((g, i) => {
+        const chunk = groups[i];
+        if (chunk) Object.assign(texts, adminTexts(g, chunk));
+      });
       next = l;
-      admin = adminPart ? l : null;
+      admin = new Set(wanted);
     } catch {
       // the chunk did not load (offline, an old tab after an upgrade): English rather than nothing
     }
@@ -138,36 +210,41 @@ export async function setLanguage(l: AgentLanguage): Promise<void> {
   for (const f of listeners) f();
 }
 
-let adminLoading: Promise<void> | null = null;
+const adminLoading = new Map<AdminGroup, Promise<void>>();
 
-/** Loads the current language's admin part into the texts (English for it when its chunk cannot be loaded). */
-function loadAdminTexts(): Promise<void> {
+/** Loads a group of the current language's admin texts (English for it when its chunk cannot be loaded). */
+function loadAdminTexts(group: AdminGroup): Promise<void> {
   const l = lang;
-  if (l === 'en' || adminIn === l) return Promise.resolve();
-  adminLoading ??= LOAD_ADMIN[l]()
-    .then(
-      (part) => {
-        if (lang === l) current = { ...current, ...part.admin };
-      },
-      () => undefined,
-    )
-    .finally(() => {
-      adminLoading = null;
-      if (lang === l) adminIn = l;
-      for (const f of listeners) f();
-    });
-  return adminLoading;
+  if (l === 'en' || adminIn.has(group)) return Promise.resolve();
+  let loading = adminLoading.get(group);
+  if (!loading) {
+    loading = LOAD_ADMIN[l][group]()
+      .then(
+        (chunk) => {
+          if (lang === l) current = { ...current, ...adminTexts(group, chunk) };
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        adminLoading.delete(group);
+        if (lang === l) adminIn = new Set([...adminIn, group]);
+        for (const f of listeners) f();
+      });
+    adminLoading.set(group, loading);
+  }
+  return loading;
 }
 
 /**
- * The admin pages call it: true once their texts are loaded in the current
- * language (at once for English), false while the chunk loads; the page
- * re-renders when it is in.
+ * An admin page calls it with its section: true once its group's texts are
+ * loaded in the current language (at once for English), false while the
+ * chunk loads; the page re-renders when it is in.
  */
-export function useAdminTexts(): boolean {
-  adminWanted = true;
-  const ready = useSyncExternalStore(subscribe, () => adminIn === lang);
-  if (!ready) void loadAdminTexts();
+export function useAdminTexts(section: AdminSection): boolean {
+  const group = SECTION_GROUP[section];
+  adminWanted.add(group);
+  const ready = useSyncExternalStore(subscribe, () => lang === 'en' || adminIn.has(group));
+  if (!ready) void loadAdminTexts(group);
   return ready;
 }
 
@@ -194,6 +271,17 @@ function fill(text: string, vars?: Vars): string {
     return typeof v === 'number' ? formatNumber(v) : v;
   });
 }
+
+/**
+ * Words a component keeps in its state until it shows them (an error, a
+ * result): said at render, so a language switched in between says them in the
+ * new language. Keep `phrase(() => t('key'))` or `phrase(() => errorText(err))`
+ * in state, never the string t() returned.
+ */
+export interface Phrase {
+  readonly say: () => string;
+}
+export const phrase = (say: () => string): Phrase => ({ say });
 
 /** The current language's text of a key, with `{name}` values put in (numbers formatted for the language). */
 export function t(key: TextKey, vars?: Vars): string {

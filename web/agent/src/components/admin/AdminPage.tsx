@@ -38,7 +38,7 @@ const SECTIONS: Array<[Section, TextKey]> = [
 
 export function AdminPage({ section }: { section: Section }) {
   // The admin pages' texts are a chunk of their own in each language but English: shown once it is in.
-  const ready = useAdminTexts();
+  const ready = useAdminTexts(section);
   if (!ready) {
     return (
       <div className="admin" aria-busy="true">

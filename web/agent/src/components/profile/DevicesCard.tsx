@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText, type PushDevice } from '../../api';
-import { formatDateTime, t } from '../../i18n';
+import { formatDateTime, phrase, t, type Phrase } from '../../i18n';
 import { currentPushSubscription } from '../../push';
 import { ErrorText } from '../admin/ErrorText';
 
@@ -39,12 +39,13 @@ export function deviceName(userAgent: string | null): string {
 export function DevicesCard({ version }: { version: number }) {
   const [devices, setDevices] = useState<PushDevice[] | null>(null);
   const [here, setHere] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Said at render (Phrase), so an error shown before a language switch follows it.
+  const [error, setError] = useState<Phrase | null>(null);
 
   const load = useCallback(() => {
     api.pushDevices().then(
       (r) => setDevices(r.subscriptions),
-      (err: unknown) => setError(errorText(err)),
+      (err: unknown) => setError(phrase(() => errorText(err))),
     );
     void currentPushSubscription().then((s) => setHere(s?.endpoint ?? null));
   }, []);
@@ -56,7 +57,7 @@ export function DevicesCard({ version }: { version: number }) {
       await api.removePushDeviceById(id);
       load();
     } catch (err) {
-      setError(t('pages.devices.notRemoved', { error: errorText(err) }));
+      setError(phrase(() => t('pages.devices.notRemoved', { error: errorText(err) })));
     }
   };
 
@@ -91,7 +92,7 @@ export function DevicesCard({ version }: { version: number }) {
           ))}
         </ul>
       )}
-      <ErrorText error={error} />
+      <ErrorText error={error?.say() ?? null} />
     </section>
   );
 }

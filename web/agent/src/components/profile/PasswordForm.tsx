@@ -5,7 +5,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
-import { t } from '../../i18n';
+import { phrase, t, type Phrase } from '../../i18n';
 import { ErrorText } from '../admin/ErrorText';
 
 const EMPTY = { current: '', next: '', again: '' };
@@ -14,7 +14,8 @@ export function PasswordForm() {
   const [form, setForm] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Said at render (Phrase), so an error shown before a language switch follows it.
+  const [error, setError] = useState<Phrase | null>(null);
   const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => {
     setSaved(false);
     setForm((f) => ({ ...f, [key]: e.target.value }));
@@ -24,15 +25,15 @@ export function PasswordForm() {
     e.preventDefault();
     setSaved(false);
     setError(null);
-    if (form.next !== form.again) return setError(t('pages.profilePassword.differ'));
-    if (form.next.length < 8) return setError(t('pages.profilePassword.tooShort'));
+    if (form.next !== form.again) return setError(phrase(() => t('pages.profilePassword.differ')));
+    if (form.next.length < 8) return setError(phrase(() => t('pages.profilePassword.tooShort')));
     setBusy(true);
     try {
       await api.changePassword(form.current, form.next);
       setForm(EMPTY);
       setSaved(true);
     } catch (err) {
-      setError(errorText(err));
+      setError(phrase(() => errorText(err)));
     } finally {
       setBusy(false);
     }
@@ -73,7 +74,7 @@ export function PasswordForm() {
           {saved && t('pages.profilePassword.changed')}
         </span>
       </div>
-      <ErrorText error={error} />
+      <ErrorText error={error?.say() ?? null} />
     </form>
   );
 }

@@ -7,7 +7,7 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
 import { useApp } from '../../context';
-import { t } from '../../i18n';
+import { phrase, t, type Phrase } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import { ErrorText } from '../admin/ErrorText';
 import { PHOTO_TYPES, photoProblem } from '../../photo';
@@ -16,7 +16,8 @@ export function PhotoCard() {
   const { me, setMe } = useApp();
   const [link, setLink] = useState(me.photo_url && !me.photo_url.includes('/widget/uploads/') ? me.photo_url : '');
   const [saved, setSaved] = useState<TextKey | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Said at render (Phrase), so an error shown before a language switch follows it.
+  const [error, setError] = useState<Phrase | null>(null);
   const [busy, setBusy] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -27,7 +28,7 @@ export function PhotoCard() {
     try {
       await action();
     } catch (err) {
-      setError(errorText(err));
+      setError(phrase(() => errorText(err)));
     } finally {
       setBusy(false);
     }
@@ -37,10 +38,9 @@ export function PhotoCard() {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
-    const problem = photoProblem(file);
-    if (problem) {
+    if (photoProblem(file)) {
       setSaved(null);
-      setError(problem);
+      setError(phrase(() => photoProblem(file) ?? ''));
       return;
     }
     void run(async () => {
@@ -55,7 +55,7 @@ export function PhotoCard() {
     const url = link.trim();
     if (!/^https?:\/\/\S+$/i.test(url)) {
       setSaved(null);
-      setError(t('pages.photo.badLink'));
+      setError(phrase(() => t('pages.photo.badLink')));
       return;
     }
     void run(async () => {
@@ -111,7 +111,7 @@ export function PhotoCard() {
           {saved && t(saved)}
         </span>
       </div>
-      <ErrorText error={error} />
+      <ErrorText error={error?.say() ?? null} />
     </form>
   );
 }

@@ -7,13 +7,14 @@
 import { useState } from 'react';
 import { errorText } from '../../api';
 import { useApp } from '../../context';
-import { t } from '../../i18n';
+import { phrase, t, type Phrase } from '../../i18n';
 import { ConfirmButton } from '../admin/ConfirmButton';
 import { ErrorText } from '../admin/ErrorText';
 
 export function SessionsCard() {
   const { signOut } = useApp();
-  const [error, setError] = useState<string | null>(null);
+  // Said at render (Phrase), so an error shown before a language switch follows it.
+  const [error, setError] = useState<Phrase | null>(null);
   return (
     <section className="card form-grid" aria-labelledby="profile-sessions">
       <h2 id="profile-sessions">{t('pages.sessions.title')}</h2>
@@ -27,12 +28,12 @@ export function SessionsCard() {
             try {
               await signOut(true);
             } catch (err) {
-              setError(t('pages.sessions.failed', { error: errorText(err) }));
+              setError(phrase(() => t('pages.sessions.failed', { error: errorText(err) })));
             }
           }}
         />
       </div>
-      <ErrorText error={error} />
+      <ErrorText error={error?.say() ?? null} />
     </section>
   );
 }

@@ -1,7 +1,4 @@
-/** Deutsch: the agent app's texts but the admin pages' (./admin.ts, a chunk of its own), one file per part (as ../en). */
-import type { CoreTexts } from '../en';
-import { common } from './common';
-import { pages } from './pages';
-import { workspace } from './workspace';
-
-export const texts: CoreTexts = { ...common, ...workspace, ...pages };
+/** Deutsch: the core of the agent app's texts (its admin pages' are in admin.json, loaded by groups), one file per part (as ../en). */
+export { default as common } from './common.json';
+export { default as pages } from './pages.json';
+export { default as workspace } from './workspace.json';

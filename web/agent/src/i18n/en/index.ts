@@ -1,25 +1,25 @@
 /**
  * English, the agent app's source language: every other language has the
- * same keys (the types make a missing one a compile error, and
- * i18n/catalogues.test.ts checks the `{name}` values too). Each part of the
- * app keeps its texts in a file of its own; keys start with the part's name.
- * Each other language is two chunks: its core (common, workspace, pages) and
- * its admin part, so an agent who never opens an admin page never loads it.
+ * same keys (i18n/catalogues.test.ts checks them and their `{name}` values).
+ * The catalogues are JSON, one file per part of the app (common, workspace,
+ * pages, admin); keys start with the part's name. English is in the app's
+ * bundle and gives the keys their types; another language ships as its
+ * core (common, workspace, pages) and its admin pages' texts in groups
+ * (groups.ts), each compacted to its texts in the English keys' order
+ * (compact.ts).
  */
-import { admin } from './admin';
-import { common } from './common';
-import { pages } from './pages';
-import { workspace } from './workspace';
+import admin from './admin.json';
+import common from './common.json';
+import pages from './pages.json';
+import workspace from './workspace.json';
 
-/** A text that depends on a count: the forms Intl.PluralRules names (`other` is required). */
-export interface Plural {
-  zero?: string;
-  one?: string;
-  two?: string;
-  few?: string;
-  many?: string;
-  other: string;
-}
+import type { Plural } from '../compact';
+
+export type { Plural };
+
+/** The English catalogue files, whose keys' order the compact catalogues follow. */
+export const enParts = { common, workspace, pages, admin };
+export const CORE_PARTS = ['common', 'workspace', 'pages'] as const;
 
 /** What every agent's screens say: loaded with the language. The admin pages' texts load when an admin page opens. */
 export const core = { ...common, ...workspace, ...pages };
