@@ -5,6 +5,7 @@
  * never kept in JavaScript. Errors become ApiError with the server's code and
  * sentence; a 401 also tells the app to show the sign-in form.
  */
+import type { CallDto, OfflineMessageDto } from '../../../protocol/agent';
 import type { UploadResponse, WidgetAppearance } from '../../../protocol/widget';
 import { humanMessage } from './errorMessages';
 import { t } from './i18n';
@@ -12,7 +13,6 @@ import type {
   Agent,
   AuditEntry,
   AgentStatus,
-  Call,
   CannedResponse,
   Channel,
   ChannelRef,
@@ -26,7 +26,6 @@ import type {
   Mail,
   Message,
   NotificationPrefs,
-  OfflineMessage,
   Presence,
   Role,
   Settings,
@@ -305,10 +304,10 @@ export const api = {
   transfer: (id: number, agentId: number) => request<Chat>('POST', `/chats/${id}/transfer`, { agent_id: agentId }),
 
   offlineMessages: (page: Page = {}, handled?: boolean) =>
-    request<OfflineMessage[]>('GET', '/offline-messages', undefined, { ...page, ...(handled === undefined ? {} : { handled: String(handled) }) }),
-  markOfflineMessage: (id: number, handled: boolean) => request<OfflineMessage>('PATCH', `/offline-messages/${id}`, { handled }),
-  calls: (page: Page = {}) => request<Call[]>('GET', '/calls', undefined, { ...page }),
-  callStatus: (id: number, body: { status: string; reason?: string; record_url?: string }) => request<Call>('POST', `/calls/${id}/status`, body),
+    request<OfflineMessageDto[]>('GET', '/offline-messages', undefined, { ...page, ...(handled === undefined ? {} : { handled: String(handled) }) }),
+  markOfflineMessage: (id: number, handled: boolean) => request<OfflineMessageDto>('PATCH', `/offline-messages/${id}`, { handled }),
+  calls: (page: Page = {}) => request<CallDto[]>('GET', '/calls', undefined, { ...page }),
+  callStatus: (id: number, body: { status: string; reason?: string; record_url?: string }) => request<CallDto>('POST', `/calls/${id}/status`, body),
 
   agents: (page: Page = {}) => request<Agent[]>('GET', '/agents', undefined, { limit: 1000, ...page }),
   createAgent: (body: NewAgent) => request<Agent>('POST', '/agents', body),
@@ -373,9 +372,4 @@ export function errorText(err: unknown): string {
   if (err instanceof ApiError) return humanMessage(err.code, err.message);
   if (err instanceof Error) return err.message;
   return t('pages.errors.unknown');
-}
-
-/** True when an endpoint is not deployed on this server (yet). */
-export function isMissingRoute(err: unknown): boolean {
-  return err instanceof ApiError && err.status === 404 && err.code === 'route_not_found';
 }

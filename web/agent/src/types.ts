@@ -142,41 +142,6 @@ export interface CannedResponse {
   updated_at: number;
 }
 
-export interface OfflineMessage {
-  id: number;
-  visitor_id?: number | null;
-  name?: string | null;
-  email?: string | null;
-  phone?: string | null;
-  description?: string | null;
-  message?: string | null;
-  channel_id?: number | null;
-  created_at?: number;
-  /** When an agent marked it handled; null (or absent, from an older server) while not handled. */
-  handled_at?: number | null;
-  handled_by?: number | null;
-}
-
-export type CallStatus = 'start' | 'agent_connected' | 'client_connected' | 'end' | 'error';
-
-export interface Call {
-  id: number;
-  chat_id?: number | null;
-  visitor_id?: number | null;
-  channel_id?: number | null;
-  agent_id?: number | null;
-  type?: string;
-  /** E.164, e.g. +15550100199. */
-  phone: string;
-  /** One of CallStatus; typed wide so a status added by a newer server still renders. */
-  status: string;
-  reason?: string | null;
-  record_url?: string | null;
-  created_at: number;
-  updated_at?: number;
-  duration_seconds?: number | null;
-}
-
 /** Everything GET /api/v1/stream sends: event frames and ready/reset/pong (protocol/agent.ts). */
 export type WireFrame = AgentStreamFrame;
 /** An event frame of the stream, as the app receives it (stream.ts handles the others). */

@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText, type SearchFilters } from '../api';
-import { useApp } from '../context';
+import { useAgents } from '../context';
 import { t, tn } from '../i18n';
 import type { ChannelRef, ChatMatch, ChatSearchHit, ChatStatus, Department } from '../types';
 import { ChatList } from './ChatList';
@@ -49,7 +49,7 @@ function filtersOf(form: Form): SearchFilters {
 }
 
 export function Archive() {
-  const { agents } = useApp();
+  const { agents } = useAgents();
   const [form, setForm] = useState<Form>(EMPTY);
   const [filters, setFilters] = useState<SearchFilters>(() => filtersOf(EMPTY));
   const [hits, setHits] = useState<ChatSearchHit[]>([]);

@@ -6,7 +6,7 @@
  * excerpt with the match highlighted. Only the rows in view are rendered
  * (WindowedList), so long lists scroll smoothly.
  */
-import { useApp } from '../context';
+import { useInbox } from '../context';
 import { chatTitle, dateTime, time } from '../format';
 import { dir, t, tn } from '../i18n';
 import { previewOf, previewText } from '../inbox';
@@ -41,7 +41,7 @@ function when(ms: number, withDate: boolean | undefined): string {
 }
 
 export function ChatList({ chats, openId, empty, label, matches, withDate }: Props) {
-  const { inbox } = useApp();
+  const { inbox } = useInbox();
   // The row's room beside its Reply button is at its end: the left when the page runs right to left (styles.css gives it on the right).
   const rowPadding = dir() === 'rtl' ? { paddingRight: 0, paddingLeft: 8 } : {};
   // Rows keep the offer's line only while some offer is live: when the last one runs out, they shrink back.

@@ -5,7 +5,7 @@
  * holder and admins).
  */
 import { useState } from 'react';
-import { useApp } from '../context';
+import { useSession, useAgents } from '../context';
 import { mayActOnChat } from '../chatRights';
 import { useDepartmentName, languageName } from '../departments';
 import { chatTitle } from '../format';
@@ -21,7 +21,8 @@ import { TransferMenu } from './TransferMenu';
 const STATE = { pending: 'workspace.state.pending', active: 'workspace.state.active', finished: 'workspace.state.finished' } as const;
 
 export function ConversationHeader({ chat }: { chat: Chat }) {
-  const { agents, me } = useApp();
+  const { me } = useSession();
+  const { agents } = useAgents();
   const mine = mayActOnChat(me, chat);
   const [finishing, setFinishing] = useState(false);
   const owner = chat.accepted_by !== null ? agents[chat.accepted_by]?.name : undefined;

@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
-import { useApp } from '../context';
+import { useSession } from '../context';
 import { t, tn } from '../i18n';
 import type { Erasure } from '../types';
 
@@ -28,7 +28,7 @@ function progressText(e: Erasure): string {
 }
 
 export function EraseVisitor({ visitorId, visitorNumber }: { visitorId: number; visitorNumber: number }) {
-  const { me } = useApp();
+  const { me } = useSession();
   const [asking, setAsking] = useState(false);
   const [erasure, setErasure] = useState<Erasure | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api';
-import { useApp } from '../context';
+import { useSession, useNotices } from '../context';
 import { t, tn } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import { Link, usePath } from '../router';
@@ -23,7 +23,8 @@ const STEPS: Record<Guide['steps'][number]['id'], { title: TextKey; todo: TextKe
 };
 
 export function FirstRunGuide() {
-  const { me, setMe, toast } = useApp();
+  const { me, setMe } = useSession();
+  const { toast } = useNotices();
   const path = usePath();
   const [guide, setGuide] = useState<Guide | null>(null);
 

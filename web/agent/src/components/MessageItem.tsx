@@ -3,7 +3,7 @@
  * delivery status. Private notes look different and say who sees them. The
  * author's name is isolated (<bdi>): a right-to-left name moves nothing around it.
  */
-import { useApp } from '../context';
+import { useAgents } from '../context';
 import { time, visitorName } from '../format';
 import { t } from '../i18n';
 import type { Chat, Message } from '../types';
@@ -11,7 +11,7 @@ import { DeliveryStatus } from './DeliveryStatus';
 import { MessageBody } from './MessageBody';
 
 export function MessageItem({ message, chat }: { message: Message; chat: Chat }) {
-  const { agents } = useApp();
+  const { agents } = useAgents();
   const author =
     message.author === 'visitor'
       ? visitorName(chat.visitor)

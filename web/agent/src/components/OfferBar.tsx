@@ -10,7 +10,7 @@
  */
 import { useState } from 'react';
 import { api } from '../api';
-import { useApp } from '../context';
+import { useSession, useInbox, useNotices } from '../context';
 import { t } from '../i18n';
 import { declineRefusal, pendingOffer, timeLeft, timeLeftWords } from '../offers';
 import type { Chat } from '../types';
@@ -26,7 +26,9 @@ interface Note {
 }
 
 export function OfferBar({ chat }: { chat: Chat }) {
-  const { me, dispatch, announce } = useApp();
+  const { me } = useSession();
+  const { dispatch } = useInbox();
+  const { announce } = useNotices();
   const offer = pendingOffer(chat);
   const left = useTimeLeft(offer?.expires_at ?? null);
   const [busy, setBusy] = useState(false);

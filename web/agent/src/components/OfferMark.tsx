@@ -4,7 +4,7 @@
  * is; "Offered to Ben" for the others; nothing once it runs out or the chat
  * stops waiting. Follows the inbox state, which chat.offered frames move.
  */
-import { useApp } from '../context';
+import { useSession, useAgents } from '../context';
 import { t } from '../i18n';
 import { pendingOffer, timeLeft, timeLeftWords } from '../offers';
 import type { Chat } from '../types';
@@ -12,7 +12,8 @@ import { Phrase } from './Phrase';
 import { useTimeLeft } from './useTimeLeft';
 
 export function OfferMark({ chat }: { chat: Chat }) {
-  const { me, agents } = useApp();
+  const { me } = useSession();
+  const { agents } = useAgents();
   const offer = pendingOffer(chat);
   const left = useTimeLeft(offer?.expires_at ?? null);
   if (!offer || left <= 0) return null;

@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { mayActOnChat } from '../chatRights';
-import { useApp } from '../context';
+import { useSession, useInbox, useAgents, useNotices } from '../context';
 import { dir, t } from '../i18n';
 import { routingApi } from '../routingApi';
 import type { Agent, Chat, Department } from '../types';
@@ -36,7 +36,10 @@ export function mayTransfer(me: Agent, chat: Chat): boolean {
 }
 
 export function TransferMenu({ chat }: { chat: Chat }) {
-  const { me, agents, dispatch, announce } = useApp();
+  const { me } = useSession();
+  const { dispatch } = useInbox();
+  const { agents } = useAgents();
+  const { announce } = useNotices();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

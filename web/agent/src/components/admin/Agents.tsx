@@ -1,7 +1,7 @@
 /** Admin: the account's agents — add or invite one (without SMTP_URL: kept on the Mail page, its link to copy there), edit one (name, e-mail, role, departments), resend an invitation, force a password reset, deactivate or reactivate; each result on its agent's row. */
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
-import { useApp } from '../../context';
+import { useSession, useAgents } from '../../context';
 import { t } from '../../i18n';
 import type { Agent, Department, Role } from '../../types';
 import { Link } from '../../router';
@@ -11,7 +11,8 @@ import { AgentForm, invitationNote } from './AgentForm';
 import { ErrorText } from './ErrorText';
 
 export function Agents() {
-  const { me, reloadAgents } = useApp();
+  const { me } = useSession();
+  const { reloadAgents } = useAgents();
   const list = useList<Agent>(() => api.agents());
   const departments = useList<Department>(() => api.departments());
   const depName = new Map(departments.items.map((d) => [d.id, d.name]));

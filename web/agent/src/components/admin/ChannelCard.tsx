@@ -1,7 +1,7 @@
 /** One channel as admins see it: its URLs or install snippet with copy buttons, its agents, the widget's identity secret, and change/rotate/remove. */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
-import { useApp } from '../../context';
+import { useAgents } from '../../context';
 import { t } from '../../i18n';
 import type { Channel } from '../../types';
 import { ChannelForm } from './ChannelForm';
@@ -11,7 +11,7 @@ import { ErrorText } from './ErrorText';
 import { IdentitySecret } from './IdentitySecret';
 
 export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channel; onChanged: (c: Channel) => void; onRemoved: () => void }) {
-  const { agents } = useApp();
+  const { agents } = useAgents();
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const who =

@@ -8,7 +8,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
-import { useApp } from '../../context';
+import { useSession } from '../../context';
 import { t } from '../../i18n';
 import type { Settings } from '../../types';
 import { CallbackForm } from './CallbackForm';
@@ -25,7 +25,7 @@ import { SaveResult, useSaver } from './SaveResult';
 import { TriggersForm } from './TriggersForm';
 
 export function SettingsPage() {
-  const { setSafeUrl } = useApp();
+  const { setSafeUrl } = useSession();
   const [settings, setSettings] = useState<Settings | null>(null);
   const [eventUrl, setEventUrl] = useState('');
   const [safeUrl, setSafe] = useState('');

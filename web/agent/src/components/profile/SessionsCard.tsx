@@ -6,13 +6,13 @@
  */
 import { useState } from 'react';
 import { errorText } from '../../api';
-import { useApp } from '../../context';
+import { useSession } from '../../context';
 import { t } from '../../i18n';
 import { ConfirmButton } from '../admin/ConfirmButton';
 import { ErrorText } from '../admin/ErrorText';
 
 export function SessionsCard() {
-  const { signOut } = useApp();
+  const { signOut } = useSession();
   const [error, setError] = useState<string | null>(null);
   return (
     <section className="card form-grid" aria-labelledby="profile-sessions">

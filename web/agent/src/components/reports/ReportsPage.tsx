@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { api, type ReportQuery } from '../../api';
-import { useApp } from '../../context';
+import { useSession, useAgents } from '../../context';
 import { formatDateTime, language, t } from '../../i18n';
 import { daysBetween, presetRange, rangeProblem, todayIn } from '../../reports/model';
 import type { Channel, Department } from '../../types';
@@ -36,7 +36,8 @@ function day(date: string): string {
 }
 
 export default function ReportsPage() {
-  const { me, agents } = useApp();
+  const { me } = useSession();
+  const { agents } = useAgents();
   const admin = me.role === 'admin';
   const [zone, setZone] = useState<string | null>(null);
   const today = todayIn(zone);
