@@ -7,9 +7,9 @@ import { api, errorText } from '../api';
 import { mayActOnChat } from '../chatRights';
 import { useSession, useInbox } from '../context';
 import { t } from '../i18n';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 
-export function AssignButton({ chat }: { chat: Chat }) {
+export function AssignButton({ chat }: { chat: ChatDto }) {
   const { me } = useSession();
   const { dispatch } = useInbox();
   const [state, setState] = useState<{ busy: boolean; done: boolean; error: string | null }>({ busy: false, done: false, error: null });

@@ -12,7 +12,7 @@ import { dir, t, tn } from '../i18n';
 import { previewOf, previewText } from '../inbox';
 import { liveOffer, nextExpiry } from '../offers';
 import { Link } from '../router';
-import type { Chat, ChatMatch } from '../types';
+import type { ChatDto, ChatMatchDto } from '../../../../protocol/agent';
 import { Highlighted } from './Highlighted';
 import { OfferMark } from './OfferMark';
 import { ReplyButton } from './ReplyButton';
@@ -20,12 +20,12 @@ import { useRerenderAt } from './useTimeLeft';
 import { WindowedList } from './WindowedList';
 
 interface Props {
-  chats: Chat[];
+  chats: ChatDto[];
   openId: number | null;
   empty: string;
   label: string;
   /** Search results: why each chat matched. */
-  matches?: Record<number, ChatMatch | null>;
+  matches?: Record<number, ChatMatchDto | null>;
   /** Finished chats: the date, not only the time. */
   withDate?: boolean;
 }
@@ -48,7 +48,7 @@ export function ChatList({ chats, openId, empty, label, matches, withDate }: Pro
   const now = Date.now();
   useRerenderAt(nextExpiry(chats, now));
   if (chats.length === 0) return <p className="muted pad">{empty}</p>;
-  const offered = (chat: Chat) => liveOffer(chat, now) !== null;
+  const offered = (chat: ChatDto) => liveOffer(chat, now) !== null;
   const rowHeight = chats.some(offered) ? ROW_WITH_OFFER : ROW;
   return (
     <WindowedList

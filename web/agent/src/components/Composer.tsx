@@ -15,13 +15,13 @@ import { MESSAGE_LIMIT } from '../canned';
 import { useInbox } from '../context';
 import { fileSize } from '../format';
 import { formatNumber, t } from '../i18n';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { WIDGET_UPLOAD_MAX_BYTES } from '../../../../protocol/widget';
 import { useCannedPicker } from './CannedPicker';
 
 const TYPING_IDLE_MS = 4000;
 
-export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: boolean }) {
+export function Composer({ chat, notesOnly = false }: { chat: ChatDto; notesOnly?: boolean }) {
   const { dispatch } = useInbox();
   const [text, setText] = useState('');
   const [noteChosen, setNote] = useState(false);

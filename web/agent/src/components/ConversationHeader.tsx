@@ -11,7 +11,7 @@ import { useDepartmentName, languageName } from '../departments';
 import { chatTitle } from '../format';
 import { dir, t } from '../i18n';
 import { Link } from '../router';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { FinishForm } from './FinishForm';
 import { Phrase } from './Phrase';
 import { RatingBadge } from './RatingBadge';
@@ -20,7 +20,7 @@ import { TransferMenu } from './TransferMenu';
 
 const STATE = { pending: 'workspace.state.pending', active: 'workspace.state.active', finished: 'workspace.state.finished' } as const;
 
-export function ConversationHeader({ chat }: { chat: Chat }) {
+export function ConversationHeader({ chat }: { chat: ChatDto }) {
   const { me } = useSession();
   const { agents } = useAgents();
   const mine = mayActOnChat(me, chat);

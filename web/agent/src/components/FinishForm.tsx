@@ -3,9 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
 import { useInbox, useNotices } from '../context';
 import { t } from '../i18n';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 
-export function FinishForm({ chat, onDone }: { chat: Chat; onDone: () => void }) {
+export function FinishForm({ chat, onDone }: { chat: ChatDto; onDone: () => void }) {
   const { dispatch } = useInbox();
   const { announce } = useNotices();
   const [blacklist, setBlacklist] = useState(false);

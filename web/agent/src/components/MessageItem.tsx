@@ -6,11 +6,11 @@
 import { useAgents } from '../context';
 import { time, visitorName } from '../format';
 import { t } from '../i18n';
-import type { Chat, Message } from '../types';
+import type { ChatDto, MessageDto } from '../../../../protocol/agent';
 import { DeliveryStatus } from './DeliveryStatus';
 import { MessageBody } from './MessageBody';
 
-export function MessageItem({ message, chat }: { message: Message; chat: Chat }) {
+export function MessageItem({ message, chat }: { message: MessageDto; chat: ChatDto }) {
   const { agents } = useAgents();
   const author =
     message.author === 'visitor'

@@ -13,7 +13,7 @@ import { api } from '../api';
 import { useSession, useInbox, useNotices } from '../context';
 import { t } from '../i18n';
 import { declineRefusal, pendingOffer, timeLeft, timeLeftWords } from '../offers';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { Phrase } from './Phrase';
 import { ReplyButton } from './ReplyButton';
 import { useTimeLeft } from './useTimeLeft';
@@ -25,7 +25,7 @@ interface Note {
   attempt: number;
 }
 
-export function OfferBar({ chat }: { chat: Chat }) {
+export function OfferBar({ chat }: { chat: ChatDto }) {
   const { me } = useSession();
   const { dispatch } = useInbox();
   const { announce } = useNotices();

@@ -7,11 +7,11 @@
 import { useSession, useAgents } from '../context';
 import { t } from '../i18n';
 import { pendingOffer, timeLeft, timeLeftWords } from '../offers';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { Phrase } from './Phrase';
 import { useTimeLeft } from './useTimeLeft';
 
-export function OfferMark({ chat }: { chat: Chat }) {
+export function OfferMark({ chat }: { chat: ChatDto }) {
   const { me } = useSession();
   const { agents } = useAgents();
   const offer = pendingOffer(chat);

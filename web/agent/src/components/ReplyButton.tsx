@@ -5,9 +5,9 @@ import { useInbox, useNotices } from '../context';
 import { chatTitle } from '../format';
 import { t } from '../i18n';
 import { navigate } from '../router';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 
-export function ReplyButton({ chat, className, label }: { chat: Chat; className?: string; label?: string }) {
+export function ReplyButton({ chat, className, label }: { chat: ChatDto; className?: string; label?: string }) {
   const { dispatch } = useInbox();
   const { toast } = useNotices();
   const [busy, setBusy] = useState(false);

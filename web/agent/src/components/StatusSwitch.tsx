@@ -4,6 +4,7 @@ import { api, errorText } from '../api';
 import { useSession, useNotices } from '../context';
 import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
+import type {} from '../../../../protocol/agent';
 import type { AgentStatus } from '../types';
 
 const ANNOUNCED: Record<AgentStatus, TextKey> = { online: 'pages.status.nowOnline', away: 'pages.status.nowAway', offline: 'pages.status.nowOffline' };

@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { useSession, useAgents } from '../../context';
 import { t } from '../../i18n';
-import type { Agent, Department, Role } from '../../types';
+import type { AgentDto, DepartmentDto } from '../../../../../protocol/agent';
+import type { Role } from '../../types';
 import { Link } from '../../router';
 import { useList } from '../useList';
 import { AgentEditForm } from './AgentEditForm';
@@ -13,8 +14,8 @@ import { ErrorText } from './ErrorText';
 export function Agents() {
   const { me } = useSession();
   const { reloadAgents } = useAgents();
-  const list = useList<Agent>(() => api.agents());
-  const departments = useList<Department>(() => api.departments());
+  const list = useList<AgentDto>(() => api.agents());
+  const departments = useList<DepartmentDto>(() => api.departments());
   const depName = new Map(departments.items.map((d) => [d.id, d.name]));
   const [editing, setEditing] = useState<number | null>(null);
   const edited = list.items.find((a) => a.id === editing);
@@ -31,7 +32,7 @@ export function Agents() {
     );
   }, []);
 
-  const sendLink = async (agent: Agent, kind: 'invite' | 'reset') => {
+  const sendLink = async (agent: AgentDto, kind: 'invite' | 'reset') => {
     setRowError(null);
     setSent(null);
     if (kind === 'reset' && !window.confirm(t('admin.agents.resetConfirm', { name: agent.name }))) return;
@@ -51,7 +52,7 @@ export function Agents() {
     }
   };
 
-  const change = async (agent: Agent, changes: { role?: Role; active?: boolean }) => {
+  const change = async (agent: AgentDto, changes: { role?: Role; active?: boolean }) => {
     setRowError(null);
     try {
       list.upsert(await api.updateAgent(agent.id, changes));

@@ -10,7 +10,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
 import { useSession } from '../../context';
 import { t } from '../../i18n';
-import type { Settings } from '../../types';
+import type { SettingsDto } from '../../../../../protocol/agent';
 import { CallbackForm } from './CallbackForm';
 import { CompanyNameForm } from './CompanyNameForm';
 import { ConfirmButton } from './ConfirmButton';
@@ -26,7 +26,7 @@ import { TriggersForm } from './TriggersForm';
 
 export function SettingsPage() {
   const { setSafeUrl } = useSession();
-  const [settings, setSettings] = useState<Settings | null>(null);
+  const [settings, setSettings] = useState<SettingsDto | null>(null);
   const [eventUrl, setEventUrl] = useState('');
   const [safeUrl, setSafe] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -35,7 +35,7 @@ export function SettingsPage() {
   const secret = useSaver();
   const paused = useSaver();
 
-  const show = (s: Settings): Settings => {
+  const show = (s: SettingsDto): SettingsDto => {
     setSettings(s);
     setEventUrl(s.event_webhook_url ?? '');
     setSafe(s.safe_url ?? '');
