@@ -3,6 +3,7 @@
  * server's presenters build them, the agent app (web/agent) reads them. Types
  * and constants only, so the web build can import them; change them here for both sides.
  */
+import type { TimeRange, Weekday, WorkingHoursDto } from './routing.js';
 import type { WidgetAppearance } from './widget.js';
 
 /** The languages the agent app speaks (the widget's nine); `language` of GET/PATCH /api/v1/me is one of them or null. */
@@ -364,6 +365,85 @@ export interface OfflineMessageDto {
   handled_at: number | null;
   /** The agent who marked it handled; null while not handled. */
   handled_by: number | null;
+}
+
+/** A department as the admin API shows it (GET /api/v1/departments). */
+export interface DepartmentDto {
+  id: number;
+  name: string;
+}
+
+/** A ready-made reply agents insert by typing `/shortcut` in the composer (GET /api/v1/canned-responses). */
+export interface CannedResponseDto {
+  id: number;
+  shortcut: string;
+  title: string;
+  text: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Callback requests: whether visitors may ask, the call time left, when calls are taken. */
+export interface CallbackSettingsDto {
+  enabled: boolean;
+  balance_seconds: number;
+  timezone: string;
+  /** mon..sun → list of ["HH:MM","HH:MM"]; null = always open. */
+  hours: Partial<Record<Weekday, TimeRange[]>> | null;
+  /** Who places callback calls ("agent_dialled": the agent rings the visitor and reports statuses). */
+  provider: string;
+}
+
+/** One widget invitation rule, in the format of docs/WIDGET.md ("Invitation rules"). */
+export interface WidgetRuleDto {
+  id: string | number;
+  conditions: { seconds_on_page?: number; url_contains?: string; url_matches?: string; min_visits?: number };
+  action: { type: 'invitation'; text: string; department_id?: number };
+}
+
+export interface WidgetRulesDto {
+  rules: WidgetRuleDto[];
+}
+
+/** Where notification mails go (empty: every active admin), the missed-chat delay, the archive address. */
+export interface NotificationSettingsDto {
+  emails: string[];
+  missed_chat_minutes: number | null;
+  archive_email: string | null;
+}
+
+/** The status of agents who never chose one, and the idle delay before Away (0 = never). */
+export interface PresenceSettingsDto {
+  default_status: AgentDto['status'];
+  away_after_idle_minutes: number;
+}
+
+/** Chat retention: finished chats older than chats_days are erased (null: kept forever); chats_due: what the next pass removes. */
+export interface RetentionSettingsDto {
+  chats_days: number | null;
+  chats_due: number;
+}
+
+/** Account settings as the admin API shows them (GET/PUT /api/v1/settings). */
+export interface SettingsDto {
+  /** The company's name as the admin set it ("" while not set: mails and screens say "Parley"). */
+  account_name: string;
+  event_webhook_url: string | null;
+  safe_url: string | null;
+  /** Shown to admins: receivers need it to verify signatures. */
+  webhook_secret: string;
+  callback: CallbackSettingsDto;
+  /** Widget invitation rules (docs/WIDGET.md), or null when the account has none. */
+  rules: WidgetRulesDto | null;
+  /** Set when event webhooks are paused after failing for more than a day (read-only); POST /settings/webhooks/resume clears it. */
+  webhooks_paused_reason: string | null;
+  notifications: NotificationSettingsDto;
+  presence: PresenceSettingsDto;
+  /** Working hours for chat (docs/ROUTING.md); null = always open. */
+  chat_hours: WorkingHoursDto | null;
+  /** Every event type of the event webhooks with whether it is sent (docs/EVENTS.md "Choosing the event types"). */
+  event_webhook_types: Record<string, boolean>;
+  retention: RetentionSettingsDto;
 }
 
 /* The agent stream (GET /api/v1/stream). The server's event catalogue

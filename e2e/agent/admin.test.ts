@@ -4,8 +4,7 @@
  * a widget with its snippet, settings (URLs, secret rotation, callbacks), the
  * delivery log with redelivery; plus the archive search, a widget chat's
  * browser session in the visitor panel, offline messages and callback
- * requests arriving live (and those screens degrading while their endpoints
- * are missing), and what a non-admin agent sees.
+ * requests arriving live, and what a non-admin agent sees.
  */
 import type { Browser, Page, WebSocket } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -317,20 +316,6 @@ describe.skipIf(!chromiumAvailable())('agent app: admin screens', () => {
     const [call] = (await api('GET', '/api/v1/calls')).json();
     expect(call).toMatchObject({ phone: '+15550100199', status: 'end' });
     await screenshot(page, 'agent-calls');
-  });
-
-  it('says so while the offline-message and call endpoints are missing', async () => {
-    const missing = { status: 404, contentType: 'application/json', body: JSON.stringify({ error: { code: 'route_not_found', message: 'No route.' } }) };
-    await page.route('**/api/v1/offline-messages*', (route) => route.fulfill(missing));
-    await page.route('**/api/v1/calls*', (route) => route.fulfill(missing));
-    try {
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Offline messages' }).click();
-      await page.getByText('Offline messages are not available on this server yet.').waitFor();
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calls' }).click();
-      await page.getByText('Calls are not available on this server yet.').waitFor();
-    } finally {
-      await page.unrouteAll();
-    }
   });
 
   it('shows no admin screens to an agent', async () => {

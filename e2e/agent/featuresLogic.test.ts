@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { insertCanned, matchCanned, slashQueryAt } from '../../web/agent/src/canned.js';
 import { newDraft, patternProblem, toDrafts, toRules } from '../../web/agent/src/triggers.js';
-import type { CannedResponse, WidgetRules } from '../../web/agent/src/types.js';
+import type { CannedResponseDto, WidgetRulesDto } from '../../protocol/agent.js';
 
-const canned = (id: number, shortcut: string, title: string, text = `${shortcut} text`): CannedResponse => ({
+const canned = (id: number, shortcut: string, title: string, text = `${shortcut} text`): CannedResponseDto => ({
   id,
   shortcut,
   title,
@@ -43,7 +43,7 @@ describe('canned responses in the composer', () => {
 });
 
 describe('triggers editor model', () => {
-  const rules: WidgetRules = {
+  const rules: WidgetRulesDto = {
     rules: [
       {
         id: 'a',

@@ -17,7 +17,7 @@ import {
 } from '../../web/agent/src/inbox.js';
 import { parseRoute } from '../../web/agent/src/routes.js';
 import { backoffDelay } from '../../web/agent/src/stream.js';
-import type { Chat, Message } from '../../web/agent/src/types.js';
+import type { ChatDto, MessageDto } from '../../protocol/agent.js';
 
 const visitor = {
   id: 1,
@@ -34,7 +34,7 @@ const visitor = {
   session: {},
 };
 
-function chat(id: number, seq: number, status: Chat['status'] = 'pending', messages?: Message[]): Chat {
+function chat(id: number, seq: number, status: ChatDto['status'] = 'pending', messages?: MessageDto[]): ChatDto {
   return {
     id,
     status,
@@ -62,7 +62,7 @@ function chat(id: number, seq: number, status: Chat['status'] = 'pending', messa
   };
 }
 
-const msg = (id: number, extra: Partial<Message> = {}): Message => ({
+const msg = (id: number, extra: Partial<MessageDto> = {}): MessageDto => ({
   id,
   chat_id: 7,
   author: 'visitor',

@@ -7,37 +7,14 @@
  * route passes in.
  */
 import { parseJson } from '../lib/json.js';
-import { callbackOf, type CallbackSettings } from '../model/callback.js';
-import { eventTypesOf, type EventTypeSettings } from '../model/eventTypes.js';
-import { notificationsOf, type NotificationSettings } from '../model/notifications.js';
-import { presenceOf, type PresenceSettings } from '../model/presence.js';
+import { callbackOf } from '../model/callback.js';
+import { eventTypesOf } from '../model/eventTypes.js';
+import { notificationsOf } from '../model/notifications.js';
+import { presenceOf } from '../model/presence.js';
 import type { GivenUpRow, RetentionSettings, SettingsRow, WidgetRules } from '../model/settings.js';
 import type { WorkingHours } from '../model/workingHours.js';
-import type { GivenUpEventTypeDto } from '../../protocol/agent.js';
-export type { GivenUpEventTypeDto };
-
-export interface SettingsDto {
-  /** The company's name as the admin set it ("" while not set: mails and screens say "Parley"). */
-  account_name: string;
-  event_webhook_url: string | null;
-  safe_url: string | null;
-  webhook_secret: string;
-  callback: CallbackSettings;
-  /** Widget invitation rules (docs/WIDGET.md), or null when the account has none. */
-  rules: WidgetRules | null;
-  /** Set when event webhooks are paused after failing for more than a day (read-only). */
-  webhooks_paused_reason: string | null;
-  /** Where notification mails go (empty: every active admin), the missed-chat delay, the archive address. */
-  notifications: NotificationSettings;
-  /** The status of agents who never chose one (default online) and the idle delay before Away (0 = never). */
-  presence: PresenceSettings;
-  /** Working hours for chat (docs/ROUTING.md); null = always open. */
-  chat_hours: WorkingHours | null;
-  /** Every event type of the event webhooks with whether it is sent (the spec's on, the extras off by default). */
-  event_webhook_types: EventTypeSettings;
-  /** Chat retention: after how many days finished chats are erased (null: never), and how many the next pass removes. */
-  retention: RetentionSettings;
-}
+import type { GivenUpEventTypeDto, SettingsDto } from '../../protocol/agent.js';
+export type { GivenUpEventTypeDto, SettingsDto };
 
 export function presentSettings(
   row: SettingsRow,

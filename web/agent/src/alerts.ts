@@ -10,12 +10,13 @@
  * simply gets none.
  */
 import { formatNumber } from './i18n';
-import type { AgentStatus, NotificationPrefs } from './types';
+import type { NotificationPrefsDto } from '../../../protocol/agent';
+import type { AgentStatus } from './types';
 
 const BASE_TITLE = 'Parley';
 export const RING_EVERY_MS = 5000;
 
-export const DEFAULT_PREFS: NotificationPrefs = {
+export const DEFAULT_PREFS: NotificationPrefsDto = {
   sound: true,
   volume: 80,
   desktop: true,
@@ -23,9 +24,9 @@ export const DEFAULT_PREFS: NotificationPrefs = {
   events: { new_chat: true, new_message: true, transfer: true },
 };
 
-export type AlertEvent = keyof NotificationPrefs['events'] | 'other';
+export type AlertEvent = keyof NotificationPrefsDto['events'] | 'other';
 
-let prefs: NotificationPrefs = DEFAULT_PREFS;
+let prefs: NotificationPrefsDto = DEFAULT_PREFS;
 let status: AgentStatus = 'online';
 let chimeUrl: string | null = null;
 const ringing = new Map<number, number>();
@@ -34,7 +35,7 @@ let mine: ReadonlySet<number> | null = null;
 const shown = new Map<string, Notification>();
 
 /** The signed-in agent's preferences and status, as they change. */
-export function configureAlerts(next: { prefs?: NotificationPrefs; status?: AgentStatus }): void {
+export function configureAlerts(next: { prefs?: NotificationPrefsDto; status?: AgentStatus }): void {
   if (next.prefs) prefs = next.prefs;
   if (next.status) status = next.status;
   if (prefs.muted || !prefs.events.new_chat || status === 'offline') stopAllRinging();

@@ -5,37 +5,35 @@
  * never kept in JavaScript. Errors become ApiError with the server's code and
  * sentence; a 401 also tells the app to show the sign-in form.
  */
+import type {
+  AgentDto,
+  AuditEntryDto,
+  CallDto,
+  CannedResponseDto,
+  ChannelDto,
+  ChannelRefDto,
+  ChatDto,
+  ChatSearchHitDto,
+  DeliveryDto,
+  DepartmentDto,
+  ErasureDto,
+  FreedUploadsDto,
+  GivenUpEventTypeDto,
+  GuideDto,
+  MailDto,
+  MessageDto,
+  NotificationPrefsDto,
+  OfflineMessageDto,
+  PresenceDto,
+  SettingsDto,
+  SignInThrottleDto,
+  SystemDto,
+  UploadUsageDto,
+} from '../../../protocol/agent';
 import type { UploadResponse, WidgetAppearance } from '../../../protocol/widget';
 import { humanMessage } from './errorMessages';
 import { t } from './i18n';
-import type {
-  Agent,
-  AuditEntry,
-  AgentStatus,
-  Call,
-  CannedResponse,
-  Channel,
-  ChannelRef,
-  Chat,
-  ChatSearchHit,
-  ChatStatus,
-  DeliveryRecord,
-  GivenUpEventType,
-  Guide,
-  Department,
-  Mail,
-  Message,
-  NotificationPrefs,
-  OfflineMessage,
-  Presence,
-  Role,
-  Settings,
-  SignInThrottle,
-  UploadUsage,
-  SystemInfo,
-  FreedUploads,
-  Erasure,
-} from './types';
+import type { AgentStatus, CallbackSettings, Role } from './types';
 
 export class ApiError extends Error {
   constructor(
@@ -123,7 +121,7 @@ export interface SearchFilters {
   from?: string;
   to?: string;
   rating?: 'positive' | 'negative' | 'none';
-  status?: ChatStatus;
+  status?: ChatDto['status'];
 }
 
 export interface NewAgent {
@@ -178,13 +176,13 @@ export interface ChannelFields {
   appearance?: Partial<WidgetAppearance>;
 }
 
-export type CannedResponseFields = Pick<CannedResponse, 'shortcut' | 'title' | 'text'>;
+export type CannedResponseFields = Pick<CannedResponseDto, 'shortcut' | 'title' | 'text'>;
 
-export type SettingsChanges = Partial<Omit<Settings, 'webhook_secret' | 'callback' | 'notifications' | 'presence' | 'retention'>> & {
+export type SettingsChanges = Partial<Omit<SettingsDto, 'webhook_secret' | 'callback' | 'notifications' | 'presence' | 'retention'>> & {
   retention?: { chats_days: number | null } | null;
-  callback?: Partial<Settings['callback']> | null;
-  notifications?: Partial<NonNullable<Settings['notifications']>> | null;
-  presence?: Partial<NonNullable<Settings['presence']>> | null;
+  callback?: Partial<CallbackSettings> | null;
+  notifications?: Partial<NonNullable<SettingsDto['notifications']>> | null;
+  presence?: Partial<NonNullable<SettingsDto['presence']>> | null;
 };
 
 export interface OutgoingMessage {
@@ -249,12 +247,12 @@ export interface PushDevice {
 export const api = {
   /** `must_change_password`: signed in with a one-time password, which must be changed before anything else. */
   login: (email: string, password: string) =>
-    request<{ token: string; agent: Agent; must_change_password?: boolean }>('POST', '/auth/login', { email, password }),
+    request<{ token: string; agent: AgentDto; must_change_password?: boolean }>('POST', '/auth/login', { email, password }),
   logout: () => request<void>('POST', '/auth/logout'),
   logoutAll: () => request<void>('POST', '/auth/logout-all'),
   changePassword: (currentPassword: string, newPassword: string) =>
     request<void>('PUT', '/me/password', { current_password: currentPassword, new_password: newPassword }),
-  me: () => request<Agent>('GET', '/me'),
+  me: () => request<AgentDto>('GET', '/me'),
   /** The company's name ("" while not set; shown_name says "Parley" then). */
   account: () => request<{ name: string; shown_name: string }>('GET', '/account'),
   /** Your address, the new one waiting for its link, and whether this server sends mail at all. */
@@ -262,16 +260,16 @@ export const api = {
   /** Your own new address: a link goes to it while mail is sent (the change waits for it), else it changes at once. */
   changeEmail: (email: string) => request<EmailState>('POST', '/me/email', { email }),
   /** Opens the link mailed to a new address (no session needed: the token is the proof). */
-  confirmEmail: (token: string) => request<Agent>('POST', '/auth/email-confirmation', { token }),
+  confirmEmail: (token: string) => request<AgentDto>('POST', '/auth/email-confirmation', { token }),
   firstRun: () => request<FirstRun>('GET', '/me/first-run'),
   completeFirstRun: (input: { current_password: string; email: string; account_name: string; new_password: string }) =>
-    request<Agent>('POST', '/me/first-run', input),
-  updateProfile: (changes: ProfileChanges) => request<Agent>('PATCH', '/me', changes),
-  uploadPhoto: (file: File) => request<Agent>('POST', '/me/photo', file),
-  setStatus: (status: AgentStatus) => request<Agent>('PUT', '/me/status', { status }),
-  setPresence: (state: 'active' | 'idle') => request<Presence>('PUT', '/me/presence', { state }),
-  notificationPrefs: () => request<NotificationPrefs>('GET', '/me/notifications'),
-  updateNotificationPrefs: (changes: Partial<NotificationPrefs>) => request<NotificationPrefs>('PUT', '/me/notifications', changes),
+    request<AgentDto>('POST', '/me/first-run', input),
+  updateProfile: (changes: ProfileChanges) => request<AgentDto>('PATCH', '/me', changes),
+  uploadPhoto: (file: File) => request<AgentDto>('POST', '/me/photo', file),
+  setStatus: (status: AgentStatus) => request<AgentDto>('PUT', '/me/status', { status }),
+  setPresence: (state: 'active' | 'idle') => request<PresenceDto>('PUT', '/me/presence', { state }),
+  notificationPrefs: () => request<NotificationPrefsDto>('GET', '/me/notifications'),
+  updateNotificationPrefs: (changes: Partial<NotificationPrefsDto>) => request<NotificationPrefsDto>('PUT', '/me/notifications', changes),
   /** Web Push (docs/NOTIFICATIONS.md): the key to subscribe with, this agent's devices, its tabs' visibility. */
   vapidPublicKey: () => request<{ public_key: string }>('GET', '/push/vapid-public-key'),
   pushDevices: () => request<{ subscriptions: PushDevice[] }>('GET', '/me/push-subscriptions'),
@@ -279,66 +277,66 @@ export const api = {
   removePushDevice: (endpoint: string) => request<void>('DELETE', '/me/push-subscriptions', { endpoint }),
   removePushDeviceById: (id: number) => request<void>('DELETE', `/me/push-subscriptions/${id}`),
   markTab: (tab: string, visible: boolean) => request<void>('PUT', `/me/tabs/${encodeURIComponent(tab)}`, { visible }),
-  guide: () => request<Guide>('GET', '/me/guide'),
+  guide: () => request<GuideDto>('GET', '/me/guide'),
   dismissGuide: () => request<void>('POST', '/me/guide/dismiss'),
   /** The channels whose chats this agent sees (all of them for an administrator). */
-  myChannels: () => request<ChannelRef[]>('GET', '/me/channels'),
+  myChannels: () => request<ChannelRefDto[]>('GET', '/me/channels'),
 
-  chats: (status: ChatStatus, page: Page = {}) => request<Chat[]>('GET', '/chats', undefined, { status, ...page }),
-  chat: (id: number) => request<Chat>('GET', `/chats/${id}`),
+  chats: (status: ChatDto['status'], page: Page = {}) => request<ChatDto[]>('GET', '/chats', undefined, { status, ...page }),
+  chat: (id: number) => request<ChatDto>('GET', `/chats/${id}`),
   /** Search over the whole history on the server; without q, the filters alone list chats. */
-  searchChats: (filters: SearchFilters, page: Page = {}) => request<ChatSearchHit[]>('GET', '/chats/search', undefined, { ...filters, ...page }),
-  visitorChats: (visitorId: number, page: Page = {}) => request<Chat[]>('GET', `/visitors/${visitorId}/chats`, undefined, { ...page }),
+  searchChats: (filters: SearchFilters, page: Page = {}) => request<ChatSearchHitDto[]>('GET', '/chats/search', undefined, { ...filters, ...page }),
+  visitorChats: (visitorId: number, page: Page = {}) => request<ChatDto[]>('GET', `/visitors/${visitorId}/chats`, undefined, { ...page }),
   /** This agent has seen the chat (up to messageId, or its last message): its unread count drops, on every device. */
   read: (id: number, messageId?: number) =>
     request<{ chat_id: number; last_read_message_id: number }>('POST', `/chats/${id}/read`, messageId === undefined ? {} : { message_id: messageId }),
-  accept: (id: number) => request<Chat>('POST', `/chats/${id}/accept`),
+  accept: (id: number) => request<ChatDto>('POST', `/chats/${id}/accept`),
   /** Passes a chat offered to this agent on to the next one at once (docs/ROUTING.md); 409 when it is not offered to this agent (any more). */
   decline: (id: number) => request<{ declined: boolean }>('POST', `/chats/${id}/decline`),
-  send: (id: number, message: OutgoingMessage) => request<Message>('POST', `/chats/${id}/messages`, message),
+  send: (id: number, message: OutgoingMessage) => request<MessageDto>('POST', `/chats/${id}/messages`, message),
   /** A file for a reply (sent afterwards with `send` as {type, file, file_name, file_size}); its name URI-encoded, as headers are Latin-1. */
   uploadFile: (id: number, file: File) =>
     request<UploadResponse>('POST', `/chats/${id}/uploads`, file, undefined, { 'x-file-name': encodeURIComponent(file.name) }),
   typing: (id: number, typing: boolean) => request<void>('POST', `/chats/${id}/typing`, { typing }),
-  assign: (id: number) => request<Chat>('POST', `/chats/${id}/assign`),
-  finish: (id: number, blacklist: boolean) => request<Chat>('POST', `/chats/${id}/finish`, { blacklist }),
-  transfer: (id: number, agentId: number) => request<Chat>('POST', `/chats/${id}/transfer`, { agent_id: agentId }),
+  assign: (id: number) => request<ChatDto>('POST', `/chats/${id}/assign`),
+  finish: (id: number, blacklist: boolean) => request<ChatDto>('POST', `/chats/${id}/finish`, { blacklist }),
+  transfer: (id: number, agentId: number) => request<ChatDto>('POST', `/chats/${id}/transfer`, { agent_id: agentId }),
 
   offlineMessages: (page: Page = {}, handled?: boolean) =>
-    request<OfflineMessage[]>('GET', '/offline-messages', undefined, { ...page, ...(handled === undefined ? {} : { handled: String(handled) }) }),
-  markOfflineMessage: (id: number, handled: boolean) => request<OfflineMessage>('PATCH', `/offline-messages/${id}`, { handled }),
-  calls: (page: Page = {}) => request<Call[]>('GET', '/calls', undefined, { ...page }),
-  callStatus: (id: number, body: { status: string; reason?: string; record_url?: string }) => request<Call>('POST', `/calls/${id}/status`, body),
+    request<OfflineMessageDto[]>('GET', '/offline-messages', undefined, { ...page, ...(handled === undefined ? {} : { handled: String(handled) }) }),
+  markOfflineMessage: (id: number, handled: boolean) => request<OfflineMessageDto>('PATCH', `/offline-messages/${id}`, { handled }),
+  calls: (page: Page = {}) => request<CallDto[]>('GET', '/calls', undefined, { ...page }),
+  callStatus: (id: number, body: { status: string; reason?: string; record_url?: string }) => request<CallDto>('POST', `/calls/${id}/status`, body),
 
-  agents: (page: Page = {}) => request<Agent[]>('GET', '/agents', undefined, { limit: 1000, ...page }),
-  createAgent: (body: NewAgent) => request<Agent>('POST', '/agents', body),
-  updateAgent: (id: number, changes: AgentChanges) => request<Agent>('PATCH', `/agents/${id}`, changes),
+  agents: (page: Page = {}) => request<AgentDto[]>('GET', '/agents', undefined, { limit: 1000, ...page }),
+  createAgent: (body: NewAgent) => request<AgentDto>('POST', '/agents', body),
+  updateAgent: (id: number, changes: AgentChanges) => request<AgentDto>('PATCH', `/agents/${id}`, changes),
 
-  departments: () => request<Department[]>('GET', '/departments', undefined, { limit: 1000 }),
-  createDepartment: (name: string) => request<Department>('POST', '/departments', { name }),
-  renameDepartment: (id: number, name: string) => request<Department>('PATCH', `/departments/${id}`, { name }),
+  departments: () => request<DepartmentDto[]>('GET', '/departments', undefined, { limit: 1000 }),
+  createDepartment: (name: string) => request<DepartmentDto>('POST', '/departments', { name }),
+  renameDepartment: (id: number, name: string) => request<DepartmentDto>('PATCH', `/departments/${id}`, { name }),
   deleteDepartment: (id: number) => request<void>('DELETE', `/departments/${id}`),
 
-  cannedResponses: () => request<CannedResponse[]>('GET', '/canned-responses', undefined, { limit: 1000 }),
-  createCannedResponse: (body: CannedResponseFields) => request<CannedResponse>('POST', '/canned-responses', body),
-  updateCannedResponse: (id: number, changes: Partial<CannedResponseFields>) => request<CannedResponse>('PATCH', `/canned-responses/${id}`, changes),
+  cannedResponses: () => request<CannedResponseDto[]>('GET', '/canned-responses', undefined, { limit: 1000 }),
+  createCannedResponse: (body: CannedResponseFields) => request<CannedResponseDto>('POST', '/canned-responses', body),
+  updateCannedResponse: (id: number, changes: Partial<CannedResponseFields>) => request<CannedResponseDto>('PATCH', `/canned-responses/${id}`, changes),
   deleteCannedResponse: (id: number) => request<void>('DELETE', `/canned-responses/${id}`),
 
-  channels: () => request<Channel[]>('GET', '/channels', undefined, { limit: 1000 }),
-  createChannel: (body: ChannelFields & { type: Channel['type']; name: string }) => request<Channel>('POST', '/channels', body),
-  updateChannel: (id: number, fields: ChannelFields) => request<Channel>('PATCH', `/channels/${id}`, fields),
+  channels: () => request<ChannelDto[]>('GET', '/channels', undefined, { limit: 1000 }),
+  createChannel: (body: ChannelFields & { type: ChannelDto['type']; name: string }) => request<ChannelDto>('POST', '/channels', body),
+  updateChannel: (id: number, fields: ChannelFields) => request<ChannelDto>('PATCH', `/channels/${id}`, fields),
   deleteChannel: (id: number) => request<void>('DELETE', `/channels/${id}`),
 
-  settings: () => request<Settings>('GET', '/settings'),
-  updateSettings: (changes: SettingsChanges) => request<Settings>('PUT', '/settings', changes),
-  rotateWebhookSecret: () => request<Settings>('POST', '/settings/webhook-secret/rotate'),
-  resumeWebhooks: () => request<Settings>('POST', '/settings/webhooks/resume'),
-  givenUpEventTypes: () => request<GivenUpEventType[]>('GET', '/settings/webhooks/given-up'),
-  resumeEventType: (eventType: string) => request<GivenUpEventType[]>('POST', `/settings/webhooks/given-up/${encodeURIComponent(eventType)}/resume`),
+  settings: () => request<SettingsDto>('GET', '/settings'),
+  updateSettings: (changes: SettingsChanges) => request<SettingsDto>('PUT', '/settings', changes),
+  rotateWebhookSecret: () => request<SettingsDto>('POST', '/settings/webhook-secret/rotate'),
+  resumeWebhooks: () => request<SettingsDto>('POST', '/settings/webhooks/resume'),
+  givenUpEventTypes: () => request<GivenUpEventTypeDto[]>('GET', '/settings/webhooks/given-up'),
+  resumeEventType: (eventType: string) => request<GivenUpEventTypeDto[]>('POST', `/settings/webhooks/given-up/${encodeURIComponent(eventType)}/resume`),
 
   /** The link of a kept invitation or password reset, made now to copy (an earlier copy stops working); never stored. */
   mailLink: (id: number) => request<{ url: string; expires_at: number; to: string }>('POST', `/mails/${id}/link`),
-  mails: (page: Page = {}) => request<Mail[]>('GET', '/mails', undefined, { limit: 50, ...page }),
+  mails: (page: Page = {}) => request<MailDto[]>('GET', '/mails', undefined, { limit: 50, ...page }),
   mailStatus: () => request<{ smtp: boolean; from: string }>('GET', '/mails/status'),
   inviteAgent: (id: number) => request<LinkSent>('POST', `/agents/${id}/invitation`),
   forcePasswordReset: (id: number) => request<LinkSent>('POST', `/agents/${id}/password-reset`),
@@ -346,21 +344,21 @@ export const api = {
   passwordLink: (token: string) => request<PasswordLink>('GET', '/auth/password-link', undefined, { token }),
   setPassword: (token: string, password: string) => request<void>('POST', '/auth/set-password', { token, password }),
 
-  deliveries: (filter: Page & { status?: string; kind?: string } = {}) => request<DeliveryRecord[]>('GET', '/deliveries', undefined, { limit: 50, ...filter }),
-  redeliver: (id: number) => request<DeliveryRecord>('POST', `/deliveries/${id}/redeliver`),
+  deliveries: (filter: Page & { status?: string; kind?: string } = {}) => request<DeliveryDto[]>('GET', '/deliveries', undefined, { limit: 50, ...filter }),
+  redeliver: (id: number) => request<DeliveryDto>('POST', `/deliveries/${id}/redeliver`),
 
-  throttles: (page: Page = {}) => request<SignInThrottle[]>('GET', '/auth/throttles', undefined, { limit: 1000, ...page }),
+  throttles: (page: Page = {}) => request<SignInThrottleDto[]>('GET', '/auth/throttles', undefined, { limit: 1000, ...page }),
   clearThrottle: (id: number) => request<void>('DELETE', `/auth/throttles/${id}`),
 
-  uploadUsage: () => request<UploadUsage>('GET', '/uploads/usage'),
-  system: () => request<SystemInfo>('GET', '/system'),
+  uploadUsage: () => request<UploadUsageDto>('GET', '/uploads/usage'),
+  system: () => request<SystemDto>('GET', '/system'),
   version: () => request<{ version: string; migration: string | null; migrations_applied: number; store: string }>('GET', '/version'),
-  audit: (page: Page = {}) => request<AuditEntry[]>('GET', '/audit', undefined, { limit: 50, ...page }),
+  audit: (page: Page = {}) => request<AuditEntryDto[]>('GET', '/audit', undefined, { limit: 50, ...page }),
   /** Frees what a visitor uploaded and the files of its chats; the messages stay, marked file_removed. */
-  freeVisitorUploads: (visitorId: number) => request<FreedUploads>('DELETE', `/visitors/${visitorId}/uploads`),
+  freeVisitorUploads: (visitorId: number) => request<FreedUploadsDto>('DELETE', `/visitors/${visitorId}/uploads`),
   /** Erases a visitor and everything about it (administrators): 202 with the job; its progress at erasure(id). */
-  eraseVisitor: (visitorId: number) => request<{ erasure: Erasure }>('DELETE', `/visitors/${visitorId}`),
-  erasure: (id: number) => request<{ erasure: Erasure }>('GET', `/erasures/${id}`),
+  eraseVisitor: (visitorId: number) => request<{ erasure: ErasureDto }>('DELETE', `/visitors/${visitorId}`),
+  erasure: (id: number) => request<{ erasure: ErasureDto }>('GET', `/erasures/${id}`),
 
   /** One report of /reports/* (the Reports page types its answer: reports/model.ts). */
   report: <T>(name: 'chats' | 'response-times' | 'ratings' | 'agents' | 'busiest-hours', query: ReportQuery) =>
@@ -373,9 +371,4 @@ export function errorText(err: unknown): string {
   if (err instanceof ApiError) return humanMessage(err.code, err.message);
   if (err instanceof Error) return err.message;
   return t('pages.errors.unknown');
-}
-
-/** True when an endpoint is not deployed on this server (yet). */
-export function isMissingRoute(err: unknown): boolean {
-  return err instanceof ApiError && err.status === 404 && err.code === 'route_not_found';
 }

@@ -4,14 +4,14 @@
  * and which responses match it. Pure apart from the cached request.
  */
 import { api } from './api';
-import type { CannedResponse } from './types';
+import type { CannedResponseDto } from '../../../protocol/agent';
 
 /** The server keeps at most this many characters of a message (TEXT_LIMIT). */
 export const MESSAGE_LIMIT = 1000;
 
-let cached: Promise<CannedResponse[]> | null = null;
+let cached: Promise<CannedResponseDto[]> | null = null;
 
-export function loadCannedResponses(): Promise<CannedResponse[]> {
+export function loadCannedResponses(): Promise<CannedResponseDto[]> {
   cached ??= api.cannedResponses().catch((err: unknown) => {
     cached = null;
     throw err;
@@ -42,16 +42,16 @@ export function slashQueryAt(text: string, caret: number): SlashQuery | null {
 }
 
 /** Responses whose shortcut starts with the query first, then those whose shortcut or title contains it. */
-export function matchCanned(all: CannedResponse[], query: string): CannedResponse[] {
+export function matchCanned(all: CannedResponseDto[], query: string): CannedResponseDto[] {
   const q = query.toLowerCase();
   const starts = all.filter((c) => c.shortcut.startsWith(q));
   const contains = all.filter((c) => !c.shortcut.startsWith(q) && (c.shortcut.includes(q) || c.title.toLowerCase().includes(q)));
-  const byShortcut = (a: CannedResponse, b: CannedResponse) => a.shortcut.localeCompare(b.shortcut);
+  const byShortcut = (a: CannedResponseDto, b: CannedResponseDto) => a.shortcut.localeCompare(b.shortcut);
   return [...starts.sort(byShortcut), ...contains.sort(byShortcut)].slice(0, 20);
 }
 
 /** The text with the `/query` replaced by the response, and where the caret goes. */
-export function insertCanned(text: string, at: SlashQuery, response: CannedResponse): { text: string; caret: number } {
+export function insertCanned(text: string, at: SlashQuery, response: CannedResponseDto): { text: string; caret: number } {
   const next = text.slice(0, at.start) + response.text + text.slice(at.end);
   return { text: next, caret: at.start + response.text.length };
 }

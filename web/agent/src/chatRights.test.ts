@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { mayActOnChat } from './chatRights';
 import { mayTransfer } from './components/TransferMenu';
-import type { Agent, Chat } from './types';
+import type { AgentDto, ChatDto } from '../../../protocol/agent';
 
-const agent = (id: number, role: 'admin' | 'agent' = 'agent') => ({ id, role }) as Agent;
-const chat = (status: Chat['status'], accepted_by: number | null) => ({ status, accepted_by }) as Chat;
+const agent = (id: number, role: 'admin' | 'agent' = 'agent') => ({ id, role }) as AgentDto;
+const chat = (status: ChatDto['status'], accepted_by: number | null) => ({ status, accepted_by }) as ChatDto;
 
 describe('mayActOnChat', () => {
   it('is the holder’s and administrators’ for a held chat, anyone’s for a waiting one', () => {

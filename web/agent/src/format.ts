@@ -3,13 +3,13 @@
  * only ever reach the page as React text or as checked http(s) hrefs.
  */
 import { formatDateTime, formatNumber, t } from './i18n';
-import type { Chat, Visitor } from './types';
+import type { ChatDto, VisitorDto } from '../../../protocol/agent';
 
-export function visitorName(v: Pick<Visitor, 'name' | 'email' | 'phone'>): string {
+export function visitorName(v: Pick<VisitorDto, 'name' | 'email' | 'phone'>): string {
   return v.name?.trim() || v.email?.trim() || v.phone?.trim() || t('workspace.visitor.anonymous');
 }
 
-export function chatTitle(chat: Chat): string {
+export function chatTitle(chat: ChatDto): string {
   return visitorName(chat.visitor);
 }
 

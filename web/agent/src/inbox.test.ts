@@ -12,10 +12,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from './i18n';
 import { emptyInbox, inboxReducer, previewText, type InboxState } from './inbox';
-import type { Chat, Message } from './types';
+import type { ChatDto, MessageDto } from '../../../protocol/agent';
 
-const chat = (id: number): Chat =>
-  ({ id, status: 'active', channel_id: 1, department_id: null, agent_ids: [], accepted_by: 1, seq: 1, created_at: 0, updated_at: 0 }) as unknown as Chat;
+const chat = (id: number): ChatDto =>
+  ({ id, status: 'active', channel_id: 1, department_id: null, agent_ids: [], accepted_by: 1, seq: 1, created_at: 0, updated_at: 0 }) as unknown as ChatDto;
 
 describe('inbox stale', () => {
   const full: InboxState = {
@@ -47,8 +47,8 @@ describe('inbox stale', () => {
 
 describe('inbox list rows (server previews and unread counts)', () => {
   const msg = (id: number, chatId: number, text: string, author: 'visitor' | 'agent' = 'visitor') =>
-    ({ id, chat_id: chatId, author, type: 'text', text, created_at: id }) as Message;
-  const row = (id: number, last: Message | null, unread: number): Chat => ({ ...chat(id), last_message: last, unread_count: unread });
+    ({ id, chat_id: chatId, author, type: 'text', text, created_at: id }) as MessageDto;
+  const row = (id: number, last: MessageDto | null, unread: number): ChatDto => ({ ...chat(id), last_message: last, unread_count: unread });
 
   it('takes the preview and the unread count of a list row', () => {
     const state = inboxReducer(emptyInbox, { type: 'chats', chats: [row(1, msg(10, 1, 'hello'), 2), row(2, null, 0)] });
@@ -90,7 +90,7 @@ describe('inbox list rows (server previews and unread counts)', () => {
 });
 
 describe('inbox after a channel change', () => {
-  const inChannel = (id: number, channelId: number): Chat => ({ ...chat(id), channel_id: channelId });
+  const inChannel = (id: number, channelId: number): ChatDto => ({ ...chat(id), channel_id: channelId });
   const full: InboxState = {
     ...emptyInbox,
     chats: { 1: inChannel(1, 1), 2: inChannel(2, 2) },
@@ -116,7 +116,7 @@ describe('inbox after a channel change', () => {
 
 describe('preview lines', () => {
   afterEach(() => setLanguage('en'));
-  const media = (id: number, type: string, file_name?: string) => ({ id, chat_id: 1, author: 'visitor', type, created_at: id, file_name }) as Message;
+  const media = (id: number, type: string, file_name?: string) => ({ id, chat_id: 1, author: 'visitor', type, created_at: id, file_name }) as MessageDto;
 
   it('keep what kind of message it was and say it in the language of the moment they are drawn', async () => {
     const state = inboxReducer({ ...emptyInbox, messages: { 1: [] } }, { type: 'message', message: media(10, 'location'), unread: true });

@@ -8,7 +8,7 @@
  * id, chats and their offers by their sequence number).
  */
 import { t } from './i18n';
-import type { Chat, ChatOffer, Message } from './types';
+import type { ChatDto, ChatOfferDto, MessageDto } from '../../../protocol/agent';
 
 /**
  * A chat's last line as the state keeps it: the message's own text, or what
@@ -18,8 +18,8 @@ import type { Chat, ChatOffer, Message } from './types';
 export type PreviewLine = string | { type: string; file_name?: string };
 
 export interface InboxState {
-  chats: Record<number, Chat>;
-  messages: Record<number, Message[]>;
+  chats: Record<number, ChatDto>;
+  messages: Record<number, MessageDto[]>;
   preview: Record<number, PreviewLine>;
   /** chat id → time (ms) the visitor's typing indicator expires. */
   typing: Record<number, number>;
@@ -36,16 +36,16 @@ export type InboxAction =
   | { type: 'reset' }
   /** The stream said our state is stale (events we missed are gone): drop every chat but the one on screen; the lists load again. */
   | { type: 'stale'; keep: number | null }
-  | { type: 'chats'; chats: Chat[] }
+  | { type: 'chats'; chats: ChatDto[] }
   /** The channels this agent sees now (a channel.changed frame): the chats of any other channel go. */
   | { type: 'channels'; visible: number[] }
-  | { type: 'chat'; chat: Chat }
-  | { type: 'message'; message: Message; unread: boolean }
+  | { type: 'chat'; chat: ChatDto }
+  | { type: 'message'; message: MessageDto; unread: boolean }
   | { type: 'typing'; chatId: number; until: number | null }
   /** The chat is read: on this device (nothing left unread), or on another device of this agent (a chat.read frame: what it left unread). */
   | { type: 'read'; chatId: number; unread?: number }
   /** A chat.offered frame (its seq orders it against the chat's other copies). */
-  | { type: 'offered'; chatId: number; offer: ChatOffer; seq: number | undefined }
+  | { type: 'offered'; chatId: number; offer: ChatOfferDto; seq: number | undefined }
   /** This agent declined the offer `attempt`: nobody's turn until the next chat.offered says whose. */
   | { type: 'declined'; chatId: number; attempt: number }
   /** The visitor was erased (a visitor.erased frame): its chats leave every list. */
@@ -56,15 +56,15 @@ export const emptyInbox: InboxState = { chats: {}, messages: {}, preview: {}, ty
 const FINAL = new Set(['delivered', 'failed']);
 
 /** Which copy of the same message wins: a final delivery status is never undone by an older pending copy. */
-function newer(existing: Message, incoming: Message): Message {
+function newer(existing: MessageDto, incoming: MessageDto): MessageDto {
   const before = existing.delivery?.status;
   const after = incoming.delivery?.status;
   if (before && FINAL.has(before) && after === 'pending') return existing;
   return incoming;
 }
 
-export function mergeMessages(current: Message[] | undefined, incoming: Message[]): Message[] {
-  const byId = new Map<number, Message>();
+export function mergeMessages(current: MessageDto[] | undefined, incoming: MessageDto[]): MessageDto[] {
+  const byId = new Map<number, MessageDto>();
   for (const m of current ?? []) byId.set(m.id, m);
   for (const m of incoming) {
     const had = byId.get(m.id);
@@ -73,7 +73,7 @@ export function mergeMessages(current: Message[] | undefined, incoming: Message[
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
-export function previewOf(m: Message): PreviewLine | null {
+export function previewOf(m: MessageDto): PreviewLine | null {
   if (m.internal) return null;
   if (m.text) return m.text;
   return { type: m.type, file_name: m.file_name };
@@ -148,12 +148,12 @@ function withoutKey<T>(record: Record<number, T>, key: number): Record<number, T
  * it arrived later, put the older state back (a chat_accepted answer applied
  * 50 ms after the accept vanished from the panel that way).
  */
-export function chatOfFrame(chat: Chat, frameSeq: number | undefined): Chat {
+export function chatOfFrame(chat: ChatDto, frameSeq: number | undefined): ChatDto {
   return typeof frameSeq === 'number' && frameSeq > chat.seq ? { ...chat, seq: frameSeq } : chat;
 }
 
 /** A list row's last message and unread count (the server's, for this agent), unless a newer frame was applied already. */
-function withRowSummary(state: InboxState, chat: Chat): InboxState {
+function withRowSummary(state: InboxState, chat: ChatDto): InboxState {
   if (chat.last_message === undefined && chat.unread_count === undefined) return state;
   const upTo = chat.last_message?.id ?? 0;
   if ((state.counted[chat.id] ?? 0) > upTo) return state;
@@ -172,16 +172,16 @@ function withRowSummary(state: InboxState, chat: Chat): InboxState {
  * copy's own when it says (API answers); else the one known (frames' chats
  * leave `offer` out: chat.offered frames move it).
  */
-function offerAfter(existing: Chat | undefined, incoming: Chat): ChatOffer | null {
+function offerAfter(existing: ChatDto | undefined, incoming: ChatDto): ChatOfferDto | null {
   if (incoming.status !== 'pending') return null;
   if (incoming.offer !== undefined) return incoming.offer;
   return existing?.offer ?? null;
 }
 
-function upsertChat(state: InboxState, chat: Chat): InboxState {
+function upsertChat(state: InboxState, chat: ChatDto): InboxState {
   const { messages, last_message: _last, unread_count: _unread, ...rest } = chat;
   const existing = state.chats[chat.id];
-  const summary: Chat = { ...rest, offer: offerAfter(existing, rest) };
+  const summary: ChatDto = { ...rest, offer: offerAfter(existing, rest) };
   const keep = existing && existing.seq > summary.seq;
   let next: InboxState = keep ? state : { ...state, chats: { ...state.chats, [chat.id]: summary } };
   next = withRowSummary(next, chat);
@@ -251,7 +251,7 @@ export function inboxReducer(state: InboxState, action: InboxAction): InboxState
   }
 }
 
-export function chatsWithStatus(state: InboxState, status: Chat['status']): Chat[] {
+export function chatsWithStatus(state: InboxState, status: ChatDto['status']): ChatDto[] {
   return Object.values(state.chats)
     .filter((c) => c.status === status)
     .sort((a, b) => b.id - a.id);

@@ -13,11 +13,11 @@ import { ApiError } from './api';
 import { setLanguage } from './i18n';
 import { emptyInbox, inboxReducer, type InboxState } from './inbox';
 import { declineRefusal, liveOffer, nextExpiry, timeLeft, timeLeftWords } from './offers';
-import type { Chat, ChatOffer } from './types';
+import type { ChatDto, ChatOfferDto } from '../../../protocol/agent';
 
-const chat = (seq: number, extra: Partial<Chat> = {}): Chat =>
-  ({ id: 1, status: 'pending', channel_id: 1, department_id: null, agent_ids: [], accepted_by: null, seq, created_at: 0, updated_at: 0, ...extra }) as Chat;
-const offer = (agent_id: number, attempt: number, expires_at = 30_000): ChatOffer => ({ agent_id, attempt, expires_at });
+const chat = (seq: number, extra: Partial<ChatDto> = {}): ChatDto =>
+  ({ id: 1, status: 'pending', channel_id: 1, department_id: null, agent_ids: [], accepted_by: null, seq, created_at: 0, updated_at: 0, ...extra }) as ChatDto;
+const offer = (agent_id: number, attempt: number, expires_at = 30_000): ChatOfferDto => ({ agent_id, attempt, expires_at });
 
 describe('offers in the inbox', () => {
   const listed: InboxState = inboxReducer(emptyInbox, { type: 'chats', chats: [chat(3, { offer: offer(7, 1) })] });

@@ -6,21 +6,21 @@
  */
 import { ApiError, errorText } from './api';
 import { t, tn } from './i18n';
-import type { Chat, ChatOffer } from './types';
+import type { ChatDto, ChatOfferDto } from '../../../protocol/agent';
 
 /** A waiting chat's offer, run out or not; null once the chat stops waiting. */
-export function pendingOffer(chat: Pick<Chat, 'status' | 'offer'>): ChatOffer | null {
+export function pendingOffer(chat: Pick<ChatDto, 'status' | 'offer'>): ChatOfferDto | null {
   return chat.status === 'pending' ? (chat.offer ?? null) : null;
 }
 
 /** The offer a chat is under at `now`: it waits, it is someone's turn, and the time has not run out. */
-export function liveOffer(chat: Pick<Chat, 'status' | 'offer'>, now: number): ChatOffer | null {
+export function liveOffer(chat: Pick<ChatDto, 'status' | 'offer'>, now: number): ChatOfferDto | null {
   const offer = pendingOffer(chat);
   return offer && offer.expires_at > now ? offer : null;
 }
 
 /** The soonest moment (epoch ms) after `now` at which one of these chats' live offers runs out; null when none is live. */
-export function nextExpiry(chats: readonly Pick<Chat, 'status' | 'offer'>[], now: number): number | null {
+export function nextExpiry(chats: readonly Pick<ChatDto, 'status' | 'offer'>[], now: number): number | null {
   let soonest: number | null = null;
   for (const chat of chats) {
     const offer = liveOffer(chat, now);

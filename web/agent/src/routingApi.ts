@@ -1,6 +1,6 @@
 /** Calls of the routing API (docs/ROUTING.md): a department's agents, a chat transferred to a department, the assignment settings. */
 import type { RoutingSettingsDto } from '../../../protocol/routing';
-import type { Chat } from './types';
+import type { ChatDto } from '../../../protocol/agent';
 import { request } from './api';
 
 export interface DepartmentMembers {
@@ -20,5 +20,5 @@ export const routingApi = {
       agents?: Array<{ id: number; max_chats: number | null }>;
     },
   ) => request<RoutingSettingsDto>('PUT', '/routing', changes),
-  transferToDepartment: (chatId: number, departmentId: number) => request<Chat>('POST', `/chats/${chatId}/transfer`, { department_id: departmentId }),
+  transferToDepartment: (chatId: number, departmentId: number) => request<ChatDto>('POST', `/chats/${chatId}/transfer`, { department_id: departmentId }),
 };

@@ -8,12 +8,11 @@
  * A `reset` frame before `ready` means the cursor is older than the events the
  * server keeps (retention): nothing is replayed, the app reloads its lists.
  */
-import type { EventType } from '../../../protocol/agent';
+import type { AgentStreamFrame, EventFrame, EventType } from '../../../protocol/agent';
 import { isRecord } from './format';
-import type { StreamFrame, WireFrame } from './types';
 
 /** Every frame type the stream sends (the compiler wants each event name, and no other). */
-const FRAME_TYPES: Record<EventType | WireFrame['type'], true> = {
+const FRAME_TYPES: Record<EventType | AgentStreamFrame['type'], true> = {
   'chat.created': true,
   'chat.updated': true,
   'message.created': true,
@@ -39,11 +38,11 @@ const FRAME_TYPES: Record<EventType | WireFrame['type'], true> = {
  * later, a broken frame) is null and ignored. The one place where wire JSON
  * becomes a typed frame, as decodeEvent is on the server.
  */
-function isWireFrame(value: unknown): value is WireFrame {
+function isWireFrame(value: unknown): value is AgentStreamFrame {
   return isRecord(value) && typeof value.type === 'string' && Object.hasOwn(FRAME_TYPES, value.type) && isRecord(value.data);
 }
 
-export function readFrame(raw: string): WireFrame | null {
+export function readFrame(raw: string): AgentStreamFrame | null {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -56,7 +55,7 @@ export function readFrame(raw: string): WireFrame | null {
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
 export interface StreamHandlers {
-  onFrame: (frame: StreamFrame) => void;
+  onFrame: (frame: EventFrame) => void;
   /** Live from here on; `first` is true once per start(), and again after a refused or expired cursor (load the lists then). */
   onReady: (first: boolean) => void;
   /** The cursor expired (a `reset` frame): what the app shows may be stale; `ready` follows with `first` true. */

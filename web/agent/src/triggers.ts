@@ -4,7 +4,7 @@
  * server checks the rules again and names the first problem.
  */
 import { t } from './i18n';
-import type { WidgetRule, WidgetRules } from './types';
+import type { WidgetRuleDto, WidgetRulesDto } from '../../../protocol/agent';
 
 export interface RuleDraft {
   /** Stable React key (ids can be edited). */
@@ -22,7 +22,7 @@ let nextKey = 1;
 
 const str = (n: number | undefined) => (n === undefined ? '' : String(n));
 
-export function toDrafts(rules: WidgetRules | null | undefined): RuleDraft[] {
+export function toDrafts(rules: WidgetRulesDto | null | undefined): RuleDraft[] {
   return (rules?.rules ?? []).map((r) => ({
     key: nextKey++,
     id: String(r.id),
@@ -49,8 +49,8 @@ function num(value: string): number | undefined {
   return trimmed === '' ? undefined : Number(trimmed);
 }
 
-export function toRule(d: RuleDraft): WidgetRule {
-  const conditions: WidgetRule['conditions'] = {};
+export function toRule(d: RuleDraft): WidgetRuleDto {
+  const conditions: WidgetRuleDto['conditions'] = {};
   const seconds = num(d.seconds);
   if (seconds !== undefined) conditions.seconds_on_page = seconds;
   if (d.contains.trim() !== '') conditions.url_contains = d.contains.trim();
@@ -58,13 +58,13 @@ export function toRule(d: RuleDraft): WidgetRule {
   const visits = num(d.visits);
   if (visits !== undefined) conditions.min_visits = visits;
   const department = num(d.department);
-  const action: WidgetRule['action'] = { type: 'invitation', text: d.text };
+  const action: WidgetRuleDto['action'] = { type: 'invitation', text: d.text };
   if (department !== undefined) action.department_id = department;
   return { id: d.id.trim(), conditions, action };
 }
 
 /** What PUT /settings gets: the rules, or null when there are none. */
-export function toRules(drafts: RuleDraft[]): WidgetRules | null {
+export function toRules(drafts: RuleDraft[]): WidgetRulesDto | null {
   return drafts.length === 0 ? null : { rules: drafts.map(toRule) };
 }
 

@@ -13,7 +13,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError, setUnauthorizedHandler, type FirstRun } from '../api';
 import { LiveProvider } from '../LiveProvider';
 import { navigate, usePath } from '../router';
-import type { Agent } from '../types';
+import type { AgentDto } from '../../../../protocol/agent';
 import { ChooseOwnPasswordPage } from './ChooseOwnPasswordPage';
 import { ConfirmEmailPage } from './ConfirmEmailPage';
 import { FirstRunPage } from './FirstRunPage';
@@ -32,7 +32,7 @@ type Session =
   | { state: 'signedOut'; notice?: string }
   /** Signed in with a one-time password: only choosing one's own is possible (the one typed, when still known). */
   | { state: 'mustChangePassword'; oneTimePassword?: string }
-  | { state: 'signedIn'; me: Agent };
+  | { state: 'signedIn'; me: AgentDto };
 
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'checking' });
@@ -62,11 +62,11 @@ export function App() {
     );
   }, [sessionLost]);
 
-  const signedIn = useCallback((me: Agent) => setSession({ state: 'signedIn', me }), []);
+  const signedIn = useCallback((me: AgentDto) => setSession({ state: 'signedIn', me }), []);
   const mustChangePassword = useCallback((oneTimePassword: string) => setSession({ state: 'mustChangePassword', oneTimePassword }), []);
   // Changes of the signed-in agent (from the stream) never sign a session back in: a sign-out records an
   // agent.updated event that can reach this browser's stream after the sign-out.
-  const setMe = useCallback((me: Agent) => setSession((s) => (s.state === 'signedIn' && s.me.id === me.id ? { state: 'signedIn', me } : s)), []);
+  const setMe = useCallback((me: AgentDto) => setSession((s) => (s.state === 'signedIn' && s.me.id === me.id ? { state: 'signedIn', me } : s)), []);
 
   /** `everywhere`: every session of the person ends (POST /auth/logout-all); a failure is thrown, so the button can say it did not happen. */
   const signOut = useCallback(async (everywhere = false) => {
@@ -137,7 +137,7 @@ export function App() {
  * sign-in with the password generated at the first start (GET /me/first-run
  * says so), else the page that chooses one's own after a one-time password.
  */
-function PasswordGate({ oneTimePassword, onChanged, onSignOut }: { oneTimePassword?: string; onChanged: (me: Agent) => void; onSignOut: () => void }) {
+function PasswordGate({ oneTimePassword, onChanged, onSignOut }: { oneTimePassword?: string; onChanged: (me: AgentDto) => void; onSignOut: () => void }) {
   const [firstRun, setFirstRun] = useState<FirstRun | null | 'none'>(null);
   useEffect(() => {
     api.firstRun().then(

@@ -8,9 +8,9 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorText, type SearchFilters } from '../api';
-import { useApp } from '../context';
+import { useAgents } from '../context';
 import { t, tn } from '../i18n';
-import type { ChannelRef, ChatMatch, ChatSearchHit, ChatStatus, Department } from '../types';
+import type { ChannelRefDto, ChatDto, ChatMatchDto, ChatSearchHitDto, DepartmentDto } from '../../../../protocol/agent';
 import { ChatList } from './ChatList';
 
 const PAGE = 100;
@@ -18,7 +18,7 @@ const TYPING_PAUSE_MS = 300;
 
 interface Form {
   q: string;
-  status: ChatStatus | '';
+  status: ChatDto['status'] | '';
   rating: SearchFilters['rating'] | '';
   from: string;
   to: string;
@@ -49,18 +49,18 @@ function filtersOf(form: Form): SearchFilters {
 }
 
 export function Archive() {
-  const { agents } = useApp();
+  const { agents } = useAgents();
   const [form, setForm] = useState<Form>(EMPTY);
   const [filters, setFilters] = useState<SearchFilters>(() => filtersOf(EMPTY));
-  const [hits, setHits] = useState<ChatSearchHit[]>([]);
+  const [hits, setHits] = useState<ChatSearchHitDto[]>([]);
   // The filters the list on screen answers. Until a new search's answer arrives the list still shows the last one's rows,
   // so it is labelled and marked by these, never by the words just typed (they have no match excerpt yet).
   const [shown, setShown] = useState<SearchFilters | null>(null);
   const [more, setMore] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [departments, setDepartments] = useState<Department[]>([]);
-  const [channels, setChannels] = useState<ChannelRef[]>([]);
+  const [departments, setDepartments] = useState<DepartmentDto[]>([]);
+  const [channels, setChannels] = useState<ChannelRefDto[]>([]);
   const round = useRef(0);
 
   useEffect(() => {
@@ -101,7 +101,7 @@ export function Archive() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- a new search when the filters change, not when load's closure does
   }, [filters]);
 
-  const matches = useMemo(() => Object.fromEntries(hits.map((h) => [h.id, h.match])) as Record<number, ChatMatch | null>, [hits]);
+  const matches = useMemo(() => Object.fromEntries(hits.map((h) => [h.id, h.match])) as Record<number, ChatMatchDto | null>, [hits]);
   const set = (key: keyof Form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
   const searching = Boolean(shown?.q);
   const newSearch = busy && shown !== filters;

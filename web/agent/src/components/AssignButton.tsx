@@ -5,12 +5,13 @@
 import { useState } from 'react';
 import { api, errorText } from '../api';
 import { mayActOnChat } from '../chatRights';
-import { useApp } from '../context';
+import { useSession, useInbox } from '../context';
 import { t } from '../i18n';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 
-export function AssignButton({ chat }: { chat: Chat }) {
-  const { dispatch, me } = useApp();
+export function AssignButton({ chat }: { chat: ChatDto }) {
+  const { me } = useSession();
+  const { dispatch } = useInbox();
   const [state, setState] = useState<{ busy: boolean; done: boolean; error: string | null }>({ busy: false, done: false, error: null });
   const assign = async () => {
     setState({ busy: true, done: false, error: null });

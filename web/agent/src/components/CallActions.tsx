@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
 import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
-import type { Call } from '../types';
+import type { CallDto } from '../../../../protocol/agent';
 
 const ACTIONS: ReadonlyArray<readonly [string, TextKey]> = [
   ['agent_connected', 'pages.calls.agentConnected'],
@@ -11,7 +11,7 @@ const ACTIONS: ReadonlyArray<readonly [string, TextKey]> = [
   ['end', 'pages.calls.endCall'],
 ];
 
-export function CallActions({ call, onChanged }: { call: Call; onChanged: (call: Call) => void }) {
+export function CallActions({ call, onChanged }: { call: CallDto; onChanged: (call: CallDto) => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [failing, setFailing] = useState(false);

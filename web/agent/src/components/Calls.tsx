@@ -5,14 +5,13 @@
  */
 import { useEffect, useRef } from 'react';
 import { api } from '../api';
-import { useApp, useOnResync } from '../context';
-import { dateTime, isRecord, safeHref } from '../format';
+import { useInbox } from '../context';
+import { dateTime, safeHref } from '../format';
 import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import { Link } from '../router';
-import type { Call } from '../types';
 import { CallActions } from './CallActions';
-import { useList } from './useList';
+import { useLiveList } from './useList';
 
 const LABEL: Record<string, TextKey> = {
   start: 'pages.calls.requested',
@@ -43,9 +42,9 @@ function CallsHelp({ open }: { open: boolean }) {
 }
 
 export function Calls() {
-  const { onFrame, clearBadge } = useApp();
-  const list = useList<Call>(() => api.calls());
-  const { upsert, reload } = list;
+  const { clearBadge } = useInbox();
+  const list = useLiveList('calls', () => api.calls());
+  const { upsert } = list;
 
   const wanted = Number(new URLSearchParams(location.search).get('call')) || null;
   const marked = useRef<HTMLLIElement>(null);
@@ -55,25 +54,12 @@ export function Calls() {
   }, [found]);
 
   useEffect(() => clearBadge('calls'), [clearBadge]);
-  useOnResync(reload);
-  useEffect(
-    () =>
-      onFrame((frame) => {
-        if (frame.type !== 'call.updated' || !isRecord(frame.data.call)) return;
-        const call = frame.data.call;
-        if (typeof call.id === 'number') upsert(call);
-        clearBadge('calls');
-      }),
-    [onFrame, upsert, clearBadge],
-  );
 
   return (
     <section className="page" aria-labelledby="calls-title">
       <h1 id="calls-title">{t('pages.calls.title')}</h1>
       <CallsHelp open={!list.loading && list.items.length === 0} />
-      {list.missing ? (
-        <p className="page-note">{t('pages.calls.missing')}</p>
-      ) : list.error ? (
+      {list.error ? (
         <p className="error" role="alert">
           {list.error}
         </p>

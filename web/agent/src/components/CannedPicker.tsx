@@ -9,7 +9,7 @@
 import { useEffect, useId, useState, type KeyboardEvent, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import { insertCanned, loadCannedResponses, matchCanned, slashQueryAt } from '../canned';
 import { t, tn } from '../i18n';
-import type { CannedResponse } from '../types';
+import type { CannedResponseDto } from '../../../../protocol/agent';
 
 export interface CannedPicker {
   /** Handles the key when the list is open; true = handled (the composer must not act on it). */
@@ -22,7 +22,7 @@ export interface CannedPicker {
 
 export function useCannedPicker(textarea: RefObject<HTMLTextAreaElement | null>, text: string, onText: (text: string) => void): CannedPicker {
   const listId = useId();
-  const [all, setAll] = useState<CannedResponse[] | null>(null);
+  const [all, setAll] = useState<CannedResponseDto[] | null>(null);
   const [caret, setCaret] = useState(0);
   const [dismissed, setDismissed] = useState<number | null>(null);
   const [active, setActive] = useState(0);
@@ -48,7 +48,7 @@ export function useCannedPicker(textarea: RefObject<HTMLTextAreaElement | null>,
     if (activeId) document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
   }, [activeId]);
 
-  const choose = (response: CannedResponse) => {
+  const choose = (response: CannedResponseDto) => {
     if (!at) return;
     const next = insertCanned(text, at, response);
     onText(next.text);

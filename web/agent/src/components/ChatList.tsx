@@ -6,13 +6,13 @@
  * excerpt with the match highlighted. Only the rows in view are rendered
  * (WindowedList), so long lists scroll smoothly.
  */
-import { useApp } from '../context';
+import { useInbox } from '../context';
 import { chatTitle, dateTime, time } from '../format';
 import { dir, t, tn } from '../i18n';
 import { previewOf, previewText } from '../inbox';
 import { liveOffer, nextExpiry } from '../offers';
 import { Link } from '../router';
-import type { Chat, ChatMatch } from '../types';
+import type { ChatDto, ChatMatchDto } from '../../../../protocol/agent';
 import { Highlighted } from './Highlighted';
 import { OfferMark } from './OfferMark';
 import { ReplyButton } from './ReplyButton';
@@ -20,12 +20,12 @@ import { useRerenderAt } from './useTimeLeft';
 import { WindowedList } from './WindowedList';
 
 interface Props {
-  chats: Chat[];
+  chats: ChatDto[];
   openId: number | null;
   empty: string;
   label: string;
   /** Search results: why each chat matched. */
-  matches?: Record<number, ChatMatch | null>;
+  matches?: Record<number, ChatMatchDto | null>;
   /** Finished chats: the date, not only the time. */
   withDate?: boolean;
 }
@@ -41,14 +41,14 @@ function when(ms: number, withDate: boolean | undefined): string {
 }
 
 export function ChatList({ chats, openId, empty, label, matches, withDate }: Props) {
-  const { inbox } = useApp();
+  const { inbox } = useInbox();
   // The row's room beside its Reply button is at its end: the left when the page runs right to left (styles.css gives it on the right).
   const rowPadding = dir() === 'rtl' ? { paddingRight: 0, paddingLeft: 8 } : {};
   // Rows keep the offer's line only while some offer is live: when the last one runs out, they shrink back.
   const now = Date.now();
   useRerenderAt(nextExpiry(chats, now));
   if (chats.length === 0) return <p className="muted pad">{empty}</p>;
-  const offered = (chat: Chat) => liveOffer(chat, now) !== null;
+  const offered = (chat: ChatDto) => liveOffer(chat, now) !== null;
   const rowHeight = chats.some(offered) ? ROW_WITH_OFFER : ROW;
   return (
     <WindowedList

@@ -10,7 +10,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
 import { t } from '../i18n';
-import type { Agent } from '../types';
+import type { AgentDto } from '../../../../protocol/agent';
 
 export function ChooseOwnPasswordPage({
   oneTimePassword,
@@ -19,7 +19,7 @@ export function ChooseOwnPasswordPage({
 }: {
   /** The one-time password of this sign-in, when the app still has it. */
   oneTimePassword?: string;
-  onChanged: (me: Agent) => void;
+  onChanged: (me: AgentDto) => void;
   onSignOut: () => void;
 }) {
   const [current, setCurrent] = useState('');

@@ -12,17 +12,17 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { api, errorText } from '../api';
 import { MESSAGE_LIMIT } from '../canned';
-import { useApp } from '../context';
+import { useInbox } from '../context';
 import { fileSize } from '../format';
 import { formatNumber, t } from '../i18n';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { WIDGET_UPLOAD_MAX_BYTES } from '../../../../protocol/widget';
 import { useCannedPicker } from './CannedPicker';
 
 const TYPING_IDLE_MS = 4000;
 
-export function Composer({ chat, notesOnly = false }: { chat: Chat; notesOnly?: boolean }) {
-  const { dispatch } = useApp();
+export function Composer({ chat, notesOnly = false }: { chat: ChatDto; notesOnly?: boolean }) {
+  const { dispatch } = useInbox();
   const [text, setText] = useState('');
   const [noteChosen, setNote] = useState(false);
   const note = noteChosen || notesOnly;

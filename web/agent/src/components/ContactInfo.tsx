@@ -8,7 +8,7 @@
 import { str } from '../format';
 import { language, t } from '../i18n';
 import type { TextKey } from '../i18n/en';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { Field } from './Field';
 
 /** Each field: its key in the answer, its row label, and the word naming it inside a sentence ("Same as the visitor's name"). */
@@ -19,7 +19,7 @@ const FIELDS: ReadonlyArray<readonly ['name' | 'email' | 'phone' | 'description'
   ['description', 'workspace.visitor.about', 'workspace.contact.about'],
 ];
 
-export function ContactInfo({ contact, visitor }: { contact: Record<string, unknown>; visitor: Chat['visitor'] }) {
+export function ContactInfo({ contact, visitor }: { contact: Record<string, unknown>; visitor: ChatDto['visitor'] }) {
   const given = FIELDS.map(([key, label, word]) => ({
     label: t(label),
     word: t(word),

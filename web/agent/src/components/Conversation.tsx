@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
-import { useApp } from '../context';
+import { useSession, useInbox, useAgents } from '../context';
 import { mayActOnChat } from '../chatRights';
 import { t } from '../i18n';
 import { Composer } from './Composer';
@@ -16,7 +16,9 @@ import { OfferBar } from './OfferBar';
 import { VisitorPanel } from './VisitorPanel';
 
 export function Conversation({ chatId }: { chatId: number }) {
-  const { inbox, dispatch, setOpenChat, resyncs, me, agents } = useApp();
+  const { me } = useSession();
+  const { inbox, dispatch, setOpenChat, resyncs } = useInbox();
+  const { agents } = useAgents();
   const [error, setError] = useState<string | null>(null);
   const chat = inbox.chats[chatId];
   const messages = inbox.messages[chatId];

@@ -5,13 +5,13 @@
  * holder and admins).
  */
 import { useState } from 'react';
-import { useApp } from '../context';
+import { useSession, useAgents } from '../context';
 import { mayActOnChat } from '../chatRights';
 import { useDepartmentName, languageName } from '../departments';
 import { chatTitle } from '../format';
 import { dir, t } from '../i18n';
 import { Link } from '../router';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { FinishForm } from './FinishForm';
 import { Phrase } from './Phrase';
 import { RatingBadge } from './RatingBadge';
@@ -20,8 +20,9 @@ import { TransferMenu } from './TransferMenu';
 
 const STATE = { pending: 'workspace.state.pending', active: 'workspace.state.active', finished: 'workspace.state.finished' } as const;
 
-export function ConversationHeader({ chat }: { chat: Chat }) {
-  const { agents, me } = useApp();
+export function ConversationHeader({ chat }: { chat: ChatDto }) {
+  const { me } = useSession();
+  const { agents } = useAgents();
   const mine = mayActOnChat(me, chat);
   const [finishing, setFinishing] = useState(false);
   const owner = chat.accepted_by !== null ? agents[chat.accepted_by]?.name : undefined;

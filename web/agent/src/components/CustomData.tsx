@@ -4,11 +4,11 @@
  * above the field, key in bold before a colon, content as text, link opened
  * in a new tab. With Safe URL set, links to other domains are hidden.
  */
-import { useApp } from '../context';
+import { useSession } from '../context';
 import { allowedBySafeUrl, isRecord, safeHref, str } from '../format';
 
 export function CustomData({ fields, heading }: { fields: unknown[]; heading: string }) {
-  const { safeUrl } = useApp();
+  const { safeUrl } = useSession();
   const items = fields.filter(isRecord);
   if (items.length === 0) return null;
   return (

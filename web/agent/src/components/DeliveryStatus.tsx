@@ -1,9 +1,9 @@
 /** The delivery of an agent message to the customer's endpoint: sending, delivered, or failed with the reason. */
 import { deliveryFailureText } from '../deliveryText';
 import { t } from '../i18n';
-import type { Delivery } from '../types';
+import type { MessageDto } from '../../../../protocol/agent';
 
-export function DeliveryStatus({ delivery }: { delivery: Delivery }) {
+export function DeliveryStatus({ delivery }: { delivery: NonNullable<MessageDto['delivery']> }) {
   if (delivery.status === 'failed') {
     return (
       <p className="delivery delivery-failed" data-delivery="failed">

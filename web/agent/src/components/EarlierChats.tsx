@@ -9,13 +9,13 @@ import { dateTime } from '../format';
 import { t } from '../i18n';
 import { previewOf, previewText } from '../inbox';
 import { Link } from '../router';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 
 const SHOWN = 20;
 const STATUS = { pending: 'workspace.earlier.pending', active: 'workspace.earlier.active', finished: 'workspace.earlier.finished' } as const;
 
-export function EarlierChats({ chat }: { chat: Chat }) {
-  const [others, setOthers] = useState<Chat[] | null>(null);
+export function EarlierChats({ chat }: { chat: ChatDto }) {
+  const [others, setOthers] = useState<ChatDto[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const visitorId = chat.visitor.id;
   const chatId = chat.id;

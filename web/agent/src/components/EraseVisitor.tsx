@@ -8,13 +8,13 @@
  */
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
-import { useApp } from '../context';
+import { useSession } from '../context';
 import { t, tn } from '../i18n';
-import type { Erasure } from '../types';
+import type { ErasureDto } from '../../../../protocol/agent';
 
 const WHAT_GOES = ['workspace.erase.goesDetails', 'workspace.erase.goesChats', 'workspace.erase.goesCalls', 'workspace.erase.goesDeliveries'] as const;
 
-function progressText(e: Erasure): string {
+function progressText(e: ErasureDto): string {
   if (e.status === 'done')
     return t('workspace.erase.done', {
       chats: tn('workspace.erase.chats', e.chats_total),
@@ -28,9 +28,9 @@ function progressText(e: Erasure): string {
 }
 
 export function EraseVisitor({ visitorId, visitorNumber }: { visitorId: number; visitorNumber: number }) {
-  const { me } = useApp();
+  const { me } = useSession();
   const [asking, setAsking] = useState(false);
-  const [erasure, setErasure] = useState<Erasure | null>(null);
+  const [erasure, setErasure] = useState<ErasureDto | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {

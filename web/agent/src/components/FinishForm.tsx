@@ -1,12 +1,13 @@
 /** Finish a chat (POST /chats/:id/finish), optionally blacklisting the visitor. */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
-import { useApp } from '../context';
+import { useInbox, useNotices } from '../context';
 import { t } from '../i18n';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 
-export function FinishForm({ chat, onDone }: { chat: Chat; onDone: () => void }) {
-  const { dispatch, announce } = useApp();
+export function FinishForm({ chat, onDone }: { chat: ChatDto; onDone: () => void }) {
+  const { dispatch } = useInbox();
+  const { announce } = useNotices();
   const [blacklist, setBlacklist] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -8,24 +8,25 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../api';
-import { useApp } from '../context';
+import { useSession, useNotices } from '../context';
 import { t, tn } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import { Link, usePath } from '../router';
-import type { Guide } from '../types';
+import type { GuideDto } from '../../../../protocol/agent';
 
 const REFRESH_MS = 10_000;
 
-const STEPS: Record<Guide['steps'][number]['id'], { title: TextKey; todo: TextKey; done: TextKey }> = {
+const STEPS: Record<GuideDto['steps'][number]['id'], { title: TextKey; todo: TextKey; done: TextKey }> = {
   channel: { title: 'pages.guide.channelTitle', todo: 'pages.guide.channelTodo', done: 'pages.guide.channelDone' },
   snippet: { title: 'pages.guide.snippetTitle', todo: 'pages.guide.snippetTodo', done: 'pages.guide.snippetDone' },
   online: { title: 'pages.guide.goOnline', todo: 'pages.guide.onlineTodo', done: 'pages.guide.onlineDone' },
 };
 
 export function FirstRunGuide() {
-  const { me, setMe, toast } = useApp();
+  const { me, setMe } = useSession();
+  const { toast } = useNotices();
   const path = usePath();
-  const [guide, setGuide] = useState<Guide | null>(null);
+  const [guide, setGuide] = useState<GuideDto | null>(null);
 
   const load = useCallback(() => {
     api.guide().then(setGuide, () => {});

@@ -11,7 +11,7 @@ import { useState, type FormEvent } from 'react';
 import { api, errorText, type FirstRun } from '../api';
 import { setAccountName } from '../accountName';
 import { t } from '../i18n';
-import type { Agent } from '../types';
+import type { AgentDto } from '../../../../protocol/agent';
 
 export function FirstRunPage({
   state,
@@ -21,7 +21,7 @@ export function FirstRunPage({
 }: {
   state: FirstRun;
   generatedPassword?: string;
-  onDone: (me: Agent) => void;
+  onDone: (me: AgentDto) => void;
   onSignOut: () => void;
 }) {
   const placeholder = state.email.endsWith('.localdomain');

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { useAccountName } from '../accountName';
 import { attentionCount, chatsWithStatus } from '../inbox';
-import { useApp } from '../context';
+import { useSession, useInbox } from '../context';
 import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
 import { Link, type Route } from '../router';
@@ -22,7 +22,8 @@ const STREAM_LABEL: Record<'connecting' | 'live' | 'reconnecting' | 'closed', Te
 };
 
 export function Header({ route }: { route: Route }) {
-  const { me, inbox, stream, badges, signOut } = useApp();
+  const { me, signOut } = useSession();
+  const { inbox, stream, badges } = useInbox();
   const pending = chatsWithStatus(inbox, 'pending').length;
   const attention = attentionCount(inbox);
   const current = (match: boolean) => (match ? 'page' : undefined);

@@ -1,5 +1,5 @@
 /** The three live lists of the inbox: waiting (pending) chats, my chats, every active chat. */
-import { useApp } from '../context';
+import { useSession, useInbox } from '../context';
 import { t } from '../i18n';
 import { chatsWithStatus } from '../inbox';
 import { Link } from '../router';
@@ -8,7 +8,8 @@ import { ChatList } from './ChatList';
 export type InboxTab = 'pending' | 'mine' | 'active';
 
 export function InboxLists({ tab, openId }: { tab: InboxTab; openId: number | null }) {
-  const { inbox, me, loaded } = useApp();
+  const { me } = useSession();
+  const { inbox, loaded } = useInbox();
   const pending = chatsWithStatus(inbox, 'pending');
   const active = chatsWithStatus(inbox, 'active');
   // The chats this agent holds: one transferred away leaves the list, one transferred here joins it.

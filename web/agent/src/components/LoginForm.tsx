@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../api';
 import { t } from '../i18n';
-import type { Agent } from '../types';
+import type { AgentDto } from '../../../../protocol/agent';
 
 export function LoginForm({
   notice,
@@ -14,7 +14,7 @@ export function LoginForm({
   onMustChangePassword,
 }: {
   notice?: string;
-  onSignedIn: (agent: Agent) => void;
+  onSignedIn: (agent: AgentDto) => void;
   /** Signed in with a one-time password (the one typed): the person must choose their own first. */
   onMustChangePassword: (oneTimePassword: string) => void;
 }) {

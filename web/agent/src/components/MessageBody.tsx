@@ -7,14 +7,14 @@
  */
 import { fileSize, safeHref, safeImage } from '../format';
 import { t } from '../i18n';
-import type { Message } from '../types';
+import type { MessageDto } from '../../../../protocol/agent';
 import { LinkedText } from './LinkedText';
 
 function Caption({ text }: { text?: string }) {
   return text ? <LinkedText text={text} /> : null;
 }
 
-function FileLink({ href, message, label }: { href: string; message: Message; label: string }) {
+function FileLink({ href, message, label }: { href: string; message: MessageDto; label: string }) {
   const name = message.file_name || label;
   const size = fileSize(message.file_size);
   return (
@@ -25,7 +25,7 @@ function FileLink({ href, message, label }: { href: string; message: Message; la
   );
 }
 
-export function MessageBody({ message: m }: { message: Message }) {
+export function MessageBody({ message: m }: { message: MessageDto }) {
   if (m.file_removed) {
     const size = fileSize(m.file_size);
     const name = m.file_name || t('workspace.media.file');

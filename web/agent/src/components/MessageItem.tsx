@@ -3,15 +3,15 @@
  * delivery status. Private notes look different and say who sees them. The
  * author's name is isolated (<bdi>): a right-to-left name moves nothing around it.
  */
-import { useApp } from '../context';
+import { useAgents } from '../context';
 import { time, visitorName } from '../format';
 import { t } from '../i18n';
-import type { Chat, Message } from '../types';
+import type { ChatDto, MessageDto } from '../../../../protocol/agent';
 import { DeliveryStatus } from './DeliveryStatus';
 import { MessageBody } from './MessageBody';
 
-export function MessageItem({ message, chat }: { message: Message; chat: Chat }) {
-  const { agents } = useApp();
+export function MessageItem({ message, chat }: { message: MessageDto; chat: ChatDto }) {
+  const { agents } = useAgents();
   const author =
     message.author === 'visitor'
       ? visitorName(chat.visitor)

@@ -4,10 +4,10 @@
  */
 import { useEffect, useRef } from 'react';
 import { t } from '../i18n';
-import type { Chat, Message } from '../types';
+import type { ChatDto, MessageDto } from '../../../../protocol/agent';
 import { MessageItem } from './MessageItem';
 
-export function MessageList({ messages, chat }: { messages: Message[]; chat: Chat }) {
+export function MessageList({ messages, chat }: { messages: MessageDto[]; chat: ChatDto }) {
   const box = useRef<HTMLDivElement>(null);
   const last = messages.length > 0 ? messages[messages.length - 1] : null;
   const lastId = last?.id ?? 0;

@@ -10,10 +10,10 @@
  */
 import { useState } from 'react';
 import { api } from '../api';
-import { useApp } from '../context';
+import { useSession, useInbox, useNotices } from '../context';
 import { t } from '../i18n';
 import { declineRefusal, pendingOffer, timeLeft, timeLeftWords } from '../offers';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { Phrase } from './Phrase';
 import { ReplyButton } from './ReplyButton';
 import { useTimeLeft } from './useTimeLeft';
@@ -25,8 +25,10 @@ interface Note {
   attempt: number;
 }
 
-export function OfferBar({ chat }: { chat: Chat }) {
-  const { me, dispatch, announce } = useApp();
+export function OfferBar({ chat }: { chat: ChatDto }) {
+  const { me } = useSession();
+  const { dispatch } = useInbox();
+  const { announce } = useNotices();
   const offer = pendingOffer(chat);
   const left = useTimeLeft(offer?.expires_at ?? null);
   const [busy, setBusy] = useState(false);

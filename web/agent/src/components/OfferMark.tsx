@@ -4,15 +4,16 @@
  * is; "Offered to Ben" for the others; nothing once it runs out or the chat
  * stops waiting. Follows the inbox state, which chat.offered frames move.
  */
-import { useApp } from '../context';
+import { useSession, useAgents } from '../context';
 import { t } from '../i18n';
 import { pendingOffer, timeLeft, timeLeftWords } from '../offers';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { Phrase } from './Phrase';
 import { useTimeLeft } from './useTimeLeft';
 
-export function OfferMark({ chat }: { chat: Chat }) {
-  const { me, agents } = useApp();
+export function OfferMark({ chat }: { chat: ChatDto }) {
+  const { me } = useSession();
+  const { agents } = useAgents();
   const offer = pendingOffer(chat);
   const left = useTimeLeft(offer?.expires_at ?? null);
   if (!offer || left <= 0) return null;

@@ -5,13 +5,13 @@
  */
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
-import { useApp, useOnResync } from '../context';
-import { dateTime, isRecord, str } from '../format';
+import { useAgents, useInbox } from '../context';
+import { dateTime, str } from '../format';
 import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
-import type { OfflineMessage } from '../types';
+import type { OfflineMessageDto } from '../../../../protocol/agent';
 import { LinkedText } from './LinkedText';
-import { useList } from './useList';
+import { useLiveList } from './useList';
 
 type Filter = 'open' | 'handled' | 'all';
 const FILTERS: Array<[Filter, TextKey]> = [
@@ -26,7 +26,7 @@ const EMPTY: Record<Filter, TextKey> = {
   all: 'pages.offline.emptyAll',
 };
 
-function HandledButton({ m, onChanged }: { m: OfflineMessage; onChanged: (m: OfflineMessage) => void }) {
+function HandledButton({ m, onChanged }: { m: OfflineMessageDto; onChanged: (m: OfflineMessageDto) => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const handled = m.handled_at != null;
@@ -56,27 +56,16 @@ function HandledButton({ m, onChanged }: { m: OfflineMessage; onChanged: (m: Off
 }
 
 export function OfflineMessages() {
-  const { onFrame, clearBadge, agents } = useApp();
+  const { clearBadge } = useInbox();
+  const { agents } = useAgents();
   const [filter, setFilter] = useState<Filter>('open');
-  const list = useList<OfflineMessage>(() => api.offlineMessages({}, handledOf(filter)));
+  const list = useLiveList('offline', () => api.offlineMessages({}, handledOf(filter)));
   const { upsert, reload } = list;
   const wanted = handledOf(filter);
   // A message marked (here or live) leaves a list it no longer belongs to.
   const shown = list.items.filter((m) => wanted === undefined || (m.handled_at != null) === wanted);
 
   useEffect(() => clearBadge('offline'), [clearBadge]);
-  useOnResync(reload);
-  useEffect(
-    () =>
-      onFrame((frame) => {
-        // A new message, or one another agent marked handled or not handled: shown as it is now.
-        if (frame.type !== 'offline_message.created' && frame.type !== 'offline_message.updated') return;
-        const item: Record<string, unknown> = isRecord(frame.data.offline_message) ? frame.data.offline_message : frame.data;
-        if (typeof item.id === 'number' || typeof item.id === 'string') upsert(item as unknown as OfflineMessage);
-        if (frame.type === 'offline_message.created') clearBadge('offline');
-      }),
-    [onFrame, upsert, clearBadge],
-  );
 
   return (
     <section className="page" aria-labelledby="offline-title">
@@ -98,9 +87,7 @@ export function OfflineMessages() {
           </button>
         ))}
       </div>
-      {list.missing ? (
-        <p className="page-note">{t('pages.offline.missing')}</p>
-      ) : list.error ? (
+      {list.error ? (
         <p className="error" role="alert">
           {list.error}
         </p>

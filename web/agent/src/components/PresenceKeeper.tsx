@@ -12,13 +12,14 @@
 import { useEffect } from 'react';
 import { configureAlerts, followInbox, stopAllRinging } from '../alerts';
 import { api } from '../api';
-import { useApp } from '../context';
+import { useSession, useInbox } from '../context';
 import { chatsWithStatus } from '../inbox';
 import { watchIdle } from '../idle';
 import { reportTabVisibility } from '../tabVisibility';
 
 export function PresenceKeeper() {
-  const { me, setMe, inbox, loaded } = useApp();
+  const { me, setMe } = useSession();
+  const { inbox, loaded } = useInbox();
 
   useEffect(() => {
     let alive = true;

@@ -1,14 +1,15 @@
 /** Reply = accept a waiting chat (POST /chats/:id/accept); a 409 means another agent was faster. The offer bar labels it Accept. */
 import { useState } from 'react';
 import { api, ApiError, errorText } from '../api';
-import { useApp } from '../context';
+import { useInbox, useNotices } from '../context';
 import { chatTitle } from '../format';
 import { t } from '../i18n';
 import { navigate } from '../router';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 
-export function ReplyButton({ chat, className, label }: { chat: Chat; className?: string; label?: string }) {
-  const { dispatch, toast } = useApp();
+export function ReplyButton({ chat, className, label }: { chat: ChatDto; className?: string; label?: string }) {
+  const { dispatch } = useInbox();
+  const { toast } = useNotices();
   const [busy, setBusy] = useState(false);
   const reply = async () => {
     setBusy(true);

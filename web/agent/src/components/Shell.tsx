@@ -1,6 +1,6 @@
 /** The signed-in frame: a header (navigation, status, alerts, sign-out) and the screen the path names (Reports loaded on demand). */
 import { lazy, Suspense } from 'react';
-import { useApp } from '../context';
+import { useSession } from '../context';
 import { parseRoute, usePath } from '../router';
 import { AdminPage } from './admin/AdminPage';
 import { Archive } from './Archive';
@@ -18,7 +18,7 @@ import { Workspace } from './Workspace';
 const ReportsPage = lazy(() => import('./reports/ReportsPage'));
 
 export function Shell() {
-  const { me } = useApp();
+  const { me } = useSession();
   const route = parseRoute(usePath());
   return (
     <div className="app">

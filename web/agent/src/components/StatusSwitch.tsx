@@ -1,15 +1,17 @@
 /** Online / away / offline for the signed-in agent (PUT /api/v1/me/status); online makes the agent's channels available. */
 import { useState } from 'react';
 import { api, errorText } from '../api';
-import { useApp } from '../context';
+import { useSession, useNotices } from '../context';
 import { t } from '../i18n';
 import type { TextKey } from '../i18n/en';
+import type {} from '../../../../protocol/agent';
 import type { AgentStatus } from '../types';
 
 const ANNOUNCED: Record<AgentStatus, TextKey> = { online: 'pages.status.nowOnline', away: 'pages.status.nowAway', offline: 'pages.status.nowOffline' };
 
 export function StatusSwitch() {
-  const { me, setMe, announce } = useApp();
+  const { me, setMe } = useSession();
+  const { announce } = useNotices();
   const [busy, setBusy] = useState(false);
   const change = async (status: AgentStatus) => {
     setBusy(true);

@@ -8,10 +8,10 @@
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../api';
 import { mayActOnChat } from '../chatRights';
-import { useApp } from '../context';
+import { useSession, useInbox, useAgents, useNotices } from '../context';
 import { dir, t } from '../i18n';
 import { routingApi } from '../routingApi';
-import type { Agent, Chat, Department } from '../types';
+import type { AgentDto, ChatDto, DepartmentDto } from '../../../../protocol/agent';
 
 const ORDER = { online: 0, away: 1, offline: 2 } as const;
 /**
@@ -24,23 +24,26 @@ const RTL_ROW = { textAlign: 'right' } as const;
 const STATUS = { online: 'workspace.transfer.online', away: 'workspace.transfer.away', offline: 'workspace.transfer.offline' } as const;
 
 /** Who the chat can go to: active agents other than its holder, online first, then by name. */
-export function transferTargets(agents: Record<number, Agent>, chat: Chat): Agent[] {
+export function transferTargets(agents: Record<number, AgentDto>, chat: ChatDto): AgentDto[] {
   return Object.values(agents)
     .filter((a) => a.active && a.id !== chat.accepted_by)
     .sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.name.localeCompare(b.name));
 }
 
 /** The holder and administrators may move an active chat; anyone who sees a waiting one may (chatRights.ts). */
-export function mayTransfer(me: Agent, chat: Chat): boolean {
+export function mayTransfer(me: AgentDto, chat: ChatDto): boolean {
   return chat.status !== 'finished' && mayActOnChat(me, chat);
 }
 
-export function TransferMenu({ chat }: { chat: Chat }) {
-  const { me, agents, dispatch, announce } = useApp();
+export function TransferMenu({ chat }: { chat: ChatDto }) {
+  const { me } = useSession();
+  const { dispatch } = useInbox();
+  const { agents } = useAgents();
+  const { announce } = useNotices();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [departments, setDepartments] = useState<Department[]>([]);
+  const [departments, setDepartments] = useState<DepartmentDto[]>([]);
   useEffect(() => {
     if (open) api.departments().then(setDepartments, () => setDepartments([]));
   }, [open]);
@@ -49,7 +52,7 @@ export function TransferMenu({ chat }: { chat: Chat }) {
   const panelId = `transfer-${chat.id}`;
   const rtl = dir() === 'rtl';
 
-  const transfer = async (agent: Agent) => {
+  const transfer = async (agent: AgentDto) => {
     setBusy(true);
     setError(null);
     try {
@@ -63,7 +66,7 @@ export function TransferMenu({ chat }: { chat: Chat }) {
     }
   };
 
-  const toDepartment = async (d: Department) => {
+  const toDepartment = async (d: DepartmentDto) => {
     setBusy(true);
     setError(null);
     try {

@@ -16,7 +16,7 @@ import { useState } from 'react';
 import { languageName, useDepartmentName } from '../departments';
 import { str, isRecord, safeHref, visitorName } from '../format';
 import { formatNumber, t } from '../i18n';
-import type { Chat } from '../types';
+import type { ChatDto } from '../../../../protocol/agent';
 import { AssignButton } from './AssignButton';
 import { Avatar } from './Avatar';
 import { ContactInfo } from './ContactInfo';
@@ -30,7 +30,7 @@ import { VisitorVisit } from './VisitorVisit';
 
 const atPhoneWidth = (): boolean => window.matchMedia('(max-width: 760px)').matches;
 
-export function VisitorPanel({ chat }: { chat: Chat }) {
+export function VisitorPanel({ chat }: { chat: ChatDto }) {
   const v = chat.visitor;
   const [folded] = useState(atPhoneWidth);
   const contact = isRecord(chat.contact_info) ? chat.contact_info : {};

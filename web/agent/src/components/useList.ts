@@ -1,18 +1,18 @@
 /**
- * Loads a list from the API and keeps it: items, error, whether the endpoint
- * exists on this server (screens degrade gracefully while one is missing),
- * reload, and an upsert for items that arrive live. An item that arrives live
+ * Loads a list from the API and keeps it: items, error, reload, and an
+ * upsert for items that arrive live (useLiveList feeds it the stream's). An item that arrives live
  * while the list is loading is applied again on top of the loaded list: the
  * answer may have been read before that item was written.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorText, isMissingRoute } from '../api';
+import { errorText } from '../api';
+import { useInbox, useOnResync, type LiveItemOf } from '../context';
+import type { LiveList } from '../frames';
 
 export interface ListState<T> {
   items: T[];
   loading: boolean;
   error: string | null;
-  missing: boolean;
   reload: () => void;
   upsert: (item: T) => void;
   setItems: (update: (items: T[]) => T[]) => void;
@@ -22,7 +22,6 @@ export function useList<T extends { id: number | string }>(load: () => Promise<T
   const [items, setItems] = useState<T[]>([]);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
-  const [missing, setMissing] = useState(false);
   const [round, setRound] = useState(0);
   // Items upserted while a load is on its way; null while no load is.
   const arrivedWhileLoading = useRef<T[] | null>([]);
@@ -38,13 +37,11 @@ export function useList<T extends { id: number | string }>(load: () => Promise<T
         arrivedWhileLoading.current = null;
         setItems(arrived.reduce(upsertInto, Array.isArray(list) ? list : []));
         setError(null);
-        setMissing(false);
         setLoading(false);
       },
       (err: unknown) => {
         if (cancelled) return;
         arrivedWhileLoading.current = null;
-        setMissing(isMissingRoute(err));
         setError(errorText(err));
         setLoading(false);
       },
@@ -61,10 +58,24 @@ export function useList<T extends { id: number | string }>(load: () => Promise<T
     arrivedWhileLoading.current?.push(item);
     setItems((list) => upsertInto(list, item));
   }, []);
-  return { items, loading, error, missing, reload, upsert, setItems };
+  return { items, loading, error, reload, upsert, setItems };
 }
 
 /** The list with `item` in place of the one with its id, or first when new. */
 function upsertInto<T extends { id: number | string }>(list: T[], item: T): T[] {
   return list.some((x) => x.id === item.id) ? list.map((x) => (x.id === item.id ? item : x)) : [item, ...list];
+}
+
+/**
+ * A list the stream keeps live (calls, offline messages): loaded from the API,
+ * every item frames bring (frames.ts: the `live` effect) put in place, and
+ * loaded again after a stream reset.
+ */
+export function useLiveList<K extends LiveList>(list: K, load: () => Promise<Array<LiveItemOf<K>>>): ListState<LiveItemOf<K>> {
+  const state = useList<LiveItemOf<K>>(load);
+  const { subscribeLive } = useInbox();
+  const { upsert, reload } = state;
+  useEffect(() => subscribeLive(list, upsert), [subscribeLive, list, upsert]);
+  useOnResync(reload);
+  return state;
 }

@@ -1,9 +1,9 @@
 /** Which agents receive a channel's chats; none ticked means every agent of the account. */
-import { useApp } from '../../context';
+import { useAgents } from '../../context';
 import { t } from '../../i18n';
 
 export function AgentPicker({ value, onChange }: { value: number[]; onChange: (ids: number[]) => void }) {
-  const { agents } = useApp();
+  const { agents } = useAgents();
   const list = Object.values(agents).filter((a) => a.active);
   return (
     <fieldset className="agent-picker">

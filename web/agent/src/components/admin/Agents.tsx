@@ -1,9 +1,10 @@
 /** Admin: the account's agents — add or invite one (without SMTP_URL: kept on the Mail page, its link to copy there), edit one (name, e-mail, role, departments), resend an invitation, force a password reset, deactivate or reactivate; each result on its agent's row. */
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
-import { useApp } from '../../context';
+import { useSession, useAgents } from '../../context';
 import { t } from '../../i18n';
-import type { Agent, Department, Role } from '../../types';
+import type { AgentDto, DepartmentDto } from '../../../../../protocol/agent';
+import type { Role } from '../../types';
 import { Link } from '../../router';
 import { useList } from '../useList';
 import { AgentEditForm } from './AgentEditForm';
@@ -11,9 +12,10 @@ import { AgentForm, invitationNote } from './AgentForm';
 import { ErrorText } from './ErrorText';
 
 export function Agents() {
-  const { me, reloadAgents } = useApp();
-  const list = useList<Agent>(() => api.agents());
-  const departments = useList<Department>(() => api.departments());
+  const { me } = useSession();
+  const { reloadAgents } = useAgents();
+  const list = useList<AgentDto>(() => api.agents());
+  const departments = useList<DepartmentDto>(() => api.departments());
   const depName = new Map(departments.items.map((d) => [d.id, d.name]));
   const [editing, setEditing] = useState<number | null>(null);
   const edited = list.items.find((a) => a.id === editing);
@@ -30,7 +32,7 @@ export function Agents() {
     );
   }, []);
 
-  const sendLink = async (agent: Agent, kind: 'invite' | 'reset') => {
+  const sendLink = async (agent: AgentDto, kind: 'invite' | 'reset') => {
     setRowError(null);
     setSent(null);
     if (kind === 'reset' && !window.confirm(t('admin.agents.resetConfirm', { name: agent.name }))) return;
@@ -50,7 +52,7 @@ export function Agents() {
     }
   };
 
-  const change = async (agent: Agent, changes: { role?: Role; active?: boolean }) => {
+  const change = async (agent: AgentDto, changes: { role?: Role; active?: boolean }) => {
     setRowError(null);
     try {
       list.upsert(await api.updateAgent(agent.id, changes));

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { api, errorText } from '../../api';
 import { formatDateTime, t } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
-import type { AuditEntry } from '../../types';
+import type { AuditEntryDto } from '../../../../../protocol/agent';
 import { useList } from '../useList';
 import { ErrorText } from './ErrorText';
 
@@ -55,19 +55,19 @@ const TARGETS: Record<string, TextKey> = {
   visitor: 'admin.audit.target.visitor',
 };
 
-function target(e: AuditEntry): string {
+function target(e: AuditEntryDto): string {
   if (!e.target) return '—';
   const id = String(e.target.id);
   return e.target.type in TARGETS ? t(TARGETS[e.target.type], { id }) : `${e.target.type.replace(/_/g, ' ')} ${id}`;
 }
 
-function who(e: AuditEntry): string {
+function who(e: AuditEntryDto): string {
   if (e.agent) return e.agent.name ?? t('admin.audit.agentNumber', { id: String(e.agent.id) });
   return e.action.startsWith('password.') ? t('admin.audit.signedOut') : t('admin.audit.server');
 }
 
 export function AuditLog() {
-  const list = useList<AuditEntry>(() => api.audit({ limit: PAGE }));
+  const list = useList<AuditEntryDto>(() => api.audit({ limit: PAGE }));
   const [error, setError] = useState<string | null>(null);
   const [more, setMore] = useState(true);
 

@@ -4,7 +4,7 @@
  * next falls due; without BACKUP_DIR, how to turn them on.
  */
 import { formatDateTime, formatNumber, t, tn } from '../../i18n';
-import type { BackupRun, SystemInfo } from '../../types';
+import type { BackupRunDto, SystemDto } from '../../../../../protocol/agent';
 import { fillIn } from './fillIn';
 
 /** The command that takes a backup by hand: code, the same in every language. */
@@ -23,7 +23,7 @@ function size(bytes: number | null): string {
   return `${formatNumber(v, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ${units[i]}`;
 }
 
-function RunLine({ run, label }: { run: BackupRun; label: string }) {
+function RunLine({ run, label }: { run: BackupRunDto; label: string }) {
   const failed = run.status === 'failed';
   return (
     <div className={failed ? 'notice paused' : 'card'} data-backup={run.status}>
@@ -47,7 +47,7 @@ function RunLine({ run, label }: { run: BackupRun; label: string }) {
   );
 }
 
-export function BackupStatus({ backups }: { backups: SystemInfo['backups'] }) {
+export function BackupStatus({ backups }: { backups: SystemDto['backups'] }) {
   if (!backups.enabled) {
     return (
       <p className="muted" data-empty="backups">

@@ -6,7 +6,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { api, errorText, type CannedResponseFields } from '../../api';
 import { forgetCannedResponses, MESSAGE_LIMIT } from '../../canned';
 import { t } from '../../i18n';
-import type { CannedResponse } from '../../types';
+import type { CannedResponseDto } from '../../../../../protocol/agent';
 import { useList } from '../useList';
 import { ConfirmButton } from './ConfirmButton';
 import { ErrorText } from './ErrorText';
@@ -41,7 +41,7 @@ function CannedFields({ value, onChange, of }: { value: CannedResponseFields; on
   );
 }
 
-function CannedRow({ item, onChanged, onRemoved }: { item: CannedResponse; onChanged: (c: CannedResponse) => void; onRemoved: () => void }) {
+function CannedRow({ item, onChanged, onRemoved }: { item: CannedResponseDto; onChanged: (c: CannedResponseDto) => void; onRemoved: () => void }) {
   const [draft, setDraft] = useState<CannedResponseFields>({ shortcut: item.shortcut, title: item.title, text: item.text });
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState('');
@@ -94,7 +94,7 @@ function CannedRow({ item, onChanged, onRemoved }: { item: CannedResponse; onCha
 }
 
 export function CannedResponses() {
-  const list = useList<CannedResponse>(() => api.cannedResponses());
+  const list = useList<CannedResponseDto>(() => api.cannedResponses());
   const [draft, setDraft] = useState<CannedResponseFields>(EMPTY);
   const [error, setError] = useState<string | null>(null);
 

@@ -1,23 +1,23 @@
 /** One channel as admins see it: its URLs or install snippet with copy buttons, its agents, the widget's identity secret, and change/rotate/remove. */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
-import { useApp } from '../../context';
+import { useAgents } from '../../context';
 import { t } from '../../i18n';
-import type { Channel } from '../../types';
+import type { ChannelDto } from '../../../../../protocol/agent';
 import { ChannelForm } from './ChannelForm';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
 import { IdentitySecret } from './IdentitySecret';
 
-export function ChannelCard({ channel, onChanged, onRemoved }: { channel: Channel; onChanged: (c: Channel) => void; onRemoved: () => void }) {
-  const { agents } = useApp();
+export function ChannelCard({ channel, onChanged, onRemoved }: { channel: ChannelDto; onChanged: (c: ChannelDto) => void; onRemoved: () => void }) {
+  const { agents } = useAgents();
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const who =
     channel.agent_ids.length === 0 ? t('admin.channel.everyAgent') : channel.agent_ids.map((id) => agents[id]?.name ?? `#${id}`).join(t('admin.listSeparator'));
 
-  const run = async (fn: () => Promise<Channel | void>) => {
+  const run = async (fn: () => Promise<ChannelDto | void>) => {
     setError(null);
     try {
       const changed = await fn();

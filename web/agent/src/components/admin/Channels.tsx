@@ -2,15 +2,15 @@
 import { useState } from 'react';
 import { api } from '../../api';
 import { t } from '../../i18n';
-import type { Channel } from '../../types';
+import type { ChannelDto } from '../../../../../protocol/agent';
 import { useList } from '../useList';
 import { ChannelCard } from './ChannelCard';
 import { ChannelForm } from './ChannelForm';
 import { ErrorText } from './ErrorText';
 
 export function Channels() {
-  const list = useList<Channel>(() => api.channels());
-  const [adding, setAdding] = useState<Channel['type'] | null>(null);
+  const list = useList<ChannelDto>(() => api.channels());
+  const [adding, setAdding] = useState<ChannelDto['type'] | null>(null);
 
   return (
     <section className="page" aria-labelledby="channels-title">

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { api, errorText } from '../../api';
 import { formatDateTime, t, tn } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
-import type { DeliveryRecord } from '../../types';
+import type { DeliveryDto } from '../../../../../protocol/agent';
 import { useList } from '../useList';
 import { ErrorText } from './ErrorText';
 import { fillIn } from './fillIn';
@@ -29,7 +29,7 @@ const statusName = (s: string): string => (s in STATUSES ? t(STATUSES[s]) : s);
 export function Deliveries() {
   const [status, setStatus] = useState('');
   const [kind, setKind] = useState('');
-  const list = useList<DeliveryRecord>(() => api.deliveries({ status: status || undefined, kind: kind || undefined, limit: PAGE }));
+  const list = useList<DeliveryDto>(() => api.deliveries({ status: status || undefined, kind: kind || undefined, limit: PAGE }));
   const [error, setError] = useState<string | null>(null);
   const [more, setMore] = useState(true);
 
@@ -50,7 +50,7 @@ export function Deliveries() {
     }
   };
 
-  const redeliver = async (d: DeliveryRecord) => {
+  const redeliver = async (d: DeliveryDto) => {
     setError(null);
     try {
       list.upsert(await api.redeliver(d.id));

@@ -5,13 +5,13 @@
  */
 import { useEffect, useState } from 'react';
 import { errorText } from '../../api';
-import { useApp } from '../../context';
+import { useAgents } from '../../context';
 import { t, tn } from '../../i18n';
 import { routingApi } from '../../routingApi';
 import { ErrorText } from './ErrorText';
 
 export function DepartmentMembers({ id, name }: { id: number; name: string }) {
-  const { agents } = useApp();
+  const { agents } = useAgents();
   const [members, setMembers] = useState<number[] | null>(null);
   const [saved, setSaved] = useState('');
   const [error, setError] = useState<string | null>(null);

@@ -2,13 +2,13 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { t } from '../../i18n';
-import type { Department } from '../../types';
+import type { DepartmentDto } from '../../../../../protocol/agent';
 import { useList } from '../useList';
 import { DepartmentMembers } from './DepartmentMembers';
 import { ErrorText } from './ErrorText';
 import { SaveResult, useSaver } from './SaveResult';
 
-function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onChanged: (d: Department) => void; onRemoved: () => void }) {
+function DepartmentRow({ dept, onChanged, onRemoved }: { dept: DepartmentDto; onChanged: (d: DepartmentDto) => void; onRemoved: () => void }) {
   const [name, setName] = useState(dept.name);
   const saver = useSaver();
   return (
@@ -46,7 +46,7 @@ function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onCha
 }
 
 export function Departments() {
-  const list = useList<Department>(() => api.departments());
+  const list = useList<DepartmentDto>(() => api.departments());
   const [name, setName] = useState('');
   const saver = useSaver();
 

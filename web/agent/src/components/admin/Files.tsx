@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { formatNumber, t, tn } from '../../i18n';
-import type { UploadUsage } from '../../types';
+import type { UploadUsageDto } from '../../../../../protocol/agent';
 import { ConfirmButton } from './ConfirmButton';
 import { ErrorText } from './ErrorText';
 import { fillIn } from './fillIn';
@@ -23,7 +23,7 @@ function size(bytes: number): string {
 const share = (bytes: number, of: number): string => formatNumber(Math.min(1, Math.round((bytes / of) * 100) / 100), { style: 'percent' });
 
 export function Files() {
-  const [usage, setUsage] = useState<UploadUsage | null>(null);
+  const [usage, setUsage] = useState<UploadUsageDto | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<string | null>(null);
 

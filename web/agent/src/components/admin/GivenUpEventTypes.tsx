@@ -8,12 +8,12 @@
 import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { formatDateTime, t, tn } from '../../i18n';
-import type { GivenUpEventType } from '../../types';
+import type { GivenUpEventTypeDto } from '../../../../../protocol/agent';
 import { ErrorText } from './ErrorText';
 import { fillIn } from './fillIn';
 
 export function GivenUpEventTypes() {
-  const [types, setTypes] = useState<GivenUpEventType[]>([]);
+  const [types, setTypes] = useState<GivenUpEventTypeDto[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState('');
 

@@ -6,7 +6,7 @@
  */
 import { api } from '../../api';
 import { t } from '../../i18n';
-import type { WidgetChannel } from '../../types';
+import type { WidgetChannelDto } from '../../../../../protocol/agent';
 import { ConfirmButton } from './ConfirmButton';
 import { CopyField } from './CopyField';
 import { fillIn } from './fillIn';
@@ -14,9 +14,9 @@ import { fillIn } from './fillIn';
 /** The call a page makes with a signed token: code, the same in every language. */
 const SIGNED_CALL = 'svc_api.setUserToken(token, signature)';
 
-export function IdentitySecret({ channel, run }: { channel: WidgetChannel; run: (fn: () => Promise<WidgetChannel | void>) => void }) {
+export function IdentitySecret({ channel, run }: { channel: WidgetChannelDto; run: (fn: () => Promise<WidgetChannelDto | void>) => void }) {
   const change = (fields: { identity_verification?: boolean; rotate_identity_secret?: boolean }) => () =>
-    run(async () => (await api.updateChannel(channel.id, fields)) as WidgetChannel);
+    run(async () => (await api.updateChannel(channel.id, fields)) as WidgetChannelDto);
 
   if (!channel.identity_secret) {
     return (

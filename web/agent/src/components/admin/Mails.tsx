@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { formatDateTime, t, tn } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
-import type { Mail } from '../../types';
+import type { MailDto } from '../../../../../protocol/agent';
 import { useList } from '../useList';
 import { CopyField } from './CopyField';
 import { ErrorText } from './ErrorText';
@@ -19,7 +19,7 @@ import { fillIn } from './fillIn';
 const LINK_TYPES = new Set(['invitation', 'password_reset']);
 
 /** A kept invitation's (or reset's) link: made when asked, shown once, to give to the person yourself. */
-function KeptLink({ mail }: { mail: Mail }) {
+function KeptLink({ mail }: { mail: MailDto }) {
   const [link, setLink] = useState<{ url: string; expires_at: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -78,7 +78,7 @@ const STATUSES: Record<string, TextKey> = {
 };
 
 export function Mails() {
-  const list = useList<Mail>(() => api.mails({ limit: PAGE }));
+  const list = useList<MailDto>(() => api.mails({ limit: PAGE }));
   const [error, setError] = useState<string | null>(null);
   const [more, setMore] = useState(true);
   // GET /mails/status says whether SMTP_URL is set, so the notice shows even before the first mail.

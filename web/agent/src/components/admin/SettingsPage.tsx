@@ -8,9 +8,9 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
-import { useApp } from '../../context';
+import { useSession } from '../../context';
 import { t } from '../../i18n';
-import type { Settings } from '../../types';
+import type { SettingsDto } from '../../../../../protocol/agent';
 import { CallbackForm } from './CallbackForm';
 import { CompanyNameForm } from './CompanyNameForm';
 import { ConfirmButton } from './ConfirmButton';
@@ -25,8 +25,8 @@ import { SaveResult, useSaver } from './SaveResult';
 import { TriggersForm } from './TriggersForm';
 
 export function SettingsPage() {
-  const { setSafeUrl } = useApp();
-  const [settings, setSettings] = useState<Settings | null>(null);
+  const { setSafeUrl } = useSession();
+  const [settings, setSettings] = useState<SettingsDto | null>(null);
   const [eventUrl, setEventUrl] = useState('');
   const [safeUrl, setSafe] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -35,7 +35,7 @@ export function SettingsPage() {
   const secret = useSaver();
   const paused = useSaver();
 
-  const show = (s: Settings): Settings => {
+  const show = (s: SettingsDto): SettingsDto => {
     setSettings(s);
     setEventUrl(s.event_webhook_url ?? '');
     setSafe(s.safe_url ?? '');

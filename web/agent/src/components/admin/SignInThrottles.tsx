@@ -8,11 +8,11 @@
 import { useState } from 'react';
 import { api, errorText } from '../../api';
 import { formatDateTime, t } from '../../i18n';
-import type { SignInThrottle } from '../../types';
+import type { SignInThrottleDto } from '../../../../../protocol/agent';
 import { useList } from '../useList';
 import { ErrorText } from './ErrorText';
 
-function what(th: SignInThrottle): string {
+function what(th: SignInThrottleDto): string {
   return th.kind === 'pair' ? t('admin.throttles.pair', { email: th.email ?? '', address: th.address }) : t('admin.throttles.source', { address: th.address });
 }
 
@@ -22,11 +22,11 @@ function left(ms: number): string {
 }
 
 export function SignInThrottles() {
-  const list = useList<SignInThrottle>(() => api.throttles());
+  const list = useList<SignInThrottleDto>(() => api.throttles());
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<string | null>(null);
 
-  const clear = async (th: SignInThrottle) => {
+  const clear = async (th: SignInThrottleDto) => {
     setError(null);
     setResult(null);
     try {

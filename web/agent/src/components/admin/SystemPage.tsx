@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorText } from '../../api';
 import { formatDateTime, t, tn } from '../../i18n';
-import type { SystemInfo } from '../../types';
+import type { SystemDto } from '../../../../../protocol/agent';
 import { BackupStatus } from './BackupStatus';
 import { ErrorText } from './ErrorText';
 import { ExportCard } from './ExportCard';
@@ -21,7 +21,7 @@ import { VersionLine } from './VersionLine';
 const trustProxyLine = (addresses: string[]): string => `TRUST_PROXY=${addresses.join(',')}`;
 
 export function SystemPage() {
-  const [info, setInfo] = useState<SystemInfo | null>(null);
+  const [info, setInfo] = useState<SystemDto | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(() => {

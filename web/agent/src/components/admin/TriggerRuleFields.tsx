@@ -1,7 +1,7 @@
 /** One invitation rule in the triggers editor: its invitation text, conditions and department. */
 import { useId } from 'react';
 import { t } from '../../i18n';
-import type { Department } from '../../types';
+import type { DepartmentDto } from '../../../../../protocol/agent';
 import { patternProblem, type RuleDraft } from '../../triggers';
 
 /** The arrows of the move buttons: symbols, not words (their names are in aria-label). */
@@ -12,7 +12,7 @@ interface Props {
   draft: RuleDraft;
   index: number;
   count: number;
-  departments: Department[];
+  departments: DepartmentDto[];
   onChange: (d: RuleDraft) => void;
   onRemove: () => void;
   onMove: (by: -1 | 1) => void;

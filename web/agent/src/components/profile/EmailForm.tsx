@@ -6,14 +6,14 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText, type EmailState } from '../../api';
-import { useApp } from '../../context';
+import { useSession } from '../../context';
 import { dateTime } from '../../format';
 import { t } from '../../i18n';
 import { Phrase } from '../Phrase';
 import { ErrorText } from '../admin/ErrorText';
 
 export function EmailForm() {
-  const { me, setMe } = useApp();
+  const { me, setMe } = useSession();
   const [state, setState] = useState<EmailState | null>(null);
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);

@@ -7,12 +7,12 @@
  */
 import { useState } from 'react';
 import { api, errorText } from '../../api';
-import { useApp } from '../../context';
+import { useSession } from '../../context';
 import { AGENT_LANGUAGES, LANGUAGE_NAMES, pickLanguage, t } from '../../i18n';
 import { ErrorText } from '../admin/ErrorText';
 
 export function LanguageForm() {
-  const { me, setMe } = useApp();
+  const { me, setMe } = useSession();
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string | null>(null);

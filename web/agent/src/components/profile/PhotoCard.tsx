@@ -6,14 +6,14 @@
  */
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
-import { useApp } from '../../context';
+import { useSession } from '../../context';
 import { phrase, t, type Phrase } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import { ErrorText } from '../admin/ErrorText';
 import { PHOTO_TYPES, photoProblem } from '../../photo';
 
 export function PhotoCard() {
-  const { me, setMe } = useApp();
+  const { me, setMe } = useSession();
   const [link, setLink] = useState(me.photo_url && !me.photo_url.includes('/widget/uploads/') ? me.photo_url : '');
   const [saved, setSaved] = useState<TextKey | null>(null);
   // Said at render (Phrase), so an error shown before a language switch follows it.

@@ -1,12 +1,12 @@
 /** Own name and phone (PATCH /api/v1/me); the result shows beside the button, the header follows at once. The photo has its own card (PhotoCard.tsx). */
 import { useState, type FormEvent } from 'react';
 import { api, errorText } from '../../api';
-import { useApp } from '../../context';
+import { useSession } from '../../context';
 import { t } from '../../i18n';
 import { ErrorText } from '../admin/ErrorText';
 
 export function ProfileForm() {
-  const { me, setMe } = useApp();
+  const { me, setMe } = useSession();
   const [form, setForm] = useState({ name: me.name, phone: me.phone ?? '' });
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);

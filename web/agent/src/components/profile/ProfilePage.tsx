@@ -9,7 +9,7 @@
  * administrator may change it too (Admin → Agents), and the role.
  */
 import { useState } from 'react';
-import { useApp } from '../../context';
+import { useSession } from '../../context';
 import { t } from '../../i18n';
 import { Phrase } from '../Phrase';
 import { DevicesCard } from './DevicesCard';
@@ -22,7 +22,7 @@ import { ProfileForm } from './ProfileForm';
 import { SessionsCard } from './SessionsCard';
 
 export function ProfilePage() {
-  const { me } = useApp();
+  const { me } = useSession();
   const [devices, setDevices] = useState(0);
   return (
     <section className="page profile" aria-labelledby="profile-title">

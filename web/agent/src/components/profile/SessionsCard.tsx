@@ -6,13 +6,13 @@
  */
 import { useState } from 'react';
 import { errorText } from '../../api';
-import { useApp } from '../../context';
+import { useSession } from '../../context';
 import { phrase, t, type Phrase } from '../../i18n';
 import { ConfirmButton } from '../admin/ConfirmButton';
 import { ErrorText } from '../admin/ErrorText';
 
 export function SessionsCard() {
-  const { signOut } = useApp();
+  const { signOut } = useSession();
   // Said at render (Phrase), so an error shown before a language switch follows it.
   const [error, setError] = useState<Phrase | null>(null);
   return (

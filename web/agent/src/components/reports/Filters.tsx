@@ -5,7 +5,7 @@
  * previous period. Every change applies at once.
  */
 import { t } from '../../i18n';
-import type { Agent, Channel, Department } from '../../types';
+import type { AgentDto, ChannelDto, DepartmentDto } from '../../../../../protocol/agent';
 import { MAX_HOURLY_DAYS, PRESETS, type Preset } from '../../reports/model';
 
 export interface FilterState {
@@ -24,9 +24,9 @@ interface Props {
   onChange: (next: FilterState) => void;
   /** Days in the range now shown (hours are offered up to MAX_HOURLY_DAYS). */
   days: number;
-  channels: Channel[] | null;
-  departments: Department[];
-  agents: Agent[] | null;
+  channels: ChannelDto[] | null;
+  departments: DepartmentDto[];
+  agents: AgentDto[] | null;
 }
 
 export function Filters({ value, onChange, days, channels, departments, agents }: Props) {

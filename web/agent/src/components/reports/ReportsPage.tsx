@@ -7,10 +7,10 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { api, type ReportQuery } from '../../api';
-import { useApp } from '../../context';
+import { useSession, useAgents } from '../../context';
 import { formatDateTime, language, t } from '../../i18n';
 import { daysBetween, presetRange, rangeProblem, todayIn } from '../../reports/model';
-import type { Channel, Department } from '../../types';
+import type { ChannelDto, DepartmentDto } from '../../../../../protocol/agent';
 import { Filters, type FilterState } from './Filters';
 import {
   AgentsSection,
@@ -36,7 +36,8 @@ function day(date: string): string {
 }
 
 export default function ReportsPage() {
-  const { me, agents } = useApp();
+  const { me } = useSession();
+  const { agents } = useAgents();
   const admin = me.role === 'admin';
   const [zone, setZone] = useState<string | null>(null);
   const today = todayIn(zone);
@@ -44,8 +45,8 @@ export default function ReportsPage() {
     const week = presetRange('7d', todayIn(null));
     return { preset: '7d', from: week.from, to: week.to, interval: 'auto', channelId: '', departmentId: '', agentId: '', compare: true };
   });
-  const [channels, setChannels] = useState<Channel[] | null>(null);
-  const [departments, setDepartments] = useState<Department[]>([]);
+  const [channels, setChannels] = useState<ChannelDto[] | null>(null);
+  const [departments, setDepartments] = useState<DepartmentDto[]>([]);
 
   useEffect(() => {
     if (admin)

@@ -32,7 +32,7 @@ import type { TextKey } from '../../i18n/en';
 import { HeatLegend, HeatMap } from './HeatMap';
 import { ReportSection } from './ReportSection';
 import { TimeChart, type ChartSeries } from './TimeChart';
-import type { Channel } from '../../types';
+import type { ChannelDto } from '../../../../../protocol/agent';
 import type { Slot } from './useReports';
 
 const COLORS = { started: '#2f6fed', accepted: '#1e8e3e', missed: '#c0392b', offline: '#b26a00', callbacks: '#7b4fd6', previous: '#8c96a8' };
@@ -252,7 +252,7 @@ export function ChatsSection({ slot, previous, ctx }: { slot: Slot<ChatsReport>;
 }
 
 /** Chats per channel over the period (admins, every channel): the API's by_channel, with the channels' names. */
-export function ChannelsSection({ slot, channels, ctx }: { slot: Slot<ChatsReport>; channels: Channel[] | null; ctx: SectionContext }) {
+export function ChannelsSection({ slot, channels, ctx }: { slot: Slot<ChatsReport>; channels: ChannelDto[] | null; ctx: SectionContext }) {
   const r = slot.data;
   const nameOf = (id: number) => channels?.find((c) => c.id === id)?.name ?? t('pages.reports.deletedChannel', { id: String(id) });
   const rows = r ? r.by_channel.filter((c) => c.started + c.offline_messages + c.callbacks > 0) : [];
