@@ -90,7 +90,7 @@ export async function notifyThisDevice(): Promise<void> {
   try {
     sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key) });
   } catch {
-    throw new Error("This browser's push service cannot be reached; try again later.");
+    throw new Error(t('pages.errors.pushUnreachable'));
   }
   await api.addPushDevice(sub.toJSON());
 }
