@@ -9,7 +9,7 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import { vapidKeys } from './push/vapid.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import { openStore } from './db/database.js';
@@ -71,7 +71,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const app = Fastify({
     logger: withRedaction(options.logger ?? { level: config.logLevel, ...(config.logFormat === 'pretty' ? { stream: prettyStream() } : {}) }),
     // One line per request, written when the answer has gone (logRequests below).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : crypto.randomUUID();
