@@ -3,6 +3,10 @@
  * (used where the spec wants numbers: the chat channel) and the default sentence.
  * docs/ERRORS.md lists exactly these rows; a test keeps the two equal.
  */
+// The two sentences too long for one row of the table below.
+const ONE_TIME_PASSWORD_USED = 'This one-time password has already been used to sign in; run npm run reset-admin again on the server for a new one.';
+const PASSWORD_CHANGE_REQUIRED = 'You signed in with a one-time password: choose your own password first (PUT /api/v1/me/password), then try again.';
+
 export const errorRegistry = {
   invalid_json: { status: 400, number: 1001, message: 'The request body is not valid JSON.' },
   validation_failed: { status: 400, number: 1002, message: 'The request does not match the expected shape.' },
@@ -11,19 +15,11 @@ export const errorRegistry = {
   outbound_url_refused: { status: 400, number: 1005, message: 'That URL points to a private or loopback address, which outbound requests may not target.' },
   unauthorized: { status: 401, number: 1010, message: 'Sign in first: send a valid token as "Authorization: Bearer <token>".' },
   invalid_credentials: { status: 401, number: 1011, message: 'The e-mail or password is wrong.' },
-  one_time_password_used: {
-    status: 401,
-    number: 1012,
-    message: 'This one-time password has already been used to sign in; run npm run reset-admin again on the server for a new one.',
-  },
+  one_time_password_used: { status: 401, number: 1012, message: ONE_TIME_PASSWORD_USED },
   forbidden: { status: 403, number: 1020, message: 'Only an administrator may do this.' },
   csrf_failed: { status: 403, number: 1021, message: 'Cookie-authenticated requests must carry the X-CSRF-Token header.' },
   origin_not_allowed: { status: 403, number: 1022, message: 'This chat widget is not enabled on this site.' },
-  password_change_required: {
-    status: 403,
-    number: 1024,
-    message: 'You signed in with a one-time password: choose your own password first (PUT /api/v1/me/password), then try again.',
-  },
+  password_change_required: { status: 403, number: 1024, message: PASSWORD_CHANGE_REQUIRED },
   wrong_password: { status: 403, number: 1023, message: 'The current password is wrong; type it again (or ask an administrator to set a new one).' },
   not_found: { status: 404, number: 1030, message: 'Nothing exists at this address.' },
   route_not_found: { status: 404, number: 1031, message: 'No such route.' },

@@ -74,6 +74,14 @@ export interface UnavailableSource {
   readonly intervalMs?: number;
 }
 
+/**
+ * A background worker's passes (the upload sweep, the daily report rollup):
+ * "<name> failed", counted in passes, summarised every two passes at most.
+ */
+export function passesOf(name: string, passIntervalMs: number): UnavailableSource {
+  return { name, first: `${name} failed`, unit: ['pass', 'passes'], verb: 'failed', intervalMs: 2 * passIntervalMs };
+}
+
 /** Requests answered 503 (errors/handler.ts): the default source. */
 export const REQUESTS: UnavailableSource = {
   name: '',

@@ -9,17 +9,12 @@
  */
 import type { AgentLanguage } from '../../protocol/agent.js';
 import type { Executor } from '../db/database.js';
+import { activeAdmins } from './recipients.js';
 import { textLanguage } from './templates/agentTexts/index.js';
 
 /** The language every active admin of the account chose; English when one has chosen none or they differ. */
 export async function sharedLanguage(db: Executor, accountId: number): Promise<AgentLanguage> {
-  const admins = await db
-    .selectFrom('agents')
-    .select('language')
-    .where('account_id', '=', accountId)
-    .where('role', '=', 'admin')
-    .where('active', '=', 1)
-    .execute();
+  const admins = await activeAdmins(db, accountId).select('language').execute();
   const chosen = new Set(admins.map((a) => (a.language === null ? null : textLanguage(a.language))));
   const [only] = [...chosen];
   return chosen.size === 1 && only ? only : 'en';

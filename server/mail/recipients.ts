@@ -20,6 +20,10 @@ export interface MailScope {
   timezone: string;
 }
 
+/** The account's active admins (to select from): who gets notifications while no address is set, whose language a shared mailbox gets (mailLanguages.ts). */
+export const activeAdmins = (db: Executor, accountId: number) =>
+  db.selectFrom('agents').where('account_id', '=', accountId).where('role', '=', 'admin').where('active', '=', 1);
+
 export const settingsUrl = (config: Pick<Config, 'publicUrl'>): string => `${config.publicUrl}/admin/settings#notifications`;
 
 export async function notificationScope(tx: Executor, config: Pick<Config, 'publicUrl'>, accountId: number): Promise<MailScope> {
@@ -29,14 +33,7 @@ export async function notificationScope(tx: Executor, config: Pick<Config, 'publ
   let recipients: string[];
   if (Array.isArray(set) && set.length > 0) recipients = set.filter((e): e is string => typeof e === 'string');
   else {
-    const admins = await tx
-      .selectFrom('agents')
-      .select('email')
-      .where('account_id', '=', accountId)
-      .where('role', '=', 'admin')
-      .where('active', '=', 1)
-      .orderBy('id')
-      .execute();
+    const admins = await activeAdmins(tx, accountId).select('email').orderBy('id').execute();
     recipients = admins.map((a) => a.email);
   }
   const timezone = parseJson<{ timezone?: unknown }>(settings?.callback_json, {}).timezone;

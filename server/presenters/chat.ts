@@ -7,6 +7,7 @@
  */
 import type { Channel, Chat, ChatOffer, Message, Visitor } from '../db/schema.js';
 import { parseJson } from '../lib/json.js';
+import type { ChatRowData } from '../model/chatRow.js';
 import { presentMessage, type MessageDto } from './message.js';
 import type { VisitorDto, ChatDto, ChatMatchDto, ChatOfferDto, ChatSearchHitDto } from '../../protocol/agent.js';
 export type { VisitorDto, ChatDto, ChatMatchDto, ChatOfferDto, ChatSearchHitDto };
@@ -80,16 +81,7 @@ export function presentChatDetail(d: { chat: Chat; visitor: Visitor; messages: M
 }
 
 /** List rows (GET /chats, /visitors/:id/chats, the search's hits) from what the domain loaded for them. */
-export function presentChatRows(
-  rows: ReadonlyArray<{
-    chat: Chat;
-    visitor: Visitor;
-    channel: Pick<Channel, 'id' | 'type' | 'name'>;
-    last: Message | undefined;
-    unread: number;
-    offer: ChatOffer | null;
-  }>,
-): ChatDto[] {
+export function presentChatRows(rows: ReadonlyArray<ChatRowData>): ChatDto[] {
   return rows.map((r) => presentChatRow(r.chat, r.visitor, r.channel, r.last, r.unread, r.offer));
 }
 

@@ -33,7 +33,7 @@ import { inTransaction } from '../db/database.js';
 import { deleteByIds } from '../db/deleteByIds.js';
 import { isTempName, STRAY_TEMP_MS } from '../domain/uploads/uploadFiles.js';
 import { uploadsDir } from '../domain/widget/storeUpload.js';
-import { UnavailableLog, type UnavailableSource } from '../errors/unavailableLog.js';
+import { passesOf, UnavailableLog } from '../errors/unavailableLog.js';
 import type { Worker } from '../context.js';
 
 /** How long an upload may wait for a message to carry it. */
@@ -99,13 +99,7 @@ export async function sweepStrayTemps(ctx: AppContext): Promise<number> {
 export const uploadSweepWorker: Worker = async (app, ctx) => {
   const unavailable: UnavailableLog = app.unavailableLog;
   const intervalMs = ctx.config.retentionIntervalSeconds * 1000;
-  const source: UnavailableSource = {
-    name: 'upload sweep',
-    first: 'upload sweep failed',
-    unit: ['pass', 'passes'],
-    verb: 'failed',
-    intervalMs: 2 * intervalMs,
-  };
+  const source = passesOf('upload sweep', intervalMs);
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;

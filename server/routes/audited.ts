@@ -10,43 +10,51 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { recordAudit } from '../domain/audit/recordAudit.js';
 
-interface Audited {
-  action: string;
-  /** What `:id` (or the created row's id) names. */
-  target?: string;
-}
-
-export const AUDITED: Record<string, Audited> = {
-  'GET /api/v1/export': { action: 'data.exported' },
-  'GET /api/v1/visitors/:id/export': { action: 'visitor.exported', target: 'visitor' },
-  'DELETE /api/v1/visitors/:id': { action: 'visitor.erased', target: 'visitor' },
-  'DELETE /api/v1/visitors/:id/uploads': { action: 'visitor.files_freed', target: 'visitor' },
-  'DELETE /api/v1/chats/:id/uploads': { action: 'chat.files_freed', target: 'chat' },
-  'PUT /api/v1/settings': { action: 'settings.updated' },
-  'POST /api/v1/settings/webhook-secret/rotate': { action: 'settings.webhook_secret_rotated' },
-  'POST /api/v1/settings/webhooks/resume': { action: 'settings.webhooks_resumed' },
-  'PUT /api/v1/routing': { action: 'routing.updated' },
-  'POST /api/v1/channels': { action: 'channel.created', target: 'channel' },
-  'PATCH /api/v1/channels/:id': { action: 'channel.updated', target: 'channel' },
-  'DELETE /api/v1/channels/:id': { action: 'channel.deleted', target: 'channel' },
-  'POST /api/v1/agents': { action: 'agent.created', target: 'agent' },
-  'PATCH /api/v1/agents/:id': { action: 'agent.updated', target: 'agent' },
-  'POST /api/v1/agents/:id/invitation': { action: 'agent.invited', target: 'agent' },
-  'POST /api/v1/agents/:id/password-reset': { action: 'agent.password_reset', target: 'agent' },
-  'POST /api/v1/departments': { action: 'department.created', target: 'department' },
-  'PATCH /api/v1/departments/:id': { action: 'department.updated', target: 'department' },
-  'DELETE /api/v1/departments/:id': { action: 'department.deleted', target: 'department' },
-  'PUT /api/v1/departments/:id/agents': { action: 'department.agents_changed', target: 'department' },
-  'PUT /api/v1/departments/:id/working-hours': { action: 'department.hours_changed', target: 'department' },
-  'PUT /api/v1/me/password': { action: 'agent.password_changed' },
-  'POST /api/v1/me/email': { action: 'agent.email_change_requested' },
-  'POST /api/v1/mails/:id/link': { action: 'mail.link_copied', target: 'mail' },
-  'POST /api/v1/auth/email-confirmation': { action: 'agent.email_confirmed' },
-  'POST /api/v1/me/first-run': { action: 'account.first_run_completed' },
-  'POST /api/v1/auth/forgot-password': { action: 'password.reset_requested' },
-  'POST /api/v1/auth/set-password': { action: 'password.set_from_link' },
-  'DELETE /api/v1/auth/throttles/:id': { action: 'sign_in_throttle.cleared', target: 'sign_in_throttle' },
+/**
+ * The action each audited request records. Its target is what the route's
+ * `:id` names (or, for a create in CREATES, the created row's id), of the type
+ * the action's first word says ("visitor.erased": a visitor).
+ */
+export const AUDITED: Record<string, string> = {
+  'GET /api/v1/export': 'data.exported',
+  'GET /api/v1/visitors/:id/export': 'visitor.exported',
+  'DELETE /api/v1/visitors/:id': 'visitor.erased',
+  'DELETE /api/v1/visitors/:id/uploads': 'visitor.files_freed',
+  'DELETE /api/v1/chats/:id/uploads': 'chat.files_freed',
+  'PUT /api/v1/settings': 'settings.updated',
+  'POST /api/v1/settings/webhook-secret/rotate': 'settings.webhook_secret_rotated',
+  'POST /api/v1/settings/webhooks/resume': 'settings.webhooks_resumed',
+  'PUT /api/v1/routing': 'routing.updated',
+  'POST /api/v1/channels': 'channel.created',
+  'PATCH /api/v1/channels/:id': 'channel.updated',
+  'DELETE /api/v1/channels/:id': 'channel.deleted',
+  'POST /api/v1/agents': 'agent.created',
+  'PATCH /api/v1/agents/:id': 'agent.updated',
+  'POST /api/v1/agents/:id/invitation': 'agent.invited',
+  'POST /api/v1/agents/:id/password-reset': 'agent.password_reset',
+  'POST /api/v1/departments': 'department.created',
+  'PATCH /api/v1/departments/:id': 'department.updated',
+  'DELETE /api/v1/departments/:id': 'department.deleted',
+  'PUT /api/v1/departments/:id/agents': 'department.agents_changed',
+  'PUT /api/v1/departments/:id/working-hours': 'department.hours_changed',
+  'PUT /api/v1/me/password': 'agent.password_changed',
+  'POST /api/v1/me/email': 'agent.email_change_requested',
+  'POST /api/v1/mails/:id/link': 'mail.link_copied',
+  'POST /api/v1/auth/email-confirmation': 'agent.email_confirmed',
+  'POST /api/v1/me/first-run': 'account.first_run_completed',
+  'POST /api/v1/auth/forgot-password': 'password.reset_requested',
+  'POST /api/v1/auth/set-password': 'password.set_from_link',
+  'DELETE /api/v1/auth/throttles/:id': 'sign_in_throttle.cleared',
 };
+
+/** The creates whose target is the id in their answer. */
+const CREATES = new Set(['POST /api/v1/channels', 'POST /api/v1/agents', 'POST /api/v1/departments']);
+
+function auditedAs(route: string): { action: string; target: string | undefined } | null {
+  const action = AUDITED[route];
+  if (!action) return null;
+  return { action, target: route.includes('/:id') || CREATES.has(route) ? action.slice(0, action.indexOf('.')) : undefined };
+}
 
 function targetOf(request: FastifyRequest, payload: unknown, target: string | undefined): { type: string; id: string } | null {
   if (!target) return null;
@@ -74,7 +82,7 @@ export function auditRequests(app: FastifyInstance, ctx: AppContext): void {
   const pending = new WeakMap<FastifyRequest, { action: string; target: { type: string; id: string } | null }>();
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode < 200 || reply.statusCode >= 300) return payload;
-    const audited = AUDITED[`${request.method} ${request.routeOptions.url ?? ''}`];
+    const audited = auditedAs(`${request.method} ${request.routeOptions.url ?? ''}`);
     if (audited) pending.set(request, { action: audited.action, target: targetOf(request, payload, audited.target) });
     return payload;
   });

@@ -1,5 +1,5 @@
 /** The deliverer end to end on real sockets: answers, wire format, signature, event-webhook retries and answer handlers. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { sql } from 'kysely';
 import { createTestApp, freshStore, testDialect, type TestApp } from '../../test/helpers/testApp.js';
@@ -7,39 +7,22 @@ import type { AppContext } from '../context.js';
 import { commit } from '../events/outbox.js';
 import { registerAnswerHandler } from '../eventWebhooks/answers.js';
 import { enqueueDelivery } from './enqueue.js';
-import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from '../../test/helpers/webhooks.js';
+import { delivererSuite, enqueue, seedChat, startEndpoint, waitUntil } from '../../test/helpers/webhooks.js';
 
 const row = (ctx: AppContext, id: number) => ctx.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const waitStatus = (ctx: AppContext, id: number, status: string, ms = 5000) =>
   waitUntil(async () => (await row(ctx, id)).status === status, ms, `delivery ${id} to be ${status}`);
 
 describe('deliverer: answers, wire format, signature', () => {
-  let t: TestApp;
-  let ctx: AppContext;
-  const endpoints: Endpoint[] = [];
-  const endpoint = async (...a: Parameters<typeof startEndpoint>): Promise<Endpoint> => {
-    const ep = await startEndpoint(...a);
-    endpoints.push(ep);
-    return ep;
-  };
-  beforeAll(async () => {
-    t = await createTestApp();
-    ctx = t.app.ctx;
-  });
-  afterEach(async () => {
-    await Promise.all(endpoints.splice(0).map((e) => e.close()));
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const suite = delivererSuite();
 
   it('delivers at once on {"result":"ok"}: signed, Content-Length, ?c= URL kept, message delivered live', async () => {
-    const ep = await endpoint();
-    const seed = await seedChat(ctx, `${ep.url}/hook?c=`);
+    const ep = await suite.endpoint();
+    const seed = await seedChat(suite.ctx, `${ep.url}/hook?c=`);
     const url = `${ep.url}/hook?c=` + '/' + seed.publicId;
     const sentAt = Date.now();
-    const id = await enqueue(ctx, { url, chatId: seed.chatId, messageId: seed.messageId });
-    await waitStatus(ctx, id, 'delivered');
+    const id = await enqueue(suite.ctx, { url, chatId: seed.chatId, messageId: seed.messageId });
+    await waitStatus(suite.ctx, id, 'delivered');
     expect(ep.requests).toHaveLength(1);
     const [r] = ep.requests;
     expect(r.at - sentAt).toBeLessThan(500);
@@ -47,7 +30,11 @@ describe('deliverer: answers, wire format, signature', () => {
     expect(r.headers['content-type']).toBe('application/json');
     expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.body)));
     expect(r.headers['transfer-encoding']).toBeUndefined();
-    const { webhook_secret } = await ctx.db.selectFrom('settings').select('webhook_secret').where('account_id', '=', seed.accountId).executeTakeFirstOrThrow();
+    const { webhook_secret } = await suite.ctx.db
+      .selectFrom('settings')
+      .select('webhook_secret')
+      .where('account_id', '=', seed.accountId)
+      .executeTakeFirstOrThrow();
     const headers = {
       'webhook-id': String(r.headers['webhook-id']),
       'webhook-timestamp': String(r.headers['webhook-timestamp']),
@@ -55,7 +42,7 @@ describe('deliverer: answers, wire format, signature', () => {
     };
     expect(new Webhook(webhook_secret).verify(r.body, headers)).toMatchObject({ message: { type: 'text', text: 'Hello' } });
 
-    const d = await row(ctx, id);
+    const d = await row(suite.ctx, id);
     expect(d).toMatchObject({
       attempts: 1,
       last_status_code: 200,
@@ -65,45 +52,45 @@ describe('deliverer: answers, wire format, signature', () => {
       webhook_id: headers['webhook-id'],
     });
     expect(d.delivered_at).toBeGreaterThanOrEqual(sentAt);
-    const message = await ctx.db.selectFrom('messages').selectAll().where('id', '=', seed.messageId).executeTakeFirstOrThrow();
+    const message = await suite.ctx.db.selectFrom('messages').selectAll().where('id', '=', seed.messageId).executeTakeFirstOrThrow();
     expect(message).toMatchObject({ delivery_status: 'delivered', delivery_error: null });
-    const events = await ctx.db.selectFrom('events').selectAll().where('chat_id', '=', seed.chatId).where('type', '=', 'message.updated').execute();
+    const events = await suite.ctx.db.selectFrom('events').selectAll().where('chat_id', '=', seed.chatId).where('type', '=', 'message.updated').execute();
     expect(events).toHaveLength(1);
     expect(events[0].channel_id).toBe(seed.channelId);
     expect(JSON.parse(events[0].data_json).message).toMatchObject({ id: seed.messageId, delivery: { status: 'delivered' } });
-    const metric = await ctx.metrics.registry.getSingleMetric('parley_outbound_deliveries_total')?.get();
+    const metric = await suite.ctx.metrics.registry.getSingleMetric('parley_outbound_deliveries_total')?.get();
     expect(metric?.values.find((v) => v.labels.outcome === 'delivered' && v.labels.kind === 'chat_channel')?.value).toBeGreaterThanOrEqual(1);
   });
 
   it('sends with Transfer-Encoding: chunked (no Content-Length) when the row is chunked', async () => {
-    const ep = await endpoint();
-    const id = await enqueue(ctx, { url: `${ep.url}/c/PUB`, chunked: true });
-    await waitStatus(ctx, id, 'delivered');
+    const ep = await suite.endpoint();
+    const id = await enqueue(suite.ctx, { url: `${ep.url}/c/PUB`, chunked: true });
+    await waitStatus(suite.ctx, id, 'delivered');
     expect(ep.requests[0].headers['transfer-encoding']).toBe('chunked');
     expect(ep.requests[0].headers['content-length']).toBeUndefined();
     expect(JSON.parse(ep.requests[0].body)).toMatchObject({ message: { type: 'text' } });
   });
 
   it('a refusal {"error":{code,message}} is final: failed with that message, one request only', async () => {
-    const ep = await endpoint(() => ({ body: '{"error":{"code":12,"message":"User blocked"}}', headers: { 'content-type': 'text/plain' } }));
-    const seed = await seedChat(ctx, ep.url);
-    const id = await enqueue(ctx, { url: `${ep.url}/${seed.publicId}`, chatId: seed.chatId, messageId: seed.messageId });
-    await waitStatus(ctx, id, 'failed');
-    expect(await row(ctx, id)).toMatchObject({ attempts: 1, last_status_code: 200, last_error: 'refused: User blocked', delivered_at: null });
-    const message = await ctx.db.selectFrom('messages').selectAll().where('id', '=', seed.messageId).executeTakeFirstOrThrow();
+    const ep = await suite.endpoint(() => ({ body: '{"error":{"code":12,"message":"User blocked"}}', headers: { 'content-type': 'text/plain' } }));
+    const seed = await seedChat(suite.ctx, ep.url);
+    const id = await enqueue(suite.ctx, { url: `${ep.url}/${seed.publicId}`, chatId: seed.chatId, messageId: seed.messageId });
+    await waitStatus(suite.ctx, id, 'failed');
+    expect(await row(suite.ctx, id)).toMatchObject({ attempts: 1, last_status_code: 200, last_error: 'refused: User blocked', delivered_at: null });
+    const message = await suite.ctx.db.selectFrom('messages').selectAll().where('id', '=', seed.messageId).executeTakeFirstOrThrow();
     expect(message).toMatchObject({ delivery_status: 'failed', delivery_error: 'User blocked' });
-    const [event] = await ctx.db.selectFrom('events').selectAll().where('chat_id', '=', seed.chatId).where('type', '=', 'message.updated').execute();
+    const [event] = await suite.ctx.db.selectFrom('events').selectAll().where('chat_id', '=', seed.chatId).where('type', '=', 'message.updated').execute();
     expect(JSON.parse(event.data_json).message.delivery).toEqual({ status: 'failed', error: 'User blocked' });
     await new Promise((r) => setTimeout(r, 3300));
     expect(ep.requests).toHaveLength(1);
   });
 
   it('event webhook: a redirect is not followed and the row waits for its backoff retry, same webhook-id', async () => {
-    const ep = await endpoint((r) => (r.url === '/start' ? { status: 301, headers: { location: '/elsewhere' } } : {}));
+    const ep = await suite.endpoint((r) => (r.url === '/start' ? { status: 301, headers: { location: '/elsewhere' } } : {}));
     const before = Date.now();
-    const id = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/start`, body: { event_name: 'chat_updated' } });
-    await waitUntil(async () => (await row(ctx, id)).attempts === 1, 5000, 'first attempt');
-    const d = await row(ctx, id);
+    const id = await enqueue(suite.ctx, { kind: 'event_webhook', eventType: 'chat_updated', url: `${ep.url}/start`, body: { event_name: 'chat_updated' } });
+    await waitUntil(async () => (await row(suite.ctx, id)).attempts === 1, 5000, 'first attempt');
+    const d = await row(suite.ctx, id);
     expect(d).toMatchObject({ status: 'pending', last_status_code: 301, locked_until: null });
     expect(d.last_error).toContain('redirect to /elsewhere not followed');
     // First retry 5 s ± 10 % after the attempt: "within a minute" (docs/EVENTS.md).
@@ -121,13 +108,13 @@ describe('deliverer: answers, wire format, signature', () => {
       seen.push({ id: delivery.id, status: delivery.status, body });
     });
     try {
-      const ep = await endpoint(() => ({ body: '{"result":"OK","crm_link":"https://crm.example/1"}', headers: { 'content-type': 'text/html' } }));
-      const id = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_accepted', url: ep.url, body: { event_name: 'chat_accepted' } });
+      const ep = await suite.endpoint(() => ({ body: '{"result":"OK","crm_link":"https://crm.example/1"}', headers: { 'content-type': 'text/html' } }));
+      const id = await enqueue(suite.ctx, { kind: 'event_webhook', eventType: 'chat_accepted', url: ep.url, body: { event_name: 'chat_accepted' } });
       await waitUntil(() => seen.length === 1, 5000, 'the answer handler');
       expect(seen[0]).toEqual({ id, status: 'delivered', body: { result: 'OK', crm_link: 'https://crm.example/1' } });
       // No handler for this event: nothing happens, the delivery is still recorded.
-      const other = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_finished', url: ep.url, body: { event_name: 'chat_finished' } });
-      await waitStatus(ctx, other, 'delivered');
+      const other = await enqueue(suite.ctx, { kind: 'event_webhook', eventType: 'chat_finished', url: ep.url, body: { event_name: 'chat_finished' } });
+      await waitStatus(suite.ctx, other, 'delivered');
       expect(seen).toHaveLength(1);
     } finally {
       off();

@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import type { Tx } from '../db/database.js';
 import { noteDeliveryEnqueued } from '../events/outbox.js';
 import { bool } from '../lib/json.js';
+import type { DeliveryPolicy } from './kind.js';
 import { policyFor, type DeliveryKind } from './kinds.js';
 
 export interface NewDelivery {
@@ -29,8 +30,27 @@ export interface NewDelivery {
   kept?: boolean;
 }
 
+/**
+ * The columns of a delivery that starts its attempts now (enqueued, or
+ * redelivered: log.ts): none made, the kind's policy's attempts and deadline,
+ * no claim, no result yet.
+ */
+export function newCycle(policy: DeliveryPolicy, now: number) {
+  return {
+    attempts: 0,
+    max_attempts: policy.maxAttempts,
+    next_attempt_at: now,
+    deadline_at: policy.deadlineMs === null ? null : now + policy.deadlineMs,
+    // An attempt in flight loses its claim: its result is dropped, the new cycle wins.
+    locked_until: null,
+    last_status_code: null,
+    last_response: null,
+    last_error: null,
+    delivered_at: null,
+  };
+}
+
 export async function enqueueDelivery(tx: Tx, d: NewDelivery, now: number): Promise<{ id: number; webhookId: string }> {
-  const policy = policyFor(d.kind);
   const webhookId = `msg_${crypto.randomBytes(16).toString('base64url')}`;
   const row = await tx
     .insertInto('deliveries')
@@ -46,17 +66,9 @@ export async function enqueueDelivery(tx: Tx, d: NewDelivery, now: number): Prom
       webhook_id: webhookId,
       chunked: bool(d.chunked ?? false),
       status: d.kept ? 'kept' : d.paused ? 'paused' : 'pending',
-      attempts: 0,
-      max_attempts: policy.maxAttempts,
-      next_attempt_at: now,
-      deadline_at: policy.deadlineMs === null ? null : now + policy.deadlineMs,
-      locked_until: null,
-      last_status_code: null,
-      last_response: null,
-      last_error: null,
+      ...newCycle(policyFor(d.kind), now),
       created_at: now,
       updated_at: now,
-      delivered_at: null,
       visitor_id: d.visitorId ?? null,
     })
     .returning('id')

@@ -6,9 +6,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/helpers/testApp.js';
-import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from '../../test/helpers/webhooks.js';
+import { describe, expect, it } from 'vitest';
+import { delivererSuite, enqueue, seedChat, waitUntil } from '../../test/helpers/webhooks.js';
 import type { AppContext } from '../context.js';
 import { registerAnswerHandler } from '../eventWebhooks/answers.js';
 
@@ -20,37 +19,20 @@ const nestedArrays = (n: number): string => '['.repeat(n) + ']'.repeat(n);
 const nestedObjects = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 
 describe('deliverer: hostile answers end as recorded attempts', () => {
-  let t: TestApp;
-  let ctx: AppContext;
-  const endpoints: Endpoint[] = [];
-  const endpoint = async (...a: Parameters<typeof startEndpoint>): Promise<Endpoint> => {
-    const ep = await startEndpoint(...a);
-    endpoints.push(ep);
-    return ep;
-  };
-  beforeAll(async () => {
-    t = await createTestApp();
-    ctx = t.app.ctx;
-  });
-  afterEach(async () => {
-    await Promise.all(endpoints.splice(0).map((e) => e.close()));
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const suite = delivererSuite();
 
   it('a chat-channel receiver answering 2,000-level nested JSON: failed with a clear reason, one request, and the service keeps delivering', async () => {
     const deep = nestedArrays(2000);
     expect(deep.length).toBe(4000);
-    const ep = await endpoint(() => ({ body: deep }));
-    const seed = await seedChat(ctx, ep.url);
-    const id = await enqueue(ctx, { url: `${ep.url}/${seed.publicId}`, chatId: seed.chatId, messageId: seed.messageId });
-    await waitStatus(ctx, id, 'failed');
-    const d = await row(ctx, id);
+    const ep = await suite.endpoint(() => ({ body: deep }));
+    const seed = await seedChat(suite.ctx, ep.url);
+    const id = await enqueue(suite.ctx, { url: `${ep.url}/${seed.publicId}`, chatId: seed.chatId, messageId: seed.messageId });
+    await waitStatus(suite.ctx, id, 'failed');
+    const d = await row(suite.ctx, id);
     expect(d).toMatchObject({ attempts: 1, last_status_code: 200, delivered_at: null, locked_until: null });
     expect(d.last_error).toBe('answer not understood: its JSON is nested deeper than 64 levels');
     expect(d.last_response).toBe(deep.slice(0, 2000));
-    const message = await ctx.db.selectFrom('messages').selectAll().where('id', '=', seed.messageId).executeTakeFirstOrThrow();
+    const message = await suite.ctx.db.selectFrom('messages').selectAll().where('id', '=', seed.messageId).executeTakeFirstOrThrow();
     expect(message.delivery_status).toBe('failed');
     expect(message.delivery_error).toBe("Not delivered: the customer endpoint's answer was not understood (its JSON is nested deeper than 64 levels).");
     // Final: the receiver did answer; it is not asked again.
@@ -58,10 +40,10 @@ describe('deliverer: hostile answers end as recorded attempts', () => {
     expect(ep.requests).toHaveLength(1);
 
     // Still alive and delivering.
-    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
-    const ok = await endpoint();
-    const next = await enqueue(ctx, { url: `${ok.url}/x` });
-    await waitStatus(ctx, next, 'delivered');
+    expect((await suite.t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    const ok = await suite.endpoint();
+    const next = await enqueue(suite.ctx, { url: `${ok.url}/x` });
+    await waitStatus(suite.ctx, next, 'delivered');
   });
 
   it('an event-webhook receiver answering deeply nested objects (with a chat_accepted handler): failed, the handler never sees it', async () => {
@@ -70,10 +52,10 @@ describe('deliverer: hostile answers end as recorded attempts', () => {
       seen.push(body);
     });
     try {
-      const ep = await endpoint(() => ({ body: nestedObjects(5000), headers: { 'content-type': 'text/plain' } }));
-      const id = await enqueue(ctx, { kind: 'event_webhook', eventType: 'chat_accepted', url: ep.url, body: { event_name: 'chat_accepted' } });
-      await waitStatus(ctx, id, 'failed');
-      expect(await row(ctx, id)).toMatchObject({
+      const ep = await suite.endpoint(() => ({ body: nestedObjects(5000), headers: { 'content-type': 'text/plain' } }));
+      const id = await enqueue(suite.ctx, { kind: 'event_webhook', eventType: 'chat_accepted', url: ep.url, body: { event_name: 'chat_accepted' } });
+      await waitStatus(suite.ctx, id, 'failed');
+      expect(await row(suite.ctx, id)).toMatchObject({
         attempts: 1,
         last_status_code: 200,
         last_error: 'answer not understood: its JSON is nested deeper than 64 levels',
@@ -86,14 +68,14 @@ describe('deliverer: hostile answers end as recorded attempts', () => {
 
   it('nesting within the limit, brackets inside strings, and an error answer nested too deep are all understood as before', async () => {
     const within = `{"result":"ok","x":${nestedArrays(60)},"s":"${'['.repeat(5000)}"}`;
-    const ep = await endpoint(() => ({ body: within }));
-    const id = await enqueue(ctx, { url: `${ep.url}/a` });
-    await waitStatus(ctx, id, 'delivered');
+    const ep = await suite.endpoint(() => ({ body: within }));
+    const id = await enqueue(suite.ctx, { url: `${ep.url}/a` });
+    await waitStatus(suite.ctx, id, 'delivered');
     // A non-2xx answer is a status failure whatever its body: retried as before.
-    const bad = await endpoint(() => ({ status: 500, body: nestedArrays(3000) }));
-    const retried = await enqueue(ctx, { url: `${bad.url}/b` });
-    await waitUntil(async () => (await row(ctx, retried)).attempts >= 1, 5000, 'the first attempt');
-    expect(await row(ctx, retried)).toMatchObject({ status: 'pending', last_error: 'HTTP 500' });
+    const bad = await suite.endpoint(() => ({ status: 500, body: nestedArrays(3000) }));
+    const retried = await enqueue(suite.ctx, { url: `${bad.url}/b` });
+    await waitUntil(async () => (await row(suite.ctx, retried)).attempts >= 1, 5000, 'the first attempt');
+    expect(await row(suite.ctx, retried)).toMatchObject({ status: 'pending', last_error: 'HTTP 500' });
   });
 
   it('an answer that never ends (a deep prefix streamed past 64 KiB) is cut, judged, recorded', async () => {
@@ -108,9 +90,9 @@ describe('deliverer: hostile answers end as recorded attempts', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const id = await enqueue(ctx, { url: `${url}/endless` });
-      await waitStatus(ctx, id, 'failed');
-      expect((await row(ctx, id)).last_error).toBe('answer not understood: its JSON is nested deeper than 64 levels');
+      const id = await enqueue(suite.ctx, { url: `${url}/endless` });
+      await waitStatus(suite.ctx, id, 'failed');
+      expect((await row(suite.ctx, id)).last_error).toBe('answer not understood: its JSON is nested deeper than 64 levels');
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

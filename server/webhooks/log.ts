@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import type { Delivery } from '../db/schema.js';
 import { notFound } from '../errors/AppError.js';
 import { commit } from '../events/outbox.js';
+import { newCycle } from './enqueue.js';
 import { kindOf } from './kinds.js';
 
 export interface ListDeliveries {
@@ -39,22 +40,12 @@ export async function redeliver(ctx: AppContext, input: { accountId: number; del
       .executeTakeFirst();
     if (!current) throw notFound('Delivery');
     const kind = kindOf(current.kind);
-    const { policy } = kind;
     const updated = await tx
       .updateTable('deliveries')
       .set({
         // A mail composed while no SMTP server is set stays kept: there is nowhere to send it.
         status: kind.redeliverAs?.(ctx) ?? 'pending',
-        attempts: 0,
-        max_attempts: policy.maxAttempts,
-        next_attempt_at: now,
-        deadline_at: policy.deadlineMs === null ? null : now + policy.deadlineMs,
-        // An attempt in flight loses its claim: its result is dropped, the new cycle wins.
-        locked_until: null,
-        last_status_code: null,
-        last_response: null,
-        last_error: null,
-        delivered_at: null,
+        ...newCycle(kind.policy, now),
         updated_at: now,
       })
       .where('id', '=', current.id)

@@ -19,8 +19,14 @@ type Range = [bigint, number, string];
 const v4 = (a: string, bits: number, label: string): Range => [ipv4ToBig(a), 96 + bits, label];
 const v6 = (a: string, bits: number, label: string): Range => [ipv6ToBig(a)!, bits, label];
 
-/** IPv4 ranges (as IPv4-mapped IPv6) that are not globally reachable. */
-const V4_REFUSED: Range[] = [
+/**
+ * Address ranges that are not globally reachable, IPv4 ones as IPv4-mapped
+ * IPv6 (::ffff:0:0/96, which no IPv6 range below overlaps): the IPv6 ones named
+ * outside global unicast (2000::/3) and those refused inside it. An IPv6
+ * address outside 2000::/3 that none of them names is refused too ("a reserved
+ * address").
+ */
+const REFUSED: Range[] = [
   v4('0.0.0.0', 8, 'an unspecified ("this network") address'),
   v4('10.0.0.0', 8, 'a private address'),
   v4('100.64.0.0', 10, 'a carrier-grade NAT (shared) address'),
@@ -36,19 +42,12 @@ const V4_REFUSED: Range[] = [
   v4('203.0.113.0', 24, 'a documentation address'),
   v4('224.0.0.0', 4, 'a multicast address'),
   v4('240.0.0.0', 4, 'a reserved or broadcast address'),
-];
-
-/** IPv6 ranges refused inside global unicast (2000::/3); everything outside it is refused too. */
-const V6_REFUSED: Range[] = [
   v6('2001::', 32, 'a Teredo tunnel address'),
   v6('2001:2::', 48, 'a benchmarking address'),
   v6('2001:10::', 28, 'an ORCHID address'),
   v6('2001:20::', 28, 'an ORCHID address'),
   v6('2001:db8::', 32, 'a documentation address'),
   v6('3fff::', 20, 'a documentation address'),
-];
-
-const V6_OUTSIDE: Range[] = [
   v6('::', 128, 'an unspecified address'),
   v6('::1', 128, 'a loopback address'),
   v6('64:ff9b:1::', 48, 'a local NAT64 address'),
@@ -94,7 +93,7 @@ function ipv6ToBig(ip: string): bigint | null {
 }
 
 function classifyV4(mapped: bigint): string | null {
-  return V4_REFUSED.find((r) => inRange(mapped, r))?.[2] ?? null;
+  return REFUSED.find((r) => inRange(mapped, r))?.[2] ?? null;
 }
 
 /**
@@ -119,10 +118,9 @@ export function classifyAddress(ip: string): string | null {
     const reason = classifyV4((0xffffn << 32n) | ((value >> 80n) & 0xffffffffn));
     return reason ? `${reason} (6to4)` : null;
   }
-  const outside = V6_OUTSIDE.find((r) => inRange(value, r));
-  if (outside) return outside[2];
-  if (value >> 125n !== 1n) return 'a reserved address';
-  return V6_REFUSED.find((r) => inRange(value, r))?.[2] ?? null;
+  const refused = REFUSED.find((r) => inRange(value, r));
+  if (refused) return refused[2];
+  return value >> 125n !== 1n ? 'a reserved address' : null;
 }
 
 const refuse = (message: string): AppError => new AppError('outbound_url_refused', message);

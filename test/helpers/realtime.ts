@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import WebSocket from 'ws';
+import { afterAll, beforeAll } from 'vitest';
 import type { App } from '../../server/app.js';
 import { sql } from 'kysely';
 import type { Tx } from '../../server/db/database.js';
@@ -15,6 +16,7 @@ import { RELAYED_THROUGH } from '../../server/events/relayClaim.js';
 import { issueToken } from '../../server/domain/auth/tokens.js';
 import { wsText } from '../../server/lib/wsText.js';
 import { newVisitorRow } from '../../server/domain/visitors/insertVisitors.js';
+import { createTestApp, type TestApp } from './testApp.js';
 
 export interface Frame {
   type: string;
@@ -104,6 +106,27 @@ export class StreamClient {
 export async function listen(app: App): Promise<string> {
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return address.replace(/^http/, 'ws');
+}
+
+/** A describe block's app listening on a port (`base`, ws://…), and the clients its tests open, closed with it. */
+export interface LiveApp {
+  t: TestApp;
+  base: string;
+  clients: StreamClient[];
+}
+
+/** Registers the block's hooks: the app (createTestApp(opts)) started and listening before its tests; clients and app closed after them. */
+export function liveApp(opts: Parameters<typeof createTestApp>[0] = {}): LiveApp {
+  const live = { clients: [] } as unknown as LiveApp;
+  beforeAll(async () => {
+    live.t = await createTestApp(opts);
+    live.base = await listen(live.t.app);
+  });
+  afterAll(async () => {
+    await Promise.all(live.clients.map((c) => c.close()));
+    await live.t.close();
+  });
+  return live;
 }
 
 export const streamUrl = (base: string, token: string, cursor?: number): string =>

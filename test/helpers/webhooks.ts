@@ -5,11 +5,13 @@
  * with an agent message seeded straight into the store with its delivery.
  */
 import http from 'node:http';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../../server/context.js';
 import { commit } from '../../server/events/outbox.js';
 import { enqueueDelivery } from '../../server/webhooks/enqueue.js';
 import type { DeliveryKind } from '../../server/webhooks/kinds.js';
+import { createTestApp, type TestApp } from './testApp.js';
 import { newVisitorRow } from '../../server/domain/visitors/insertVisitors.js';
 
 export interface Received {
@@ -70,6 +72,39 @@ export async function startEndpoint(answer: Endpoint['answer'] = () => ({ status
 }
 
 /** A port on 127.0.0.1 where nothing listens. */
+/** A describe block's app (workers on, so the deliverer runs) and the endpoints its tests start. */
+export interface DelivererSuite {
+  t: TestApp;
+  ctx: AppContext;
+  /** Starts an endpoint (startEndpoint) that is closed after the test. */
+  endpoint(...a: Parameters<typeof startEndpoint>): Promise<Endpoint>;
+}
+
+/** Registers the block's hooks: the app started before its tests and closed after them, endpoints closed after each test. */
+export function delivererSuite(): DelivererSuite {
+  const endpoints: Endpoint[] = [];
+  const suite: DelivererSuite = {
+    t: undefined as unknown as TestApp,
+    ctx: undefined as unknown as AppContext,
+    endpoint: async (...a) => {
+      const ep = await startEndpoint(...a);
+      endpoints.push(ep);
+      return ep;
+    },
+  };
+  beforeAll(async () => {
+    suite.t = await createTestApp();
+    suite.ctx = suite.t.app.ctx;
+  });
+  afterEach(async () => {
+    await Promise.all(endpoints.splice(0).map((e) => e.close()));
+  });
+  afterAll(async () => {
+    await suite.t.close();
+  });
+  return suite;
+}
+
 export async function closedPort(): Promise<number> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

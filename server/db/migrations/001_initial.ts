@@ -4,6 +4,7 @@
  */
 import { idColumn, timeColumn, type ColumnKinds } from '../columns.js';
 import type { AnyDb } from './anyDb.js';
+import { inboundDedupKey } from './frozenParts.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema
@@ -175,10 +176,7 @@ export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
 
   await db.schema
     .createTable('inbound_dedup')
-    .addColumn('account_id', 'integer', (c) => c.notNull())
-    .addColumn('channel_id', 'integer', (c) => c.notNull().references('channels.id').onDelete('cascade'))
-    .addColumn('sender_id', 'text', (c) => c.notNull())
-    .addColumn('message_external_id', 'text', (c) => c.notNull())
+    .$call(inboundDedupKey)
     .addColumn('message_id', 'integer')
     .addColumn('created_at', k.time, timeColumn)
     .addPrimaryKeyConstraint('inbound_dedup_pk', ['channel_id', 'sender_id', 'message_external_id'])

@@ -29,6 +29,7 @@
 import { sql, type CreateTableBuilder } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
 import type { AnyDb } from './anyDb.js';
+import { REPORT_MEASURES } from './frozenParts.js';
 
 /** Seconds; bin i is [edge i, edge i+1), the last one open-ended. */
 const BIN_EDGES_S = [
@@ -43,19 +44,6 @@ function binSql(column: string): string {
 }
 
 const KEY = ['account_id', 'hour', 'channel_id', 'department_id', 'agent_id'] as const;
-const MEASURES = [
-  'started',
-  'accepted',
-  'finished',
-  'missed',
-  'frt_count',
-  'frt_sum_ms',
-  'dur_count',
-  'dur_sum_ms',
-  'handled_ms',
-  'positive',
-  'negative',
-] as const;
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema.alterTable('chats').addColumn('first_response_at', k.time).execute();
@@ -98,7 +86,7 @@ export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
 
   let hourly: CreateTableBuilder<string, string> = db.schema.createTable('report_hourly');
   for (const col of KEY) hourly = hourly.addColumn(col, col === 'hour' ? k.time : 'integer', (c) => c.notNull());
-  for (const col of MEASURES) hourly = hourly.addColumn(col, k.time, (c) => c.notNull().defaultTo(0));
+  for (const col of REPORT_MEASURES) hourly = hourly.addColumn(col, k.time, (c) => c.notNull().defaultTo(0));
   await hourly.addPrimaryKeyConstraint('report_hourly_pk', [...KEY]).execute();
   // The primary key serves the unfiltered report; these serve one filter each.
   for (const dim of ['channel_id', 'department_id', 'agent_id'] as const)
@@ -141,7 +129,7 @@ async function backfill(db: AnyDb): Promise<void> {
   const key = KEY.join(', ');
   await sql
     .raw(
-      `insert into report_hourly (${key}, ${MEASURES.join(', ')})
+      `insert into report_hourly (${key}, ${REPORT_MEASURES.join(', ')})
        select ${key}, count(*), sum(accepted), sum(finished), sum(missed),
          sum(case when frt_ms is null then 0 else 1 end), coalesce(sum(frt_ms), 0),
          sum(case when dur_ms is null then 0 else 1 end), coalesce(sum(dur_ms), 0),

@@ -26,21 +26,9 @@
 import { type CreateTableBuilder } from 'kysely';
 import type { ColumnKinds } from '../columns.js';
 import type { AnyDb } from './anyDb.js';
+import { REPORT_MEASURES } from './frozenParts.js';
 
 const BINS = 28;
-const MEASURES = [
-  'started',
-  'accepted',
-  'finished',
-  'missed',
-  'frt_count',
-  'frt_sum_ms',
-  'dur_count',
-  'dur_sum_ms',
-  'handled_ms',
-  'positive',
-  'negative',
-] as const;
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
   await db.schema
@@ -57,7 +45,7 @@ export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
     .addColumn('channel_id', 'integer', (c) => c.notNull())
     .addColumn('department_id', 'integer', (c) => c.notNull())
     .addColumn('agent_id', 'integer', (c) => c.notNull());
-  for (const col of MEASURES) daily = daily.addColumn(col, k.time, (c) => c.notNull().defaultTo(0));
+  for (const col of REPORT_MEASURES) daily = daily.addColumn(col, k.time, (c) => c.notNull().defaultTo(0));
   for (const metric of ['frt', 'dur'])
     for (let bin = 0; bin < BINS; bin++) daily = daily.addColumn(`${metric}_${bin}`, 'integer', (c) => c.notNull().defaultTo(0));
   await daily.addPrimaryKeyConstraint('report_daily_pk', ['account_id', 'channel_id', 'department_id', 'day', 'agent_id']).execute();

@@ -15,25 +15,15 @@
  * A primary key cannot be changed in place on SQLite, so the table is made
  * anew on both stores; its keys matter for minutes, so none is carried over.
  */
-import { timeColumn, type ColumnKinds } from '../columns.js';
+import type { ColumnKinds } from '../columns.js';
 import type { AnyDb } from './anyDb.js';
+import { remakeInboundDedup } from './frozenParts.js';
 
 export async function up(db: AnyDb, k: ColumnKinds): Promise<void> {
-  await db.schema.dropTable('inbound_dedup').execute();
-  await db.schema
-    .createTable('inbound_dedup')
-    .addColumn('account_id', 'integer', (c) => c.notNull())
-    .addColumn('channel_id', 'integer', (c) => c.notNull().references('channels.id').onDelete('cascade'))
-    .addColumn('sender_id', 'text', (c) => c.notNull())
-    .addColumn('message_external_id', 'text', (c) => c.notNull())
-    .addColumn('content_hash', 'text', (c) => c.notNull())
-    .addColumn('message_id', 'integer')
+  await remakeInboundDedup(db, k, ['channel_id', 'sender_id', 'message_external_id'], (t) =>
     // 1 when this sighting's content differs from the one the row held: the id was reused.
-    .addColumn('reused', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', k.time, timeColumn)
-    .addPrimaryKeyConstraint('inbound_dedup_pk', ['channel_id', 'sender_id', 'message_external_id'])
-    .execute();
-  await db.schema.createIndex('inbound_dedup_created_at').on('inbound_dedup').column('created_at').execute();
+    t.addColumn('reused', 'integer', (c) => c.notNull().defaultTo(0)),
+  );
   await db.schema
     .alterTable('visitors')
     .addColumn('inbound_ids_reused', 'integer', (c) => c.notNull().defaultTo(0))

@@ -17,18 +17,8 @@ import { randomPublicId, randomToken } from '../../lib/ids.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
 import { cleanName } from '../agents/agentInput.js';
 import { forgetChatChannel } from '../chatChannel/findChannel.js';
-import {
-  applyIdentitySecret,
-  checkAgentIds,
-  cleanColor,
-  cleanDomains,
-  cleanWebhookUrl,
-  refuseForeignFields,
-  setChannelAgents,
-  type ChannelFields,
-  type ChannelType,
-  type WidgetOptions,
-} from './channelInput.js';
+import * as rules from './channelInput.js';
+import type { ChannelFields, ChannelType, WidgetOptions } from './channelInput.js';
 import { recordChannelChanged } from './channelChanged.js';
 import type { ChannelWithAgents } from './listChannels.js';
 
@@ -41,20 +31,20 @@ export async function createChannel(
 ): Promise<ChannelWithAgents> {
   const { actor, type, fields } = input;
   assertAdmin(actor);
-  refuseForeignFields(type, fields);
+  rules.refuseForeignFields(type, fields);
   const name = cleanName(fields.name ?? '');
   const isChatChannel = type === 'chat_api';
-  const webhookUrl = isChatChannel ? cleanWebhookUrl(ctx.config, fields.webhook_url) : null;
+  const webhookUrl = isChatChannel ? rules.cleanWebhookUrl(ctx.config, fields.webhook_url) : null;
   const options: WidgetOptions = isChatChannel
     ? {}
-    : { color: cleanColor(fields.color ?? null), allowed_domains: cleanDomains(fields.allowed_domains ?? null) };
-  if (!isChatChannel) applyIdentitySecret(options, { identity_verification: fields.identity_verification });
+    : { color: rules.cleanColor(fields.color ?? null), allowed_domains: rules.cleanDomains(fields.allowed_domains ?? null) };
+  if (!isChatChannel) rules.applyIdentitySecret(options, { identity_verification: fields.identity_verification });
   if (!isChatChannel && fields.hide_launcher === true) options.hide_launcher = true;
   if (!isChatChannel && fields.enabled === false) options.enabled = false;
   const now = ctx.clock();
 
   const created = await commit(ctx.db, ctx.signals, async (tx) => {
-    const agentIds = await checkAgentIds(tx, actor.account_id, fields.agent_ids ?? null);
+    const agentIds = await rules.checkAgentIds(tx, actor.account_id, fields.agent_ids ?? null);
     const channel = await tx
       .insertInto('channels')
       .values({
@@ -72,7 +62,7 @@ export async function createChannel(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await setChannelAgents(tx, actor.account_id, channel.id, agentIds);
+    await rules.setChannelAgents(tx, actor.account_id, channel.id, agentIds);
     await recordChannelChanged(tx, actor.account_id, channel.id, 'created', now);
     return { channel, agentIds };
   });

@@ -10,7 +10,7 @@
  */
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import type { Channel, Chat, ChatOffer, Message, Visitor } from '../../db/schema.js';
+import type { Chat, Message } from '../../db/schema.js';
 import { offersOf } from './chatOffers.js';
 
 export interface ChatSummaries {
@@ -51,15 +51,9 @@ export async function unreadCounts(db: Executor, agentId: number, chatIds: numbe
   return new Map(counts.map((r) => [r.chat_id, Number(r.n)]));
 }
 
-/** What a chat list row is made of (presenters/chat.ts presentChatRows shows it). */
-export interface ChatRowData {
-  chat: Chat;
-  visitor: Visitor;
-  channel: Pick<Channel, 'id' | 'type' | 'name'>;
-  last: Message | undefined;
-  unread: number;
-  offer: ChatOffer | null;
-}
+// What a chat list row is made of is below the domain (the presenters show it).
+import type { ChatRowData } from '../../model/chatRow.js';
+export type { ChatRowData };
 
 /** Chats (already checked for the agent) with what their list rows show, in the order given. */
 export async function chatRows(db: Executor, agentId: number, chats: Chat[]): Promise<ChatRowData[]> {

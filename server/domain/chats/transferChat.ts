@@ -10,7 +10,7 @@
  */
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
-import type { Agent, Chat } from '../../db/schema.js';
+import type { Agent, Chat, ChatUpdate } from '../../db/schema.js';
 import { AppError, invalid } from '../../errors/AppError.js';
 import { commit } from '../../events/outbox.js';
 import { insertMessage } from '../messages/insertMessage.js';
@@ -46,18 +46,30 @@ export async function agentName(tx: Tx, id: number | null, fallback: Agent): Pro
   return row?.name ?? fallback.name;
 }
 
-export async function transferChat(ctx: AppContext, input: { actor: Agent; chatId: number; agentId: number }): Promise<Chat> {
+/**
+ * The frame every transfer shares: the chat read again in the transaction, who
+ * may transfer it (assertMayTransfer), `plan`'s change (and the name of whom it
+ * goes to) written on condition of the state read, so a concurrent take or move
+ * makes it a 409; then chat.updated (change 'transferred') and the system
+ * message "Transferred from <holder> to <to>", and `then` (in the transaction).
+ */
+export async function transferWith(
+  ctx: AppContext,
+  input: { actor: Agent; chatId: number },
+  plan: (tx: Tx, chat: Chat, now: number) => Promise<{ set: ChatUpdate; to: string }>,
+  then: (tx: Tx, updated: Chat, now: number) => Promise<void> = async () => {},
+): Promise<Chat> {
   const { actor } = input;
   const loaded = await loadChatFor(ctx.db, actor, input.chatId);
   const now = ctx.clock();
   return commit(ctx.db, ctx.signals, async (tx) => {
     const chat = await tx.selectFrom('chats').selectAll().where('id', '=', loaded.id).executeTakeFirstOrThrow();
     assertMayTransfer(chat, actor);
-    const target = await loadTarget(tx, chat, input.agentId);
+    const { set, to } = await plan(tx, chat, now);
     const from = await agentName(tx, chat.accepted_by, actor);
     const updated = await tx
       .updateTable('chats')
-      .set({ status: 'active', accepted_by: target.id, accepted_at: chat.accepted_at ?? now, agent_ids_json: withAgent(chat, target.id), updated_at: now })
+      .set({ ...set, updated_at: now })
       .where('id', '=', chat.id)
       .where('status', '=', chat.status)
       .where('accepted_by', chat.accepted_by === null ? 'is' : '=', chat.accepted_by)
@@ -65,8 +77,19 @@ export async function transferChat(ctx: AppContext, input: { actor: Agent; chatI
       .executeTakeFirst();
     if (!updated) throw new AppError('conflict', 'The chat changed while it was being transferred (another agent took or moved it); look at it again.');
     await recordChatState(tx, updated, 'chat.updated', now, { change: 'transferred', agent_id: actor.id });
-    const message = await insertMessage(tx, { chat: updated, author: 'system', message: systemText(`Transferred from ${from} to ${target.name}`), now });
+    const message = await insertMessage(tx, { chat: updated, author: 'system', message: systemText(`Transferred from ${from} to ${to}`), now });
     await recordMessageCreated(tx, updated, message, now);
+    await then(tx, updated, now);
     return updated;
+  });
+}
+
+export async function transferChat(ctx: AppContext, input: { actor: Agent; chatId: number; agentId: number }): Promise<Chat> {
+  return transferWith(ctx, input, async (tx, chat, now) => {
+    const target = await loadTarget(tx, chat, input.agentId);
+    return {
+      set: { status: 'active', accepted_by: target.id, accepted_at: chat.accepted_at ?? now, agent_ids_json: withAgent(chat, target.id) },
+      to: target.name,
+    };
   });
 }

@@ -23,19 +23,9 @@ import { BIN_EDGES_S } from './bins.js';
 import { DAY, HOUR, isValidZone, localMidnight, localMsSql, offsetAt, offsetSegments } from './zone.js';
 
 export const BINS = BIN_EDGES_S.length;
-export const MEASURES = [
-  'started',
-  'accepted',
-  'finished',
-  'missed',
-  'frt_count',
-  'frt_sum_ms',
-  'dur_count',
-  'dur_sum_ms',
-  'handled_ms',
-  'positive',
-  'negative',
-] as const;
+/** The sums of report_hourly and report_daily: counts of chats, then what the figures are made of. */
+const CHAT_COUNTS = ['started', 'accepted', 'finished', 'missed'] as const;
+export const MEASURES = [...CHAT_COUNTS, 'frt_count', 'frt_sum_ms', 'dur_count', 'dur_sum_ms', 'handled_ms', 'positive', 'negative'] as const;
 export const BIN_COLUMNS = (['frt', 'dur'] as const).flatMap((metric) => Array.from({ length: BINS }, (_, bin) => `${metric}_${bin}`));
 const DIMS = ['channel_id', 'department_id', 'agent_id'] as const;
 const ALL = -1;

@@ -11,7 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Worker } from '../../context.js';
 import { inTransaction, type Store } from '../../db/database.js';
 import { withRelayLock } from '../../events/relayLock.js';
-import { UnavailableLog, type UnavailableSource } from '../../errors/unavailableLog.js';
+import { passesOf, UnavailableLog } from '../../errors/unavailableLog.js';
 import { accountZone, buildDailyStep } from './dailyRollup.js';
 
 const CHUNK_DAYS = 7;
@@ -44,13 +44,7 @@ export async function buildDailyRollups(store: Pick<Store, 'db' | 'dialect'>, op
 
 export const dailyRollupWorker: Worker = async (app, ctx) => {
   const unavailable: UnavailableLog = app.unavailableLog;
-  const source: UnavailableSource = {
-    name: 'daily report rollup',
-    first: 'daily report rollup failed',
-    unit: ['pass', 'passes'],
-    verb: 'failed',
-    intervalMs: 2 * PASS_INTERVAL_MS,
-  };
+  const source = passesOf('daily report rollup', PASS_INTERVAL_MS);
   let stopped = false;
   let again = false;
   let running: Promise<void> | null = null;

@@ -3,10 +3,8 @@ import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/database.js';
 import type { SettingsTable } from '../../db/schema.js';
-import { toJson } from '../../lib/json.js';
 import { assertAdmin, type Actor } from '../agents/actor.js';
-import { DEFAULT_CALLBACK } from '../../model/callback.js';
-import { newWebhookSecret } from './settingsRow.js';
+import { defaultSettings } from './settingsRow.js';
 // The reading of the stored callback is below the domain (the presenters read it too).
 export { callbackOf } from '../../model/callback.js';
 
@@ -33,16 +31,7 @@ export async function settingsOf(db: Executor, accountId: number, now: number, l
   if (row) return row;
   await db
     .insertInto('settings')
-    .values({
-      account_id: accountId,
-      event_webhook_url: null,
-      safe_url: null,
-      webhook_secret: newWebhookSecret(),
-      callback_json: toJson(DEFAULT_CALLBACK),
-      rules_json: null,
-      webhooks_paused_reason: null,
-      updated_at: now,
-    })
+    .values(defaultSettings(accountId, now))
     .onConflict((oc) => oc.column('account_id').doNothing())
     .execute();
   return select().executeTakeFirstOrThrow();

@@ -41,6 +41,33 @@ const count = async (tx: Tx, column: 'visitor_id' | 'account_id', id: number, si
   return Number(row.n);
 };
 
+/** What a visitor asks for: the chat's transcript (or first the link that proves the address) mailed to `email`, in `lang`. */
+export interface TranscriptMailInput {
+  visitor: Visitor;
+  chat: Pick<Chat, 'id' | 'account_id'>;
+  email: string;
+  lang: string;
+}
+
+/** The transcript_mails row that counts a mail against the caps; a confirmation's with its token (as sha256) and expiry. */
+async function recordMail(tx: Tx, input: TranscriptMailInput, kind: 'confirmation' | 'transcript', token: string | null, now: number): Promise<void> {
+  await tx
+    .insertInto('transcript_mails')
+    .values({
+      account_id: input.chat.account_id,
+      visitor_id: input.visitor.id,
+      chat_id: input.chat.id,
+      kind,
+      email: input.email,
+      lang: input.lang,
+      token_hash: token === null ? null : sha256(token),
+      expires_at: token === null ? null : now + CONFIRMATION_TTL_MS,
+      used_at: null,
+      created_at: now,
+    })
+    .execute();
+}
+
 /** 429 once the account has sent its day's share of visitor-requested mails. */
 async function assertAccountCap(tx: Tx, accountId: number, now: number): Promise<void> {
   if ((await count(tx, 'account_id', accountId, now - DAY_MS)) >= MAILS_PER_ACCOUNT_DAY) {
@@ -49,12 +76,7 @@ async function assertAccountCap(tx: Tx, accountId: number, now: number): Promise
 }
 
 /** Queues the transcript of `chat` to `email` (the visitor's proved address), counting it against the caps. */
-export async function sendVisitorTranscript(
-  ctx: AppContext,
-  tx: Tx,
-  input: { visitor: Visitor; chat: Pick<Chat, 'id' | 'account_id'>; email: string; lang: string },
-  now: number,
-): Promise<void> {
+export async function sendVisitorTranscript(ctx: AppContext, tx: Tx, input: TranscriptMailInput, now: number): Promise<void> {
   const { visitor, chat, email, lang } = input;
   if ((await count(tx, 'visitor_id', visitor.id, now - DAY_MS, 'transcript')) >= TRANSCRIPTS_PER_VISITOR_DAY) {
     throw new AppError('too_many_requests', `You have been sent ${TRANSCRIPTS_PER_VISITOR_DAY} conversations today; please try again tomorrow.`, {
@@ -74,21 +96,7 @@ export async function sendVisitorTranscript(
   if (!transcript) throw new AppError('conflict', 'There is no conversation to send yet: write a message first.');
   const content = visitorTranscriptMail(scope, transcript, lang);
   await enqueueMail(tx, ctx.config, { accountId: chat.account_id, type: 'chat_transcript', to: email, chatId: chat.id, ...content }, now);
-  await tx
-    .insertInto('transcript_mails')
-    .values({
-      account_id: chat.account_id,
-      visitor_id: visitor.id,
-      chat_id: chat.id,
-      kind: 'transcript',
-      email,
-      lang,
-      token_hash: null,
-      expires_at: null,
-      used_at: null,
-      created_at: now,
-    })
-    .execute();
+  await recordMail(tx, input, 'transcript', null, now);
 }
 
 /**
@@ -96,12 +104,7 @@ export async function sendVisitorTranscript(
  * last 24 h: to the same address and unused, it is still the one to open
  * (nothing new is sent); else 429.
  */
-export async function sendConfirmation(
-  ctx: AppContext,
-  tx: Tx,
-  input: { visitor: Visitor; chat: Pick<Chat, 'id' | 'account_id'>; email: string; lang: string },
-  now: number,
-): Promise<void> {
+export async function sendConfirmation(ctx: AppContext, tx: Tx, input: TranscriptMailInput, now: number): Promise<void> {
   const { visitor, chat, email, lang } = input;
   const recent = await tx
     .selectFrom('transcript_mails')
@@ -120,21 +123,7 @@ export async function sendConfirmation(
   }
   await assertAccountCap(tx, chat.account_id, now);
   const token = randomToken();
-  await tx
-    .insertInto('transcript_mails')
-    .values({
-      account_id: chat.account_id,
-      visitor_id: visitor.id,
-      chat_id: chat.id,
-      kind: 'confirmation',
-      email,
-      lang,
-      token_hash: sha256(token),
-      expires_at: now + CONFIRMATION_TTL_MS,
-      used_at: null,
-      created_at: now,
-    })
-    .execute();
+  await recordMail(tx, input, 'confirmation', token, now);
   const scope = await notificationScope(tx, ctx.config, chat.account_id);
   const content = transcriptConfirmationMail(scope, `${ctx.config.publicUrl}${confirmationPath(token)}`, lang);
   await enqueueMail(tx, ctx.config, { accountId: chat.account_id, type: 'transcript_confirmation', to: email, chatId: chat.id, ...content }, now);

@@ -7,34 +7,39 @@
  * inviting admin's, as the invited person has chosen none yet).
  * Personal mails: no notification-settings link.
  */
-import { renderMail, type MailContent } from '../compose.js';
-import { say } from './agentTexts/index.js';
+import { renderMail, type Block, type MailContent } from '../compose.js';
+import { say, type TextKey } from './agentTexts/index.js';
 
 interface Person {
   name: string;
   email: string;
 }
 
+/** A mail to `d.agent` about its account: "<subject> (account)", "Hello <name>", then `blocks`. */
+function personalMail(d: { accountName: string; agent: Person }, lang: string, subject: TextKey, blocks: Block[]): MailContent {
+  return renderMail({
+    subject: say(lang, subject, { account: d.accountName }),
+    heading: say(lang, 'hello', { name: d.agent.name }),
+    accountName: d.accountName,
+    lang,
+    blocks,
+  });
+}
+
 /** `invitedBy`: the inviting admin's name; null when it is not known. */
 export function invitationMail(d: { accountName: string; agent: Person; invitedBy: string | null; url: string; expiresAt: string }, lang = 'en'): MailContent {
   const account = d.accountName;
-  return renderMail({
-    subject: say(lang, 'invitationSubject', { account }),
-    heading: say(lang, 'hello', { name: d.agent.name }),
-    accountName: account,
-    lang,
-    blocks: [
-      {
-        kind: 'p',
-        text: d.invitedBy
-          ? say(lang, 'invitationIntro', { by: d.invitedBy, account, email: d.agent.email })
-          : say(lang, 'invitationIntroNoName', { account, email: d.agent.email }),
-      },
-      { kind: 'p', text: say(lang, 'invitationLink', { time: d.expiresAt }) },
-      { kind: 'link', label: say(lang, 'invitationButton'), url: d.url },
-      { kind: 'p', text: say(lang, 'invitationIgnore') },
-    ],
-  });
+  return personalMail(d, lang, 'invitationSubject', [
+    {
+      kind: 'p',
+      text: d.invitedBy
+        ? say(lang, 'invitationIntro', { by: d.invitedBy, account, email: d.agent.email })
+        : say(lang, 'invitationIntroNoName', { account, email: d.agent.email }),
+    },
+    { kind: 'p', text: say(lang, 'invitationLink', { time: d.expiresAt }) },
+    { kind: 'link', label: say(lang, 'invitationButton'), url: d.url },
+    { kind: 'p', text: say(lang, 'invitationIgnore') },
+  ]);
 }
 
 export function passwordResetMail(
@@ -42,35 +47,23 @@ export function passwordResetMail(
   lang = 'en',
 ): MailContent {
   const account = d.accountName;
-  return renderMail({
-    subject: say(lang, 'resetSubject', { account }),
-    heading: say(lang, 'hello', { name: d.agent.name }),
-    accountName: account,
-    lang,
-    blocks: [
-      {
-        kind: 'p',
-        text: d.forcedBy ? say(lang, 'resetForced', { by: d.forcedBy, account, email: d.agent.email }) : say(lang, 'resetAsked', { email: d.agent.email }),
-      },
-      { kind: 'p', text: say(lang, 'resetLink', { time: d.expiresAt }) },
-      { kind: 'link', label: say(lang, 'resetButton'), url: d.url },
-      ...(d.forcedBy ? [] : [{ kind: 'p' as const, text: say(lang, 'resetIgnore') }]),
-    ],
-  });
+  return personalMail(d, lang, 'resetSubject', [
+    {
+      kind: 'p',
+      text: d.forcedBy ? say(lang, 'resetForced', { by: d.forcedBy, account, email: d.agent.email }) : say(lang, 'resetAsked', { email: d.agent.email }),
+    },
+    { kind: 'p', text: say(lang, 'resetLink', { time: d.expiresAt }) },
+    { kind: 'link', label: say(lang, 'resetButton'), url: d.url },
+    ...(d.forcedBy ? [] : [{ kind: 'p' as const, text: say(lang, 'resetIgnore') }]),
+  ]);
 }
 
 /** To the new address an agent gave for itself: the link that makes it the agent's e-mail (domain/agents/emailChanges.ts). */
 export function emailChangeMail(d: { accountName: string; agent: Person; newEmail: string; url: string; expiresAt: string }, lang = 'en'): MailContent {
   const account = d.accountName;
-  return renderMail({
-    subject: say(lang, 'emailChangeSubject', { account }),
-    heading: say(lang, 'hello', { name: d.agent.name }),
-    accountName: account,
-    lang,
-    blocks: [
-      { kind: 'p', text: say(lang, 'emailChangeIntro', { newEmail: d.newEmail, account, email: d.agent.email, time: d.expiresAt }) },
-      { kind: 'link', label: say(lang, 'emailChangeButton'), url: d.url },
-      { kind: 'p', text: say(lang, 'emailChangeIgnore', { email: d.agent.email }) },
-    ],
-  });
+  return personalMail(d, lang, 'emailChangeSubject', [
+    { kind: 'p', text: say(lang, 'emailChangeIntro', { newEmail: d.newEmail, account, email: d.agent.email, time: d.expiresAt }) },
+    { kind: 'link', label: say(lang, 'emailChangeButton'), url: d.url },
+    { kind: 'p', text: say(lang, 'emailChangeIgnore', { email: d.agent.email }) },
+  ]);
 }

@@ -16,6 +16,7 @@ import { renderMail, type MailContent } from '../compose.js';
 import { mailTime, type MailScope } from '../recipients.js';
 import type { ChatTranscript } from '../transcript.js';
 import { say } from './agentTexts/index.js';
+import { notificationFooter, rowsMail, visitorRows } from './parts.js';
 import { minutesText } from './plural.js';
 import { fill, visitorTexts } from './visitorTexts.js';
 
@@ -25,34 +26,23 @@ const differs = (value: string | undefined, shown: string | null | undefined): s
 export function archiveMail(scope: MailScope, publicUrl: string, t: ChatTranscript, lang = 'en'): MailContent {
   const who = t.visitor?.name ?? t.contact?.name ?? (t.visitor ? say(lang, 'visitorNumbered', { number: t.visitor.number }) : null);
   const title = who === null ? say(lang, 'archiveSubjectAnonymous', { id: t.chat.id }) : say(lang, 'archiveSubject', { id: t.chat.id, who });
-  return renderMail({
-    subject: title,
-    heading: title,
-    accountName: scope.accountName,
-    lang,
-    blocks: [
-      {
-        kind: 'rows',
-        rows: [
-          [say(lang, 'labelVisitor'), t.visitor ? `#${t.visitor.number}` : null],
-          [say(lang, 'labelName'), t.visitor?.name],
-          [say(lang, 'labelEmail'), t.visitor?.email],
-          [say(lang, 'labelPhone'), t.visitor?.phone],
-          // The chat_accepted answer's contact_info, when it says more than the visitor's details now do.
-          [say(lang, 'labelContactName'), differs(t.contact?.name, t.visitor?.name)],
-          [say(lang, 'labelContactEmail'), differs(t.contact?.email, t.visitor?.email)],
-          [say(lang, 'labelContactPhone'), differs(t.contact?.phone, t.visitor?.phone)],
-          [say(lang, 'labelContactDescription'), t.contact?.description],
-          [say(lang, 'labelChannel'), t.channelName],
-          [say(lang, 'labelStarted'), mailTime(t.chat.created_at, scope.timezone, lang)],
-          [say(lang, 'labelFinished'), t.chat.finished_at === null ? null : mailTime(t.chat.finished_at, scope.timezone, lang)],
-          [say(lang, 'labelRating'), t.chat.rate],
-        ],
-      },
-      { kind: 'transcript', lines: t.lines },
-      { kind: 'link', label: say(lang, 'openChat'), url: `${publicUrl}/chats/${t.chat.id}` },
+  return rowsMail(
+    { subject: title, heading: title, accountName: scope.accountName, lang },
+    [
+      ...visitorRows(lang, t.visitor),
+      // The chat_accepted answer's contact_info, when it says more than the visitor's details now do.
+      [say(lang, 'labelContactName'), differs(t.contact?.name, t.visitor?.name)],
+      [say(lang, 'labelContactEmail'), differs(t.contact?.email, t.visitor?.email)],
+      [say(lang, 'labelContactPhone'), differs(t.contact?.phone, t.visitor?.phone)],
+      [say(lang, 'labelContactDescription'), t.contact?.description],
+      [say(lang, 'labelChannel'), t.channelName],
+      [say(lang, 'labelStarted'), mailTime(t.chat.created_at, scope.timezone, lang)],
+      [say(lang, 'labelFinished'), t.chat.finished_at === null ? null : mailTime(t.chat.finished_at, scope.timezone, lang)],
+      [say(lang, 'labelRating'), t.chat.rate],
     ],
-  });
+    { kind: 'transcript', lines: t.lines },
+    { kind: 'link', label: say(lang, 'openChat'), url: `${publicUrl}/chats/${t.chat.id}` },
+  );
 }
 
 /** The visitor's copy, in the widget's language (`lang`, visitorTexts.ts). */
@@ -98,26 +88,18 @@ export function missedChatMail(scope: MailScope, publicUrl: string, t: ChatTrans
   // Missed by its finish (no agent had answered), not by the time it waited.
   const closed = t.chat.finished_at !== null && t.chat.missed_at === t.chat.finished_at;
   const counted = { who, n: minutes, minutes: minutesText(minutes, lang) };
-  return renderMail({
-    subject: say(lang, closed ? 'missedSubjectFinished' : 'missedSubjectWaiting', counted),
-    heading: say(lang, closed ? 'missedHeadingFinished' : 'missedHeadingWaiting', counted),
-    accountName: scope.accountName,
-    settingsUrl: scope.settingsUrl,
-    lang,
-    blocks: [
-      {
-        kind: 'rows',
-        rows: [
-          [say(lang, 'labelVisitor'), t.visitor ? `#${t.visitor.number}` : null],
-          [say(lang, 'labelName'), t.visitor?.name],
-          [say(lang, 'labelEmail'), t.visitor?.email],
-          [say(lang, 'labelPhone'), t.visitor?.phone],
-          [say(lang, 'labelChannel'), t.channelName],
-          [say(lang, 'labelStarted'), mailTime(t.chat.created_at, scope.timezone, lang)],
-        ],
-      },
-      { kind: 'transcript', lines: t.lines },
-      { kind: 'link', label: say(lang, closed ? 'openChat' : 'answerChat'), url: `${publicUrl}/chats/${t.chat.id}` },
+  return rowsMail(
+    {
+      subject: say(lang, closed ? 'missedSubjectFinished' : 'missedSubjectWaiting', counted),
+      heading: say(lang, closed ? 'missedHeadingFinished' : 'missedHeadingWaiting', counted),
+      ...notificationFooter(scope, lang),
+    },
+    [
+      ...visitorRows(lang, t.visitor),
+      [say(lang, 'labelChannel'), t.channelName],
+      [say(lang, 'labelStarted'), mailTime(t.chat.created_at, scope.timezone, lang)],
     ],
-  });
+    { kind: 'transcript', lines: t.lines },
+    { kind: 'link', label: say(lang, closed ? 'openChat' : 'answerChat'), url: `${publicUrl}/chats/${t.chat.id}` },
+  );
 }

@@ -4,43 +4,35 @@
  * its session again); the session then hands out a cursor that replays as
  * before. Time is moved through the app's clock for the retention pass only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allRelayed, listen, StreamClient } from '../../../test/helpers/realtime.js';
-import { createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allRelayed, liveApp, StreamClient } from '../../../test/helpers/realtime.js';
+
 import { createWidget, sendText, startSession, visitorSocketUrl, type TestWidget } from '../../../test/helpers/widget.js';
 import { Retention } from '../../retention/worker.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('visitor socket and retention', () => {
-  let t: TestApp;
-  let base: string;
+  const srv = liveApp({ clock: () => Date.now() + offset });
   let widget: TestWidget;
   let offset = 0;
-  const clients: StreamClient[] = [];
   const open = async (token: string, cursor: number): Promise<StreamClient> => {
-    const c = await StreamClient.ready(visitorSocketUrl(base, widget.widget_id, token, cursor));
-    clients.push(c);
+    const c = await StreamClient.ready(visitorSocketUrl(srv.base, widget.widget_id, token, cursor));
+    srv.clients.push(c);
     return c;
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ clock: () => Date.now() + offset });
-    base = await listen(t.app);
-    widget = await createWidget(t);
-  });
-  afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close()));
-    await t.close();
+    widget = await createWidget(srv.t);
   });
 
   it('answers a cursor older than the kept events with reset before ready; the next session resumes normally', async () => {
-    const s = await startSession(t, widget.widget_id);
-    await sendText(t, widget.widget_id, s.visitor_token, 'Hello');
-    await allRelayed(t.app);
+    const s = await startSession(srv.t, widget.widget_id);
+    await sendText(srv.t, widget.widget_id, s.visitor_token, 'Hello');
+    await allRelayed(srv.t.app);
     offset = 31 * DAY;
     try {
-      await new Retention(t.app.ctx).pass();
+      await new Retention(srv.t.app.ctx).pass();
     } finally {
       offset = 0;
     }
@@ -50,10 +42,10 @@ describe('visitor socket and retention', () => {
     expect(stale.frames[0]).toEqual({ type: 'reset', data: { reason: 'cursor_expired' } });
 
     // What the frame does on reset: the session again (its chat and messages survive retention).
-    const again = await startSession(t, widget.widget_id, { token: s.visitor_token });
+    const again = await startSession(srv.t, widget.widget_id, { token: s.visitor_token });
     expect(again.chat?.messages.map((m) => m.text)).toEqual(['Hello']);
-    await sendText(t, widget.widget_id, s.visitor_token, 'Still there?');
-    await allRelayed(t.app);
+    await sendText(srv.t, widget.widget_id, s.visitor_token, 'Still there?');
+    await allRelayed(srv.t.app);
     const resumed = await open(s.visitor_token, again.cursor);
     expect(resumed.frames.map((f) => f.type)).not.toContain('reset');
     expect(resumed.events().some((f) => f.type === 'message.created' && (f.data.message as { text?: string }).text === 'Still there?')).toBe(true);

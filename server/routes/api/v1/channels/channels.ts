@@ -2,19 +2,34 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../../context.js';
-import type { ChannelFields } from '../../../../domain/channels/channelInput.js';
 import { createChannel } from '../../../../domain/channels/createChannel.js';
 import { deleteChannel } from '../../../../domain/channels/deleteChannel.js';
 import { getChannel, listChannels, type ChannelWithAgents } from '../../../../domain/channels/listChannels.js';
 import { updateChannel } from '../../../../domain/channels/updateChannel.js';
+import { pick } from '../../../../lib/pick.js';
 import { presentChannel, type ChannelDto } from '../../../../presenters/channel.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { PageQuery, readPage } from '../../../pagination.js';
 import { IdParams, readId } from '../../../params.js';
 import { readableSchemaErrors } from '../../../validationMessage.js';
-import { CreateChannelBody, UpdateChannelBody, type UpdateChannelBodyT } from './schema.js';
+import { CreateChannelBody, UpdateChannelBody } from './schema.js';
 
 const tags = ['channels'];
+
+// Only the documented fields reach the domain; unknown ones are ignored.
+const CREATE_FIELDS = [
+  'name',
+  'webhook_url',
+  'chunked',
+  'agent_ids',
+  'color',
+  'allowed_domains',
+  'identity_verification',
+  'hide_launcher',
+  'enabled',
+  'appearance',
+] as const;
+const UPDATE_FIELDS = [...CREATE_FIELDS, 'rotate_secret', 'rotate_identity_secret'] as const;
 const security = [{ bearer: [] }];
 
 export async function channelsRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -26,9 +41,7 @@ export async function channelsRoutes(base: FastifyInstance, ctx: AppContext): Pr
   const present = ({ channel, agentIds }: ChannelWithAgents): ChannelDto => presentChannel(channel, agentIds, ctx.config.publicUrl);
 
   app.post('/channels', { schema: { tags, security, body: CreateChannelBody }, ...admin }, async (request, reply) => {
-    const { type, name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification, hide_launcher, enabled, appearance } = request.body;
-    const fields = { name, webhook_url, chunked, agent_ids, color, allowed_domains, identity_verification, hide_launcher, enabled, appearance };
-    const created = await createChannel(ctx, { actor: actor(request), type, fields });
+    const created = await createChannel(ctx, { actor: actor(request), type: request.body.type, fields: pick(request.body, CREATE_FIELDS) });
     return reply.code(201).send(present(created));
   });
 
@@ -43,43 +56,11 @@ export async function channelsRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
   app.patch('/channels/:id', { schema: { tags, security, params: IdParams, body: UpdateChannelBody }, ...admin }, async (request) => {
     const id = readId(request.params, 'Channel');
-    return present(await updateChannel(ctx, { actor: actor(request), id, fields: pickFields(request.body) }));
+    return present(await updateChannel(ctx, { actor: actor(request), id, fields: pick(request.body, UPDATE_FIELDS) }));
   });
 
   app.delete('/channels/:id', { schema: { tags, security, params: IdParams }, ...admin }, async (request, reply) => {
     await deleteChannel(ctx, { actor: actor(request), id: readId(request.params, 'Channel') });
     return reply.code(204).send();
   });
-}
-
-/** Only the documented fields; unknown ones are ignored. */
-function pickFields(body: UpdateChannelBodyT): ChannelFields {
-  const {
-    name,
-    webhook_url,
-    chunked,
-    agent_ids,
-    color,
-    allowed_domains,
-    rotate_secret,
-    identity_verification,
-    rotate_identity_secret,
-    hide_launcher,
-    enabled,
-    appearance,
-  } = body;
-  return {
-    name,
-    webhook_url,
-    chunked,
-    agent_ids,
-    color,
-    allowed_domains,
-    rotate_secret,
-    identity_verification,
-    rotate_identity_secret,
-    hide_launcher,
-    enabled,
-    appearance,
-  };
 }

@@ -8,12 +8,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { UploadResponse } from '../../../../../protocol/widget.js';
 import { addAgent, createOtherAccount } from '../../../../../test/helpers/accounts.js';
-import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor } from '../../../../../test/helpers/chatChannel.js';
+import { waitFor } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
-import { startEndpoint } from '../../../../../test/helpers/webhooks.js';
+import { chatToCustomer, withOutgoing } from '../../../../../test/helpers/outgoing.js';
 import { createWidget, sendText, startSession } from '../../../../../test/helpers/widget.js';
 import { sweepUploads } from '../../../../retention/uploadSweeper.js';
 
@@ -142,35 +142,14 @@ describe('POST /api/v1/chats/:id/uploads', () => {
 });
 
 describe('an agent’s file on the chat channel and in event webhooks', () => {
-  let t: TestApp;
-  let customer: Awaited<ReturnType<typeof startCustomerEndpoint>>;
-  let receiver: Awaited<ReturnType<typeof startEndpoint>>;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    customer = await startCustomerEndpoint();
-    receiver = await startEndpoint();
-  });
-  afterAll(async () => {
-    await t.close();
-    await customer.close();
-    await receiver.close();
-  });
+  const out = withOutgoing();
 
   it('reaches the customer system as the spec’s media message (photo: file, file_name, file_size) with a URL it can fetch', async () => {
-    const settings = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/settings',
-      headers: bearer(t.adminToken),
-      payload: { event_webhook_url: `${receiver.url}/events` },
-    });
-    expect(settings.statusCode).toBe(200);
-    const channel = await createChatChannel(t, { webhook_url: customer.url });
-    expect((await postInbound(t, channel, textMessage(4711, 'a picture please', { name: 'Pia' }))).statusCode).toBe(200);
-    const chat = (await t.app.inject({ method: 'GET', url: '/api/v1/chats?status=pending', headers: bearer(t.adminToken) })).json<Array<{ id: number }>>()[0];
-    const file = (await upload(t, chat.id, PNG, 'image/png', { name: 'chart.png' })).json<UploadResponse>();
+    const { t, customer, receiver } = out;
+    const { channel, chatId } = await chatToCustomer(out, 4711, 'a picture please');
+    const file = (await upload(t, chatId, PNG, 'image/png', { name: 'chart.png' })).json<UploadResponse>();
     expect(file.type).toBe('photo');
-    const sent = await send(t, chat.id, { type: file.type, file: file.file, file_name: file.file_name, file_size: file.file_size, text: 'Your chart' });
+    const sent = await send(t, chatId, { type: file.type, file: file.file, file_name: file.file_name, file_size: file.file_size, text: 'Your chart' });
     expect(sent.statusCode).toBe(201);
     const id = sent.json<{ id: number }>().id;
 
@@ -191,7 +170,7 @@ describe('an agent’s file on the chat channel and in event webhooks', () => {
     expect(fetched.headers['content-type']).toBe('image/png');
     expect(fetched.rawPayload.equals(PNG)).toBe(true);
 
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chat.id}/finish`, headers: bearer(t.adminToken), payload: {} })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chatId}/finish`, headers: bearer(t.adminToken), payload: {} })).statusCode).toBe(200);
     const finished = await waitFor(() => receiver.requests.find((r) => r.body.includes('"chat_finished"')));
     const transcript = (JSON.parse(finished.body) as { chat: { messages: Array<{ type: string; message: string }> } }).chat.messages;
     // The transcript names the file: its URL after the caption.

@@ -7,10 +7,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor } from '../../../../../test/helpers/chatChannel.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
-import { startEndpoint } from '../../../../../test/helpers/webhooks.js';
+import { chatToCustomer, withOutgoing } from '../../../../../test/helpers/outgoing.js';
 import { sweepUploads } from '../../../../retention/uploadSweeper.js';
 
 /** A 2×2 PNG, a 1×1 GIF, and a JPEG's first bytes. */
@@ -115,37 +115,16 @@ describe('POST /api/v1/me/photo', () => {
 });
 
 describe('the photo goes out', () => {
-  let t: TestApp;
-  let customer: Awaited<ReturnType<typeof startCustomerEndpoint>>;
-  let receiver: Awaited<ReturnType<typeof startEndpoint>>;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    customer = await startCustomerEndpoint();
-    receiver = await startEndpoint();
-  });
-  afterAll(async () => {
-    await t.close();
-    await customer.close();
-    await receiver.close();
-  });
+  const out = withOutgoing();
 
   it('as sender.photo to the chat channel and agent.photo in event webhooks', async () => {
+    const { t, customer, receiver } = out;
     const photo = (await upload(t, PNG, 'image/png')).json<{ photo_url: string }>().photo_url;
-    const settings = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/settings',
-      headers: bearer(t.adminToken),
-      payload: { event_webhook_url: `${receiver.url}/events` },
-    });
-    expect(settings.statusCode).toBe(200);
-    const channel = await createChatChannel(t, { webhook_url: customer.url });
-    expect((await postInbound(t, channel, textMessage('photo-1', 'hello', { name: 'Pia' }))).statusCode).toBe(200);
-    const chat = (await t.app.inject({ method: 'GET', url: '/api/v1/chats?status=pending', headers: bearer(t.adminToken) })).json<Array<{ id: number }>>()[0];
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chat.id}/accept`, headers: bearer(t.adminToken) })).statusCode).toBe(200);
+    const { chatId } = await chatToCustomer(out, 'photo-1', 'hello');
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/chats/${chatId}/accept`, headers: bearer(t.adminToken) })).statusCode).toBe(200);
     const reply = await t.app.inject({
       method: 'POST',
-      url: `/api/v1/chats/${chat.id}/messages`,
+      url: `/api/v1/chats/${chatId}/messages`,
       headers: bearer(t.adminToken),
       payload: { type: 'text', text: 'Hi Pia' },
     });
