@@ -6,7 +6,8 @@ import type { Department } from '../../types';
 import { useList } from '../useList';
 import { DepartmentMembers } from './DepartmentMembers';
 import { ErrorText } from './ErrorText';
-import { SaveResult, useSaver } from './SaveResult';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from './SaveResult';
 
 function DepartmentRow({ dept, onChanged, onRemoved }: { dept: Department; onChanged: (d: Department) => void; onRemoved: () => void }) {
   const [name, setName] = useState(dept.name);

@@ -4,38 +4,31 @@
  * again); this one stays. The result shows beside the button.
  */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
 import { t } from '../../i18n';
-import { ErrorText } from '../admin/ErrorText';
+import { SaveResult } from '../admin/SaveResult';
+import { NewPasswordFields, passwordProblem, type NewPassword } from '../NewPasswordFields';
 
-const EMPTY = { current: '', next: '', again: '' };
+const EMPTY: NewPassword = { password: '', again: '' };
 
 export function PasswordForm() {
-  const [form, setForm] = useState(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => {
-    setSaved(false);
-    setForm((f) => ({ ...f, [key]: e.target.value }));
-  };
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState<NewPassword>(EMPTY);
+  const saver = useSaver();
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setSaved(false);
-    setError(null);
-    if (form.next !== form.again) return setError(t('pages.profilePassword.differ'));
-    if (form.next.length < 8) return setError(t('pages.profilePassword.tooShort'));
-    setBusy(true);
-    try {
-      await api.changePassword(form.current, form.next);
-      setForm(EMPTY);
-      setSaved(true);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    const problem = passwordProblem(next, { differ: 'pages.profilePassword.differ', tooShort: 'pages.profilePassword.tooShort' });
+    if (problem) return saver.fail(problem);
+    void saver.run(
+      async () => {
+        await api.changePassword(current, next.password);
+        setCurrent('');
+        setNext(EMPTY);
+      },
+      () => t('pages.profilePassword.changed'),
+    );
   };
 
   return (
@@ -43,37 +36,34 @@ export function PasswordForm() {
       <h2 id="profile-password">{t('common.password')}</h2>
       <label>
         {t('pages.profilePassword.current')}
-        <input type="password" name="current_password" required autoComplete="current-password" value={form.current} onChange={set('current')} />
-      </label>
-      <label>
-        {t('pages.password.new')}
         <input
           type="password"
-          name="new_password"
+          name="current_password"
           required
-          minLength={8}
-          autoComplete="new-password"
-          aria-describedby="profile-password-hint"
-          value={form.next}
-          onChange={set('next')}
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => {
+            saver.clear();
+            setCurrent(e.target.value);
+          }}
         />
       </label>
-      <span id="profile-password-hint" className="muted small">
-        {t('pages.profilePassword.hint')}
-      </span>
-      <label>
-        {t('pages.profilePassword.again')}
-        <input type="password" name="new_password_again" required autoComplete="new-password" value={form.again} onChange={set('again')} />
-      </label>
+      <NewPasswordFields
+        id="profile-password"
+        value={next}
+        onChange={(v) => {
+          saver.clear();
+          setNext(v);
+        }}
+        hint={t('pages.profilePassword.hint')}
+        againLabel={t('pages.profilePassword.again')}
+      />
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={saver.busy}>
           {t('pages.profilePassword.change')}
         </button>
-        <span role="status" className="saved">
-          {saved && t('pages.profilePassword.changed')}
-        </span>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }
