@@ -8,6 +8,7 @@ import { api } from '../../api';
 import { useSaver } from '../../hooks/useSaver';
 import { t } from '../../i18n';
 import type { Agent, Department, Role } from '../../types';
+import { Checks } from './Checks';
 import { SaveResult } from './SaveResult';
 
 interface Props {
@@ -82,21 +83,15 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
         {departments.length === 0 ? (
           <p className="muted small">{t('admin.agentEdit.noDepartments')}</p>
         ) : (
-          departments.map((d) => (
-            <label key={d.id} className="check">
-              <input
-                type="checkbox"
-                name="department_ids"
-                value={d.id}
-                checked={deps.includes(d.id)}
-                onChange={(e) => {
-                  saver.clear();
-                  setDeps((list) => (e.target.checked ? [...list, d.id] : list.filter((id) => id !== d.id)));
-                }}
-              />
-              {d.name}
-            </label>
-          ))
+          <Checks
+            name="department_ids"
+            items={departments.map((d) => ({ id: d.id, label: d.name }))}
+            value={deps}
+            onChange={(ids) => {
+              saver.clear();
+              setDeps(ids);
+            }}
+          />
         )}
       </fieldset>
       <div className="form-actions">
