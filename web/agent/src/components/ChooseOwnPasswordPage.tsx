@@ -8,9 +8,12 @@
  * asked for again. Signing out stays possible.
  */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../api';
+import { api } from '../api';
+import { useSaver } from '../hooks/useSaver';
 import { t } from '../i18n';
 import type { AgentDto } from '../../../../protocol/agent';
+import { AuthForm } from './AuthForm';
+import { NewPasswordFields, passwordProblem, type NewPassword } from './NewPasswordFields';
 
 export function ChooseOwnPasswordPage({
   oneTimePassword,
@@ -23,76 +26,48 @@ export function ChooseOwnPasswordPage({
   onSignOut: () => void;
 }) {
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [next, setNext] = useState<NewPassword>({ password: '', again: '' });
+  const saver = useSaver();
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    if (password !== repeat) return setError(t('pages.password.differ'));
-    if (password.length < 8) return setError(t('pages.password.tooShort'));
-    setBusy(true);
-    try {
-      await api.changePassword(oneTimePassword ?? current, password);
+    const problem = passwordProblem(next);
+    if (problem) return saver.fail(problem);
+    void saver.run(async () => {
+      await api.changePassword(oneTimePassword ?? current, next.password);
       onChanged(await api.me());
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <main className="center-page">
-      <form className="card login" onSubmit={submit} aria-labelledby="own-password-title">
-        <h1 id="own-password-title">{t('pages.ownPassword.title')}</h1>
-        <p className="muted">{t('pages.ownPassword.intro')}</p>
-        {oneTimePassword === undefined && (
-          <label>
-            {t('pages.ownPassword.oneTime')}
-            <input
-              type="password"
-              name="current_password"
-              autoComplete="current-password"
-              required
-              value={current}
-              onChange={(e) => setCurrent(e.target.value)}
-            />
-          </label>
-        )}
-        <label>
-          {t('pages.password.new')}
-          <input
-            type="password"
-            name="new_password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            aria-describedby="own-password-hint"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <span id="own-password-hint" className="muted small">
-          {t('pages.password.hint')}
-        </span>
-        <label>
-          {t('pages.password.again')}
-          <input type="password" name="new_password_again" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} />
-        </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? t('common.saving') : t('pages.ownPassword.save')}
-        </button>
+    <AuthForm
+      id="own-password-title"
+      title={t('pages.ownPassword.title')}
+      intro={t('pages.ownPassword.intro')}
+      saver={saver}
+      onSubmit={submit}
+      submit={t('pages.ownPassword.save')}
+      busy={t('common.saving')}
+      after={
         <button type="button" onClick={onSignOut}>
           {t('pages.signOut')}
         </button>
-      </form>
-    </main>
+      }
+    >
+      {oneTimePassword === undefined && (
+        <label>
+          {t('pages.ownPassword.oneTime')}
+          <input
+            type="password"
+            name="current_password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
+        </label>
+      )}
+      <NewPasswordFields id="own-password" value={next} onChange={setNext} hint={t('pages.password.hint')} />
+    </AuthForm>
   );
 }

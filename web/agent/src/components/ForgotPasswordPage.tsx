@@ -4,56 +4,40 @@
  * address has an account, so the page never says which.
  */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../api';
+import { api } from '../api';
+import { useSaver } from '../hooks/useSaver';
 import { t } from '../i18n';
+import { AuthForm } from './AuthForm';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      // The server's answer is the same for every address; it is said in the page's language.
-      await api.forgotPassword(email.trim());
-      setSent(true);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    // The server's answer is the same for every address; it is said in the page's language.
+    void saver.run(() => api.forgotPassword(email.trim()), t('pages.forgot.sent'));
   };
 
   return (
-    <main className="center-page">
-      <form className="card login" onSubmit={submit} aria-labelledby="forgot-title">
-        <h1 id="forgot-title">{t('pages.forgot.title')}</h1>
-        <p className="muted">{t('pages.forgot.intro')}</p>
-        <label>
-          {t('common.email')}
-          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        {sent && (
-          <p className="saved" role="status">
-            {t('pages.forgot.sent')}
-          </p>
-        )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? t('pages.forgot.sending') : t('pages.forgot.send')}
-        </button>
+    <AuthForm
+      id="forgot-title"
+      title={t('pages.forgot.title')}
+      intro={t('pages.forgot.intro')}
+      saver={saver}
+      onSubmit={submit}
+      submit={t('pages.forgot.send')}
+      busy={t('pages.forgot.sending')}
+      after={
         <p>
           <a href="/">{t('pages.forgot.back')}</a>
         </p>
-      </form>
-    </main>
+      }
+    >
+      <label>
+        {t('common.email')}
+        <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+    </AuthForm>
   );
 }

@@ -4,9 +4,11 @@
  * makes the person choose their own (ChooseOwnPasswordPage).
  */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../api';
+import { api } from '../api';
+import { useSaver } from '../hooks/useSaver';
 import { t } from '../i18n';
 import type { AgentDto } from '../../../../protocol/agent';
+import { AuthForm } from './AuthForm';
 
 export function LoginForm({
   notice,
@@ -20,48 +22,40 @@ export function LoginForm({
 }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void saver.run(async () => {
       const { agent, must_change_password } = await api.login(email.trim(), password);
       if (must_change_password) onMustChangePassword(password);
       else onSignedIn(agent);
-    } catch (err) {
-      setError(errorText(err));
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <main className="center-page">
-      <form className="card login" onSubmit={submit} aria-labelledby="login-title">
-        <h1 id="login-title">{t('pages.login.title')}</h1>
-        {notice && <p className="notice">{notice}</p>}
-        <label>
-          {t('common.email')}
-          <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label>
-          {t('common.password')}
-          <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? t('pages.login.signingIn') : t('pages.login.signIn')}
-        </button>
+    <AuthForm
+      id="login-title"
+      title={t('pages.login.title')}
+      saver={saver}
+      onSubmit={submit}
+      submit={t('pages.login.signIn')}
+      busy={t('pages.login.signingIn')}
+      after={
         <p>
           <a href="/forgot-password">{t('pages.login.forgot')}</a>
         </p>
-      </form>
-    </main>
+      }
+    >
+      {notice && <p className="notice">{notice}</p>}
+      <label>
+        {t('common.email')}
+        <input type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <label>
+        {t('common.password')}
+        <input type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </label>
+    </AuthForm>
   );
 }

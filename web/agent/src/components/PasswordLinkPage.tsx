@@ -7,7 +7,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, errorText, type PasswordLink } from '../api';
 import { dateTime } from '../format';
+import { useSaver } from '../hooks/useSaver';
 import { t } from '../i18n';
+import { ErrorText } from './admin/ErrorText';
+import { NewPasswordFields, passwordProblem, type NewPassword } from './NewPasswordFields';
 import { Phrase } from './Phrase';
 
 type State = { step: 'checking' } | { step: 'bad'; message: string } | { step: 'form'; link: PasswordLink } | { step: 'done'; link: PasswordLink };
@@ -21,10 +24,8 @@ function linkProblem(err: unknown): string {
 export function PasswordLinkPage({ onDone }: { onDone: (notice: string) => void }) {
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const [state, setState] = useState<State>({ step: 'checking' });
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [next, setNext] = useState<NewPassword>({ password: '', again: '' });
+  const saver = useSaver();
 
   useEffect(() => {
     api.passwordLink(token).then(
@@ -33,24 +34,21 @@ export function PasswordLinkPage({ onDone }: { onDone: (notice: string) => void 
     );
   }, [token]);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     if (state.step !== 'form') return;
-    if (password !== repeat) {
-      setError(t('pages.password.differ'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await api.setPassword(token, password);
-      setState({ step: 'done', link: state.link });
-    } catch (err) {
-      if (err instanceof ApiError && (err.code === 'link_expired' || err.code === 'link_invalid')) setState({ step: 'bad', message: linkProblem(err) });
-      else setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    const problem = passwordProblem(next);
+    if (problem) return saver.fail(problem);
+    void saver.run(async () => {
+      try {
+        await api.setPassword(token, next.password);
+        setState({ step: 'done', link: state.link });
+      } catch (err) {
+        // A link used or replaced meanwhile: the page says so instead of the form.
+        if (!(err instanceof ApiError && (err.code === 'link_expired' || err.code === 'link_invalid'))) throw err;
+        setState({ step: 'bad', message: linkProblem(err) });
+      }
+    });
   };
 
   return (
@@ -79,38 +77,10 @@ export function PasswordLinkPage({ onDone }: { onDone: (notice: string) => void 
                 parts={{ email: <strong>{state.link.email}</strong> }}
               />
             </p>
-            <label>
-              {t('pages.password.new')}
-              <input
-                type="password"
-                name="password"
-                autoComplete="new-password"
-                required
-                minLength={8}
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            </label>
-            <label>
-              {t('pages.password.again')}
-              <input
-                type="password"
-                name="repeat"
-                autoComplete="new-password"
-                required
-                minLength={8}
-                value={repeat}
-                onChange={(e) => setRepeat(e.target.value)}
-              />
-            </label>
-            <p className="muted small">{t('pages.password.hint')}</p>
-            {error && (
-              <p className="error" role="alert">
-                {error}
-              </p>
-            )}
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('common.saving') : t('pages.passwordLink.set')}
+            <NewPasswordFields id="link-password" value={next} onChange={setNext} hint={t('pages.password.hint')} />
+            <ErrorText error={saver.error} />
+            <button type="submit" className="primary" disabled={saver.busy}>
+              {saver.busy ? t('common.saving') : t('pages.passwordLink.set')}
             </button>
           </form>
         )}

@@ -4,10 +4,12 @@
  * beside the button; the password is the agent's own (invitation or reset).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
 import { t } from '../../i18n';
 import type { Agent, Department, Role } from '../../types';
-import { ErrorText } from './ErrorText';
+import { Checks } from './Checks';
+import { SaveResult } from './SaveResult';
 
 interface Props {
   agent: Agent;
@@ -23,30 +25,24 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
   const [email, setEmail] = useState(agent.email);
   const [role, setRole] = useState<Role>(agent.role);
   const [deps, setDeps] = useState<number[]>(agent.department_ids ?? []);
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), [agent.id]);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setSaved('');
-    setError(null);
-    try {
-      const changedEmail = email.trim().toLowerCase() !== agent.email;
-      const next = await api.updateAgent(agent.id, { name, ...(changedEmail ? { email } : {}), ...(self ? {} : { role }), department_ids: deps });
-      onSaved(next);
-      setName(next.name);
-      setEmail(next.email);
-      setDeps(next.department_ids ?? []);
-      setSaved(changedEmail ? t('admin.agentEdit.savedEmail', { name: next.name, email: next.email }) : t('admin.agentEdit.saved', { name: next.name }));
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    const changedEmail = email.trim().toLowerCase() !== agent.email;
+    void saver.run(
+      async () => {
+        const next = await api.updateAgent(agent.id, { name, ...(changedEmail ? { email } : {}), ...(self ? {} : { role }), department_ids: deps });
+        onSaved(next);
+        setName(next.name);
+        setEmail(next.email);
+        setDeps(next.department_ids ?? []);
+        return next;
+      },
+      (next) => (changedEmail ? t('admin.agentEdit.savedEmail', { name: next.name, email: next.email }) : t('admin.agentEdit.saved', { name: next.name })),
+    );
   };
 
   return (
@@ -66,7 +62,7 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
           aria-describedby="edit-agent-email-hint"
           value={email}
           onChange={(e) => {
-            setSaved('');
+            saver.clear();
             setEmail(e.target.value);
           }}
         />
@@ -87,35 +83,26 @@ export function AgentEditForm({ agent, departments, self, onSaved, onClose }: Pr
         {departments.length === 0 ? (
           <p className="muted small">{t('admin.agentEdit.noDepartments')}</p>
         ) : (
-          departments.map((d) => (
-            <label key={d.id} className="check">
-              <input
-                type="checkbox"
-                name="department_ids"
-                value={d.id}
-                checked={deps.includes(d.id)}
-                onChange={(e) => {
-                  setSaved('');
-                  setDeps((list) => (e.target.checked ? [...list, d.id] : list.filter((id) => id !== d.id)));
-                }}
-              />
-              {d.name}
-            </label>
-          ))
+          <Checks
+            name="department_ids"
+            items={departments.map((d) => ({ id: d.id, label: d.name }))}
+            value={deps}
+            onChange={(ids) => {
+              saver.clear();
+              setDeps(ids);
+            }}
+          />
         )}
       </fieldset>
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={saver.busy}>
           {t('admin.agentEdit.save')}
         </button>
         <button type="button" onClick={onClose}>
           {t('common.close')}
         </button>
-        <span role="status" className="saved">
-          {saved}
-        </span>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }

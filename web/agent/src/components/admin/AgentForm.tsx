@@ -7,7 +7,8 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { t } from '../../i18n';
 import type { Agent, Role } from '../../types';
-import { SaveResult, useSaver } from './SaveResult';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from './SaveResult';
 
 const EMPTY = { name: '', email: '', password: '', role: 'agent' as Role, phone: '' };
 

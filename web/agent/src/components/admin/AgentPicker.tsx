@@ -1,6 +1,7 @@
 /** Which agents receive a channel's chats; none ticked means every agent of the account. */
 import { useAgents } from '../../context';
 import { t } from '../../i18n';
+import { agentItem, Checks } from './Checks';
 
 export function AgentPicker({ value, onChange }: { value: number[]; onChange: (ids: number[]) => void }) {
   const { agents } = useAgents();
@@ -9,18 +10,7 @@ export function AgentPicker({ value, onChange }: { value: number[]; onChange: (i
     <fieldset className="agent-picker">
       <legend>{t('admin.agentPicker.legend')}</legend>
       <p className="muted small">{t('admin.agentPicker.none')}</p>
-      {list.map((a) => (
-        <label key={a.id} className="check">
-          <input
-            type="checkbox"
-            name="agent_ids"
-            value={a.id}
-            checked={value.includes(a.id)}
-            onChange={(e) => onChange(e.target.checked ? [...value, a.id] : value.filter((id) => id !== a.id))}
-          />
-          {a.name} <span className="muted small">({a.email})</span>
-        </label>
-      ))}
+      <Checks name="agent_ids" items={list.map(agentItem)} value={value} onChange={onChange} />
     </fieldset>
   );
 }

@@ -11,10 +11,12 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { DepartmentChoiceDto, RoutingModeDto, RoutingSettingsDto } from '../../../../../protocol/routing';
 import { WIDGET_LANGUAGES, type WidgetLanguage } from '../../../../../protocol/widget';
 import { errorText } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
 import { language, t, tn } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import { routingApi } from '../../routingApi';
 import { ErrorText } from './ErrorText';
+import { SaveResult } from './SaveResult';
 
 /** Each mode with the keys of its name and of what it does (read at render, in the agent's language). */
 const MODES: Array<[RoutingModeDto, TextKey, TextKey]> = [
@@ -69,33 +71,15 @@ function NamedRowsTable<T extends { id: number; name: string }>({
 
 /** A save button with its result (or error) beside it. */
 function SaveRow({ label, onSave, disabled }: { label: string; onSave: () => Promise<string>; disabled?: boolean }) {
-  const [saved, setSaved] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    setSaved('');
-    setError(null);
-    setBusy(true);
-    try {
-      setSaved(await onSave());
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const saver = useSaver();
+  const save = () => saver.run(onSave, (said) => said);
   return (
-    <>
-      <div className="form-actions">
-        <button type="button" className="primary" disabled={disabled || busy} onClick={() => void save()}>
-          {label}
-        </button>
-        <p role="status" className="saved">
-          {saved}
-        </p>
-      </div>
-      <ErrorText error={error} />
-    </>
+    <div className="form-actions">
+      <button type="button" className="primary" disabled={disabled || saver.busy} onClick={() => void save()}>
+        {label}
+      </button>
+      <SaveResult saver={saver} />
+    </div>
   );
 }
 

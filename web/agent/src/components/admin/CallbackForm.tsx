@@ -10,7 +10,8 @@
 import { useState, type FormEvent } from 'react';
 import { t } from '../../i18n';
 import type { CallbackHours, CallbackSettings, Settings } from '../../types';
-import { SaveResult, useSaver } from './SaveResult';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from './SaveResult';
 import { weekdayName } from './weekdays';
 
 const DAYS = [['mon'], ['tue'], ['wed'], ['thu'], ['fri'], ['sat'], ['sun']] as const;

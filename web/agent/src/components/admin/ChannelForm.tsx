@@ -5,11 +5,12 @@
  * agents, and the appearance and language with a live preview (WidgetAppearance.tsx).
  */
 import { useState, type FormEvent } from 'react';
-import { api, errorText, type ChannelFields } from '../../api';
+import { api, type ChannelFields } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
 import { t } from '../../i18n';
 import type { Channel } from '../../types';
 import { AgentPicker } from './AgentPicker';
-import { ErrorText } from './ErrorText';
+import { SaveResult } from './SaveResult';
 import { DEFAULT_APPEARANCE } from '../../../../../protocol/widget';
 import { WidgetAppearanceFields } from './WidgetAppearance';
 import { ContrastWarning } from './ContrastWarning';
@@ -37,19 +38,16 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
   const [enabled, setEnabled] = useState(initial?.type === 'widget' ? initial.enabled : true);
   const [appearance, setAppearance] = useState(initial?.type === 'widget' ? initial.appearance : DEFAULT_APPEARANCE);
   const [agentIds, setAgentIds] = useState<number[]>(initial?.agent_ids ?? []);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
   const prefix = `${type}-${initial?.id ?? 'new'}`;
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
     const fields: ChannelFields =
       type === 'chat_api'
         ? { name, webhook_url: webhookUrl.trim() || null, chunked, agent_ids: agentIds }
         : { name, color, allowed_domains: domains.split(/[\s,]+/).filter(Boolean), hide_launcher: hideLauncher, enabled, agent_ids: agentIds, appearance };
-    try {
+    void saver.run(async () => {
       onSaved(initial ? await api.updateChannel(initial.id, fields) : await api.createChannel({ ...fields, type, name }));
       if (!initial) {
         setName('');
@@ -59,11 +57,7 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
         setEnabled(true);
         setAgentIds([]);
       }
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -135,7 +129,7 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
       )}
       <AgentPicker value={agentIds} onChange={setAgentIds} />
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={saver.busy}>
           {initial ? t('common.save') : type === 'chat_api' ? t('admin.channels.connect') : t('admin.channelForm.addWidget')}
         </button>
         {onCancel && (
@@ -143,8 +137,8 @@ export function ChannelForm({ type, initial, onSaved, onCancel }: Props) {
             {t('common.cancel')}
           </button>
         )}
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }

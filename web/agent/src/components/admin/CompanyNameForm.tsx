@@ -9,7 +9,8 @@ import { api } from '../../api';
 import { setAccountName } from '../../accountName';
 import { t } from '../../i18n';
 import type { Settings } from '../../types';
-import { SaveResult, useSaver } from './SaveResult';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from './SaveResult';
 
 export function CompanyNameForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
   const [name, setName] = useState(settings.account_name ?? '');

@@ -8,33 +8,33 @@ import { errorText } from '../../api';
 import { useAgents } from '../../context';
 import { t, tn } from '../../i18n';
 import { routingApi } from '../../routingApi';
-import { ErrorText } from './ErrorText';
+import { useSaver } from '../../hooks/useSaver';
+import { agentItem, Checks } from './Checks';
+import { SaveResult } from './SaveResult';
 
 export function DepartmentMembers({ id, name }: { id: number; name: string }) {
   const { agents } = useAgents();
   const [members, setMembers] = useState<number[] | null>(null);
-  const [saved, setSaved] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
+  const { fail, error } = saver;
 
   useEffect(() => {
     routingApi.members(id).then(
       (m) => setMembers(m.agent_ids),
-      (err: unknown) => setError(errorText(err)),
+      (err: unknown) => fail(errorText(err)),
     );
-  }, [id]);
+  }, [id, fail]);
 
   const save = async () => {
     if (!members) return;
-    setSaved('');
-    setError(null);
-    try {
-      const m = await routingApi.setMembers(id, members);
-      setMembers(m.agent_ids);
-      const n = m.agent_ids.length;
-      setSaved(n === 0 ? t('admin.members.savedNone', { name }) : tn('admin.members.saved', n, { name }));
-    } catch (err) {
-      setError(errorText(err));
-    }
+    await saver.run(
+      async () => {
+        const m = await routingApi.setMembers(id, members);
+        setMembers(m.agent_ids);
+        return m.agent_ids.length;
+      },
+      (n) => (n === 0 ? t('admin.members.savedNone', { name }) : tn('admin.members.saved', n, { name })),
+    );
   };
 
   const list = Object.values(agents).filter((a) => a.active || members?.includes(a.id));
@@ -46,27 +46,14 @@ export function DepartmentMembers({ id, name }: { id: number; name: string }) {
       ) : list.length === 0 ? (
         <p className="muted small">{t('admin.members.noAgents')}</p>
       ) : (
-        list.map((a) => (
-          <label key={a.id} className="check">
-            <input
-              type="checkbox"
-              name="member"
-              checked={members.includes(a.id)}
-              onChange={(e) => setMembers((m) => (m === null ? m : e.target.checked ? [...m, a.id] : m.filter((x) => x !== a.id)))}
-            />
-            {a.name} <span className="muted small">({a.email})</span>
-          </label>
-        ))
+        <Checks name="member" items={list.map(agentItem)} value={members} onChange={setMembers} />
       )}
       <div className="form-actions">
         <button type="button" className="primary" disabled={members === null} onClick={() => void save()}>
           {t('admin.members.save')}
         </button>
-        <p role="status" className="saved">
-          {saved}
-        </p>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </fieldset>
   );
 }

@@ -6,7 +6,8 @@ import type { DepartmentDto } from '../../../../../protocol/agent';
 import { useList } from '../useList';
 import { DepartmentMembers } from './DepartmentMembers';
 import { ErrorText } from './ErrorText';
-import { SaveResult, useSaver } from './SaveResult';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from './SaveResult';
 
 function DepartmentRow({ dept, onChanged, onRemoved }: { dept: DepartmentDto; onChanged: (d: DepartmentDto) => void; onRemoved: () => void }) {
   const [name, setName] = useState(dept.name);

@@ -6,11 +6,12 @@
  * sent. The result shows beside the button.
  */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
 import { t, tn } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import type { Settings } from '../../types';
-import { ErrorText } from './ErrorText';
+import { SaveResult } from './SaveResult';
 
 /** Every type, in the order of docs/EVENTS.md, with what it is in the reader's words. */
 const TYPES: Array<[name: string, label: TextKey, extra?: true]> = [
@@ -28,23 +29,20 @@ const TYPES: Array<[name: string, label: TextKey, extra?: true]> = [
 
 export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
   const [types, setTypes] = useState<Record<string, boolean>>(settings.event_webhook_types ?? {});
-  const [saved, setSaved] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setSaved('');
-    setError(null);
-    try {
-      const next = await api.updateSettings({ event_webhook_types: Object.fromEntries(TYPES.map(([name]) => [name, types[name] === true])) });
-      const now = next.event_webhook_types ?? {};
-      setTypes(now);
-      onSaved(next);
-      const on = TYPES.filter(([name]) => now[name]).length;
-      setSaved(on === 0 ? t('admin.eventTypes.savedNone') : tn('admin.eventTypes.saved', on, { total: TYPES.length }));
-    } catch (err) {
-      setError(errorText(err));
-    }
+    void saver.run(
+      async () => {
+        const next = await api.updateSettings({ event_webhook_types: Object.fromEntries(TYPES.map(([name]) => [name, types[name] === true])) });
+        const now = next.event_webhook_types ?? {};
+        setTypes(now);
+        onSaved(next);
+        return TYPES.filter(([name]) => now[name]).length;
+      },
+      (on) => (on === 0 ? t('admin.eventTypes.savedNone') : tn('admin.eventTypes.saved', on, { total: TYPES.length })),
+    );
   };
 
   return (
@@ -64,14 +62,11 @@ export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSa
         ))}
       </fieldset>
       <div className="form-actions">
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={saver.busy}>
           {t('admin.eventTypes.save')}
         </button>
-        <span role="status" className="saved">
-          {saved}
-        </span>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }

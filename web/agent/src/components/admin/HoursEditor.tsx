@@ -6,11 +6,11 @@
  * sentence on what is wrong, shows next to the Save button.
  */
 import { useState, type FormEvent } from 'react';
-import { errorText } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
 import { t } from '../../i18n';
 import { parseRanges, rangesText, WEEKDAYS } from '../../hoursText';
 import type { WorkingHoursDto } from '../../../../../protocol/routing';
-import { ErrorText } from './ErrorText';
+import { SaveResult } from './SaveResult';
 import { weekdayName } from './weekdays';
 
 interface ExceptionRow {
@@ -40,9 +40,7 @@ export function HoursEditor(props: {
   const [exceptions, setExceptions] = useState<ExceptionRow[]>(() =>
     (hours?.exceptions ?? []).map((e) => ({ key: nextKey++, date: e.date, ranges: rangesText(e.ranges), note: e.note ?? '' })),
   );
-  const [saved, setSaved] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saver = useSaver();
 
   const build = (): WorkingHoursDto | null => {
     if (none) return null;
@@ -57,18 +55,12 @@ export function HoursEditor(props: {
     return { timezone: timezone.trim(), weekly, exceptions: list };
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setSaved('');
-    setError(null);
-    setBusy(true);
-    try {
-      setSaved(await props.onSave(build()));
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    void saver.run(
+      () => props.onSave(build()),
+      (said) => said,
+    );
   };
 
   const change = (key: number, patch: Partial<ExceptionRow>) => setExceptions((all) => all.map((x) => (x.key === key ? { ...x, ...patch } : x)));
@@ -144,14 +136,11 @@ export function HoursEditor(props: {
         </>
       )}
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={saver.busy}>
           {t('admin.hours.save')}
         </button>
-        <p role="status" className="saved">
-          {saved}
-        </p>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }

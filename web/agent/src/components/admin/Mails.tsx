@@ -7,33 +7,24 @@
  * POST /api/v1/mails/:id/link), since no mail will carry it.
  */
 import { useEffect, useState } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
 import { formatDateTime, t, tn } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import type { MailDto } from '../../../../../protocol/agent';
-import { useList } from '../useList';
 import { CopyField } from './CopyField';
+import { RefreshRow } from './DataTable';
 import { ErrorText } from './ErrorText';
 import { fillIn } from './fillIn';
+import { LoadOlder, usePaged } from './usePaged';
 
 const LINK_TYPES = new Set(['invitation', 'password_reset']);
 
 /** A kept invitation's (or reset's) link: made when asked, shown once, to give to the person yourself. */
 function KeptLink({ mail }: { mail: MailDto }) {
   const [link, setLink] = useState<{ url: string; expires_at: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const make = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setLink(await api.mailLink(mail.id));
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const saver = useSaver();
+  const make = () => saver.run(async () => setLink(await api.mailLink(mail.id)));
   return (
     <div className="kept-link">
       {link ? (
@@ -43,18 +34,16 @@ function KeptLink({ mail }: { mail: MailDto }) {
         </>
       ) : (
         <div className="row">
-          <button type="button" disabled={busy} onClick={() => void make()}>
+          <button type="button" disabled={saver.busy} onClick={() => void make()}>
             {mail.type === 'invitation' ? t('admin.mail.copyInvitation') : t('admin.mail.copyReset')}
           </button>
           <span className="muted small">{t('admin.mail.notSent')}</span>
         </div>
       )}
-      <ErrorText error={error} />
+      <ErrorText error={saver.error} />
     </div>
   );
 }
-
-const PAGE = 50;
 
 const TYPES: Record<string, TextKey> = {
   offline_message: 'admin.mail.type.offline_message',
@@ -78,9 +67,8 @@ const STATUSES: Record<string, TextKey> = {
 };
 
 export function Mails() {
-  const list = useList<MailDto>(() => api.mails({ limit: PAGE }));
-  const [error, setError] = useState<string | null>(null);
-  const [more, setMore] = useState(true);
+  const paged = usePaged<MailDto>((page) => api.mails(page));
+  const { list } = paged;
   // GET /mails/status says whether SMTP_URL is set, so the notice shows even before the first mail.
   const [smtp, setSmtp] = useState<{ smtp: boolean; from: string } | null>(null);
   useEffect(() => {
@@ -88,29 +76,15 @@ export function Mails() {
   }, []);
   const kept = smtp ? !smtp.smtp : list.items.some((m) => m.status === 'kept');
 
-  const loadMore = async () => {
-    const oldest = list.items[list.items.length - 1]?.id;
-    try {
-      const page = await api.mails({ limit: PAGE, before: oldest });
-      list.setItems((all) => [...all, ...page.filter((m) => !all.some((x) => x.id === m.id))]);
-      setMore(page.length === PAGE);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
-
   return (
     <section className="page" aria-labelledby="mail-title">
       <h1 id="mail-title">{t('admin.mail.title')}</h1>
-      <div className="row">
+      <RefreshRow onRefresh={list.reload}>
         <p className="muted grow">{t('admin.mail.intro')}</p>
-        <button type="button" onClick={list.reload}>
-          {t('admin.refresh')}
-        </button>
-      </div>
+      </RefreshRow>
       {smtp?.smtp && <p className="muted small">{t('admin.mail.from', { from: smtp.from })}</p>}
       {kept && <p className="notice">{t('admin.mail.kept')}</p>}
-      <ErrorText error={error ?? list.error} />
+      <ErrorText error={paged.error ?? list.error} />
       <ul className="cards mails">
         {list.items.map((m) => (
           <li key={m.id} className="card">
@@ -133,11 +107,7 @@ export function Mails() {
         ))}
       </ul>
       {list.items.length === 0 && !list.loading && !list.error && <p className="muted">{t('admin.mail.empty')}</p>}
-      {more && list.items.length >= PAGE && (
-        <button type="button" onClick={() => void loadMore()}>
-          {t('admin.loadOlder')}
-        </button>
-      )}
+      <LoadOlder paged={paged} />
     </section>
   );
 }

@@ -7,10 +7,11 @@
  * {notifications}; the result shows beside the button.
  */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
 import { t, tn } from '../../i18n';
 import type { Settings } from '../../types';
-import { ErrorText } from './ErrorText';
+import { SaveResult } from './SaveResult';
 
 /** The saved settings in one sentence; its three parts are phrases of their own, put into the sentence's slots. */
 function summary(n: NonNullable<Settings['notifications']>): string {
@@ -26,29 +27,24 @@ export function NotificationsForm({ settings, onSaved }: { settings: Settings; o
   const [emails, setEmails] = useState((current?.emails ?? []).join('\n'));
   const [minutes, setMinutes] = useState(current?.missed_chat_minutes?.toString() ?? '');
   const [archive, setArchive] = useState(current?.archive_email ?? '');
-  const [saved, setSaved] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setSaved('');
-    setError(null);
     const list = emails
       .split(/[\n,;]+/)
       .map((s) => s.trim())
       .filter(Boolean);
     const after = minutes.trim() === '' ? null : Number(minutes);
-    try {
+    void saver.run(async () => {
       const next = await api.updateSettings({ notifications: { emails: list, missed_chat_minutes: after, archive_email: archive.trim() || null } });
       const n = next.notifications ?? { emails: [], missed_chat_minutes: null, archive_email: null };
       setEmails(n.emails.join('\n'));
       setMinutes(n.missed_chat_minutes?.toString() ?? '');
       setArchive(n.archive_email ?? '');
       onSaved(next);
-      setSaved(summary(n));
-    } catch (err) {
-      setError(errorText(err));
-    }
+      return n;
+    }, summary);
   };
 
   return (
@@ -99,14 +95,11 @@ export function NotificationsForm({ settings, onSaved }: { settings: Settings; o
         {t('admin.notifications.archiveHint')}
       </p>
       <div className="form-actions">
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={saver.busy}>
           {t('admin.notifications.save')}
         </button>
-        <span role="status" className="saved">
-          {saved}
-        </span>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }

@@ -10,7 +10,8 @@ import { api } from '../../api';
 import { t } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import type { AgentStatus, Settings } from '../../types';
-import { SaveResult, useSaver } from './SaveResult';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from './SaveResult';
 
 const LABEL: Record<AgentStatus, TextKey> = { online: 'admin.presence.online', away: 'admin.presence.away', offline: 'admin.presence.offline' };
 

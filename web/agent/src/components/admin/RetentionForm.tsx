@@ -8,7 +8,8 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { t, tn } from '../../i18n';
 import type { Settings } from '../../types';
-import { SaveResult, useSaver } from './SaveResult';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from './SaveResult';
 
 function dueText(r: NonNullable<Settings['retention']>): string {
   if (r.chats_days === null) return t('admin.retention.forever');

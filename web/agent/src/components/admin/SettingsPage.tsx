@@ -21,7 +21,8 @@ import { EventTypesForm } from './EventTypesForm';
 import { NotificationsForm } from './NotificationsForm';
 import { PresenceForm } from './PresenceForm';
 import { RetentionForm } from './RetentionForm';
-import { SaveResult, useSaver } from './SaveResult';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from './SaveResult';
 import { TriggersForm } from './TriggersForm';
 
 export function SettingsPage() {

@@ -10,7 +10,7 @@ import { api, errorText } from '../../api';
 import { formatDateTime, t } from '../../i18n';
 import type { SignInThrottleDto } from '../../../../../protocol/agent';
 import { useList } from '../useList';
-import { ErrorText } from './ErrorText';
+import { DataTable, Outcome, RefreshRow } from './DataTable';
 
 function what(th: SignInThrottleDto): string {
   return th.kind === 'pair' ? t('admin.throttles.pair', { email: th.email ?? '', address: th.address }) : t('admin.throttles.source', { address: th.address });
@@ -43,68 +43,49 @@ export function SignInThrottles() {
     <section className="page" aria-labelledby="throttles-title">
       <h1 id="throttles-title">{t('admin.throttles.title')}</h1>
       <p className="muted small">{t('admin.throttles.intro')}</p>
-      <div className="row">
-        <button type="button" onClick={list.reload}>
-          {t('admin.refresh')}
-        </button>
-      </div>
-      <ErrorText error={error ?? list.error} />
-      {result && (
-        <p role="status" className="saved">
-          {result}
-        </p>
-      )}
+      <RefreshRow onRefresh={list.reload} />
+      <Outcome error={error ?? list.error} result={result} />
       {list.items.length > 0 && (
-        <div className="table-wrap">
-          <table className="throttles">
-            <caption className="sr-only">{t('admin.throttles.caption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.audit.who')}</th>
-                <th scope="col">{t('admin.throttles.failures')}</th>
-                <th scope="col">{t('admin.throttles.lastFailure')}</th>
-                <th scope="col">{t('admin.throttles.waitsUntil')}</th>
-                <th scope="col">
-                  <span className="sr-only">{t('admin.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.map((th) => (
-                <tr key={th.id}>
-                  <td className="break">
-                    {th.kind === 'pair' ? (
-                      <>
-                        {th.email} <span className="muted small">{t('admin.throttles.from', { address: th.address })}</span>
-                      </>
-                    ) : (
-                      <>
-                        {th.address} <span className="muted small">{t('admin.throttles.everyEmail')}</span>
-                      </>
-                    )}
-                  </td>
-                  <td>{th.failures}</td>
-                  <td>{formatDateTime(th.last_failure_at)}</td>
-                  <td>
-                    {th.blocked_until !== null && th.blocked_until > now ? (
-                      <>
-                        <span className="pill pill-failed">{formatDateTime(th.blocked_until)}</span>
-                        <span className="muted small"> {left(th.blocked_until - now)}</span>
-                      </>
-                    ) : (
-                      <span className="muted small">{t('admin.throttles.notWaiting')}</span>
-                    )}
-                  </td>
-                  <td>
-                    <button type="button" onClick={() => void clear(th)} aria-label={t('admin.throttles.clearLabel', { what: what(th) })}>
-                      {t('admin.throttles.clear')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="throttles"
+          caption={t('admin.throttles.caption')}
+          captionHidden
+          columns={[t('admin.audit.who'), t('admin.throttles.failures'), t('admin.throttles.lastFailure'), t('admin.throttles.waitsUntil')]}
+          actions
+        >
+          {list.items.map((th) => (
+            <tr key={th.id}>
+              <td className="break">
+                {th.kind === 'pair' ? (
+                  <>
+                    {th.email} <span className="muted small">{t('admin.throttles.from', { address: th.address })}</span>
+                  </>
+                ) : (
+                  <>
+                    {th.address} <span className="muted small">{t('admin.throttles.everyEmail')}</span>
+                  </>
+                )}
+              </td>
+              <td>{th.failures}</td>
+              <td>{formatDateTime(th.last_failure_at)}</td>
+              <td>
+                {th.blocked_until !== null && th.blocked_until > now ? (
+                  <>
+                    <span className="pill pill-failed">{formatDateTime(th.blocked_until)}</span>
+                    <span className="muted small"> {left(th.blocked_until - now)}</span>
+                  </>
+                ) : (
+                  <span className="muted small">{t('admin.throttles.notWaiting')}</span>
+                )}
+              </td>
+              <td>
+                <button type="button" onClick={() => void clear(th)} aria-label={t('admin.throttles.clearLabel', { what: what(th) })}>
+                  {t('admin.throttles.clear')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {list.items.length === 0 && !list.loading && !list.error && <p className="muted">{t('admin.throttles.empty')}</p>}
     </section>

@@ -7,44 +7,29 @@
  * backups: the last one, its result, and the next (BackupStatus). And the
  * account's data as one file (ExportCard).
  */
-import { useCallback, useEffect, useState } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
 import { formatDateTime, t, tn } from '../../i18n';
 import type { SystemDto } from '../../../../../protocol/agent';
 import { BackupStatus } from './BackupStatus';
+import { RefreshRow } from './DataTable';
 import { ErrorText } from './ErrorText';
 import { ExportCard } from './ExportCard';
 import { fillIn } from './fillIn';
 import { VersionLine } from './VersionLine';
+import { useLoaded } from './useLoaded';
 
 /** The setting that trusts these proxies, as the operator writes it: code, the same in every language. */
 const trustProxyLine = (addresses: string[]): string => `TRUST_PROXY=${addresses.join(',')}`;
 
 export function SystemPage() {
-  const [info, setInfo] = useState<SystemDto | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    api.system().then(
-      (s) => {
-        setInfo(s);
-        setError(null);
-      },
-      (err: unknown) => setError(t('admin.system.readError', { error: errorText(err) })),
-    );
-  }, []);
-  useEffect(load, [load]);
+  const { value: info, error, load } = useLoaded<SystemDto>(() => api.system(), 'admin.system.readError');
 
   const untrusted = info?.untrusted_proxies ?? [];
   return (
     <section className="page" aria-labelledby="system-title">
       <h1 id="system-title">{t('admin.system.title')}</h1>
       <VersionLine />
-      <div className="row">
-        <button type="button" onClick={load}>
-          {t('admin.refresh')}
-        </button>
-      </div>
+      <RefreshRow onRefresh={load} />
       <ErrorText error={error} />
       <section aria-labelledby="backups-title">
         <h2 id="backups-title">{t('admin.system.backups')}</h2>

@@ -5,11 +5,12 @@
  * (null when the list is empty); the server checks the format.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
 import { t } from '../../i18n';
 import type { Department, Settings, WidgetRules } from '../../types';
 import { newDraft, toDrafts, toRules, type RuleDraft } from '../../triggers';
-import { ErrorText } from './ErrorText';
+import { SaveResult } from './SaveResult';
 import { TriggerRuleFields } from './TriggerRuleFields';
 
 export const MAX_RULES = 50;
@@ -17,9 +18,7 @@ export const MAX_RULES = 50;
 export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | undefined; onSaved: (settings: Settings) => void }) {
   const [drafts, setDrafts] = useState<RuleDraft[]>(() => toDrafts(rules));
   const [departments, setDepartments] = useState<Department[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
 
   useEffect(() => {
     api.departments().then(setDepartments, () => setDepartments([]));
@@ -37,19 +36,12 @@ export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | u
       return copy;
     });
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setSaved('');
-    setError(null);
-    try {
-      onSaved(await api.updateSettings({ rules: toRules(drafts) }));
-      setSaved(t('admin.triggers.saved'));
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    void saver.run(
+      async () => onSaved(await api.updateSettings({ rules: toRules(drafts) })),
+      () => t('admin.triggers.saved'),
+    );
   };
 
   return (
@@ -78,14 +70,11 @@ export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | u
         <button type="button" disabled={drafts.length >= MAX_RULES} onClick={() => setDrafts((all) => [...all, newDraft(all)])}>
           {t('admin.triggers.add')}
         </button>
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={saver.busy}>
           {t('admin.triggers.save')}
         </button>
-        <span role="status" className="saved">
-          {saved}
-        </span>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }

@@ -10,42 +10,32 @@ import { useSession } from '../../context';
 import { dateTime } from '../../format';
 import { t } from '../../i18n';
 import { Phrase } from '../Phrase';
-import { ErrorText } from '../admin/ErrorText';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from '../admin/SaveResult';
 
 export function EmailForm() {
   const { me, setMe } = useSession();
   const [state, setState] = useState<EmailState | null>(null);
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  // The result as a function, so it is said in the language of the moment it is read.
-  const [saved, setSaved] = useState<(() => string) | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
+  const { fail } = saver;
 
   useEffect(() => {
-    api.emailState().then(setState, (err: unknown) => setError(errorText(err)));
-  }, [me.email]);
+    api.emailState().then(setState, (err: unknown) => fail(errorText(err)));
+  }, [me.email, fail]);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setSaved(null);
-    setError(null);
-    try {
-      const next = await api.changeEmail(email);
-      setState(next);
-      setEmail('');
-      if (next.pending_email) {
-        const pending = next.pending_email;
-        setSaved(() => () => t('pages.email.linkSent', { email: pending }));
-      } else {
-        setMe({ ...me, email: next.email });
-        setSaved(() => () => t('pages.email.changed', { email: next.email }));
-      }
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    void saver.run(
+      async () => {
+        const next = await api.changeEmail(email);
+        setState(next);
+        setEmail('');
+        if (!next.pending_email) setMe({ ...me, email: next.email });
+        return next;
+      },
+      (next) => (next.pending_email ? t('pages.email.linkSent', { email: next.pending_email }) : t('pages.email.changed', { email: next.email })),
+    );
   };
 
   return (
@@ -66,14 +56,11 @@ export function EmailForm() {
         <input type="email" name="email" required maxLength={320} autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
       </label>
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={saver.busy}>
           {t('pages.email.change')}
         </button>
-        <span role="status" className="saved">
-          {saved?.()}
-        </span>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }

@@ -5,32 +5,22 @@
  * app knows. Choosing saves at once; App.tsx follows the saved agent's
  * choice, so the app (and the result beside the field) switches there and then.
  */
-import { useState } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
 import { useSession } from '../../context';
 import { AGENT_LANGUAGES, LANGUAGE_NAMES, pickLanguage, t } from '../../i18n';
-import { ErrorText } from '../admin/ErrorText';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from '../admin/SaveResult';
 
 export function LanguageForm() {
   const { me, setMe } = useSession();
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
   const browser = pickLanguage(null, navigator.languages ?? [navigator.language]);
 
-  const choose = async (value: string) => {
-    setBusy(true);
-    setSaved(false);
-    setError(null);
-    try {
-      setMe(await api.updateProfile({ language: value === '' ? null : value }));
-      setSaved(true);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const choose = (value: string) =>
+    saver.run(
+      async () => setMe(await api.updateProfile({ language: value === '' ? null : value })),
+      () => t('pages.language.saved'),
+    );
 
   return (
     <section className="card form-grid" aria-labelledby="profile-language">
@@ -40,7 +30,7 @@ export function LanguageForm() {
         <select
           name="language"
           value={me.language ?? ''}
-          disabled={busy}
+          disabled={saver.busy}
           aria-describedby="profile-language-hint"
           onChange={(e) => void choose(e.target.value)}
         >
@@ -57,11 +47,8 @@ export function LanguageForm() {
         {t('pages.language.hint')}
       </span>
       <div className="form-actions">
-        <span role="status" className="saved">
-          {saved && t('pages.language.saved')}
-        </span>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </section>
   );
 }

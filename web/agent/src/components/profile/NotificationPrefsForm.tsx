@@ -15,7 +15,8 @@ import { t } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
 import type { NotificationPrefs } from '../../types';
 import { ErrorText } from '../admin/ErrorText';
-import { SaveResult, useSaver } from '../admin/SaveResult';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from '../admin/SaveResult';
 import { ThisDevicePush } from './ThisDevicePush';
 
 const EVENTS: Array<[keyof NotificationPrefs['events'], TextKey]> = [

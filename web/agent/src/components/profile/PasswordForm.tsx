@@ -4,39 +4,33 @@
  * again); this one stays. The result shows beside the button.
  */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api';
-import { phrase, t, type Phrase } from '../../i18n';
-import { ErrorText } from '../admin/ErrorText';
+import { api } from '../../api';
+import { useSaver } from '../../hooks/useSaver';
+import { t } from '../../i18n';
+import { SaveResult } from '../admin/SaveResult';
+import { NewPasswordFields, passwordProblem, type NewPassword } from '../NewPasswordFields';
 
-const EMPTY = { current: '', next: '', again: '' };
+const EMPTY: NewPassword = { password: '', again: '' };
 
 export function PasswordForm() {
-  const [form, setForm] = useState(EMPTY);
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
-  // Said at render (Phrase), so an error shown before a language switch follows it.
-  const [error, setError] = useState<Phrase | null>(null);
-  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => {
-    setSaved(false);
-    setForm((f) => ({ ...f, [key]: e.target.value }));
-  };
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState<NewPassword>(EMPTY);
+  const saver = useSaver();
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setSaved(false);
-    setError(null);
-    if (form.next !== form.again) return setError(phrase(() => t('pages.profilePassword.differ')));
-    if (form.next.length < 8) return setError(phrase(() => t('pages.profilePassword.tooShort')));
-    setBusy(true);
-    try {
-      await api.changePassword(form.current, form.next);
-      setForm(EMPTY);
-      setSaved(true);
-    } catch (err) {
-      setError(phrase(() => errorText(err)));
-    } finally {
-      setBusy(false);
-    }
+    const texts = { differ: 'pages.profilePassword.differ', tooShort: 'pages.profilePassword.tooShort' } as const;
+    const problem = passwordProblem(next, texts);
+    // Said again at each render, so it follows a language switch made while it shows.
+    if (problem) return saver.fail(() => passwordProblem(next, texts) ?? problem);
+    void saver.run(
+      async () => {
+        await api.changePassword(current, next.password);
+        setCurrent('');
+        setNext(EMPTY);
+      },
+      () => t('pages.profilePassword.changed'),
+    );
   };
 
   return (
@@ -44,37 +38,34 @@ export function PasswordForm() {
       <h2 id="profile-password">{t('common.password')}</h2>
       <label>
         {t('pages.profilePassword.current')}
-        <input type="password" name="current_password" required autoComplete="current-password" value={form.current} onChange={set('current')} />
-      </label>
-      <label>
-        {t('pages.password.new')}
         <input
           type="password"
-          name="new_password"
+          name="current_password"
           required
-          minLength={8}
-          autoComplete="new-password"
-          aria-describedby="profile-password-hint"
-          value={form.next}
-          onChange={set('next')}
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => {
+            saver.clear();
+            setCurrent(e.target.value);
+          }}
         />
       </label>
-      <span id="profile-password-hint" className="muted small">
-        {t('pages.profilePassword.hint')}
-      </span>
-      <label>
-        {t('pages.profilePassword.again')}
-        <input type="password" name="new_password_again" required autoComplete="new-password" value={form.again} onChange={set('again')} />
-      </label>
+      <NewPasswordFields
+        id="profile-password"
+        value={next}
+        onChange={(v) => {
+          saver.clear();
+          setNext(v);
+        }}
+        hint={t('pages.profilePassword.hint')}
+        againLabel={t('pages.profilePassword.again')}
+      />
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={saver.busy}>
           {t('pages.profilePassword.change')}
         </button>
-        <span role="status" className="saved">
-          {saved && t('pages.profilePassword.changed')}
-        </span>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error?.say() ?? null} />
     </form>
   );
 }

@@ -1,36 +1,30 @@
 /** Own name and phone (PATCH /api/v1/me); the result shows beside the button, the header follows at once. The photo has its own card (PhotoCard.tsx). */
 import { useState, type FormEvent } from 'react';
-import { api, errorText } from '../../api';
+import { api } from '../../api';
 import { useSession } from '../../context';
 import { t } from '../../i18n';
-import { ErrorText } from '../admin/ErrorText';
+import { useSaver } from '../../hooks/useSaver';
+import { SaveResult } from '../admin/SaveResult';
 
 export function ProfileForm() {
   const { me, setMe } = useSession();
   const [form, setForm] = useState({ name: me.name, phone: me.phone ?? '' });
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const saver = useSaver();
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => {
-    setSaved(false);
+    saver.clear();
     setForm((f) => ({ ...f, [key]: e.target.value }));
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setSaved(false);
-    setError(null);
-    try {
-      const next = await api.updateProfile({ name: form.name, phone: form.phone.trim() || null });
-      setMe(next);
-      setForm({ name: next.name, phone: next.phone ?? '' });
-      setSaved(true);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+    void saver.run(
+      async () => {
+        const next = await api.updateProfile({ name: form.name, phone: form.phone.trim() || null });
+        setMe(next);
+        setForm({ name: next.name, phone: next.phone ?? '' });
+      },
+      () => t('pages.profile.saved'),
+    );
   };
 
   return (
@@ -48,14 +42,11 @@ export function ProfileForm() {
         <input type="tel" name="phone" autoComplete="tel" value={form.phone} onChange={set('phone')} />
       </label>
       <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" disabled={saver.busy}>
           {t('pages.profile.save')}
         </button>
-        <span role="status" className="saved">
-          {saved && t('pages.profile.saved')}
-        </span>
+        <SaveResult saver={saver} />
       </div>
-      <ErrorText error={error} />
     </form>
   );
 }
