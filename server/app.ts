@@ -15,6 +15,8 @@ import type { AppContext } from './context.js';
 import { openStore } from './db/database.js';
 import { bootstrapAccount, type BootstrapResult } from './domain/accounts/bootstrapAccount.js';
 import { InboundWriter } from './domain/chatChannel/receiveInbound.js';
+import { chatChannelCache } from './domain/chatChannel/findChannel.js';
+import type { ChannelCache } from './domain/chatChannel/channelCache.js';
 import { watchUntrustedProxies } from './routes/untrustedProxy.js';
 import { registerErrorHandler } from './errors/handler.js';
 import { Signals } from './events/outbox.js';
@@ -128,6 +130,18 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   const metrics = createMetrics();
   const signals = new Signals();
+  const hub = realtime.hub;
+  // A channel changed on any instance reaches this one's cache as its channel.changed event (CHAT-CHANNEL.md);
+  // after a hub reset (events may have been missed) nothing kept is trusted.
+  const chatChannels: ChannelCache = chatChannelCache(store.db, (accountId) => {
+    hub.subscribe(
+      accountId,
+      (e) => {
+        if (e.type === 'channel.changed') chatChannels.evictChannel(e.data.channel_id);
+      },
+      () => chatChannels.clear(),
+    );
+  });
   const ctx: AppContext = {
     config,
     store,
@@ -143,6 +157,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ),
     widgetSockets: new WidgetSockets(),
     inbound: new InboundWriter({ db: store.db, signals, metrics }),
+    chatChannels,
     // The first account's id; 0 until it exists (bootstrap 'later': until main.ts created it).
     get defaultAccountId() {
       return bootstrap.accountId;

@@ -10,6 +10,7 @@ import type { Db, Store } from './db/database.js';
 import type { Signals } from './events/outbox.js';
 import type { Clock } from './lib/time.js';
 import type { Metrics } from './metrics.js';
+import type { ChannelCache } from './domain/chatChannel/channelCache.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { Presence } from './realtime/presence.js';
 import type { SocketBounds } from './realtime/socketBounds.js';
@@ -32,6 +33,8 @@ export interface AppContext {
   readonly sockets: SocketBounds;
   /** The visitor sockets this process holds: the domain closes an erased visitor's (realtime/widgetSockets.ts). */
   readonly widgetSockets: WidgetSockets;
+  /** The chat channels this process keeps for the hot path, following every instance's changes (domain/chatChannel/findChannel.ts). */
+  readonly chatChannels: ChannelCache;
   /** The chat channel's writer: inbound messages that arrive together share one transaction (domain/chatChannel/receiveInbound.ts). */
   readonly inbound: InboundWriter;
   /** Account created at first start (the service is multi-tenant in its model). */

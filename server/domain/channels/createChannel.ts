@@ -67,7 +67,7 @@ export async function createChannel(
     return { channel, agentIds };
   });
   // Misses are never cached: only a channel deleted elsewhere within the cache's TTL could have left this id there.
-  forgetChatChannel(ctx.db, created.channel.public_id);
+  forgetChatChannel(ctx, created.channel.public_id);
   return created;
 }
 

@@ -26,5 +26,5 @@ export async function deleteChannel(ctx: AppContext, input: { actor: Actor; id: 
     await recordChannelChanged(tx, accountId, input.id, 'deleted', ctx.clock());
     return row;
   });
-  forgetChatChannel(ctx.db, deleted.public_id);
+  forgetChatChannel(ctx, deleted.public_id);
 }

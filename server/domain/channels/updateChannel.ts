@@ -74,6 +74,6 @@ export async function updateChannel(ctx: AppContext, input: { actor: Actor; id: 
     await recordChannelChanged(tx, actor.account_id, id, 'updated', now);
     return findChannel(tx, actor.account_id, id);
   });
-  forgetChatChannel(ctx.db, updated.channel.public_id);
+  forgetChatChannel(ctx, updated.channel.public_id);
   return updated;
 }

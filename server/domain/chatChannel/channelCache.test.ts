@@ -133,4 +133,46 @@ describe('ChannelCache', () => {
     for (const id of ['b', 'c', 'a']) await cache.get(id, 0);
     expect(loads).toEqual(['a']);
   });
+
+  it('forgets a channel by its id when its channel.changed arrives, and follows each account once', async () => {
+    const watched: number[] = [];
+    const table = new Map<string, Channel>();
+    const loads: string[] = [];
+    const cache = new ChannelCache(
+      async (publicId) => {
+        loads.push(publicId);
+        return table.get(publicId);
+      },
+      undefined,
+      (accountId) => watched.push(accountId),
+    );
+    table.set('a', { ...channel('a', 'old'), id: 1, account_id: 7 });
+    table.set('b', { ...channel('b'), id: 2, account_id: 7 });
+    table.set('c', { ...channel('c'), id: 3, account_id: 8 });
+    for (const id of ['a', 'b', 'c']) await cache.get(id, 0);
+    expect(watched).toEqual([7, 8]);
+    table.set('a', { ...channel('a', 'new'), id: 1, account_id: 7 });
+    cache.evictChannel(1);
+    cache.evictChannel(99); // a channel not kept here: nothing to do
+    expect((await cache.get('a', 0))?.secret).toBe('new');
+    await cache.get('b', 0);
+    expect(loads).toEqual(['a', 'b', 'c', 'a']);
+    cache.clear();
+    await cache.get('b', 0);
+    expect(loads).toEqual(['a', 'b', 'c', 'a', 'b']);
+    expect(watched).toEqual([7, 8]);
+  });
+
+  it('does not keep a load in flight when a channel change arrives during it', async () => {
+    const { table, loads, cache, hold, release } = make();
+    table.set('a', { ...channel('a', 'old'), id: 1 });
+    hold();
+    const stale = cache.get('a', 0);
+    table.set('a', { ...channel('a', 'new'), id: 1 });
+    cache.evictChannel(1);
+    release();
+    expect((await stale)?.secret).toBe('old'); // its caller is answered with what it read…
+    expect((await cache.get('a', 0))?.secret).toBe('new'); // …but it was not kept
+    expect(loads).toEqual(['a', 'a']);
+  });
 });

@@ -1,9 +1,11 @@
 /**
  * Resolves a chat-channel endpoint path (random string + CHANNEL_PUBLIC_ID) to
  * its channel, or null. Channels are kept in this process for up to 1 s
- * (channelCache.ts): most requests cost no query. This process's channel
- * changes evict their entry when they commit (forgetChatChannel), so they
- * apply to the next request; another instance's apply here within 1 s. A miss
+ * (channelCache.ts, AppContext.chatChannels): most requests cost no query. This
+ * process's channel changes evict their entry when they commit
+ * (forgetChatChannel), so they apply to the next request; another instance's
+ * apply here when their channel.changed event arrives (app.ts), within 1 s at
+ * the latest. A miss
  * is looked up every time; on PostgreSQL the loads of concurrent requests share
  * one query (db/coalesce.ts). The secret is compared on every request.
  */
@@ -28,35 +30,31 @@ const chatChannelsById = prepared(['publicIds'], (db, p: { publicIds: string[] }
     .where('type', '=', 'chat_api'),
 );
 
-/** One cache per store: apps of separate tests never share entries. */
-const caches = new WeakMap<Db, ChannelCache>();
-
-function cacheOf(db: Db): ChannelCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    if (isPostgres(db)) {
-      const loader = new Coalescer<string, Channel>(
-        async (publicIds) => new Map((await chatChannelsById.execute(db, { publicIds })).map((c) => [c.public_id, c])),
-      );
-      cache = new ChannelCache((publicId) => loader.get(publicId));
-    } else {
-      cache = new ChannelCache((publicId) => chatChannelById.first(db, { publicId }));
-    }
-    caches.set(db, cache);
+/**
+ * The chat channels this process keeps, read from its store. `watch` is called
+ * once for each account one of them belongs to: the composition root (app.ts)
+ * has it follow that account's channel.changed events into `cache.evictChannel`.
+ */
+export function chatChannelCache(db: Db, watch?: (accountId: number) => void): ChannelCache {
+  if (isPostgres(db)) {
+    const loader = new Coalescer<string, Channel>(
+      async (publicIds) => new Map((await chatChannelsById.execute(db, { publicIds })).map((c) => [c.public_id, c])),
+    );
+    return new ChannelCache((publicId) => loader.get(publicId), undefined, watch);
   }
-  return cache;
+  return new ChannelCache((publicId) => chatChannelById.first(db, { publicId }), undefined, watch);
 }
 
-export async function findChatChannel(ctx: Pick<AppContext, 'db' | 'clock'>, secret: string, publicId: string): Promise<Channel | null> {
+export async function findChatChannel(ctx: Pick<AppContext, 'chatChannels' | 'clock'>, secret: string, publicId: string): Promise<Channel | null> {
   if (publicId.length > 64 || secret.length > 128) return null;
-  const channel = await cacheOf(ctx.db).get(publicId, ctx.clock());
+  const channel = await ctx.chatChannels.get(publicId, ctx.clock());
   if (!channel || !channel.secret || !safeEqual(channel.secret, secret)) return null;
   return channel;
 }
 
 /** A channel with this public id changed or is gone: the next request reads the store. Call it after the change commits. */
-export function forgetChatChannel(db: Db, publicId: string): void {
-  caches.get(db)?.evict(publicId);
+export function forgetChatChannel(ctx: Pick<AppContext, 'chatChannels'>, publicId: string): void {
+  ctx.chatChannels.evict(publicId);
 }
 
 /**
@@ -64,7 +62,7 @@ export function forgetChatChannel(db: Db, publicId: string): void {
  * read from the store (the channel deleted, or its secret rotated, by another
  * instance within the cache's TTL or while the write ran).
  */
-export async function isChatChannelGone(ctx: Pick<AppContext, 'db' | 'clock'>, channel: Channel): Promise<boolean> {
-  forgetChatChannel(ctx.db, channel.public_id);
+export async function isChatChannelGone(ctx: Pick<AppContext, 'chatChannels' | 'clock'>, channel: Channel): Promise<boolean> {
+  forgetChatChannel(ctx, channel.public_id);
   return (await findChatChannel(ctx, channel.secret ?? '', channel.public_id)) === null;
 }

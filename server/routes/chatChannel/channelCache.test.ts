@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatChannel, textMessage, type ChatChannel } from '../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, freshStore, testDialect, type TestApp, type TestStore } from '../../../test/helpers/testApp.js';
 import { CHANNEL_TTL_MS } from '../../domain/chatChannel/channelCache.js';
+import { allRelayed } from '../../../test/helpers/realtime.js';
 
 /** The tests move this clock past the cache's TTL. */
 let now = Date.now();
@@ -41,8 +42,9 @@ describe('chat channel: channels cached in the process', () => {
 
   it('serves the next requests without reading the channel again, and reads it again after the TTL', async () => {
     const channel = await createChatChannel(t);
+    await allRelayed(t.app); // the channel's own channel.changed (created) has come and gone
     expect((await post(t, channel.path, 'cached-1')).statusCode).toBe(200);
-    // Changed behind the cache's back (as another instance would): this instance does not see it yet.
+    // Changed behind the cache's back, with no channel.changed (as a lost event would leave it): not seen here yet.
     await t.app.ctx.db.updateTable('channels').set({ secret: 'changed-elsewhere' }).where('id', '=', channel.id).execute();
     now += CHANNEL_TTL_MS - 1;
     expect((await post(t, channel.path, 'cached-2')).statusCode).toBe(200);
