@@ -32,7 +32,7 @@ import type { AppContext } from '../context.js';
 import { inTransaction } from '../db/database.js';
 import { deleteByIds } from '../db/deleteByIds.js';
 import { isTempName, STRAY_TEMP_MS } from '../domain/uploads/uploadFiles.js';
-import { uploadsDir } from '../domain/widget/storeUpload.js';
+import { uploadsDir } from '../domain/uploads/storeUpload.js';
 import { passesOf, UnavailableLog } from '../errors/unavailableLog.js';
 import type { Worker } from '../context.js';
 

@@ -1,7 +1,7 @@
 /**
  * An agent or admin uploads its own photo (POST /api/v1/me/photo): an image
  * (PNG, JPEG, GIF or WebP, its leading bytes checked, at most
- * AGENT_PHOTO_MAX_BYTES) stored like a visitor's file (domain/widget/storeUpload.ts):
+ * AGENT_PHOTO_MAX_BYTES) stored like a visitor's file (domain/uploads/storeUpload.ts):
  * under DATA_DIR/uploads, served at PUBLIC_URL/widget/uploads/<name>, one
  * `uploads` row counted in the account's UPLOAD_QUOTA_MB. Its URL becomes the
  * agent's photo_url: sender.photo to chat channels, agent.photo in event
@@ -19,8 +19,8 @@ import { commit, recordEvent } from '../../events/outbox.js';
 import { presentAgent } from '../../presenters/agent.js';
 import { assertQuota, lockAccountForQuota } from '../uploads/quota.js';
 import { storeFile } from '../uploads/uploadFiles.js';
-import { storedName, uploadsDir } from '../widget/storeUpload.js';
-import { uploadTypeOf } from '../widget/uploadTypes.js';
+import { storedName, uploadsDir } from '../uploads/storeUpload.js';
+import { uploadTypeOf } from '../uploads/uploadTypes.js';
 
 /** A photo is shown at 32–128 px: 2 MiB is plenty, and keeps the quota for visitors' files. */
 export const AGENT_PHOTO_MAX_BYTES = 2 * 1024 * 1024;

@@ -21,7 +21,7 @@ import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/database.js';
 import { deleteByIds } from '../../db/deleteByIds.js';
-import { uploadsDir } from '../widget/storeUpload.js';
+import { uploadsDir } from '../uploads/storeUpload.js';
 
 /**
  * Messages per batch on SQLite: with FTS5's secure-delete each deleted row rewrites the index pages of

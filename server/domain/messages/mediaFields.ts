@@ -17,7 +17,7 @@
  */
 import type { Tx } from '../../db/database.js';
 import { invalid } from '../../errors/AppError.js';
-import { isUploadName } from '../widget/storeUpload.js';
+import { isUploadName } from '../uploads/storeUpload.js';
 import { MEDIA_TYPES, type NormalizedMessage } from './normalizeMessage.js';
 
 const isMedia = (type: string): boolean => (MEDIA_TYPES as readonly string[]).includes(type);
@@ -37,7 +37,7 @@ function uploadNameOf(file: string, publicUrl: string): string | null {
   return isUploadName(name) ? name : null;
 }
 
-/** `<random>-<name>.<ext>` → `<name>.<ext>` (widget/storeUpload.ts storedName). */
+/** `<random>-<name>.<ext>` → `<name>.<ext>` (uploads/storeUpload.ts storedName). */
 const shownName = (stored: string): string => stored.slice(stored.indexOf('-') + 1);
 
 export async function completeMediaFields(tx: Tx, input: { accountId: number; publicUrl: string; message: NormalizedMessage }): Promise<NormalizedMessage> {

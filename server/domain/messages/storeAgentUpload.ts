@@ -2,7 +2,7 @@
  * An agent attaches a file to a reply (POST /api/v1/chats/:id/uploads): the
  * visitor's upload path in reverse. The agent must be able to write to the
  * chat's visitor (chatRights.ts) and the chat must not be finished; the file
- * is then checked and stored exactly as a visitor's (widget/storeUpload.ts:
+ * is then checked and stored exactly as a visitor's (uploads/storeUpload.ts:
  * allowed types with their leading bytes, 10 MiB, the quotas of the account
  * and the chat's channel (never the visitor's: uploads/quota.ts), swept
  * after an hour unless a message carries it). The agent sends it with
@@ -15,7 +15,7 @@ import { AppError } from '../../errors/AppError.js';
 import type { UploadResponse } from '../../../protocol/widget.js';
 import { assertMayActOnChat } from '../chats/chatRights.js';
 import { loadChatFor } from '../chats/loadChat.js';
-import { storeUpload } from '../widget/storeUpload.js';
+import { storeUpload } from '../uploads/storeUpload.js';
 
 export async function storeAgentUpload(
   ctx: AppContext,

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs/promises';
 import type { AppContext } from '../../context.js';
-import { MAX_UPLOAD_BYTES, uploadsDir } from '../widget/storeUpload.js';
+import { MAX_UPLOAD_BYTES, uploadsDir } from './storeUpload.js';
 
 /** Bytes free for uploads, or null when the filesystem cannot say. */
 export async function uploadsDiskFree(ctx: AppContext): Promise<number | null> {

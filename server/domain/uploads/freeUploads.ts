@@ -26,7 +26,7 @@ import { deleteByIds } from '../../db/deleteByIds.js';
 import type { Agent, Database } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
 import { loadChatFor } from '../chats/loadChat.js';
-import { uploadsDir } from '../widget/storeUpload.js';
+import { uploadsDir } from './storeUpload.js';
 
 const BATCH_SIZE = 500;
 

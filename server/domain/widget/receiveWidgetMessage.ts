@@ -19,7 +19,7 @@ import { InvalidMessage, normalizeMessage, optionalLine, type NormalizedMessage 
 import { writeVisitorMessage, type ChatOpening } from '../messages/visitorMessage.js';
 import { readSession } from './session.js';
 import { attachUpload } from './attachUpload.js';
-import { isUploadName } from './storeUpload.js';
+import { isUploadName } from '../uploads/storeUpload.js';
 import { lockVisitor } from './visitorAccess.js';
 import { departmentChoice } from '../routing/departmentChoice.js';
 

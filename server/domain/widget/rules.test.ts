@@ -4,8 +4,8 @@ import { lookupGeoip, plainIp } from '../../lib/geoip.js';
 import { parseUserAgent } from '../../lib/userAgent.js';
 import { checkOrigin, hostAllowed } from './allowedDomains.js';
 import { cleanCustomData, linkAllowed } from './setCustomData.js';
-import { displayName, storedName, uploadFile } from './storeUpload.js';
-import { uploadTypeOf } from './uploadTypes.js';
+import { displayName, storedName, uploadFile } from '../uploads/storeUpload.js';
+import { uploadTypeOf } from '../uploads/uploadTypes.js';
 
 describe('widget rules', () => {
   it('matches allowed hosts exactly, and *. entries on subdomains only', () => {

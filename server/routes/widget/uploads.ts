@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { MAX_UPLOAD_BYTES, storeUpload, uploadFile } from '../../domain/widget/storeUpload.js';
+import { MAX_UPLOAD_BYTES, storeUpload, uploadFile } from '../../domain/uploads/storeUpload.js';
 import { notFound } from '../../errors/AppError.js';
 import type { RateLimiter } from '../rateLimit.js';
 import { readBodyAsBytes } from '../rawBody.js';

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../../context.js';
 import { storeAgentUpload } from '../../../../domain/messages/storeAgentUpload.js';
-import { MAX_UPLOAD_BYTES } from '../../../../domain/widget/storeUpload.js';
+import { MAX_UPLOAD_BYTES } from '../../../../domain/uploads/storeUpload.js';
 import { actor, makeGuards } from '../../../authenticate.js';
 import { IdParams, readId } from '../../../params.js';
 import { readBodyAsBytes } from '../../../rawBody.js';
