@@ -29,6 +29,8 @@ import { createMetrics } from './metrics.js';
 import { openRealtime, type Realtime } from './realtime/index.js';
 import { SocketBounds } from './realtime/socketBounds.js';
 import { WidgetSockets } from './realtime/widgetSockets.js';
+import { ChannelRules } from './realtime/channelVisibility.js';
+import { Wake } from './lib/wake.js';
 import { auditRequests } from './routes/audited.js';
 import { registerRoutes } from './routes/index.js';
 import { startWorkers } from './workers.js';
@@ -158,6 +160,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     widgetSockets: new WidgetSockets(),
     inbound: new InboundWriter({ db: store.db, signals, metrics }),
     chatChannels,
+    channelRules: new ChannelRules(store.db),
+    erasureWake: new Wake(),
     // The first account's id; 0 until it exists (bootstrap 'later': until main.ts created it).
     get defaultAccountId() {
       return bootstrap.accountId;

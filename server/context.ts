@@ -15,6 +15,8 @@ import type { RealtimeHub } from './realtime/hub.js';
 import type { Presence } from './realtime/presence.js';
 import type { SocketBounds } from './realtime/socketBounds.js';
 import type { WidgetSockets } from './realtime/widgetSockets.js';
+import type { ChannelRules } from './realtime/channelVisibility.js';
+import type { Wake } from './lib/wake.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -33,6 +35,10 @@ export interface AppContext {
   readonly sockets: SocketBounds;
   /** The visitor sockets this process holds: the domain closes an erased visitor's (realtime/widgetSockets.ts). */
   readonly widgetSockets: WidgetSockets;
+  /** Which channels each agent with a socket open here may see, one rule per agent (realtime/channelVisibility.ts). */
+  readonly channelRules: ChannelRules;
+  /** Wakes this process's erasure worker when a job was written (domain/erasure/erasureWorker.ts). */
+  readonly erasureWake: Wake;
   /** The chat channels this process keeps for the hot path, following every instance's changes (domain/chatChannel/findChannel.ts). */
   readonly chatChannels: ChannelCache;
   /** The chat channel's writer: inbound messages that arrive together share one transaction (domain/chatChannel/receiveInbound.ts). */

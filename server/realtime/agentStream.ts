@@ -18,7 +18,7 @@ import { resolveToken } from '../domain/auth/tokens.js';
 import type { UnavailableSource } from '../errors/unavailableLog.js';
 import { assertNever } from '../events/catalogue.js';
 import { toFrame } from '../presenters/agentFrames.js';
-import { ChannelVisibility } from './channelVisibility.js';
+import type { ChannelVisibility } from './channelVisibility.js';
 import { EventFeed } from './feed.js';
 import type { StreamEvent } from './hub.js';
 import { CLOSE_INTERNAL, CLOSE_TRY_AGAIN, CLOSE_UNAUTHORIZED, closeWith, keepAlive, resetFrame, sendJson, sendSerialized } from './socket.js';
@@ -54,7 +54,7 @@ export class AgentStream {
     private readonly request: FastifyRequest,
   ) {
     this.ref = { accountId: agent.account_id, agentId: agent.id };
-    this.visibility = new ChannelVisibility(ctx.db, agent);
+    this.visibility = ctx.channelRules.for(agent);
     this.feed = new EventFeed({
       ctx,
       accountId: agent.account_id,

@@ -5,7 +5,7 @@ import { createChatChannel } from '../../test/helpers/chatChannel.js';
 import { createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import type { Db } from '../db/database.js';
 import type { Agent } from '../db/schema.js';
-import { ChannelVisibility } from './channelVisibility.js';
+import { ChannelRules } from './channelVisibility.js';
 import type { StreamEvent } from './hub.js';
 
 /**
@@ -19,6 +19,7 @@ describe('ChannelVisibility', () => {
   let other: number;
   let reads = 0;
   let db: Db;
+  let rules: ChannelRules;
 
   beforeAll(async () => {
     t = await createTestApp({ workers: false });
@@ -30,6 +31,7 @@ describe('ChannelVisibility', () => {
       },
     };
     db = t.app.ctx.db.withPlugin(counter);
+    rules = new ChannelRules(db);
     const { id } = await addAgent(t, { email: 'watcher@example.com' });
     agent = await t.app.ctx.db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     mine = (await createChatChannel(t, { name: 'mine' })).id;
@@ -52,7 +54,7 @@ describe('ChannelVisibility', () => {
     ({ id: 1, account_id: agent.account_id, type: 'typing', chat_id: 1, channel_id: channelId, seq: 1, created_at: 0, data: {} }) as unknown as StreamEvent;
 
   it("reads one agent's rule once for all its sockets, even when they ask at the same moment", async () => {
-    const sockets = Array.from({ length: 50 }, () => new ChannelVisibility(db, agent));
+    const sockets = Array.from({ length: 50 }, () => rules.for(agent));
     reads = 0;
     const shown = await Promise.all(sockets.map((v) => v.allows(eventIn(mine))));
     expect(shown.every(Boolean)).toBe(true);
@@ -63,8 +65,8 @@ describe('ChannelVisibility', () => {
   });
 
   it('reads again after an invalidate, and shows what the change allows', async () => {
-    const a = new ChannelVisibility(db, agent);
-    const b = new ChannelVisibility(db, agent);
+    const a = rules.for(agent);
+    const b = rules.for(agent);
     expect(await b.allows(eventIn(other))).toBe(false);
     await t.app.ctx.db.insertInto('channel_agents').values({ account_id: agent.account_id, channel_id: other, agent_id: agent.id }).execute();
     a.invalidate(); // an agent.updated seen by one socket: every socket of the agent reads anew
@@ -79,7 +81,7 @@ describe('ChannelVisibility', () => {
   });
 
   it('an invalidate during a read makes the next event read once more', async () => {
-    const v = new ChannelVisibility(db, agent);
+    const v = rules.for(agent);
     v.invalidate();
     const first = v.allows(eventIn(mine));
     await t.app.ctx.db.insertInto('channel_agents').values({ account_id: agent.account_id, channel_id: other, agent_id: agent.id }).execute();
@@ -94,7 +96,7 @@ describe('ChannelVisibility', () => {
     const grant = () => t.app.ctx.db.insertInto('channel_agents').values({ account_id: agent.account_id, channel_id: other, agent_id: agent.id }).execute();
     const revoke = () => t.app.ctx.db.deleteFrom('channel_agents').where('channel_id', '=', other).where('agent_id', '=', agent.id).execute();
     await grant();
-    const v = new ChannelVisibility(db, agent);
+    const v = rules.for(agent);
     try {
       const start = Date.now();
       expect(await v.allows(eventIn(other))).toBe(true);
@@ -134,7 +136,7 @@ describe('ChannelVisibility', () => {
         created_at: 0,
         data: { channel_id: channelId, change: 'updated' },
       }) as unknown as StreamEvent;
-    const sockets = Array.from({ length: 20 }, () => new ChannelVisibility(db, agent));
+    const sockets = Array.from({ length: 20 }, () => rules.for(agent));
     const adminId = (await t.app.ctx.db.selectFrom('agents').select('id').where('role', '=', 'admin').executeTakeFirstOrThrow()).id;
     // A colleague works `mine` too, so it stays restricted (not everyone's) without the agent.
     await t.app.ctx.db.insertInto('channel_agents').values({ account_id: agent.account_id, channel_id: mine, agent_id: adminId }).execute();
@@ -161,11 +163,11 @@ describe('ChannelVisibility', () => {
   });
 
   it('drops the rule with the last socket of the agent', async () => {
-    const a = new ChannelVisibility(db, agent);
+    const a = rules.for(agent);
     await a.allows(eventIn(mine));
     a.release();
     a.release(); // twice is once
-    const b = new ChannelVisibility(db, agent);
+    const b = rules.for(agent);
     reads = 0;
     await b.allows(eventIn(mine));
     expect(reads).toBe(2);

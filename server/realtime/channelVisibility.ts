@@ -110,21 +110,30 @@ class SharedRule {
   }
 }
 
-/** Per store (an app), per agent id. */
-const shared = new WeakMap<Executor, Map<number, SharedRule>>();
+/**
+ * The rules of the agents with a socket open in this process, one per agent
+ * however many sockets it has (AppContext.channelRules).
+ */
+export class ChannelRules {
+  readonly byAgent = new Map<number, SharedRule>();
+  constructor(readonly db: Executor) {}
+
+  /** What one socket of `agent` may see: the agent's shared rule, released with the socket. */
+  for(agent: Agent): ChannelVisibility {
+    return new ChannelVisibility(this, agent);
+  }
+}
 
 export class ChannelVisibility {
   private readonly rule: SharedRule;
   private released = false;
 
   constructor(
-    private readonly db: Executor,
+    private readonly rules: ChannelRules,
     private readonly agent: Agent,
   ) {
-    let rules = shared.get(db);
-    if (!rules) shared.set(db, (rules = new Map<number, SharedRule>()));
-    let rule = rules.get(agent.id);
-    if (!rule) rules.set(agent.id, (rule = new SharedRule(db, agent)));
+    let rule = rules.byAgent.get(agent.id);
+    if (!rule) rules.byAgent.set(agent.id, (rule = new SharedRule(rules.db, agent)));
     rule.users += 1;
     this.rule = rule;
   }
@@ -155,8 +164,8 @@ export class ChannelVisibility {
     if (this.released) return;
     this.released = true;
     this.rule.users -= 1;
-    const rules = shared.get(this.db);
-    if (this.rule.users === 0 && rules?.get(this.agent.id) === this.rule) rules.delete(this.agent.id);
+    const rules = this.rules.byAgent;
+    if (this.rule.users === 0 && rules.get(this.agent.id) === this.rule) rules.delete(this.agent.id);
   }
 
   async allows(event: StreamEvent): Promise<boolean> {

@@ -5,12 +5,11 @@
  * 10,000 messages never holds the store for long. Jobs live in the database:
  * a restart resumes them (the first look comes at start), and on several
  * instances a job's batches are exclusive (its row is taken FOR UPDATE SKIP
- * LOCKED). Woken at once by a new job (wake.ts), else it looks every minute.
+ * LOCKED). Woken at once by a new job (AppContext.erasureWake), else it looks every minute.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext, Worker } from '../../context.js';
 import { eraseVisitorStep } from './eraseVisitor.js';
-import { onErasureWake } from './wake.js';
 
 /** Rows of one kind per batch. */
 export const ERASE_BATCH = 500;
@@ -28,13 +27,13 @@ export class ErasureWorker {
   ) {}
 
   start(): void {
-    onErasureWake(this.ctx, () => this.wake());
+    this.ctx.erasureWake.set(() => this.wake());
     this.wake();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    onErasureWake(this.ctx, null);
+    this.ctx.erasureWake.set(null);
     if (this.timer) clearTimeout(this.timer);
     await this.running;
   }

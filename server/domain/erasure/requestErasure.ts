@@ -16,7 +16,6 @@ import { inTransaction } from '../../db/database.js';
 import type { Agent, Erasure } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
 import { toJson } from '../../lib/json.js';
-import { wakeErasures } from './wake.js';
 
 /** Longer than any sender.id (255 characters at most) or widget visitor id: no sender is ever matched to it again. */
 export function erasedExternalId(erasureId: number): string {
@@ -106,7 +105,7 @@ export async function requestErasure(ctx: AppContext, actor: Agent, visitorId: n
   });
   if (result.started) {
     ctx.widgetSockets.closeVisitor(visitorId);
-    wakeErasures(ctx);
+    ctx.erasureWake.wake();
   }
   return result;
 }
