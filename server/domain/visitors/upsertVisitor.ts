@@ -8,17 +8,9 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Visitor } from '../../db/schema.js';
-import { insertVisitor, newVisitorRow } from './insertVisitors.js';
+import { insertVisitor, newVisitorRow, type VisitorDetails } from './insertVisitors.js';
 
-export interface VisitorDetails {
-  name?: string | null;
-  phone?: string | null;
-  email?: string | null;
-  photo?: string | null;
-  url?: string | null;
-  invite?: string | null;
-  description?: string | null;
-}
+export type { VisitorDetails };
 
 export interface UpsertVisitorInput {
   accountId: number;
