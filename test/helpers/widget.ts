@@ -106,3 +106,19 @@ export async function setStatus(t: TestApp, status: 'online' | 'away' | 'offline
   const res = await t.app.inject({ method: 'PUT', url: '/api/v1/me/status', headers: bearer(token), payload: { status } });
   if (res.statusCode !== 200) throw new Error(`status failed: ${res.statusCode} ${res.body}`);
 }
+
+/** A new visitor of the widget (its session token) and how it uploads a text file (POST /widget/api/:id/uploads, from a fresh address each time). */
+export async function uploadingVisitor(
+  t: TestApp,
+  widgetId: string,
+): Promise<{ token: string; upload: (body: Buffer, name?: string) => Promise<LightMyRequestResponse> }> {
+  const token = (await startSession(t, widgetId)).visitor_token;
+  const upload = (body: Buffer, name = 'notes.txt') =>
+    t.app.inject({
+      method: 'POST',
+      url: `/widget/api/${widgetId}/uploads`,
+      headers: { ...bearer(token), 'content-type': 'text/plain', 'x-file-name': name, 'x-forwarded-for': freshIp() },
+      payload: body,
+    });
+  return { token, upload };
+}
