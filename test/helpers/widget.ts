@@ -6,6 +6,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import type { SessionResponse } from '../../protocol/widget.js';
+import { addAgent } from './accounts.js';
 import { bearer, type TestApp } from './testApp.js';
 
 export interface TestWidget {
@@ -121,4 +122,15 @@ export async function uploadingVisitor(
       payload: body,
     });
   return { token, upload };
+}
+
+/** `count` new agents (agent0@example.com, …, named Agent 0, …), each online. */
+export async function addOnlineAgents(t: TestApp, count: number): Promise<Array<{ id: number; token: string }>> {
+  const agents = [];
+  for (let i = 0; i < count; i++) {
+    const a = await addAgent(t, { email: `agent${i}@example.com`, name: `Agent ${i}` });
+    await setStatus(t, 'online', a.token);
+    agents.push(a);
+  }
+  return agents;
 }
