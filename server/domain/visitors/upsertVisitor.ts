@@ -8,19 +8,12 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Visitor } from '../../db/schema.js';
-import { insertVisitor, newVisitorRow, type VisitorDetails } from './insertVisitors.js';
+import { insertVisitor, newVisitorRow, type NewVisitorInput, type VisitorDetails } from './insertVisitors.js';
 
 export type { VisitorDetails };
 
-export interface UpsertVisitorInput {
-  accountId: number;
-  channelId: number;
-  externalId: string;
-  externalIdIsNumber?: boolean;
-  /** Only fields with a non-null value change the record. */
-  details: VisitorDetails;
-  now: number;
-}
+/** As a new visitor's input; on an existing visitor only the details with a non-null value change the record. */
+export type UpsertVisitorInput = Omit<NewVisitorInput, 'chatsCount'>;
 
 export interface UpsertVisitorResult {
   visitor: Visitor;
