@@ -7,6 +7,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { SessionResponse } from '../../protocol/widget.js';
 import { addAgent } from './accounts.js';
+import { StreamClient } from './realtime.js';
 import { bearer, type TestApp } from './testApp.js';
 
 export interface TestWidget {
@@ -133,4 +134,16 @@ export async function addOnlineAgents(t: TestApp, count: number): Promise<Array<
     agents.push(a);
   }
   return agents;
+}
+
+/** A visitor socket of the widget opened from `cursor` and ready, closed with the live app's other clients. */
+export async function openVisitorSocket(
+  srv: { base: string; clients: StreamClient[] },
+  widgetId: string,
+  token: string,
+  cursor: number,
+): Promise<StreamClient> {
+  const c = await StreamClient.ready(visitorSocketUrl(srv.base, widgetId, token, cursor));
+  srv.clients.push(c);
+  return c;
 }
