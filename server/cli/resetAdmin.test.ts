@@ -20,6 +20,8 @@ describe('npm run reset-admin', () => {
   let base: string;
   const login = (email: string, password: string) => t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
   const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+  const changePassword = (token: string, current: string, next: string) =>
+    t.app.inject({ method: 'PUT', url: '/api/v1/me/password', headers: bearer(token), payload: { current_password: current, new_password: next } });
   const stateOf = async (email: string) =>
     (await t.app.ctx.db.selectFrom('agents').select('password_state').where('email', '=', email).executeTakeFirstOrThrow()).password_state;
 
@@ -80,28 +82,13 @@ describe('npm run reset-admin', () => {
     expect(await stream.waitClosed(5000)).toEqual({ code: 4403, reason: expect.stringMatching(/choose your own password/) });
 
     // The new password may not be too short, and the current one must be the one-time password.
-    const short = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/me/password',
-      headers: bearer(token),
-      payload: { current_password: password, new_password: 'short' },
-    });
+    const short = await changePassword(token, password, 'short');
     expect(short.statusCode).toBe(400);
-    const wrong = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/me/password',
-      headers: bearer(token),
-      payload: { current_password: 'not-it-at-all', new_password: 'my-own-password-1' },
-    });
+    const wrong = await changePassword(token, 'not-it-at-all', 'my-own-password-1');
     expect(wrong.json().error.code).toBe('wrong_password');
     expect(await stateOf('boss3@example.com')).toBe('one_time_used');
 
-    const changed = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/me/password',
-      headers: bearer(token),
-      payload: { current_password: password, new_password: 'my-own-password-1' },
-    });
+    const changed = await changePassword(token, password, 'my-own-password-1');
     expect(changed.statusCode).toBe(204);
     expect(await stateOf('boss3@example.com')).toBe('chosen');
     expect((await get('/api/v1/me', token)).statusCode).toBe(200);

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
 import { waitFor } from '../../test/helpers/chatChannel.js';
-import { startPushService, type TestPushService, type TestSubscription } from '../../test/helpers/pushService.js';
+import { registerDevice, startPushService, type TestPushService, type TestSubscription } from '../../test/helpers/pushService.js';
 import { allRelayed } from '../../test/helpers/realtime.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { createWidget, sendText, setStatus, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
@@ -34,12 +34,7 @@ describe('Web Push', () => {
   const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
 
-  async function register(token: string): Promise<TestSubscription> {
-    const sub = push.subscribe();
-    const res = await call('POST', '/me/push-subscriptions', token, { endpoint: sub.endpoint, keys: sub.keys });
-    expect(res.statusCode, res.body).toBe(201);
-    return sub;
-  }
+  const register = (token: string) => registerDevice(t, push, token);
 
   /** Every push_* delivery settled (none pending), after the relay wrote them. */
   async function settled(): Promise<void> {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
 import { waitFor } from '../../test/helpers/chatChannel.js';
-import { startPushService, type TestPushService, type TestSubscription } from '../../test/helpers/pushService.js';
+import { registerDevice, startPushService, type TestPushService, type TestSubscription } from '../../test/helpers/pushService.js';
 import { allRelayed } from '../../test/helpers/realtime.js';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
 import { createWidget, sendText, startSession, visitorCall, type TestWidget } from '../../test/helpers/widget.js';
@@ -23,12 +23,7 @@ describe('Web Push in the agent’s language', () => {
   const call = (method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, token: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
 
-  async function register(token: string): Promise<TestSubscription> {
-    const sub = push.subscribe();
-    const res = await call('POST', '/me/push-subscriptions', token, { endpoint: sub.endpoint, keys: sub.keys });
-    expect(res.statusCode, res.body).toBe(201);
-    return sub;
-  }
+  const register = (token: string) => registerDevice(t, push, token);
 
   /** What each device received since `from`, once every push went out. */
   async function receivedSince(from: number) {

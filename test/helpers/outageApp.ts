@@ -7,6 +7,8 @@
  */
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { expect } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config/config.js';
 import type { LogLine } from './loggedApp.js';
@@ -128,5 +130,39 @@ export async function retrying<T>(fn: () => Promise<T>, timeoutMs = 10_000): Pro
       if (Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+}
+
+/**
+ * Opens a stream or socket twice while `table.column` is renamed away, so each
+ * open fails for a reason that is not an outage (and is closed with
+ * `closeCode`), then renames the column back.
+ */
+export async function failOpensWithout(
+  t: TestApp,
+  table: string,
+  column: string,
+  open: () => Promise<{ waitClosed(): Promise<unknown> }>,
+  closeCode: number,
+): Promise<void> {
+  const gone = `${column}_gone`;
+  await sql`alter table ${sql.id(table)} rename column ${sql.id(column)} to ${sql.id(gone)}`.execute(t.app.ctx.db);
+  try {
+    for (let i = 0; i < 2; i++) expect(await (await open()).waitClosed()).toMatchObject({ code: closeCode });
+  } finally {
+    await sql`alter table ${sql.id(table)} rename column ${sql.id(gone)} to ${sql.id(column)}`.execute(t.app.ctx.db);
+  }
+}
+
+/** Exactly two lines, each an error (level 50) with `msg`, a request id, and the missing column's error with its stack. */
+export function expectTwoOpenErrors(lines: LogLine[], msg: string): void {
+  expect(lines).toHaveLength(2);
+  for (const l of lines) {
+    expect(l).toMatchObject({
+      level: 50,
+      msg,
+      reqId: expect.any(String),
+      err: { message: expect.stringMatching(/token_hash/), stack: expect.any(String) },
+    });
   }
 }

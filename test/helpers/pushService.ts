@@ -20,6 +20,8 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { expect } from 'vitest';
+import { bearer, type TestApp } from './testApp.js';
 
 const ece = createRequire(import.meta.url)('http_ece') as {
   decrypt(buffer: Buffer, params: { version: 'aes128gcm'; privateKey: crypto.ECDH; authSecret: Buffer }): Buffer;
@@ -170,4 +172,17 @@ export async function startPushService(vapidPublicKey: () => string | Promise<st
         server.close(() => resolve());
       }),
   };
+}
+
+/** A new subscription of `push`, registered for the agent of `token` (POST /api/v1/me/push-subscriptions, 201). */
+export async function registerDevice(t: TestApp, push: TestPushService, token: string): Promise<TestSubscription> {
+  const sub = push.subscribe();
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/me/push-subscriptions',
+    headers: bearer(token),
+    payload: { endpoint: sub.endpoint, keys: sub.keys },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return sub;
 }

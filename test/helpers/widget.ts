@@ -6,6 +6,8 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import type { SessionResponse } from '../../protocol/widget.js';
+import { addAgent } from './accounts.js';
+import { StreamClient } from './realtime.js';
 import { bearer, type TestApp } from './testApp.js';
 
 export interface TestWidget {
@@ -105,4 +107,43 @@ export async function agentReply(t: TestApp, chatId: number, text: string, token
 export async function setStatus(t: TestApp, status: 'online' | 'away' | 'offline', token = t.adminToken): Promise<void> {
   const res = await t.app.inject({ method: 'PUT', url: '/api/v1/me/status', headers: bearer(token), payload: { status } });
   if (res.statusCode !== 200) throw new Error(`status failed: ${res.statusCode} ${res.body}`);
+}
+
+/** A new visitor of the widget (its session token) and how it uploads a text file (POST /widget/api/:id/uploads, from a fresh address each time). */
+export async function uploadingVisitor(
+  t: TestApp,
+  widgetId: string,
+): Promise<{ token: string; upload: (body: Buffer, name?: string) => Promise<LightMyRequestResponse> }> {
+  const token = (await startSession(t, widgetId)).visitor_token;
+  const upload = (body: Buffer, name = 'notes.txt') =>
+    t.app.inject({
+      method: 'POST',
+      url: `/widget/api/${widgetId}/uploads`,
+      headers: { ...bearer(token), 'content-type': 'text/plain', 'x-file-name': name, 'x-forwarded-for': freshIp() },
+      payload: body,
+    });
+  return { token, upload };
+}
+
+/** `count` new agents (agent0@example.com, …, named Agent 0, …), each online. */
+export async function addOnlineAgents(t: TestApp, count: number): Promise<Array<{ id: number; token: string }>> {
+  const agents = [];
+  for (let i = 0; i < count; i++) {
+    const a = await addAgent(t, { email: `agent${i}@example.com`, name: `Agent ${i}` });
+    await setStatus(t, 'online', a.token);
+    agents.push(a);
+  }
+  return agents;
+}
+
+/** A visitor socket of the widget opened from `cursor` and ready, closed with the live app's other clients. */
+export async function openVisitorSocket(
+  srv: { base: string; clients: StreamClient[] },
+  widgetId: string,
+  token: string,
+  cursor: number,
+): Promise<StreamClient> {
+  const c = await StreamClient.ready(visitorSocketUrl(srv.base, widgetId, token, cursor));
+  srv.clients.push(c);
+  return c;
 }

@@ -4,50 +4,17 @@
  * current status opens its history, and the rollups hold exactly what the
  * subscriber would have written for those chats (factsOf, binOf).
  */
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, expect, it } from 'vitest';
-import { testDialect } from '../../../test/helpers/testApp.js';
+import { expect, it } from 'vitest';
+import { migrationStore } from '../../../test/helpers/migrationStore.js';
 import { binOf } from '../../domain/reports/bins.js';
 import { factsOf } from '../../domain/reports/chatContribution.js';
-import { columnKinds } from '../columns.js';
-import { dropPostgresSchema } from '../database.js';
-import { migrationsFor } from './index.js';
 
-const dialect = testDialect();
-const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-migration-'));
-
-// Migrations are written against untyped tables.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const db = new Kysely<any>({
-  dialect:
-    dialect === 'postgres'
-      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` }) })
-      : new SqliteDialect({ database: new SqliteDatabase(path.join(dir, 'parley.db')) }),
-});
-
-afterAll(async () => {
-  await db.destroy();
-  if (dialect === 'postgres') await dropPostgresSchema(url, schema);
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const { db, migrator: openMigrator } = migrationStore();
 
 const H = 3_600_000;
 
 it('fills first responses, opens the status history and builds the rollups of the stored chats', async () => {
-  if (dialect === 'postgres') await sql`create schema ${sql.id(schema)}`.execute(db);
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrationsFor(columnKinds(dialect)) },
-    ...(dialect === 'postgres' ? { migrationTableSchema: schema } : {}),
-  });
+  const migrator = await openMigrator();
   expect((await migrator.migrateTo('007_auth_expiry')).error).toBeUndefined();
 
   const insert = async (table: string, values: Record<string, unknown>) =>

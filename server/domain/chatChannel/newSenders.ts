@@ -106,15 +106,22 @@ export async function openNewSenders(tx: Tx, firsts: InboundJob[], events: numbe
     perAccount.set(v.account_id, n + 1);
     return n;
   });
-  const rows = isPostgres(tx)
-    ? await openPostgres(tx, visitors, chats, ord, perAccount, events)
-    : await openSqlite(tx, visitors, chats, ord, perAccount, events);
+  const rows = await (isPostgres(tx) ? openPostgres : openSqlite)(tx, { visitors, chats, ord, perAccount, events });
   const byKey = new Map(rows.map((r) => [`${r.channel_id}\n${r.external_id}`, r]));
   return visitors.map((v, i) => {
     const row = byKey.get(`${v.channel_id}\n${v.external_id}`);
     if (!row) throw new NewSenderConflict();
     return { visitor: { id: row.id, number: row.number, ...v }, chat: { id: row.chat_id, visitor_id: row.id, ...chats[i] } };
   });
+}
+
+/** What both dialects' openers take: the rows, each visitor's place among its account's new ones, how many per account, the chats' event seqs. */
+interface OpenInput {
+  visitors: NewVisitor[];
+  chats: NewChat[];
+  ord: number[];
+  perAccount: Map<number, number>;
+  events: number[];
 }
 
 interface OpenedRow {
@@ -126,14 +133,7 @@ interface OpenedRow {
 }
 
 /** PostgreSQL: the numbers taken, the visitors inserted (a conflict skipped), and their chats, in one statement. */
-async function openPostgres(
-  tx: Tx,
-  visitors: NewVisitor[],
-  chats: NewChat[],
-  ord: number[],
-  perAccount: Map<number, number>,
-  events: number[],
-): Promise<OpenedRow[]> {
+async function openPostgres(tx: Tx, { visitors, chats, ord, perAccount, events }: OpenInput): Promise<OpenedRow[]> {
   const result = await sql<OpenedRow>`with nums as (
       update accounts set next_visitor_number = accounts.next_visitor_number + k.n
       from unnest(cast(${[...perAccount.keys()]} as integer[]), cast(${[...perAccount.values()]} as integer[])) as k(id, n)
@@ -164,14 +164,7 @@ const takeNumbers = prepared(['accountId', 'n'], (db, p: { accountId: number; n:
 );
 
 /** SQLite: each account's numbers (one statement each), the visitors, then their chats, each a multi-row insert from a JSON array. */
-async function openSqlite(
-  tx: Tx,
-  visitors: NewVisitor[],
-  chats: NewChat[],
-  ord: number[],
-  perAccount: Map<number, number>,
-  events: number[],
-): Promise<OpenedRow[]> {
+async function openSqlite(tx: Tx, { visitors, chats, ord, perAccount, events }: OpenInput): Promise<OpenedRow[]> {
   const base = new Map<number, number>();
   for (const [accountId, n] of perAccount) base.set(accountId, (await takeNumbers.only(tx, { accountId, n })).next_visitor_number - n);
   const inserted = await insertVisitorsSqlite(

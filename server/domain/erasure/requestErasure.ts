@@ -16,6 +16,7 @@ import { inTransaction } from '../../db/database.js';
 import type { Agent, Erasure } from '../../db/schema.js';
 import { notFound } from '../../errors/AppError.js';
 import { toJson } from '../../lib/json.js';
+import { BLANK_VISITOR_FIELDS } from '../visitors/insertVisitors.js';
 
 /** Longer than any sender.id (255 characters at most) or widget visitor id: no sender is ever matched to it again. */
 export function erasedExternalId(erasureId: number): string {
@@ -85,18 +86,7 @@ export async function requestErasure(ctx: AppContext, actor: Agent, visitorId: n
       .updateTable('visitors')
       .set({
         external_id: erasedExternalId(erasure.id),
-        name: null,
-        email: null,
-        phone: null,
-        photo: null,
-        url: null,
-        invite: null,
-        description: null,
-        user_token: null,
-        token_hash: null,
-        session_json: '{}',
-        widget_contact_json: null,
-        transcript_email: null,
+        ...BLANK_VISITOR_FIELDS,
         updated_at: now,
       })
       .where('id', '=', visitor.id)

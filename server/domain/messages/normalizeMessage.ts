@@ -7,6 +7,7 @@
  * bad value are dropped and the message is kept (docs/CHAT-CHANNEL.md). Texts are cut
  * at 1000 characters (code points, so no emoji is split).
  */
+import type { MessagesTable } from '../../db/schema.js';
 import { singleLine } from '../../lib/singleLine.js';
 
 export const MEDIA_TYPES = ['video', 'audio', 'voice', 'photo', 'sticker', 'document'] as const;
@@ -16,15 +17,11 @@ export const TYPING_TYPES = ['typein', 'typeout'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const TEXT_LIMIT = 1000;
 
-export interface NormalizedMessage {
+/** The stored columns a message carries as they are (docs/CHAT-CHANNEL.md). */
+type StoredFields = Pick<MessagesTable, 'text' | 'file' | 'file_name' | 'file_size' | 'thumb' | 'latitude' | 'longitude'>;
+
+export interface NormalizedMessage extends StoredFields {
   type: MessageType;
-  text: string | null;
-  file: string | null;
-  file_name: string | null;
-  file_size: number | null;
-  thumb: string | null;
-  latitude: number | null;
-  longitude: number | null;
   /** emoji, duration, width, height, performer, title: only those present and valid. */
   extra: Record<string, string | number>;
   /** message.id of the sender's system, as a string. */

@@ -16,21 +16,40 @@ import { bool } from '../../lib/json.js';
 /** A visitor's row before its insert, its number aside (taken from the account when it is inserted). */
 export type NewVisitor = Omit<Visitor, 'id' | 'number'>;
 
+/** A sender's details as they come with a request; null or absent means "not given". */
+export interface VisitorDetails {
+  name?: string | null;
+  phone?: string | null;
+  email?: string | null;
+  photo?: string | null;
+  url?: string | null;
+  invite?: string | null;
+  description?: string | null;
+}
+
+/** The fields of a visitor that hold what it told or was given: all empty on a new visitor, emptied again by an erasure. */
+export const BLANK_VISITOR_FIELDS = {
+  name: null,
+  email: null,
+  phone: null,
+  photo: null,
+  url: null,
+  invite: null,
+  description: null,
+  user_token: null,
+  token_hash: null,
+  session_json: '{}',
+  widget_contact_json: null,
+  transcript_email: null,
+} as const;
+
 export interface NewVisitorInput {
   accountId: number;
   channelId: number;
   externalId: string;
   externalIdIsNumber?: boolean;
   /** Only fields with a non-null value are set. */
-  details: {
-    name?: string | null;
-    phone?: string | null;
-    email?: string | null;
-    photo?: string | null;
-    url?: string | null;
-    invite?: string | null;
-    description?: string | null;
-  };
+  details: VisitorDetails;
   now: number;
   /** Its chats, when the caller opens them in the same statement (the chat-channel batch); else 0. */
   chatsCount?: number;
@@ -44,19 +63,8 @@ export function newVisitorRow(input: NewVisitorInput): NewVisitor {
     channel_id: input.channelId,
     external_id: input.externalId,
     external_id_is_number: bool(input.externalIdIsNumber ?? false),
-    name: null,
-    email: null,
-    phone: null,
-    photo: null,
-    url: null,
-    invite: null,
-    description: null,
-    user_token: null,
+    ...BLANK_VISITOR_FIELDS,
     blacklisted: 0,
-    token_hash: null,
-    session_json: '{}',
-    widget_contact_json: null,
-    transcript_email: null,
     inbound_ids_reused: 0,
     chats_count: input.chatsCount ?? 0,
     created_at: input.now,

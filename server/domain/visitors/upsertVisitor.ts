@@ -8,27 +8,12 @@ import { sql } from 'kysely';
 import type { Tx } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { Visitor } from '../../db/schema.js';
-import { insertVisitor, newVisitorRow } from './insertVisitors.js';
+import { insertVisitor, newVisitorRow, type NewVisitorInput, type VisitorDetails } from './insertVisitors.js';
 
-export interface VisitorDetails {
-  name?: string | null;
-  phone?: string | null;
-  email?: string | null;
-  photo?: string | null;
-  url?: string | null;
-  invite?: string | null;
-  description?: string | null;
-}
+export type { VisitorDetails };
 
-export interface UpsertVisitorInput {
-  accountId: number;
-  channelId: number;
-  externalId: string;
-  externalIdIsNumber?: boolean;
-  /** Only fields with a non-null value change the record. */
-  details: VisitorDetails;
-  now: number;
-}
+/** As a new visitor's input; on an existing visitor only the details with a non-null value change the record. */
+export type UpsertVisitorInput = Omit<NewVisitorInput, 'chatsCount'>;
 
 export interface UpsertVisitorResult {
   visitor: Visitor;

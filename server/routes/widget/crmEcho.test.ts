@@ -51,6 +51,10 @@ describe('a chat_accepted answer’s CRM data never reaches the visitor', () => 
   });
 
   /** The visitor writes, an agent accepts, the answer is applied: returns the agents' view of the chat. */
+  /** The mail of that kind queued for the chat (its address and body). */
+  const mailOf = (eventType: string, chatId: number) =>
+    t.app.ctx.db.selectFrom('deliveries').select(['url', 'body']).where('event_type', '=', eventType).where('chat_id', '=', chatId).executeTakeFirstOrThrow();
+
   const acceptedWithAnswer = async (chatId: number) => {
     expect((await api('POST', `/chats/${chatId}/accept`)).statusCode).toBe(200);
     return waitFor(async () => {
@@ -107,23 +111,13 @@ describe('a chat_accepted answer’s CRM data never reaches the visitor', () => 
       // The address is not proved yet: a confirmation link goes to it first (#31 item 2); pressing it sends the transcript.
       const mail = await call('transcript');
       expect(mail.json()).toEqual({ result: 'confirmation_sent', chat_id: sent.chat_id });
-      const link = await t.app.ctx.db
-        .selectFrom('deliveries')
-        .select(['url', 'body'])
-        .where('event_type', '=', 'mail.transcript_confirmation')
-        .where('chat_id', '=', sent.chat_id)
-        .executeTakeFirstOrThrow();
+      const link = await mailOf('mail.transcript_confirmation', sent.chat_id);
       expect(link.url).toBe('mailto:mallory@example.com');
       const path = /\/widget\/transcript\/[A-Za-z0-9_-]+/.exec(String(link.body))?.[0] ?? '';
       const confirmed = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
       expect(confirmed.statusCode).toBe(200);
       answers.push(confirmed.body);
-      const row = await t.app.ctx.db
-        .selectFrom('deliveries')
-        .select(['url', 'body'])
-        .where('event_type', '=', 'mail.chat_transcript')
-        .where('chat_id', '=', sent.chat_id)
-        .executeTakeFirstOrThrow();
+      const row = await mailOf('mail.chat_transcript', sent.chat_id);
       // To the address the visitor gave, not the CRM's; its lines signed with the name it gave.
       expect(row.url).toBe('mailto:mallory@example.com');
       expect(leaked(String(row.body))).toEqual([]);

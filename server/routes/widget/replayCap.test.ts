@@ -8,19 +8,15 @@
  * relayed (test/helpers/realtime.ts seedRelayedEvents).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allRelayed, liveApp, seedChat, seedRelayedEvents, StreamClient } from '../../../test/helpers/realtime.js';
+import { allRelayed, liveApp, seedChat, seedRelayedEvents } from '../../../test/helpers/realtime.js';
 
-import { agentReply, createWidget, sendText, startSession, visitorSocketUrl, type TestWidget } from '../../../test/helpers/widget.js';
+import { agentReply, createWidget, sendText, startSession, openVisitorSocket, type TestWidget } from '../../../test/helpers/widget.js';
 import { MAX_REPLAY } from '../../realtime/feed.js';
 
 describe('visitor socket: the replay cap', () => {
   const srv = liveApp();
   let widget: TestWidget;
-  const open = async (token: string, cursor: number): Promise<StreamClient> => {
-    const c = await StreamClient.ready(visitorSocketUrl(srv.base, widget.widget_id, token, cursor));
-    srv.clients.push(c);
-    return c;
-  };
+  const open = (token: string, cursor: number) => openVisitorSocket(srv, widget.widget_id, token, cursor);
 
   beforeAll(async () => {
     widget = await createWidget(srv.t);

@@ -9,9 +9,8 @@
  * unavailable (a column renamed away: both stores) stays at error with its
  * stack.
  */
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { outageApp, retrying, until, type LogLine, type OutageApp } from '../../../test/helpers/outageApp.js';
+import { expectTwoOpenErrors, failOpensWithout, outageApp, retrying, until, type LogLine, type OutageApp } from '../../../test/helpers/outageApp.js';
 import { listen, rawEvent, StreamClient } from '../../../test/helpers/realtime.js';
 import { testDialect } from '../../../test/helpers/testApp.js';
 import { createWidget, startSession, visitorSocketUrl, type TestWidget } from '../../../test/helpers/widget.js';
@@ -107,25 +106,8 @@ describe('visitor socket: its log while the database is unavailable', () => {
 
   it('a socket that fails to open for another reason is logged at error with its stack, each time', async () => {
     const from = t.lines.length;
-    await sql`alter table visitors rename column token_hash to token_hash_gone`.execute(t.app.ctx.db);
-    try {
-      for (let i = 0; i < 2; i++) {
-        const c = await StreamClient.open(visitorSocketUrl(base, widget.widget_id, visitorToken));
-        expect(await c.waitClosed()).toMatchObject({ code: CLOSE_INTERNAL });
-      }
-    } finally {
-      await sql`alter table visitors rename column token_hash_gone to token_hash`.execute(t.app.ctx.db);
-    }
-    const lines = socketLines(t.lines.slice(from));
-    expect(lines).toHaveLength(2);
-    for (const l of lines) {
-      expect(l).toMatchObject({
-        level: 50,
-        msg: 'visitor socket failed to open',
-        reqId: expect.any(String),
-        err: { message: expect.stringMatching(/token_hash/), stack: expect.any(String) },
-      });
-    }
+    await failOpensWithout(t, 'visitors', 'token_hash', () => StreamClient.open(visitorSocketUrl(base, widget.widget_id, visitorToken)), CLOSE_INTERNAL);
+    expectTwoOpenErrors(socketLines(t.lines.slice(from)), 'visitor socket failed to open');
     clients.push(await StreamClient.ready(visitorSocketUrl(base, widget.widget_id, visitorToken)));
   });
 });

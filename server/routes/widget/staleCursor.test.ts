@@ -5,9 +5,9 @@
  * before. Time is moved through the app's clock for the retention pass only.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allRelayed, liveApp, StreamClient } from '../../../test/helpers/realtime.js';
+import { allRelayed, liveApp } from '../../../test/helpers/realtime.js';
 
-import { createWidget, sendText, startSession, visitorSocketUrl, type TestWidget } from '../../../test/helpers/widget.js';
+import { createWidget, sendText, startSession, openVisitorSocket, type TestWidget } from '../../../test/helpers/widget.js';
 import { Retention } from '../../retention/worker.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -16,11 +16,7 @@ describe('visitor socket and retention', () => {
   const srv = liveApp({ clock: () => Date.now() + offset });
   let widget: TestWidget;
   let offset = 0;
-  const open = async (token: string, cursor: number): Promise<StreamClient> => {
-    const c = await StreamClient.ready(visitorSocketUrl(srv.base, widget.widget_id, token, cursor));
-    srv.clients.push(c);
-    return c;
-  };
+  const open = (token: string, cursor: number) => openVisitorSocket(srv, widget.widget_id, token, cursor);
 
   beforeAll(async () => {
     widget = await createWidget(srv.t);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sweepUploads } from '../../retention/uploadSweeper.js';
 import { bearer, createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
-import { createWidget, freshIp, sendText, startSession } from '../../../test/helpers/widget.js';
+import { createWidget, sendText, uploadingVisitor } from '../../../test/helpers/widget.js';
 
 const KIB = 1024;
 const text = (bytes: number): Buffer => Buffer.alloc(bytes, 0x61);
@@ -27,17 +27,7 @@ describe('upload limits', () => {
     return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
   };
 
-  async function visitorOf(app: TestApp, widgetId: string) {
-    const token = (await startSession(app, widgetId)).visitor_token;
-    const upload = (body: Buffer, name = 'notes.txt') =>
-      app.app.inject({
-        method: 'POST',
-        url: `/widget/api/${widgetId}/uploads`,
-        headers: { ...bearer(token), 'content-type': 'text/plain', 'x-file-name': name, 'x-forwarded-for': freshIp() },
-        payload: body,
-      });
-    return { token, upload };
-  }
+  const visitorOf = uploadingVisitor;
 
   it('refuses an upload beyond the account quota with 413 upload_quota_exceeded, storing nothing', async () => {
     t = await createTestApp({ env: { UPLOAD_QUOTA_MB: '1' }, workers: false });

@@ -16,7 +16,7 @@ import type { UploadResponse } from '../../../protocol/widget.js';
 import { freeChatsUploads } from '../../domain/uploads/freeUploads.js';
 import { addAgent } from '../../../test/helpers/accounts.js';
 import { bearer, createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
-import { createWidget, freshIp, sendText, startSession } from '../../../test/helpers/widget.js';
+import { createWidget, sendText, uploadingVisitor } from '../../../test/helpers/widget.js';
 
 const KIB = 1024;
 const text = (bytes: number): Buffer => Buffer.alloc(bytes, 0x61);
@@ -31,14 +31,7 @@ describe('upload quotas per visitor and channel, usage and freeing', () => {
   });
 
   async function visitorOf(app: TestApp, widgetId: string) {
-    const token = (await startSession(app, widgetId)).visitor_token;
-    const upload = (body: Buffer, name = 'notes.txt') =>
-      app.app.inject({
-        method: 'POST',
-        url: `/widget/api/${widgetId}/uploads`,
-        headers: { ...bearer(token), 'content-type': 'text/plain', 'x-file-name': name, 'x-forwarded-for': freshIp() },
-        payload: body,
-      });
+    const { token, upload } = await uploadingVisitor(app, widgetId);
     /** Uploads a file and sends it in a message: what the issue's visitor did. */
     const sendFile = async (bytes: number): Promise<{ status: number; chatId?: number; file?: UploadResponse; code?: string; message?: string }> => {
       const res = await upload(text(bytes));

@@ -10,10 +10,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceOffers } from '../../../../domain/routing/advanceOffers.js';
-import { addAgent } from '../../../../../test/helpers/accounts.js';
+
 import { createChatChannel, postInbound, textMessage, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
-import { setStatus } from '../../../../../test/helpers/widget.js';
+import { addOnlineAgents } from '../../../../../test/helpers/widget.js';
 
 const T0 = Date.parse('2026-03-02T10:00:00Z');
 
@@ -35,12 +35,7 @@ async function setup(count: number): Promise<Setup> {
   const t = await createTestApp({ clock: () => now, workers: false });
   current = t;
   const channel = await createChatChannel(t);
-  const agents = [];
-  for (let i = 0; i < count; i++) {
-    const a = await addAgent(t, { email: `agent${i}@example.com`, name: `Agent ${i}` });
-    await setStatus(t, 'online', a.token);
-    agents.push(a);
-  }
+  const agents = await addOnlineAgents(t, count);
   return { t, channel, agents, tick: (ms) => (now += ms) };
 }
 

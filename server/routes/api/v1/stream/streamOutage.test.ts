@@ -7,9 +7,8 @@
  * failure that is not the database being unavailable (a column renamed away:
  * both stores) stays at error with its stack.
  */
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { outageApp, retrying, until, type LogLine, type OutageApp } from '../../../../../test/helpers/outageApp.js';
+import { expectTwoOpenErrors, failOpensWithout, outageApp, retrying, until, type LogLine, type OutageApp } from '../../../../../test/helpers/outageApp.js';
 import { listen, rawEvent, seedAgent, streamUrl, StreamClient } from '../../../../../test/helpers/realtime.js';
 import { testDialect } from '../../../../../test/helpers/testApp.js';
 
@@ -111,25 +110,8 @@ describe('agent stream: its log while the database is unavailable', () => {
 
   it('a stream that fails to open for another reason is logged at error with its stack, each time', async () => {
     const from = t.lines.length;
-    await sql`alter table auth_tokens rename column token_hash to token_hash_gone`.execute(t.app.ctx.db);
-    try {
-      for (let i = 0; i < 2; i++) {
-        const c = await StreamClient.open(streamUrl(base, agent.token));
-        expect(await c.waitClosed()).toMatchObject({ code: CLOSE_INTERNAL });
-      }
-    } finally {
-      await sql`alter table auth_tokens rename column token_hash_gone to token_hash`.execute(t.app.ctx.db);
-    }
-    const lines = streamLines(t.lines.slice(from));
-    expect(lines).toHaveLength(2);
-    for (const l of lines) {
-      expect(l).toMatchObject({
-        level: 50,
-        msg: 'stream failed to open',
-        reqId: expect.any(String),
-        err: { message: expect.stringMatching(/token_hash/), stack: expect.any(String) },
-      });
-    }
+    await failOpensWithout(t, 'auth_tokens', 'token_hash', () => StreamClient.open(streamUrl(base, agent.token)), CLOSE_INTERNAL);
+    expectTwoOpenErrors(streamLines(t.lines.slice(from)), 'stream failed to open');
     clients.push(await StreamClient.ready(streamUrl(base, agent.token)));
   });
 });
