@@ -143,9 +143,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * The one place where stored (or published) JSON becomes a typed payload. The
- * outbox is written only through recordEvent and, for the chat-channel batch,
- * payloadJson (outbox.ts), which take the payload of the name they are given
- * (domain/chatChannel/batchMessages.ts inserts those rows), so a row whose name is in the catalogue
+ * outbox is written only by events/outbox.ts (recordEvent, and recordChatEvents
+ * for the chat-channel batch with payloads made by payloadJson), which takes
+ * the payload of the name it is given, so a row whose name is in the catalogue
  * and whose data is an object is that name's event. A name no longer in the
  * catalogue gives null (the event is skipped).
  */

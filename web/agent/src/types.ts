@@ -3,7 +3,7 @@
  * from protocol/ (agent.ts, routing.ts, widget.ts: shared with the server's
  * presenters) under their own names: import those from there.
  */
-import type { AgentDto, CallbackSettingsDto, ChannelDto, DepartmentDto, NotificationPrefsDto, SettingsDto, WidgetRulesDto } from '../../../protocol/agent';
+import type { AgentDto, CallbackSettingsDto } from '../../../protocol/agent';
 import type { Weekday } from '../../../protocol/routing';
 
 export type Role = AgentDto['role'];
@@ -24,16 +24,3 @@ export type CallbackHours = Partial<Record<Weekday, string[][]>>;
 export interface CallbackSettings extends Omit<CallbackSettingsDto, 'hours'> {
   hours: CallbackHours | null;
 }
-
-/**
- * The names the admin and profile forms still read, while they are converted
- * to the shared saver (issue #34) by another change: each is the protocol's
- * shape, not a second one. Import the protocol's names elsewhere.
- */
-export type Agent = AgentDto;
-export type Department = DepartmentDto;
-export type Settings = SettingsDto;
-
-export type Channel = ChannelDto;
-export type WidgetRules = WidgetRulesDto;
-export type NotificationPrefs = NotificationPrefsDto;

@@ -7,16 +7,17 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { useSaver } from '../../hooks/useSaver';
 import { t } from '../../i18n';
-import type { Agent, Department, Role } from '../../types';
+import type { AgentDto, DepartmentDto } from '../../../../../protocol/agent';
+import type { Role } from '../../types';
 import { Checks } from './Checks';
 import { SaveResult } from './SaveResult';
 
 interface Props {
-  agent: Agent;
-  departments: Department[];
+  agent: AgentDto;
+  departments: DepartmentDto[];
   /** The agent is the admin editing: the role cannot be changed here (the last admin would lock everyone out). */
   self: boolean;
-  onSaved: (agent: Agent) => void;
+  onSaved: (agent: AgentDto) => void;
   onClose: () => void;
 }
 

@@ -6,7 +6,8 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { t } from '../../i18n';
-import type { Agent, Role } from '../../types';
+import type { AgentDto } from '../../../../../protocol/agent';
+import type { Role } from '../../types';
 import { useSaver } from '../../hooks/useSaver';
 import { SaveResult } from './SaveResult';
 
@@ -16,7 +17,7 @@ const EMPTY = { name: '', email: '', password: '', role: 'agent' as Role, phone:
 export const invitationNote = (name: string, email: string, mailSent: boolean | null): string =>
   mailSent === false ? t('admin.agentForm.invitationKept', { email, name }) : t('admin.agentForm.invitationSent', { email });
 
-export function AgentForm({ onCreated, mailSent }: { onCreated: (agent: Agent, invited: boolean) => void; mailSent: boolean | null }) {
+export function AgentForm({ onCreated, mailSent }: { onCreated: (agent: AgentDto, invited: boolean) => void; mailSent: boolean | null }) {
   const [form, setForm] = useState(EMPTY);
   const saver = useSaver();
   const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));

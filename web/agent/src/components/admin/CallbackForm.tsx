@@ -9,7 +9,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { t } from '../../i18n';
-import type { CallbackHours, CallbackSettings, Settings } from '../../types';
+import type { SettingsDto } from '../../../../../protocol/agent';
+import type { CallbackHours, CallbackSettings } from '../../types';
 import { useSaver } from '../../hooks/useSaver';
 import { SaveResult } from './SaveResult';
 import { weekdayName } from './weekdays';
@@ -54,7 +55,7 @@ function duration(text: string): string {
   return parts.join(' ');
 }
 
-export function CallbackForm({ callback, onSave }: { callback: CallbackSettings; onSave: (cb: Partial<CallbackSettings>) => Promise<Settings> }) {
+export function CallbackForm({ callback, onSave }: { callback: CallbackSettings; onSave: (cb: Partial<CallbackSettings>) => Promise<SettingsDto> }) {
   const saver = useSaver();
   const [enabled, setEnabled] = useState(callback.enabled);
   const [balance, setBalance] = useState(String(callback.balance_seconds));

@@ -8,7 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { api, type ChannelFields } from '../../api';
 import { useSaver } from '../../hooks/useSaver';
 import { t } from '../../i18n';
-import type { Channel } from '../../types';
+import type { ChannelDto } from '../../../../../protocol/agent';
 import { AgentPicker } from './AgentPicker';
 import { SaveResult } from './SaveResult';
 import { DEFAULT_APPEARANCE } from '../../../../../protocol/widget';
@@ -22,9 +22,9 @@ const OPEN_CALL = 'svc_api.open()';
 const WIDGET_SELECTOR = '#svc_chat_widget';
 
 interface Props {
-  type: Channel['type'];
-  initial?: Channel;
-  onSaved: (channel: Channel) => void;
+  type: ChannelDto['type'];
+  initial?: ChannelDto;
+  onSaved: (channel: ChannelDto) => void;
   onCancel?: () => void;
 }
 

@@ -8,11 +8,11 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { setAccountName } from '../../accountName';
 import { t } from '../../i18n';
-import type { Settings } from '../../types';
+import type { SettingsDto } from '../../../../../protocol/agent';
 import { useSaver } from '../../hooks/useSaver';
 import { SaveResult } from './SaveResult';
 
-export function CompanyNameForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
+export function CompanyNameForm({ settings, onSaved }: { settings: SettingsDto; onSaved: (s: SettingsDto) => void }) {
   const [name, setName] = useState(settings.account_name ?? '');
   const saver = useSaver();
   const save = (e: FormEvent) => {

@@ -10,7 +10,7 @@ import { api } from '../../api';
 import { useSaver } from '../../hooks/useSaver';
 import { t, tn } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
-import type { Settings } from '../../types';
+import type { SettingsDto } from '../../../../../protocol/agent';
 import { SaveResult } from './SaveResult';
 
 /** Every type, in the order of docs/EVENTS.md, with what it is in the reader's words. */
@@ -27,7 +27,7 @@ const TYPES: Array<[name: string, label: TextKey, extra?: true]> = [
   ['visitor_erased', 'admin.eventTypes.visitor_erased', true],
 ];
 
-export function EventTypesForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
+export function EventTypesForm({ settings, onSaved }: { settings: SettingsDto; onSaved: (s: SettingsDto) => void }) {
   const [types, setTypes] = useState<Record<string, boolean>>(settings.event_webhook_types ?? {});
   const saver = useSaver();
 

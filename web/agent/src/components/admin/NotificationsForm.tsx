@@ -10,11 +10,11 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { useSaver } from '../../hooks/useSaver';
 import { t, tn } from '../../i18n';
-import type { Settings } from '../../types';
+import type { SettingsDto } from '../../../../../protocol/agent';
 import { SaveResult } from './SaveResult';
 
 /** The saved settings in one sentence; its three parts are phrases of their own, put into the sentence's slots. */
-function summary(n: NonNullable<Settings['notifications']>): string {
+function summary(n: NonNullable<SettingsDto['notifications']>): string {
   const to = n.emails.length === 0 ? t('admin.notifications.everyAdmin') : tn('admin.notifications.addresses', n.emails.length);
   const missed =
     n.missed_chat_minutes === null ? t('admin.notifications.noMissed') : t('admin.notifications.missedAfter', { minutes: String(n.missed_chat_minutes) });
@@ -22,7 +22,7 @@ function summary(n: NonNullable<Settings['notifications']>): string {
   return t('admin.notifications.saved', { to, missed, archive });
 }
 
-export function NotificationsForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
+export function NotificationsForm({ settings, onSaved }: { settings: SettingsDto; onSaved: (s: SettingsDto) => void }) {
   const current = settings.notifications;
   const [emails, setEmails] = useState((current?.emails ?? []).join('\n'));
   const [minutes, setMinutes] = useState(current?.missed_chat_minutes?.toString() ?? '');

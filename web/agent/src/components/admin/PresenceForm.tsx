@@ -9,20 +9,21 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { t } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
-import type { AgentStatus, Settings } from '../../types';
+import type { SettingsDto } from '../../../../../protocol/agent';
+import type { AgentStatus } from '../../types';
 import { useSaver } from '../../hooks/useSaver';
 import { SaveResult } from './SaveResult';
 
 const LABEL: Record<AgentStatus, TextKey> = { online: 'admin.presence.online', away: 'admin.presence.away', offline: 'admin.presence.offline' };
 
-function summary(p: NonNullable<Settings['presence']>): string {
+function summary(p: NonNullable<SettingsDto['presence']>): string {
   const status = t(LABEL[p.default_status]);
   return p.away_after_idle_minutes === 0
     ? t('admin.presence.savedStay', { status })
     : t('admin.presence.savedAway', { status, minutes: String(p.away_after_idle_minutes) });
 }
 
-export function PresenceForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
+export function PresenceForm({ settings, onSaved }: { settings: SettingsDto; onSaved: (s: SettingsDto) => void }) {
   const current = settings.presence ?? { default_status: 'online', away_after_idle_minutes: 0 };
   const [status, setStatus] = useState<AgentStatus>(current.default_status);
   const [minutes, setMinutes] = useState(current.away_after_idle_minutes === 0 ? '' : String(current.away_after_idle_minutes));

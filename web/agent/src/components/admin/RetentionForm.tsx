@@ -7,16 +7,16 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { t, tn } from '../../i18n';
-import type { Settings } from '../../types';
+import type { SettingsDto } from '../../../../../protocol/agent';
 import { useSaver } from '../../hooks/useSaver';
 import { SaveResult } from './SaveResult';
 
-function dueText(r: NonNullable<Settings['retention']>): string {
+function dueText(r: NonNullable<SettingsDto['retention']>): string {
   if (r.chats_days === null) return t('admin.retention.forever');
   return tn('admin.retention.due', r.chats_due, { days: String(r.chats_days) });
 }
 
-export function RetentionForm({ settings, onSaved }: { settings: Settings; onSaved: (s: Settings) => void }) {
+export function RetentionForm({ settings, onSaved }: { settings: SettingsDto; onSaved: (s: SettingsDto) => void }) {
   const current = settings.retention ?? { chats_days: null, chats_due: 0 };
   const [days, setDays] = useState(current.chats_days === null ? '' : String(current.chats_days));
   const saver = useSaver();

@@ -8,16 +8,16 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { useSaver } from '../../hooks/useSaver';
 import { t } from '../../i18n';
-import type { Department, Settings, WidgetRules } from '../../types';
+import type { DepartmentDto, SettingsDto, WidgetRulesDto } from '../../../../../protocol/agent';
 import { newDraft, toDrafts, toRules, type RuleDraft } from '../../triggers';
 import { SaveResult } from './SaveResult';
 import { TriggerRuleFields } from './TriggerRuleFields';
 
 export const MAX_RULES = 50;
 
-export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | undefined; onSaved: (settings: Settings) => void }) {
+export function TriggersForm({ rules, onSaved }: { rules: WidgetRulesDto | null | undefined; onSaved: (settings: SettingsDto) => void }) {
   const [drafts, setDrafts] = useState<RuleDraft[]>(() => toDrafts(rules));
-  const [departments, setDepartments] = useState<Department[]>([]);
+  const [departments, setDepartments] = useState<DepartmentDto[]>([]);
   const saver = useSaver();
 
   useEffect(() => {
@@ -25,7 +25,7 @@ export function TriggersForm({ rules, onSaved }: { rules: WidgetRules | null | u
   }, []);
   // Rules saved (here or elsewhere) come back from the server: show them as stored.
   const stored = JSON.stringify(rules ?? null);
-  useEffect(() => setDrafts(toDrafts(JSON.parse(stored) as WidgetRules | null)), [stored]);
+  useEffect(() => setDrafts(toDrafts(JSON.parse(stored) as WidgetRulesDto | null)), [stored]);
 
   const update = (key: number, next: RuleDraft) => setDrafts((all) => all.map((d) => (d.key === key ? next : d)));
   const move = (index: number, by: -1 | 1) =>

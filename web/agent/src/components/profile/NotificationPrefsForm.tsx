@@ -13,13 +13,13 @@ import { configureAlerts, notificationPermission, playChime, requestNotification
 import { api, errorText } from '../../api';
 import { t } from '../../i18n';
 import type { TextKey } from '../../i18n/en';
-import type { NotificationPrefs } from '../../types';
+import type { NotificationPrefsDto } from '../../../../../protocol/agent';
 import { ErrorText } from '../admin/ErrorText';
 import { useSaver } from '../../hooks/useSaver';
 import { SaveResult } from '../admin/SaveResult';
 import { ThisDevicePush } from './ThisDevicePush';
 
-const EVENTS: Array<[keyof NotificationPrefs['events'], TextKey]> = [
+const EVENTS: Array<[keyof NotificationPrefsDto['events'], TextKey]> = [
   ['new_chat', 'pages.alertPrefs.newChat'],
   ['new_message', 'pages.alertPrefs.newMessage'],
   ['transfer', 'pages.alertPrefs.transfer'],
@@ -33,7 +33,7 @@ const PERMISSION_TEXT: Record<'granted' | 'denied' | 'default' | 'unsupported', 
 };
 
 export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?: () => void } = {}) {
-  const [prefs, setPrefs] = useState<NotificationPrefs | null>(null);
+  const [prefs, setPrefs] = useState<NotificationPrefsDto | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [permission, setPermission] = useState(notificationPermission());
   const saver = useSaver();
@@ -51,7 +51,7 @@ export function NotificationPrefsForm({ onDevicesChanged }: { onDevicesChanged?:
     );
   }
 
-  const change = (next: Partial<NotificationPrefs>) => {
+  const change = (next: Partial<NotificationPrefsDto>) => {
     saver.clear();
     setPrefs({ ...prefs, ...next });
   };
