@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent } from '../../test/helpers/accounts.js';
 import { waitFor } from '../../test/helpers/chatChannel.js';
 import { htmlLinks, startSmtp, type TestSmtp } from '../../test/helpers/smtp.js';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers/testApp.js';
+import { bearer, createTestApp, type TestApp, asAdmin } from '../../test/helpers/testApp.js';
 import { LINK_SLOT } from '../domain/auth/passwordLinks.js';
 
 /** Every row of the tables a link could hide in, as one text. */
@@ -30,12 +30,7 @@ describe('password links in kept mails', () => {
   afterAll(async () => t.close());
 
   it('the Mail page shows an invitation and a reset without their links; nothing stored holds one', async () => {
-    const invited = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/agents',
-      headers: bearer(t.adminToken),
-      payload: { name: 'Kept', email: 'kept@example.com', role: 'agent' },
-    });
+    const invited = await asAdmin(t, 'POST', '/api/v1/agents', { name: 'Kept', email: 'kept@example.com', role: 'agent' });
     expect(invited.statusCode).toBe(201);
     const agent = await addAgent(t, { email: 'kept-reset@example.com' });
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/agents/${agent.id}/password-reset`, headers: bearer(t.adminToken) })).statusCode).toBe(202);
@@ -78,12 +73,7 @@ describe('password links in sent mails', () => {
 
   it('the mailed link works; only its hash is stored; a mail sent again carries a new link', async () => {
     const before = smtp.mails.length;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/agents',
-      headers: bearer(t.adminToken),
-      payload: { name: 'Sent', email: 'sent@example.com', role: 'agent' },
-    });
+    const res = await asAdmin(t, 'POST', '/api/v1/agents', { name: 'Sent', email: 'sent@example.com', role: 'agent' });
     expect(res.statusCode).toBe(201);
     const token = await tokenMailedTo('sent@example.com', before);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/auth/password-link?token=${token}` })).statusCode).toBe(200);

@@ -91,3 +91,8 @@ export function signIn(app: App): (email: string, password: string) => Promise<s
 }
 
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
+/** A request to the API as the test app's administrator (inject: no socket). */
+export function asAdmin(t: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) {
+  return t.app.inject({ method, url, headers: bearer(t.adminToken), ...(payload ? { payload } : {}) });
+}

@@ -13,7 +13,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from '../../../test/helpers/testApp.js';
+import { bearer, createTestApp, type TestApp, asAdmin } from '../../../test/helpers/testApp.js';
 import { ensureWidgetBuilt } from '../../../web/widget/build.js';
 import { defaultWidgetDistDir, injectLoader, registerWidgetAssets } from './assets.js';
 
@@ -30,12 +30,7 @@ describe('widget assets (fixture build)', () => {
   let lockedId: string;
 
   const createWidget = async (payload: Record<string, unknown>): Promise<string> => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/channels',
-      headers: bearer(t.adminToken),
-      payload: { type: 'widget', name: 'Site', ...payload },
-    });
+    const res = await asAdmin(t, 'POST', '/api/v1/channels', { type: 'widget', name: 'Site', ...payload });
     expect(res.statusCode).toBe(201);
     return res.json().widget_id as string;
   };
@@ -111,12 +106,7 @@ describe('widget assets (fixture build)', () => {
   });
 
   it("writes the channel's colour into the loader (svc_config.widget_color), the default without one; a change is a new version", async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/channels',
-      headers: bearer(t.adminToken),
-      payload: { type: 'widget', name: 'Orange', color: '#FF5500' },
-    });
+    const res = await asAdmin(t, 'POST', '/api/v1/channels', { type: 'widget', name: 'Orange', color: '#FF5500' });
     const { id, widget_id: orange } = res.json<{ id: number; widget_id: string }>();
     const colorOf = async (url: string) => {
       const sandbox: { window: { __out?: Out } } = { window: {} };

@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addAgent } from '../../../../../test/helpers/accounts.js';
 import { waitFor } from '../../../../../test/helpers/chatChannel.js';
-import { bearer, createTestApp, testDialect, type TestApp } from '../../../../../test/helpers/testApp.js';
+import { bearer, createTestApp, testDialect, type TestApp, asAdmin } from '../../../../../test/helpers/testApp.js';
 
 describe('equal work for every sign-in and forgot-password path', () => {
   let t: TestApp;
@@ -30,12 +30,7 @@ describe('equal work for every sign-in and forgot-password path', () => {
 
   it('every failed sign-in hashes once, at the cost of a real hash', async () => {
     await addAgent(t, { email: 'eq-normal@example.com' });
-    const invited = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/agents',
-      headers: bearer(t.adminToken),
-      payload: { name: 'Invited', email: 'eq-invited@example.com', role: 'agent' },
-    });
+    const invited = await asAdmin(t, 'POST', '/api/v1/agents', { name: 'Invited', email: 'eq-invited@example.com', role: 'agent' });
     expect(invited.statusCode).toBe(201);
     const forced = await addAgent(t, { email: 'eq-forced@example.com' });
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/agents/${forced.id}/password-reset`, headers: bearer(t.adminToken) })).statusCode).toBe(202);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addAgent, createOtherAccount, rowsOf } from '../../../../../test/helpers/accounts.js';
 import { DEFAULT_APPEARANCE } from '../../../../../protocol/widget.js';
-import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
+import { bearer, createTestApp, type TestApp, asAdmin } from '../../../../../test/helpers/testApp.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -292,32 +292,17 @@ describe('/api/v1/channels without OUTBOUND_ALLOW_PRIVATE', () => {
     'http://2130706433/',
   ])('refuses %s with outbound_url_refused and stores nothing', async (url) => {
     const before = await rowsOf(t, 'channels');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/channels',
-      headers: bearer(t.adminToken),
-      payload: { type: 'chat_api', name: 'X', webhook_url: url },
-    });
+    const res = await asAdmin(t, 'POST', '/api/v1/channels', { type: 'chat_api', name: 'X', webhook_url: url });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toEqual({ code: 'outbound_url_refused', message: expect.stringMatching(/webhook_url/) });
     expect(await rowsOf(t, 'channels')).toEqual(before);
   });
 
   it('accepts a public host', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/channels',
-      headers: bearer(t.adminToken),
-      payload: { type: 'chat_api', name: 'X', webhook_url: 'https://hooks.example.com/x' },
-    });
+    const res = await asAdmin(t, 'POST', '/api/v1/channels', { type: 'chat_api', name: 'X', webhook_url: 'https://hooks.example.com/x' });
     expect(res.statusCode).toBe(201);
     const ch = res.json();
-    const patch = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/v1/channels/${ch.id}`,
-      headers: bearer(t.adminToken),
-      payload: { webhook_url: 'http://127.0.0.1/' },
-    });
+    const patch = await asAdmin(t, 'PATCH', `/api/v1/channels/${ch.id}`, { webhook_url: 'http://127.0.0.1/' });
     expect(patch.json().error.code).toBe('outbound_url_refused');
   });
 });

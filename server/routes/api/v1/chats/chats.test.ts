@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatChannel, postInbound, startCustomerEndpoint, textMessage, waitFor, type ChatChannel } from '../../../../../test/helpers/chatChannel.js';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
+import { createOtherAccount } from '../../../../../test/helpers/accounts.js';
 
 describe('agent chat API with a chat-channel customer endpoint', () => {
   let t: TestApp;
@@ -174,27 +175,7 @@ describe('agent chat API with a chat-channel customer endpoint', () => {
   });
 
   it('an agent of another account sees none of these chats', async () => {
-    const db = t.app.ctx.db;
-    const now = Date.now();
-    const other = await db.insertInto('accounts').values({ name: 'Other', next_visitor_number: 1, created_at: now }).returning('id').executeTakeFirstOrThrow();
-    const { hashPassword } = await import('../../../../domain/auth/passwords.js');
-    await db
-      .insertInto('agents')
-      .values({
-        account_id: other.id,
-        name: 'Eve',
-        email: 'eve@other.example',
-        password_hash: await hashPassword('eve-password-1'),
-        role: 'admin',
-        phone: null,
-        photo_url: null,
-        status: 'offline',
-        active: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    const eve = await t.login('eve@other.example', 'eve-password-1');
+    const eve = (await createOtherAccount(t, 'eve@other.example')).token;
     expect((await api('GET', '/chats', eve)).json()).toEqual([]);
     const someChat = (await api('GET', '/chats')).json()[0];
     expect((await api('GET', `/chats/${someChat.id}`, eve)).statusCode).toBe(404);

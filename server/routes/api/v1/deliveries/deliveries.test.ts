@@ -1,7 +1,7 @@
 /** The delivery log API: list, filter, page, redeliver, account scoping and admin-only access. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from '../../../../../test/helpers/testApp.js';
-import { hashPassword } from '../../../../domain/auth/passwords.js';
+import { addAgent } from '../../../../../test/helpers/accounts.js';
 import { createSettingsRow } from '../../../../domain/settings/settingsRow.js';
 import { enqueueDelivery } from '../../../../webhooks/enqueue.js';
 import { enqueue, seedChat, startEndpoint, waitUntil, type Endpoint } from '../../../../../test/helpers/webhooks.js';
@@ -14,24 +14,7 @@ describe('GET /deliveries, POST /deliveries/:id/redeliver', () => {
   beforeAll(async () => {
     t = await createTestApp();
     ep = await startEndpoint(() => ({ status: answer, body: answer === 200 ? '{"result":"ok"}' : 'down' }));
-    const now = Date.now();
-    await t.app.ctx.db
-      .insertInto('agents')
-      .values({
-        account_id: t.app.ctx.defaultAccountId,
-        name: 'Agent',
-        email: 'agent@example.com',
-        password_hash: await hashPassword('agent-password-1'),
-        role: 'agent',
-        phone: null,
-        photo_url: null,
-        status: 'offline',
-        active: 1,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    agentToken = await t.login('agent@example.com', 'agent-password-1');
+    agentToken = (await addAgent(t, { email: 'agent@example.com' })).token;
   });
   afterAll(async () => {
     await ep.close();
