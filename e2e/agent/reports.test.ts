@@ -84,7 +84,9 @@ describe.skipIf(!chromiumAvailable())('agent app: reports', () => {
         const who = pick([bea, bea, carl, null]);
         const replyAfter = Math.round((recent ? 8 : 20) * 1000 + rnd() * rnd() * (recent ? 150 : 400) * 1000);
         const rating = rnd() < 0.5 ? (rnd() < (recent ? 0.85 : 0.65) ? 'positive' : 'negative') : null;
-        const finishAfter = (missed ? 5 : 4 + Math.floor(rnd() * 30)) * MIN;
+        // Finished after the reply and the rating: the draw alone could put the finish first (a reply after 6.9 min, a finish after 4).
+        const drawn = (missed ? 5 : 4 + Math.floor(rnd() * 30)) * MIN;
+        const finishAfter = missed ? drawn : Math.max(drawn, replyAfter + 3 * MIN);
         const chat = { id: 0, visitor: '' };
         steps.push({
           at: start,
