@@ -4,7 +4,7 @@
  * the message's idempotency key.
  */
 import type { Channel } from '../../db/schema.js';
-import type { VisitorDetails } from '../visitors/upsertVisitor.js';
+import type { UpsertVisitorInput, VisitorDetails } from '../visitors/upsertVisitor.js';
 import { contentHash, type DedupKey } from './dedupInbound.js';
 import type { InboundRequest } from './parseInbound.js';
 
@@ -38,4 +38,16 @@ export function dedupKeyOf({ channel, req }: InboundJob): DedupKey | null {
 export function pageOf({ req }: InboundJob): { url: string } | null {
   const url = req.sender.url;
   return url && /^https?:/.test(url) ? { url } : null;
+}
+
+/** The visitor a job's sender is stored as: its channel, sender id and details, at the job's time. */
+export function visitorInputOf({ channel, req, now }: InboundJob): UpsertVisitorInput {
+  return {
+    accountId: channel.account_id,
+    channelId: channel.id,
+    externalId: req.sender.id,
+    externalIdIsNumber: req.sender.idIsNumber,
+    details: senderDetails(req),
+    now,
+  };
 }

@@ -29,7 +29,7 @@ import { presentChat } from '../../presenters/chat.js';
 import { insertChatsSqlite, insertChatsStep, newChatRow, type NewChat } from '../chats/insertChats.js';
 import { accountRouting, type AccountRouting } from '../routing/routingConfig.js';
 import { insertVisitorsSqlite, insertVisitorsStep, newVisitorRow, type NewVisitor } from '../visitors/insertVisitors.js';
-import { pageOf, senderDetails, type InboundJob } from './inboundJob.js';
+import { pageOf, senderDetails, visitorInputOf, type InboundJob } from './inboundJob.js';
 
 /** Thrown when another transaction created one of the batch's new visitors meanwhile: the batch is then written job by job (db/groupCommit.ts), as alone. */
 export class NewSenderConflict extends Error {
@@ -72,16 +72,8 @@ export function chatCreatedPayload({ chat, visitor }: OpenedChat): EventPayloads
 }
 
 /** The visitor row createVisitor inserts, with the chats count openChat then sets. */
-function visitorRow({ channel, req, now }: InboundJob): NewVisitor {
-  return newVisitorRow({
-    accountId: channel.account_id,
-    channelId: channel.id,
-    externalId: req.sender.id,
-    externalIdIsNumber: req.sender.idIsNumber,
-    details: senderDetails(req),
-    now,
-    chatsCount: 1,
-  });
+function visitorRow(job: InboundJob): NewVisitor {
+  return newVisitorRow({ ...visitorInputOf(job), chatsCount: 1 });
 }
 
 /** The chat row openChat inserts (last_seq 0: the caller's events move it on). */

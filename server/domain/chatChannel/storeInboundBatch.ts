@@ -50,7 +50,7 @@ import { recordChatState } from '../chats/chatEvents.js';
 import { findOpenChat } from '../chats/openChat.js';
 import type { MessageRow } from '../messages/insertMessage.js';
 import { reachesAgents, visitorMessageRow, writeVisitorMessage } from '../messages/visitorMessage.js';
-import { applyDetails, changes, createVisitor, type UpsertVisitorInput, type UpsertVisitorResult } from '../visitors/upsertVisitor.js';
+import { applyDetails, changes, createVisitor, type UpsertVisitorResult } from '../visitors/upsertVisitor.js';
 import { storeMessages, type BatchChat } from './batchMessages.js';
 import {
   claimInbound,
@@ -64,7 +64,7 @@ import {
 } from './dedupInbound.js';
 import { firstOfferedPayload, insertFirstOffers, isOffered, pickFirstOffers } from '../routing/firstOffers.js';
 import type { AccountRouting } from '../routing/routingConfig.js';
-import { dedupKeyOf, pageOf, senderDetails, type InboundJob, type InboundOutcome } from './inboundJob.js';
+import { dedupKeyOf, pageOf, senderDetails, visitorInputOf, type InboundJob, type InboundOutcome } from './inboundJob.js';
 import { accountRoutings, isPlainNewSender, openNewSenders, type OpenedChat } from './newSenders.js';
 
 /** A message written together: to a known open chat, or (chat null) the first messages of the new sender of `group`. */
@@ -399,7 +399,7 @@ async function storeEach(tx: Tx, jobs: InboundJob[], found: BatchVisitor | undef
   let open: OpenChat | undefined | 'unknown' = chat;
   const outcomes: InboundOutcome[] = [];
   for (const job of jobs) {
-    const { channel, req, now } = job;
+    const { req, now } = job;
     if (req.kind === 'typing') {
       const target = visitor && reachesAgents(visitor) ? (open === 'unknown' ? await findOpenChat(tx, visitor.id) : open) : undefined;
       if (!target) outcomes.push('typing_ignored');
@@ -410,14 +410,7 @@ async function storeEach(tx: Tx, jobs: InboundJob[], found: BatchVisitor | undef
       }
       continue;
     }
-    const input: UpsertVisitorInput = {
-      accountId: channel.account_id,
-      channelId: channel.id,
-      externalId: req.sender.id,
-      externalIdIsNumber: req.sender.idIsNumber,
-      details: senderDetails(req),
-      now,
-    };
+    const input = visitorInputOf(job);
     const written: UpsertVisitorResult = visitor ? await applyDetails(tx, visitor, input) : await createVisitor(tx, input);
     visitor = written.visitor;
     open = 'unknown';
